@@ -1,0 +1,119 @@
+"""The parse cache: content-addressed, versioned, safe to delete.
+
+Key: (path, SHA-256 of the file's bytes, parse digest).  The parse digest
+covers ``COMPILER_VERSION`` and every option a codec reads, so a cached
+``ParsedDoc`` is exactly what parsing the bytes again would give — including
+its diagnostics, which are replayed on every build (a second strict build of a
+broken note fails just like the first).
+
+In memory the cache also remembers each file's (mtime, size) so that an
+unchanged file under ``mkdocs serve`` is not even read.  On disk it is one
+pickle in ``cache_dir``, written atomically; a cache from another version, or
+one that fails to load, is ignored (and rebuilt), never trusted.
+"""
+
+from __future__ import annotations
+
+import os
+import pickle
+import tempfile
+import time
+from dataclasses import dataclass
+from pathlib import Path
+
+from ..codecs.model import ParsedDoc
+from ..ids import SrcPath
+from .options import COMPILER_VERSION
+
+CACHE_FILE = "parse-cache.pickle"
+_FORMAT = f"beliefbase-parse-cache/{COMPILER_VERSION}"
+_RACY_NS = 2_000_000_000
+
+
+@dataclass(slots=True)
+class _Entry:
+    digest: str  # content hash of the file
+    stat: tuple[int, int] | None  # (mtime_ns, size) when it was hashed
+    parsed: ParsedDoc
+
+
+class ParseCache:
+    """path -> last ParsedDoc, valid while the bytes (or the stat) match."""
+
+    def __init__(self, parse_digest: str, cache_dir: Path | None = None) -> None:
+        self.parse_digest = parse_digest
+        self.cache_dir = cache_dir
+        self._entries: dict[SrcPath, _Entry] = {}
+        self._dirty = False
+        self.hits = 0
+        self.misses = 0
+        if cache_dir is not None:
+            self._load()
+
+    def by_stat(self, path: SrcPath, stat: tuple[int, int] | None) -> ParsedDoc | None:
+        """The cached parse if the file's mtime and size are unchanged.
+
+        A file modified within the last two seconds is "racily clean" (as git
+        calls it): a same-size edit in the same clock tick would keep its
+        mtime, so it is hashed instead.
+        """
+        entry = self._entries.get(path)
+        if entry is None or stat is None or entry.stat != stat:
+            return None
+        if time.time_ns() - stat[0] < _RACY_NS:
+            return None
+        self.hits += 1
+        return entry.parsed
+
+    def by_digest(self, path: SrcPath, digest: str, stat: tuple[int, int] | None) -> (
+        ParsedDoc | None
+    ):
+        """The cached parse if the content hash matches (refreshes the stat)."""
+        entry = self._entries.get(path)
+        if entry is not None and entry.digest == digest:
+            if entry.stat != stat:
+                entry.stat = stat
+                self._dirty = True
+            self.hits += 1
+            return entry.parsed
+        return None
+
+    def store(self, parsed: ParsedDoc, stat: tuple[int, int] | None) -> None:
+        self.misses += 1
+        self._entries[parsed.path] = _Entry(parsed.digest, stat, parsed)
+        self._dirty = True
+
+    def retain(self, paths: set[SrcPath]) -> None:
+        """Forget files that are gone."""
+        stale = [p for p in self._entries if p not in paths]
+        for path in stale:
+            del self._entries[path]
+        if stale:
+            self._dirty = True
+
+    def save(self) -> None:
+        """Write the cache atomically (temp file + rename); errors are not fatal."""
+        if self.cache_dir is None or not self._dirty:
+            return
+        try:
+            self.cache_dir.mkdir(parents=True, exist_ok=True)
+            payload = (_FORMAT, self.parse_digest, self._entries)
+            fd, tmp = tempfile.mkstemp(dir=self.cache_dir, prefix=".parse-", suffix=".tmp")
+            with os.fdopen(fd, "wb") as fh:
+                pickle.dump(payload, fh, protocol=pickle.HIGHEST_PROTOCOL)
+            os.replace(tmp, self.cache_dir / CACHE_FILE)
+            self._dirty = False
+        except OSError:
+            pass
+
+    def _load(self) -> None:
+        assert self.cache_dir is not None
+        file = self.cache_dir / CACHE_FILE
+        try:
+            with file.open("rb") as fh:
+                fmt, digest, entries = pickle.load(fh)  # noqa: S301 - our own cache file
+        except (OSError, EOFError, pickle.UnpicklingError, ValueError, TypeError,
+                AttributeError, ImportError, IndexError):
+            return
+        if fmt == _FORMAT and digest == self.parse_digest and isinstance(entries, dict):
+            self._entries = entries

@@ -1,0 +1,299 @@
+"""The compiler driver: sources in, ``Compiled`` out, incrementally.
+
+Stages, in order (each a function of the previous stage's records):
+
+1. **parse**    – every source through its codec; unchanged files come from the
+                  content-addressed ``ParseCache`` (stat first, then hash).
+2. **identify** – networks, then a ``Document`` per note/node: BID, title,
+                  aliases, id, sections with anchors.
+3. **index**    – one ``NameIndex`` for published notes, one for drafts.
+4. **resolve**  – every link of every published note (``LinkResolver``).
+5. **check**    – duplicate ids, embed cycles/depth, ``source_refs`` drift.
+
+A ``Compiler`` lives as long as ``mkdocs serve`` does.  Between two compiles it
+keeps the documents and resolved links of files that did not change, and
+re-resolves only the notes that a change can affect: the changed notes, notes
+whose link targets name something whose identity changed (title, alias, id,
+path...), and notes linking to a changed note (its headings may have moved).
+"""
+
+from __future__ import annotations
+
+import posixpath
+from collections import defaultdict
+from collections.abc import Iterable
+from pathlib import Path
+
+from .. import diagnostics as diag
+from ..codecs.markdown import digest, parse_markdown
+from ..codecs.model import ParsedDoc
+from ..codecs.toml_node import parse_toml
+from ..ids import SrcPath, parse_bid, provisional_bid
+from .cache import ParseCache
+from .checks import SourceRefChecker, duplicate_ids
+from .compiled import Compiled
+from .documents import Document, Network, build_sections, make_document
+from .embeds import check_embeds
+from .index import NameIndex, doc_keys, target_keys
+from .links import LinkResolver
+from .options import CompileOptions
+from .resolve import ResolvedLink, Resolver
+from .sources import SourceFile, escapes
+from .suggest import Suggester
+from .wikitext import auto_title
+
+_Identity = tuple[object, ...]
+
+
+def parse_source(source: SourceFile, data: bytes, display: str) -> ParsedDoc:
+    """Run the codec for one source file."""
+    if source.kind == "markdown":
+        return parse_markdown(source.path, data, display)
+    return parse_toml(source.path, data, display, "network" if source.kind == "network" else "toml")
+
+
+class Compiler:
+    """Compiles a project again and again, reusing what did not change."""
+
+    def __init__(self, options: CompileOptions, cache_dir: Path | None = None) -> None:
+        self.options = options
+        self.cache = ParseCache(options.parse_digest(), cache_dir)
+        self.refs = SourceRefChecker(options)
+        self.generation = 0
+        self.previous: Compiled | None = None
+        self._docs: dict[SrcPath, Document] = {}
+        self._identity: dict[SrcPath, _Identity] = {}
+        self._resolved: dict[SrcPath, tuple[list[ResolvedLink], list[diag.Diagnostic]]] = {}
+        self._key_sources: dict[str, set[SrcPath]] = defaultdict(set)
+        self._assets: set[SrcPath] = set()
+        self._links: LinkResolver | None = None
+
+    # -- the stages -------------------------------------------------------------------
+
+    def compile(self, sources: Iterable[SourceFile]) -> Compiled:
+        self.generation += 1
+        escaped, readable = self._partition(sources)
+        parsed = self._parse(s for s in readable if s.kind in ("markdown", "toml", "network"))
+        networks = self._networks(parsed)
+        docs = self._identify(parsed, networks)
+        assets = {s.path for s in readable if s.kind == "asset"}
+        changed = {p for p, d in docs.items() if self._docs.get(p) is not d}
+        removed = set(self._docs) - set(docs)
+        affected = self._index(docs, assets, changed, removed)
+        self._docs, self._assets = docs, assets
+        to_resolve = self._dirty(docs, changed, removed, affected)
+        self._resolve(docs, to_resolve, removed)
+        compiled = self._check(docs, networks, assets, readable, escaped, parsed)
+        compiled.changed, compiled.removed = changed, removed
+        self.cache.retain({s.path for s in readable})
+        self.cache.save()
+        self.previous = compiled
+        return compiled
+
+    def _partition(self, sources: Iterable[SourceFile]) -> tuple[list[SourceFile], list[SourceFile]]:
+        escaped: list[SourceFile] = []
+        readable: list[SourceFile] = []
+        for source in sources:
+            (escaped if escapes(source, self.options.docs_real) else readable).append(source)
+        return escaped, readable
+
+    def _parse(self, sources: Iterable[SourceFile]) -> dict[SrcPath, ParsedDoc]:
+        parsed: dict[SrcPath, ParsedDoc] = {}
+        for source in sorted(sources, key=lambda s: s.path):
+            stat = source.stat_key()
+            doc = self.cache.by_stat(source.path, stat)
+            if doc is None:
+                try:
+                    data = source.abs_path.read_bytes()
+                except OSError as exc:
+                    data = f"<!-- unreadable: {exc.strerror} -->".encode()
+                doc = self.cache.by_digest(source.path, digest(data), stat)
+                if doc is None:
+                    doc = parse_source(source, data, self.options.display(source.path))
+                    self.cache.store(doc, stat)
+            parsed[source.path] = doc
+        return parsed
+
+    def _networks(self, parsed: dict[SrcPath, ParsedDoc]) -> dict[str, Network]:
+        """The root network plus one per BeliefNetwork.toml, keyed by folder."""
+        networks: dict[str, Network] = {}
+        for path, doc in parsed.items():
+            if doc.kind != "network":
+                continue
+            folder = posixpath.dirname(path)
+            meta = doc.meta
+            net_id = str(meta.get("id") or posixpath.basename(folder) or "root")
+            bid = provisional_bid("network", folder)
+            if isinstance(meta.get("bid"), str):
+                bid = parse_bid(meta["bid"]) or bid
+            title = str(meta.get("title") or (self.options.site_name if not folder else net_id))
+            networks[folder] = Network(bid, net_id, title, folder, path)
+        if "" not in networks:
+            networks[""] = Network(provisional_bid("network", ""), "root",
+                                   self.options.site_name or "root", "", None)
+        return dict(sorted(networks.items()))
+
+    def _identify(
+        self, parsed: dict[SrcPath, ParsedDoc], networks: dict[str, Network]
+    ) -> dict[SrcPath, Document]:
+        docs: dict[SrcPath, Document] = {}
+        for path, doc in parsed.items():
+            if doc.kind == "network":
+                continue
+            network = _nearest_network(path, networks)
+            old = self._docs.get(path)
+            if old is not None and old.parsed is doc and old.network == network:
+                docs[path] = old
+            else:
+                docs[path] = make_document(doc, network, self.options)
+        return docs
+
+    def _index(
+        self,
+        docs: dict[SrcPath, Document],
+        assets: set[SrcPath],
+        changed: set[SrcPath],
+        removed: set[SrcPath],
+    ) -> set[str]:
+        """(Re)build the name indexes; return the names whose meaning changed."""
+        affected: set[str] = set()
+        identity = {p: _identity(d) for p, d in docs.items()}
+        for path in changed | removed:
+            if self._identity.get(path) != identity.get(path):
+                if path in self._docs:
+                    affected |= doc_keys(self._docs[path])
+                if path in docs:
+                    affected |= doc_keys(docs[path])
+        for path in assets ^ self._assets:
+            affected |= target_keys(path)
+        if self._links is None or affected:
+            published = NameIndex((d for d in docs.values() if d.published),
+                                  (a for a in assets))
+            drafts = NameIndex((d for d in docs.values() if not d.published), ())
+            suggester = Suggester(published.suggestion_names())
+            self._links = LinkResolver(Resolver(published, drafts), published, suggester,
+                                       self.options)
+        else:
+            index = self._links.published
+            for path in changed:
+                if docs[path].published:
+                    index.docs[path] = docs[path]
+        self._identity = identity
+        self._fix_title_dependent_anchors(docs, changed if not affected else set(docs))
+        return affected
+
+    def _fix_title_dependent_anchors(self, docs: dict[SrcPath, Document], which: set[SrcPath]) -> (
+        None
+    ):
+        """Headings with auto-titled wikilinks get their anchor from the target's title."""
+        assert self._links is not None
+        for path in which:
+            doc = docs.get(path)
+            if doc is not None and any("[[" in h.text for h in doc.parsed.headings):
+                build_sections(doc, self.options, auto_title(self._links, doc))
+
+    def _dirty(
+        self,
+        docs: dict[SrcPath, Document],
+        changed: set[SrcPath],
+        removed: set[SrcPath],
+        affected: set[str],
+    ) -> set[SrcPath]:
+        """The published notes whose links must be resolved again."""
+        if self.previous is None:
+            return {p for p, d in docs.items() if d.published}
+        dirty = set(changed)
+        for key in affected:
+            dirty |= self._key_sources.get(key, set())
+        for path in changed | removed:
+            dirty |= {rl.source for rl in self.previous.backlinks.get(path, [])}
+        return {p for p in dirty if p in docs and docs[p].published}
+
+    def _resolve(self, docs: dict[SrcPath, Document], dirty: set[SrcPath], removed: set[SrcPath]) -> (
+        None
+    ):
+        assert self._links is not None
+        for path in list(self._resolved):
+            if path not in docs or not docs[path].published:
+                self._forget_keys(path)
+                del self._resolved[path]
+        for path in sorted(dirty):
+            self._forget_keys(path)
+            links, found = self._links.resolve_doc(docs[path])
+            self._resolved[path] = (links, found)
+            for link in docs[path].parsed.links:
+                for key in target_keys(link.target):
+                    self._key_sources[key].add(path)
+
+    def _forget_keys(self, path: SrcPath) -> None:
+        old = self._resolved.get(path)
+        if old is None:
+            return
+        for rl in old[0]:
+            for key in target_keys(rl.link.target):
+                self._key_sources.get(key, set()).discard(path)
+
+    def _check(
+        self,
+        docs: dict[SrcPath, Document],
+        networks: dict[str, Network],
+        assets: set[SrcPath],
+        readable: list[SourceFile],
+        escaped: list[SourceFile],
+        parsed: dict[SrcPath, ParsedDoc],
+    ) -> Compiled:
+        links = {p: self._resolved[p][0] for p in sorted(self._resolved)}
+        backlinks: dict[SrcPath, list[ResolvedLink]] = defaultdict(list)
+        for source_links in links.values():
+            for rl in source_links:
+                if rl.status == "ok" and rl.target is not None and rl.target != rl.source:
+                    backlinks[rl.target].append(rl)
+        found: list[diag.Diagnostic] = []
+        for doc in parsed.values():
+            found.extend(doc.diagnostics)
+        for _links, link_diags in self._resolved.values():
+            found.extend(link_diags)
+        published = [d for d in docs.values() if d.published]
+        found += duplicate_ids(published, self.options)
+        found += check_embeds(docs, links, self.options.embed_depth, self.options.display)
+        refs = {}
+        for doc in published:
+            doc_refs, ref_diags = self.refs.check(doc)
+            if doc_refs:
+                refs[doc.path] = doc_refs
+            found += ref_diags
+        for source in escaped:
+            found.append(diag.make(
+                "path-escape", self.options.display(source.path), 1, 1,
+                "this file is a symlink to a place outside the docs folder; it is not read "
+                "or published (copy the file in, or link to it instead)",
+            ))
+        return Compiled(
+            options=self.options,
+            generation=self.generation,
+            documents=docs,
+            networks={n.id: n for n in networks.values()},
+            assets=assets,
+            links=links,
+            backlinks=dict(backlinks),
+            source_refs=refs,
+            diagnostics=sorted(set(found), key=diag.sort_key),
+            sidecars=[s for s in readable if s.kind == "sidecar"],
+            escaped=escaped,
+            link_resolver=self._links,
+        )
+
+
+def _nearest_network(path: SrcPath, networks: dict[str, Network]) -> Network:
+    folder = posixpath.dirname(path)
+    while True:
+        if folder in networks:
+            return networks[folder]
+        if not folder:
+            return networks[""]
+        folder = posixpath.dirname(folder)
+
+
+def _identity(doc: Document) -> _Identity:
+    """What link resolution reads from a document (besides its sections)."""
+    return (doc.title, doc.aliases, doc.id, doc.bid, doc.published, doc.network.id)

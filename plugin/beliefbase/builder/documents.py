@@ -1,0 +1,225 @@
+"""Documents: a ParsedDoc plus its identity (SPEC §4).
+
+Adds to each parsed file: its network, BID (frontmatter ``bid`` or a
+provisional one from network + path), title (frontmatter -> first H1 -> file
+name), aliases, ``id``, schema, tags, publish state, page URL, and its
+sections with anchors identical to the ``id`` the rendered heading gets.
+"""
+
+from __future__ import annotations
+
+import posixpath
+import re
+from collections.abc import Iterable
+from dataclasses import dataclass, field
+from typing import Any
+
+from ..codecs.inline import WikiText, default_wikitext, plain_text
+from ..codecs.model import BlockId, Heading, ParsedDoc
+from ..ids import Bid, SrcPath, Url, parse_bid, provisional_bid, stem, url_for_src
+from .options import CompileOptions
+
+_IDCOUNT = re.compile(r"^(.*)_([0-9]+)$")
+_TAG_SPLIT = re.compile(r"[,\s]+")
+
+
+@dataclass(slots=True)
+class Section:
+    """A heading: identity (document BID, anchor), its extent and its parent."""
+
+    bid: Bid
+    anchor: str
+    text: str  # the heading as the reader sees it
+    raw: str  # the heading's inline Markdown
+    level: int
+    line: int
+    end_line: int  # last line that belongs to the section
+    parent: str | None  # anchor of the enclosing heading, None for top level
+
+
+@dataclass(slots=True)
+class Network:
+    bid: Bid
+    id: str
+    title: str
+    folder: str  # "" for the docs root
+    path: SrcPath | None  # its BeliefNetwork.toml
+
+
+@dataclass(slots=True)
+class Document:
+    """A note (Markdown) or node (TOML) with its identity."""
+
+    path: SrcPath
+    parsed: ParsedDoc
+    network: Network
+    bid: Bid
+    title: str
+    aliases: tuple[str, ...]
+    id: str | None
+    schema: str | None
+    tags: tuple[str, ...]
+    published: bool
+    url: Url | None
+    sections: list[Section] = field(default_factory=list)
+    by_anchor: dict[str, Section] = field(default_factory=dict)
+    blocks: dict[str, BlockId] = field(default_factory=dict)
+
+    @property
+    def kind(self) -> str:
+        return self.parsed.kind
+
+    @property
+    def meta(self) -> dict[str, Any]:
+        return self.parsed.meta
+
+    @property
+    def folder(self) -> str:
+        return posixpath.dirname(self.path)
+
+
+def is_published(meta: dict[str, Any]) -> bool:
+    """``draft: true`` or ``publish: false`` keep a note out of the site."""
+    return not (_truthy(meta.get("draft")) or _falsy(meta.get("publish")))
+
+
+def _truthy(value: Any) -> bool:
+    return value is True or (isinstance(value, str) and value.strip().lower() in ("true", "yes"))
+
+
+def _falsy(value: Any) -> bool:
+    return value is False or (isinstance(value, str) and value.strip().lower() in ("false", "no"))
+
+
+def string_list(value: Any, split: bool = False) -> tuple[str, ...]:
+    """Aliases / tags given as a list, a string, or (tags) a space/comma list."""
+    if value is None:
+        return ()
+    items: Iterable[Any]
+    if isinstance(value, str):
+        items = _TAG_SPLIT.split(value) if split else [value]
+    elif isinstance(value, list | tuple):
+        items = value
+    else:
+        items = [value]
+    out: list[str] = []
+    for item in items:
+        if isinstance(item, list | dict) or item is None:
+            continue
+        text = str(item).strip()
+        if text and text not in out:
+            out.append(text)
+    return tuple(out)
+
+
+def page_path(parsed: ParsedDoc) -> SrcPath:
+    """The Markdown path a document's page is built from (node files get one)."""
+    if parsed.kind == "toml":
+        return SrcPath(parsed.path[: -len(".toml")] + ".md")
+    return parsed.path
+
+
+def make_document(parsed: ParsedDoc, network: Network, options: CompileOptions) -> Document:
+    meta = parsed.meta
+    explicit = parse_bid(meta["bid"]) if isinstance(meta.get("bid"), str) else None
+    rel = parsed.path[len(network.folder) + 1:] if network.folder else parsed.path
+    bid = explicit or provisional_bid(network.bid, rel)
+    tags = string_list(meta.get("tags", meta.get("tag")), split=True)
+    tags = tuple(t.lstrip("#") for t in tags if t.lstrip("#"))
+    body_tags = tuple(t.name for t in parsed.tags)
+    doc_id = meta.get("id")
+    schema = meta.get("schema")
+    published = is_published(meta)
+    doc = Document(
+        path=parsed.path,
+        parsed=parsed,
+        network=network,
+        bid=bid,
+        title=_title(parsed),
+        aliases=string_list(meta.get("aliases", meta.get("alias"))),
+        id=str(doc_id).strip() if doc_id not in (None, "") else None,
+        schema=str(schema) if isinstance(schema, str | int) and str(schema) else None,
+        tags=tuple(dict.fromkeys(tags + body_tags)),
+        published=published,
+        url=url_for_src(page_path(parsed), options.use_directory_urls) if published else None,
+    )
+    doc.blocks = {b.id: b for b in reversed(parsed.blocks)}  # first one wins
+    build_sections(doc, options, default_wikitext)
+    return doc
+
+
+def _title(parsed: ParsedDoc) -> str:
+    title = parsed.meta.get("title")
+    if isinstance(title, str | int | float) and not isinstance(title, bool) and str(title).strip():
+        return " ".join(str(title).split())
+    for heading in parsed.headings:
+        if heading.level == 1:
+            text = plain_text(heading.text)
+            if text:
+                return text
+            break
+    return stem(parsed.path)
+
+
+def build_sections(doc: Document, options: CompileOptions, wikitext: WikiText) -> None:
+    """(Re)compute sections and anchors, the way ``toc`` assigns heading ids."""
+    headings = doc.parsed.headings
+    used: set[str] = {h.explicit_id for h in headings if h.explicit_id and options.heading_attr_ids}
+    sections: list[Section] = []
+    stack: list[Section] = []
+    ends = _section_ends(headings, max(doc.parsed.line_count, 1))
+    for heading, end in zip(headings, ends, strict=True):
+        text = plain_text(heading.text, wikitext)
+        if heading.explicit_id and options.heading_attr_ids:
+            anchor = heading.explicit_id
+        else:
+            anchor = unique_id(options.slug(text), used)
+        while stack and stack[-1].level >= heading.level:
+            stack.pop()
+        section = Section(
+            bid=provisional_bid(doc.bid, "#" + anchor),
+            anchor=anchor,
+            text=text,
+            raw=heading.text,
+            level=heading.level,
+            line=heading.line,
+            end_line=end,
+            parent=stack[-1].anchor if stack else None,
+        )
+        sections.append(section)
+        stack.append(section)
+    doc.sections = sections
+    doc.by_anchor = {s.anchor: s for s in sections}
+
+
+def _section_ends(headings: tuple[Heading, ...], last_line: int) -> list[int]:
+    """Last line of each section: before the next heading of the same or a higher level."""
+    ends = [last_line] * len(headings)
+    nearest: list[int | None] = [None] * 7  # nearest later heading line, per level
+    for i in range(len(headings) - 1, -1, -1):
+        level = headings[i].level
+        later = [line for line in nearest[1:level + 1] if line is not None]
+        ends[i] = min(later) - 1 if later else last_line
+        nearest[level] = headings[i].line
+    return ends
+
+
+def unique_id(slug: str, used: set[str]) -> str:
+    """Python-Markdown ``toc.unique``: append ``_1``, ``_2``... until unused."""
+    value = slug
+    while value in used or not value:
+        m = _IDCOUNT.match(value)
+        value = f"{m.group(1)}_{int(m.group(2)) + 1}" if m else f"{value}_1"
+    used.add(value)
+    return value
+
+
+def section_of_line(doc: Document, line: int) -> Section | None:
+    """The innermost section containing ``line``."""
+    found = None
+    for section in doc.sections:
+        if section.line > line:
+            break
+        if section.end_line >= line:
+            found = section
+    return found

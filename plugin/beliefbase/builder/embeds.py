@@ -1,0 +1,131 @@
+"""Transclusion: what an embed includes, and when it must stop.
+
+A *unit* is what ``![[Note]]``, ``![[Note#Heading]]`` or ``![[Note#^id]]``
+embeds: a document's lines from ``start`` to ``end``.  An embed whose unit
+contains one of the embed links that led to it (itself included) would
+render forever: that is a cycle (a note embedding itself is the simplest; a
+note embedding one of its *other* sections is fine).  Nesting more than
+``embed_depth`` embeds is cut off.  The
+compiler checks every published page once (diagnostics at the offending
+link); the renderer applies the same two rules with ``blocked`` while it
+renders, so what is reported is what the reader sees.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterator
+from dataclasses import dataclass
+
+from .. import diagnostics as diag
+from ..ids import SrcPath
+from .documents import Document
+from .resolve import ResolvedLink
+
+
+@dataclass(frozen=True, slots=True)
+class Unit:
+    path: SrcPath
+    start: int  # first file line (inclusive)
+    end: int  # last file line (inclusive)
+    anchor: str | None = None
+
+    def contains(self, path: SrcPath, line: int) -> bool:
+        return self.path == path and self.start <= line <= self.end
+
+
+#: The embed links that led to the unit being rendered: (file, line), outermost first.
+Chain = tuple[tuple[SrcPath, int], ...]
+
+
+def unit_of(doc: Document, anchor: str | None) -> Unit:
+    """The lines an embed of ``doc`` (whole, one section, or one block) covers."""
+    if anchor and anchor.startswith("^"):
+        block = doc.blocks.get(anchor[1:])
+        if block is not None:
+            return Unit(doc.path, block.start, block.end, anchor)
+    elif anchor and anchor in doc.by_anchor:
+        section = doc.by_anchor[anchor]
+        return Unit(doc.path, section.line, section.end_line, anchor)
+    return Unit(doc.path, doc.parsed.body_line, max(doc.parsed.line_count, doc.parsed.body_line))
+
+
+def blocked(target: Unit, chain: Chain, max_depth: int) -> str | None:
+    """"embed-cycle", "embed-depth" or None for the last embed of ``chain``."""
+    if any(target.contains(path, line) for path, line in chain):
+        return "embed-cycle"
+    if len(chain) > max_depth:
+        return "embed-depth"
+    return None
+
+
+def embeds_within(links: list[ResolvedLink], unit: Unit) -> Iterator[ResolvedLink]:
+    """Resolved note embeds written inside ``unit``'s lines."""
+    for rl in links:
+        if (
+            rl.link.form == "embed"
+            and rl.status == "ok"
+            and not rl.is_asset
+            and unit.start <= rl.link.line <= unit.end
+        ):
+            yield rl
+
+
+def check_embeds(
+    docs: dict[SrcPath, Document],
+    links: dict[SrcPath, list[ResolvedLink]],
+    max_depth: int,
+    display: Callable[[str], str],
+) -> list[diag.Diagnostic]:
+    """Walk every page's embeds; one diagnostic per offending link."""
+    reported: dict[tuple[SrcPath, int, int], diag.Diagnostic] = {}
+    for path in sorted(links):
+        if any(rl.link.form == "embed" for rl in links[path]):
+            walker = _Walker(docs, links, max_depth, display, reported)
+            walker.walk(unit_of(docs[path], None), (), (path,))
+    return list(reported.values())
+
+
+class _Walker:
+    def __init__(
+        self,
+        docs: dict[SrcPath, Document],
+        links: dict[SrcPath, list[ResolvedLink]],
+        max_depth: int,
+        display: Callable[[str], str],
+        reported: dict[tuple[SrcPath, int, int], diag.Diagnostic],
+    ) -> None:
+        self.docs, self.links, self.max_depth = docs, links, max_depth
+        self.display, self.reported = display, reported
+
+    def walk(self, unit: Unit, chain: Chain, names: tuple[str, ...]) -> None:
+        for rl in embeds_within(self.links.get(unit.path, []), unit):
+            assert rl.target is not None
+            target_doc = self.docs.get(rl.target)
+            if target_doc is None:
+                continue
+            target = unit_of(target_doc, rl.anchor)
+            here = (*chain, (rl.source, rl.link.line))
+            trail = (*names, _name(target))
+            problem = blocked(target, here, self.max_depth)
+            if problem is None:
+                self.walk(target, here, trail)
+            else:
+                self._report(rl, problem, " -> ".join(trail))
+
+    def _report(self, rl: ResolvedLink, problem: str, trail: str) -> None:
+        key = (rl.source, rl.link.line, rl.link.column)
+        if key in self.reported:
+            return
+        if problem == "embed-cycle":
+            message = (f"this embed includes itself ({trail}); it is shown as a link "
+                       "instead. Remove one embed of the loop")
+        else:
+            message = (f"embeds nested more than {self.max_depth} deep ({trail}); the "
+                       "innermost is shown as a link. Raise embed_depth or embed less deeply")
+        self.reported[key] = diag.make(
+            problem, self.display(rl.source), rl.link.line, rl.link.column, message
+        )
+
+
+def _name(unit: Unit) -> str:
+    return unit.path + (f"#{unit.anchor}" if unit.anchor else "")

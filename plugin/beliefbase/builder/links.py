@@ -1,0 +1,162 @@
+"""Resolve every link of one document and say what is wrong with it.
+
+Wikilinks, embeds, inline fields and frontmatter relations go through the five
+resolution steps; Markdown links ``[t](x.md)`` resolve like MkDocs resolves
+them (relative to the file, ``/`` = docs root) so that the graph records the
+same edge MkDocs renders — MkDocs itself reports a missing target, we check
+the anchor.
+"""
+
+from __future__ import annotations
+
+import posixpath
+
+from .. import diagnostics as diag
+from ..codecs.model import LinkRef
+from ..ids import SrcPath, join_src
+from .documents import Document
+from .index import NameIndex
+from .options import CompileOptions
+from .resolve import Found, ResolvedLink, Resolver, resolve_fragment
+from .suggest import Suggester
+
+_WIKI_FORMS = ("wikilink", "embed", "field", "meta")
+
+
+class LinkResolver:
+    """Resolves the links of documents against one compile's indexes."""
+
+    def __init__(
+        self,
+        resolver: Resolver,
+        published: NameIndex,
+        suggester: Suggester,
+        options: CompileOptions,
+    ) -> None:
+        self.resolver = resolver
+        self.published = published
+        self.suggester = suggester
+        self.options = options
+
+    def resolve_doc(self, doc: Document) -> tuple[list[ResolvedLink], list[diag.Diagnostic]]:
+        links: list[ResolvedLink] = []
+        found: list[diag.Diagnostic] = []
+        display = self.options.display(doc.path)
+        for link in doc.parsed.links:
+            if link.form == "autolink":
+                links.append(ResolvedLink(link, doc.path, "external"))
+                continue
+            if link.form in _WIKI_FORMS:
+                resolved = self._wikilink(link, doc)
+            else:
+                resolved = self._markdown_link(link, doc)
+            if resolved is None:
+                continue
+            links.append(resolved)
+            message = self._diagnose(resolved, doc, display)
+            if message is not None:
+                found.append(message)
+        return links, found
+
+    def resolve_one(self, link: LinkRef, doc: Document) -> ResolvedLink:
+        """Resolve a single wikilink-style link (for links only the renderer met)."""
+        return self._wikilink(link, doc)
+
+    def _wikilink(self, link: LinkRef, doc: Document) -> ResolvedLink:
+        if not link.target:  # [[#Heading]]: this page
+            return self._with_fragment(link, doc, doc.path, Found(doc.path, 0))
+        result = self.resolver.find(link.target, doc)
+        if result is None:
+            return ResolvedLink(link, doc.path, "unresolved")
+        if result == "escape":
+            return ResolvedLink(link, doc.path, "escape")
+        if result == "unpublished":
+            return ResolvedLink(link, doc.path, "unpublished")
+        assert isinstance(result, Found)
+        return self._with_fragment(link, doc, result.path, result)
+
+    def _with_fragment(self, link: LinkRef, doc: Document, path: SrcPath, found: Found) -> (
+        ResolvedLink
+    ):
+        target_doc = self.published.docs.get(path)
+        if target_doc is None:  # an asset
+            return ResolvedLink(link, doc.path, "ok", path, True, None, False,
+                                found.candidates, found.step)
+        anchor, missing = resolve_fragment(target_doc, link.fragment, self.options.slug)
+        return ResolvedLink(link, doc.path, "ok", path, False, anchor, missing,
+                            found.candidates, found.step)
+
+    def _markdown_link(self, link: LinkRef, doc: Document) -> ResolvedLink | None:
+        if not link.target:
+            return self._with_fragment(link, doc, doc.path, Found(doc.path, 0))
+        base = "" if link.target.startswith("/") else doc.folder
+        joined = join_src(base, link.target.lstrip("/"))
+        if joined is None:
+            return None  # outside docs_dir: MkDocs reports it, and it is not in the graph
+        path = joined.rstrip("/")
+        if path in self.published.paths:
+            return self._with_fragment(link, doc, self.published.paths[path], Found(path, 2))
+        folder_index = self.published.folder_index(path)
+        if folder_index is not None:
+            return self._with_fragment(link, doc, folder_index, Found(folder_index, 2))
+        if self.resolver.drafts.paths.get(path):
+            return ResolvedLink(link, doc.path, "unpublished")
+        return None  # MkDocs reports links to missing files itself
+
+    def _diagnose(self, rl: ResolvedLink, doc: Document, display: str) -> diag.Diagnostic | None:
+        link = rl.link
+        written = written_form(link)
+        where = (display, link.line, link.column)
+        if rl.status == "unresolved":
+            hint = self.suggester.suggest(link.target)
+            what = "file" if link.form == "embed" and "." in posixpath.basename(link.target) else (
+                "note")
+            return diag.make("unresolved-link", *where,
+                             f"{written} matches no {what}, title or alias{hint}; "
+                             f"create the {what} or fix the link")
+        if rl.status == "escape":
+            return diag.make("path-escape", *where,
+                             f"{written} leaves the docs folder; links may only point inside it")
+        if rl.status == "unpublished":
+            return diag.make("link-to-unpublished", *where,
+                             f"{written} points at a note that is not published (draft or "
+                             "publish: false); it renders as a broken link")
+        if rl.candidates and len(rl.candidates) > 1:
+            names = ", ".join(self.options.display(c) for c in rl.candidates[:5])
+            if len(rl.candidates) > 5:
+                names += f" and {len(rl.candidates) - 5} more"
+            return diag.make("ambiguous-link", *where,
+                             f"{written} matches {len(rl.candidates)} notes ({names}); using "
+                             f"the nearest, {self.options.display(rl.target or '')}. "
+                             "Link by path (e.g. [[folder/name]]) to choose")
+        if rl.anchor_missing and rl.target is not None:
+            return self._anchor_diagnostic(rl, written, where)
+        return None
+
+    def _anchor_diagnostic(
+        self, rl: ResolvedLink, written: str, where: tuple[str, int, int]
+    ) -> diag.Diagnostic:
+        assert rl.target is not None
+        target = self.published.docs[rl.target]
+        fragment = rl.link.fragment
+        if fragment.startswith("^"):
+            hint = diag.did_you_mean(fragment[1:], sorted(target.blocks))
+            what = f"no block ^{fragment[1:]}"
+        else:
+            last = fragment.split("#")[-1]
+            hint = diag.did_you_mean(last, [s.text for s in target.sections])
+            what = f"no heading {last!r}"
+        return diag.make("unresolved-anchor", *where,
+                         f"{written}: {target.title!r} has {what}{hint}; "
+                         "the link points at the top of the page")
+
+
+def written_form(link: LinkRef) -> str:
+    """The link as the author wrote it (for messages)."""
+    fragment = f"#{link.fragment}" if link.fragment else ""
+    if link.form in ("markdown", "image"):
+        return f"[{link.display or ''}]({link.target}{fragment})"
+    if link.form == "meta":
+        return f"{link.relation}: [[{link.target}{fragment}]]"
+    bang = "!" if link.form == "embed" else ""
+    return f"{bang}[[{link.target}{fragment}]]"

@@ -1,0 +1,71 @@
+"""What the compiler needs to know about the project (no MkDocs objects)."""
+
+from __future__ import annotations
+
+import hashlib
+import os
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from markdown.extensions.toc import slugify as toc_slugify
+
+from ..ids import SrcPath
+
+Slugify = Callable[[str, str], str]
+
+#: Bump when anything cached (ParsedDoc and friends) changes shape or meaning.
+COMPILER_VERSION = "1"
+
+_SLUG_PROBE = "Héllo Wörld & Foo_Bar 123 — Ünïcode: «x» (y) [z] ÆØÅ 中文 ﬁ"
+
+
+@dataclass(frozen=True)
+class CompileOptions:
+    """Options of one compile.  ``project_dir`` is the folder of mkdocs.yml."""
+
+    docs_dir: Path
+    project_dir: Path
+    use_directory_urls: bool = True
+    slugify: Slugify = toc_slugify
+    slug_separator: str = "-"
+    heading_attr_ids: bool = True  # attr_list is on: `## H {#id}` sets the id
+    embed_depth: int = 5
+    site_name: str = ""
+    raw_dir: Path | None = None
+    jobs: int = 0  # parse in a process pool above a size threshold; 0 = auto
+    docs_real: Path = field(init=False, repr=False, compare=False)
+    #: docs_dir as diagnostics print it (relative to the project): ``docs/``
+    display_prefix: str = field(init=False, repr=False, compare=False)
+
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "docs_real", Path(os.path.realpath(self.docs_dir)))
+        object.__setattr__(self, "display_prefix", _relative_prefix(self.docs_dir,
+                                                                    self.project_dir))
+
+    def display(self, path: SrcPath | str) -> str:
+        return self.display_prefix + path
+
+    def slug(self, text: str) -> str:
+        return self.slugify(text, self.slug_separator)
+
+    def parse_digest(self) -> str:
+        """Everything a cached ParsedDoc depends on besides the file's bytes."""
+        return hashlib.sha256(f"{COMPILER_VERSION}\0{self.display_prefix}".encode()).hexdigest()
+
+    def slug_fingerprint(self) -> str:
+        """Identifies the slugify behaviour (a configured callable has no stable repr)."""
+        try:
+            probe = self.slug(_SLUG_PROBE)
+        except Exception:  # noqa: BLE001 - a user's slugify may fail; still fingerprint it
+            probe = "<error>"
+        return hashlib.sha256(f"{probe}\0{self.slug_separator}".encode()).hexdigest()[:16]
+
+
+def _relative_prefix(docs_dir: Path, project_dir: Path) -> str:
+    try:
+        rel = os.path.relpath(docs_dir, project_dir)
+    except ValueError:  # another drive on Windows
+        rel = str(docs_dir)
+    rel = rel.replace(os.sep, "/")
+    return "" if rel == "." else rel.rstrip("/") + "/"

@@ -1,0 +1,96 @@
+"""Source discovery: which files the compiler reads, and what each one is.
+
+The plugin builds the list from MkDocs' ``Files`` (so ``exclude_docs`` and
+friends apply); the CLI and tests walk docs_dir with ``discover``.  Either way
+every file is checked to lie inside docs_dir after resolving symlinks: a
+symlink out of docs_dir is never read (``path-escape``).
+"""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Iterable
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Literal
+
+from ..ids import SrcPath
+
+SourceKind = Literal["markdown", "toml", "network", "sidecar", "asset"]
+
+NETWORK_FILE = "BeliefNetwork.toml"
+SIDECAR_SUFFIX = ".beliefs.json"
+
+
+@dataclass(frozen=True, slots=True)
+class SourceFile:
+    """One file under docs_dir."""
+
+    path: SrcPath  # relative to docs_dir, POSIX
+    abs_path: Path
+    kind: SourceKind
+
+    def stat_key(self) -> tuple[int, int] | None:
+        """(mtime_ns, size): a cheap "did it change?" before hashing."""
+        try:
+            st = self.abs_path.stat()
+        except OSError:
+            return None
+        return (st.st_mtime_ns, st.st_size)
+
+
+def classify(path: str) -> SourceKind:
+    """What the compiler does with a file, from its name."""
+    name = path.rsplit("/", 1)[-1]
+    lower = name.lower()
+    if lower.endswith((".md", ".markdown")):
+        return "markdown"
+    if name == NETWORK_FILE:
+        return "network"
+    if lower.endswith(SIDECAR_SUFFIX):
+        return "sidecar"
+    if lower.endswith(".toml"):
+        return "toml"
+    return "asset"
+
+
+def make_sources(docs_dir: Path, paths: Iterable[str]) -> list[SourceFile]:
+    """SourceFiles for ``paths`` (relative to docs_dir), sorted by path."""
+    out = [
+        SourceFile(SrcPath(p.replace(os.sep, "/")), docs_dir / p, classify(p))
+        for p in paths
+    ]
+    out.sort(key=lambda s: s.path)
+    return out
+
+
+def discover(docs_dir: Path, exclude_dirs: Iterable[str] = ()) -> list[SourceFile]:
+    """Walk docs_dir like MkDocs does: dot-files and dot-folders are skipped.
+
+    Symlinked folders are followed (as MkDocs does); the containment check in
+    ``escapes`` decides what may be read.
+    """
+    skip = set(exclude_dirs)
+    found: list[str] = []
+    root = str(docs_dir)
+    for folder, dirs, files in os.walk(root, followlinks=True):
+        rel_folder = os.path.relpath(folder, root)
+        rel_folder = "" if rel_folder == "." else rel_folder.replace(os.sep, "/")
+        dirs[:] = sorted(
+            d for d in dirs
+            if not d.startswith(".") and (f"{rel_folder}/{d}".lstrip("/") not in skip)
+        )
+        for name in files:
+            if name.startswith("."):
+                continue
+            found.append(f"{rel_folder}/{name}" if rel_folder else name)
+    return make_sources(docs_dir, found)
+
+
+def escapes(source: SourceFile, docs_real: Path) -> bool:
+    """True when the file (after symlinks) lies outside docs_dir."""
+    try:
+        real = Path(os.path.realpath(source.abs_path))
+    except OSError:
+        return True
+    return real != docs_real and docs_real not in real.parents

@@ -1,0 +1,96 @@
+"""The ``beliefbase`` command line (click, like MkDocs itself).
+
+Every command compiles the project with the same compiler the plugin uses,
+run in the folder of mkdocs.yml or given ``-f mkdocs.yml``.
+"""
+
+from __future__ import annotations
+
+import json
+import sys
+from pathlib import Path
+
+import click
+
+from . import diagnostics as diag
+from .graph.build import build_graph
+from .graph.emit import dumps, graph_json
+from .graph.events import diff_graphs, load_snapshot, save_snapshot
+from .graph.invariants import check_graph
+from .project import cache_dir, compile_from_config, load_config, load_project
+
+__all__ = ["compile_from_config", "load_project", "main"]
+
+config_option = click.option(
+    "-f", "--config-file", "config_file", type=click.Path(exists=True, dir_okay=False),
+    default=None, help="Path to mkdocs.yml (default: ./mkdocs.yml).",
+)
+
+
+@click.group()
+@click.version_option(package_name="mkdocs-beliefbase")
+def main() -> None:
+    """Compile and query a beliefbase knowledge base."""
+
+
+@main.command()
+@config_option
+@click.option("--strict", is_flag=True, help="Exit 1 on warnings too (not only errors).")
+@click.option("--json", "as_json", is_flag=True, help="Print diagnostics as JSON.")
+@click.option("--events", is_flag=True,
+              help="Print what changed since the last compile (NodeAdded, ...).")
+@click.option("--codes", is_flag=True, help="List every diagnostic code and exit.")
+def check(config_file: str | None, strict: bool, as_json: bool, events: bool, codes: bool) -> None:
+    """Compile the knowledge base and print its diagnostics."""
+    if codes:
+        for code, (level, meaning) in diag.CODES.items():
+            click.echo(f"{code:22} {level.value:8} {meaning}")
+        return
+    config = load_config(config_file)
+    compiled = compile_from_config(config_file, use_cache=True)
+    graph = build_graph(compiled)
+    found = sorted(set(compiled.diagnostics) | set(
+        check_graph(graph, None, compiled.options.display)), key=diag.sort_key)
+    snapshot_dir = cache_dir(config)
+    if events:
+        previous = load_snapshot(snapshot_dir)
+        for event in diff_graphs(previous, graph):
+            click.echo(event.describe())
+    save_snapshot(snapshot_dir, graph)
+    if as_json:
+        click.echo(json.dumps({"version": 1, "diagnostics": [d.as_json() for d in found]},
+                              indent=1, ensure_ascii=False))
+    elif not events:
+        for d in found:
+            click.echo(f"{d.level.value}: {d}")
+        counts = diag.summary(found)
+        summary = ", ".join(f"{n} {code}" for code, n in counts.items()) or "no diagnostics"
+        click.echo(f"{len(compiled.published)} notes, {summary}", err=True)
+    failing = [d for d in found if d.level is diag.Level.ERROR or
+               (strict and d.level is diag.Level.WARNING)]
+    sys.exit(1 if failing else 0)
+
+
+@main.group()
+def graph() -> None:
+    """Export the compiled graph."""
+
+
+@graph.command("export")
+@config_option
+@click.option("--format", "fmt", type=click.Choice(["json", "graphml"]), default="json")
+@click.option("-o", "--output", type=click.Path(dir_okay=False, path_type=Path), default=None)
+def graph_export(config_file: str | None, fmt: str, output: Path | None) -> None:
+    """Write graph.json (the site's format) or GraphML."""
+    compiled = compile_from_config(config_file, use_cache=True)
+    g = build_graph(compiled)
+    if fmt == "json":
+        text = dumps(graph_json(g))
+    else:
+        from .graph.graphml import to_graphml
+
+        text = to_graphml(g)
+    if output is None:
+        click.echo(text)
+    else:
+        output.write_text(text, encoding="utf-8")

@@ -1,0 +1,454 @@
+"""The Markdown codec: one note's text -> ``ParsedDoc``.
+
+Stages: decode -> split frontmatter -> mask code -> extract headings, block
+ids, links, tags, inline fields and footnotes from the masked body.  Every
+extractor is one compiled regex over the whole body, so a 5 KB note costs a
+handful of C-speed scans rather than a Python loop per character.
+
+The codec is syntax only: targets stay strings; ``builder.resolve`` turns them
+into node ids.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import hashlib
+import re
+from collections.abc import Iterator
+from typing import Any
+from urllib.parse import unquote
+
+from .. import diagnostics as diag
+from ..ids import SrcPath
+from . import frontmatter as fm
+from .mask import mask
+from .model import BlockId, Footnote, Heading, LinkRef, ParsedDoc, Tag
+
+_ATX_HEADING = re.compile(
+    r"""
+    ^\ {0,3}(?P<hashes>\#{1,6})        # 1-6 hashes, at most 3 spaces in
+    (?:[ \t]+(?P<text>[^\n]*))?$      # a space, then the text (CommonMark)
+    """,
+    re.MULTILINE | re.VERBOSE,
+)
+_CLOSING_HASHES = re.compile(r"(?:^|[ \t]+)\#+[ \t]*$|[ \t]+$")
+_SETEXT_UNDERLINE = re.compile(r"^(?P<under>=+|-+)[ \t]*$", re.MULTILINE)
+_ATTR_LIST = re.compile(r"[ \t]*\{:?(?P<attrs>[^}\n]*)\}[ \t]*$")
+_ATTR_ID = re.compile(r"(?:^|\s)#(?P<id>[^\s}]+)")
+_LIST_ITEM = re.compile(r"^[ \t]*(?:[*+-]|\d{1,9}[.)])[ \t]", re.MULTILINE)
+
+# One pass finds every inline link form, in document order.
+_LINK = re.compile(
+    r"""
+    (?<!\\)(?P<bang>!?)\[\[                    # [[ or ![[, not escaped
+        (?P<inner>[^\[\]\n]+)                  # target|display (no brackets)
+    \]\]
+  | (?<![\\\]])(?P<mdbang>!?)\[                # [text](href) or ![alt](src)
+        (?P<text>(?:\\.|[^\[\]\n\\]|\[(?:\\.|[^\[\]\n\\])*\])*)   # one level of [] nesting
+    \]\(\s*
+        (?P<href><[^<>\n]*>|[^\s()<>]*(?:\([^\s()]*\)[^\s()<>]*)*)  # one level of ()
+        (?:\s+(?:"[^"\n]*"|'[^'\n]*'|\([^)\n]*\)))?\s*           # optional title
+    \)
+  | <(?P<url>https?://[^\s<>]+)>               # autolink
+    """,
+    re.VERBOSE,
+)
+_INLINE_FIELD = re.compile(
+    r"^[ \t]*(?:[-*+][ \t]+)?(?P<key>[A-Za-z_][\w \-]{0,60}?)[ \t]*::[ \t]*(?P<value>[^\n]*)$",
+    re.MULTILINE,
+)
+_TAG = re.compile(
+    r"""
+    (?:(?<=[ \t\n])|^)\#                       # '#' after whitespace or at line start
+    (?P<tag>[\w/\-]*[^\W\d][\w/\-]*)           # tag chars, not all digits
+    (?![\w/\-]|:[A-Z][A-Z0-9_]*\b)             # ...and not an entity #Name:TYPE
+    """,
+    re.MULTILINE | re.VERBOSE,
+)
+_BLOCK_ID = re.compile(r"(?:(?<=[ \t])|^)\^(?P<id>[A-Za-z0-9][A-Za-z0-9\-]*)[ \t]*$", re.MULTILINE)
+_FOOTNOTE_DEF = re.compile(r"^\[\^(?P<id>[^\]\s]+)\]:", re.MULTILINE)
+_FOOTNOTE_REF = re.compile(r"\[\^(?P<id>[^\]\s]+)\](?!:)")
+_SENTENCE_END = re.compile(r"(?<=[.!?])[ \t\n]+(?=[A-Z0-9\"'(\[*_])")
+_LINE_UNIT = re.compile(r"^[ \t]*(?:[*+-][ \t]|\d{1,9}[.)][ \t]|\|)", re.MULTILINE)
+_ESCAPED_PIPE = re.compile(r"\\\|")
+_SCHEME = re.compile(r"^[A-Za-z][A-Za-z0-9+.\-]*:")
+
+#: Longest context snippet kept for a backlink.
+_CONTEXT_MAX = 280
+
+
+def decode(data: bytes) -> tuple[str, bool]:
+    """Bytes -> text (BOM dropped, newlines normalised); False when not valid UTF-8."""
+    ok = True
+    try:
+        text = data.decode("utf-8-sig")
+    except UnicodeDecodeError:
+        text = data.decode("utf-8-sig", errors="replace")
+        ok = False
+    if "\r" in text:
+        text = text.replace("\r\n", "\n").replace("\r", "\n")
+    if "\0" in text:
+        text = text.replace("\0", "\ufffd")
+    return text, ok
+
+
+def digest(data: bytes) -> str:
+    return hashlib.sha256(data).hexdigest()
+
+
+def parse_markdown(path: SrcPath, data: bytes, display: str) -> ParsedDoc:
+    """Parse one note.  ``display`` is the path diagnostics print (``docs/a.md``)."""
+    text, utf8 = decode(data)
+    found: list[diag.Diagnostic] = []
+    if not utf8:
+        line, col = _first_bad_byte(data)
+        found.append(diag.make(
+            "bad-encoding", display, line, col,
+            "the file is not valid UTF-8; invalid bytes are shown as \ufffd "
+            "(re-save it as UTF-8)",
+        ))
+    front = fm.split(text)
+    if front.error is not None:
+        found.append(diag.make(
+            "bad-frontmatter", display, front.error.line, front.error.column,
+            f"{front.error.message}; the block is shown as code on the page "
+            "(fix the syntax, or quote values that contain ':' or '#')",
+        ))
+    body = text[front.body_offset:]
+    first_line = front.body_line
+    return _scan(path, data, body, first_line, front, found, display)
+
+
+def _scan(
+    path: SrcPath,
+    data: bytes,
+    body: str,
+    first_line: int,
+    front: fm.Frontmatter,
+    found: list[diag.Diagnostic],
+    display: str,
+) -> ParsedDoc:
+    masked = mask(body)
+    pos = _Positions(body, first_line)
+    headings = tuple(_headings(masked, body, pos))
+    fields_at, plain_fields = _inline_fields(masked, pos)
+    links = list(_links(masked, body, pos, fields_at))
+    meta_lines = fm.key_lines(front.raw, first_line=2) if front.data else {}
+    links += meta_links(front.data, meta_lines)
+    return ParsedDoc(
+        path=path,
+        kind="markdown",
+        digest=digest(data),
+        meta=front.data,
+        frontmatter_format=front.format,
+        body_offset=front.body_offset,
+        body_line=first_line,
+        frontmatter_end=front.block_end,
+        bad_frontmatter=front.error is not None,
+        headings=headings,
+        blocks=tuple(_block_ids(masked, pos)),
+        links=tuple(links),
+        tags=tuple(_tags(masked, pos)),
+        footnote_refs=tuple(
+            Footnote(m.group("id"), *pos.at(m.start())) for m in _FOOTNOTE_REF.finditer(masked)
+        ),
+        footnote_defs=tuple(
+            Footnote(m.group("id"), *pos.at(m.start())) for m in _FOOTNOTE_DEF.finditer(masked)
+        ),
+        fields=tuple(plain_fields),
+        meta_lines=meta_lines,
+        line_count=first_line - 1 + body.count("\n") + (0 if body.endswith("\n") else 1),
+        diagnostics=tuple(found),
+    )
+
+
+class _Positions:
+    """Offsets in the body -> (line, column) in the file."""
+
+    __slots__ = ("text", "first_line")
+
+    def __init__(self, text: str, first_line: int) -> None:
+        self.text = text
+        self.first_line = first_line
+
+    def at(self, offset: int) -> tuple[int, int]:
+        line = self.first_line + self.text.count("\n", 0, offset)
+        col = offset - (self.text.rfind("\n", 0, offset) + 1) + 1
+        return line, col
+
+    def line(self, offset: int) -> int:
+        return self.first_line + self.text.count("\n", 0, offset)
+
+
+def _headings(masked: str, body: str, pos: _Positions) -> Iterator[Heading]:
+    found: list[tuple[int, Heading]] = []
+    if "#" in masked:
+        for m in _ATX_HEADING.finditer(masked):
+            raw = body[m.start("text"):m.end("text")] if m.group("text") is not None else ""
+            raw = _CLOSING_HASHES.sub("", raw)
+            found.append((m.start(), _heading(len(m.group("hashes")), raw, m.start(), pos)))
+    if "\n=" in masked or "\n-" in masked:
+        for m in _SETEXT_UNDERLINE.finditer(masked):
+            start = _setext_text_start(masked, m.start())
+            if start is None:
+                continue
+            level = 1 if m.group("under")[0] == "=" else 2
+            raw = body[start:m.start() - 1].strip()
+            found.append((start, _heading(level, raw, start, pos)))
+    found.sort(key=lambda item: item[0])
+    for _, heading in found:
+        yield heading
+
+
+def _setext_text_start(masked: str, underline: int) -> int | None:
+    """Start of the text line above a setext underline, if it makes a heading.
+
+    Python-Markdown only sees a setext heading in the first line of a block.
+    """
+    if underline < 2:
+        return None
+    start = masked.rfind("\n", 0, underline - 1) + 1
+    text = masked[start:underline - 1]
+    if not text.strip() or text.startswith(("    ", "\t")) or _LIST_ITEM.match(text):
+        return None
+    if text.lstrip().startswith(("|", ">", "#")):
+        return None
+    if start > 0 and masked[max(0, start - 2):start] != "\n\n" and start != 1:
+        return None
+    return start
+
+
+def _heading(level: int, raw: str, offset: int, pos: _Positions) -> Heading:
+    explicit = None
+    attrs = _ATTR_LIST.search(raw)
+    if attrs:
+        id_match = _ATTR_ID.search(attrs.group("attrs"))
+        if id_match:
+            explicit = id_match.group("id")
+        raw = raw[: attrs.start()]
+    line, col = pos.at(offset)
+    return Heading(level, raw.strip(), explicit, line, col)
+
+
+def _inline_fields(
+    masked: str, pos: _Positions
+) -> tuple[dict[int, tuple[str, int]], list[tuple[str, str, int]]]:
+    """Lines holding ``key:: value``: {line: (key, value offset)} and the plain ones."""
+    if "::" not in masked:
+        return {}, []
+    at_line: dict[int, tuple[str, int]] = {}
+    plain: list[tuple[str, str, int]] = []
+    for m in _INLINE_FIELD.finditer(masked):
+        key = field_key(m.group("key"))
+        line = pos.line(m.start())
+        if "[[" in m.group("value"):
+            at_line[line] = (key, m.start("value"))
+        else:
+            plain.append((key, m.group("value").strip(), line))
+    return at_line, plain
+
+
+def field_key(text: str) -> str:
+    """Dataview-style key normalisation: ``Depends On`` -> ``depends_on``."""
+    return re.sub(r"[\s\-]+", "_", text.strip()).lower()
+
+
+def _links(
+    masked: str, body: str, pos: _Positions, fields_at: dict[int, tuple[str, int]]
+) -> Iterator[LinkRef]:
+    if "[" not in masked and "<http" not in masked:
+        return
+    for m in _LINK.finditer(masked):
+        line, col = pos.at(m.start())
+        if m.group("inner") is not None:
+            link = _wikilink(m, body, line, col, fields_at)
+        elif m.group("url") is not None:
+            link = LinkRef("autolink", m.group("url"), "", None, line, col, "links_to")
+        else:
+            link = _markdown_link(m, body, line, col)
+        if link is not None:
+            context = _context(body, m.start(), m.end()) if link.form != "autolink" else ""
+            yield _with_context(link, context)
+
+
+def _with_context(link: LinkRef, context: str) -> LinkRef:
+    return dataclasses.replace(link, context=context) if context else link
+
+
+def split_wikilink(inner: str) -> tuple[str, str, str | None]:
+    """``Target#Frag|Display`` -> (target, fragment, display or None).
+
+    ``\\|`` (the escaped pipe Obsidian needs inside tables) separates too.
+    """
+    inner = _ESCAPED_PIPE.sub("|", inner)
+    target_part, bar, display = inner.partition("|")
+    target, _, fragment = target_part.partition("#")
+    shown = display.strip() if bar else None
+    return target.strip(), fragment.strip(), shown if shown else None
+
+
+def _wikilink(
+    m: re.Match[str], body: str, line: int, col: int, fields_at: dict[int, tuple[str, int]]
+) -> LinkRef | None:
+    inner = body[m.start("inner"):m.end("inner")]
+    target, fragment, display = split_wikilink(inner)
+    if not target and not fragment:
+        return None
+    if m.group("bang"):
+        size = display if display and re.fullmatch(r"\d+(?:x\d+)?", display) else None
+        return LinkRef("embed", target, fragment, None if size else display, line, col,
+                       "embeds", size=size)
+    field = fields_at.get(line)
+    if field is not None and m.start() > field[1] - 1:
+        return LinkRef("field", target, fragment, display, line, col, field[0])
+    return LinkRef("wikilink", target, fragment, display, line, col, "links_to")
+
+
+def _markdown_link(m: re.Match[str], body: str, line: int, col: int) -> LinkRef | None:
+    href = m.group("href").strip()
+    if href.startswith("<") and href.endswith(">"):
+        href = href[1:-1].strip()
+    text = body[m.start("text"):m.end("text")]
+    image = bool(m.group("mdbang"))
+    if _SCHEME.match(href):
+        if href.lower().startswith(("http://", "https://")):
+            return LinkRef("autolink", href, "", text or None, line, col, "links_to")
+        return None  # mailto:, data:, ... are not part of the graph
+    path, _, fragment = href.partition("#")
+    path = unquote(path.partition("?")[0])
+    if not path and not fragment:
+        return None
+    form = "image" if image else "markdown"
+    return LinkRef(form, path, unquote(fragment), text or None, line, col,
+                   "embeds" if image else "links_to")
+
+
+def meta_links(data: dict[str, Any], lines: dict[str, int]) -> list[LinkRef]:
+    """Fields whose value is a wikilink or a list of them (typed relations)."""
+    links: list[LinkRef] = []
+    for key, value in data.items():
+        targets = list(_wikilink_values(value))
+        if not targets:
+            continue
+        line = lines.get(key, 1)
+        for inner in targets:
+            target, fragment, display = split_wikilink(inner)
+            if target or fragment:
+                links.append(LinkRef("meta", target, fragment, display, line, 1, key))
+    return links
+
+
+def _wikilink_values(value: Any) -> Iterator[str]:
+    """``"[[A]]"``, ``["[[A]]", "[[B]]"]`` and unquoted YAML ``[[A]]`` (a nested list)."""
+    if isinstance(value, str):
+        text = value.strip()
+        if text.startswith("[[") and text.endswith("]]") and "[[" not in text[2:]:
+            yield text[2:-2]
+    elif isinstance(value, list):
+        if len(value) == 1 and isinstance(value[0], list) and len(value[0]) == 1 and (
+            isinstance(value[0][0], str)
+        ):
+            yield value[0][0]  # YAML read `key: [[A]]` as [["A"]]
+            return
+        for item in value[:1000]:
+            if isinstance(item, str):
+                yield from _wikilink_values(item)
+            elif isinstance(item, list) and len(item) == 1 and isinstance(item[0], str):
+                yield item[0]
+
+
+def _context(body: str, start: int, end: int) -> str:
+    """The sentence around ``body[start:end]``, within its paragraph."""
+    para_start = body.rfind("\n\n", 0, start)
+    para_start = 0 if para_start < 0 else para_start + 2
+    para_end = body.find("\n\n", end)
+    para_end = len(body) if para_end < 0 else para_end
+    line_start = body.rfind("\n", 0, start) + 1
+    if _LINE_UNIT.match(body, line_start):
+        # a list item or table row is its own unit of text
+        para_start = line_start
+        line_end = body.find("\n", end)
+        para_end = len(body) if line_end < 0 else line_end
+    if para_end - para_start > 4 * _CONTEXT_MAX:
+        para_start = max(para_start, start - _CONTEXT_MAX)
+        para_end = min(para_end, end + _CONTEXT_MAX)
+    sent_start, sent_end = para_start, para_end
+    for s in _SENTENCE_END.finditer(body, para_start, para_end):
+        if s.end() <= start:
+            sent_start = s.end()
+        elif s.start() >= end:
+            sent_end = s.start()
+            break
+    snippet = " ".join(body[sent_start:sent_end].split())
+    if len(snippet) > _CONTEXT_MAX:
+        rel = body[sent_start:start].count(" ")
+        words = snippet.split(" ")
+        lo = max(0, rel - 20)
+        snippet = ("… " if lo else "") + " ".join(words[lo: lo + 45]) + " …"
+    return snippet
+
+
+def _tags(masked: str, pos: _Positions) -> Iterator[Tag]:
+    if "#" not in masked:
+        return
+    for m in _TAG.finditer(masked):
+        start = m.start()
+        line_start = masked.rfind("\n", 0, start) + 1
+        if _ATX_HEADING.match(masked, line_start) and _is_heading_marker(masked, line_start, start):
+            continue
+        yield Tag(m.group("tag"), *pos.at(start))
+
+
+def _is_heading_marker(masked: str, line_start: int, at: int) -> bool:
+    """The ``#`` at ``at`` is part of the heading's own ``##`` marker."""
+    prefix = masked[line_start:at]
+    return not prefix.strip(" #")
+
+
+def _block_ids(masked: str, pos: _Positions) -> Iterator[BlockId]:
+    if "^" not in masked:
+        return
+    for m in _BLOCK_ID.finditer(masked):
+        line_start = masked.rfind("\n", 0, m.start()) + 1
+        end_offset = m.start()
+        if not masked[line_start:m.start()].strip():
+            # `^id` alone on a line names the block just above it (Obsidian puts
+            # a blank line between a table or quote and its id).
+            end_offset = _previous_text_line(masked, line_start)
+            if end_offset < 0:
+                continue
+        start_offset = _block_start(masked, end_offset)
+        line, col = pos.at(m.start())
+        yield BlockId(m.group("id"), line, col, pos.line(start_offset), pos.line(end_offset))
+
+
+def _previous_text_line(masked: str, line_start: int) -> int:
+    """Start offset of the nearest non-blank line above ``line_start`` (-1: none)."""
+    while line_start > 0:
+        prev_start = masked.rfind("\n", 0, line_start - 1) + 1
+        if masked[prev_start:line_start - 1].strip():
+            return prev_start
+        line_start = prev_start
+    return -1
+
+
+def _block_start(masked: str, offset: int) -> int:
+    """First offset of the paragraph or list item that contains ``offset``."""
+    line_start = masked.rfind("\n", 0, offset) + 1
+    while line_start > 0 and not _LIST_ITEM.match(masked, line_start):
+        prev_start = masked.rfind("\n", 0, line_start - 1) + 1
+        if not masked[prev_start:line_start - 1].strip():
+            break
+        line_start = prev_start
+    return line_start
+
+
+def _first_bad_byte(data: bytes) -> tuple[int, int]:
+    try:
+        data.decode("utf-8")
+    except UnicodeDecodeError as exc:
+        before = data[: exc.start]
+        line = before.count(b"\n") + 1
+        col = exc.start - (before.rfind(b"\n") + 1) + 1
+        return line, col
+    return 1, 1

@@ -1,0 +1,195 @@
+"""Find the parts of a Markdown body that are code (or comments) and blank them.
+
+Links, tags and headings inside code are text, never structure.  Rather than
+run every extractor through a code-aware parser, we compute the code regions
+once and replace them with spaces (newlines kept), so offsets, lines and
+columns in the masked text are those of the original.
+
+Regions, following Python-Markdown + pymdownx.superfences (what renders the
+page):
+
+* fenced blocks (``` or ~~~, any indentation, also inside lists and quotes),
+  closed by a fence of the same character at least as long, or the end;
+* indented code blocks: lines indented by 4 spaces / a tab after a blank line,
+  unless they continue a list item, admonition, details, tab or footnote;
+* HTML comments;
+* code spans: a backtick run and the next run of the same length within the
+  same block (no blank line between); backslash-escaped backticks open nothing.
+
+Every pattern here is linear: no nested quantifiers over the same characters.
+"""
+
+from __future__ import annotations
+
+import re
+
+_FENCE = re.compile(
+    r"""
+    ^(?P<indent>[ \t>]*)           # indentation and blockquote markers
+    (?P<fence>`{3,}|~{3,})         # the fence itself
+    (?P<info>[^\n]*)$              # info string (or nothing, for a closing fence)
+    """,
+    re.MULTILINE | re.VERBOSE,
+)
+_INDENTED_RUN = re.compile(
+    r"""
+    (?:\A|(?<=\n))[ \t]*\n                      # a blank line first
+    (?P<run>(?:(?:\ {4}|\t)[^\n]*(?:\n|\Z)      # indented lines ...
+            (?:[ \t]*\n)*)+)                    # ... with blank lines between
+    """,
+    re.VERBOSE,
+)
+# The line that decides whether an indented run continues something.
+_CONTAINER_OPENER = re.compile(
+    r"""
+    ^[ \t]*(?:
+        [*+-][ \t]                 # bullet list item
+      | \d{1,9}[.)][ \t]           # ordered list item
+      | (?:!!!|\?\?\?\+?)[ \t]     # admonition / details
+      | ===\+?!?[ \t]              # content tab
+      | \[\^[^\]\n]+\]:            # footnote definition
+      | :[ \t]                     # definition list
+    )
+    """,
+    re.VERBOSE,
+)
+_COMMENT = re.compile(r"<!--.*?(?:-->|\Z)", re.DOTALL)
+_BACKTICKS = re.compile(r"(?<!\\)`+")
+_BLANK_LINE = re.compile(r"\n[ \t]*\n")
+
+
+def code_regions(text: str) -> list[tuple[int, int]]:
+    """Sorted, non-overlapping (start, end) offsets of code and comments in ``text``."""
+    blocks = _fenced_blocks(text)
+    blocks += _indented_blocks(text, blocks)
+    blocks += _comments(text, blocks)
+    blocks.sort()
+    spans = _code_spans(text, blocks)
+    return sorted(blocks + spans)
+
+
+def mask(text: str, regions: list[tuple[int, int]] | None = None) -> str:
+    """``text`` with every region replaced by spaces (newlines preserved)."""
+    if regions is None:
+        regions = code_regions(text)
+    if not regions:
+        return text
+    out: list[str] = []
+    pos = 0
+    for start, end in regions:
+        if start < pos:
+            start = pos
+        if end <= start:
+            continue
+        out.append(text[pos:start])
+        chunk = text[start:end]
+        out.append(re.sub(r"[^\n]", " ", chunk) if "\n" in chunk else " " * len(chunk))
+        pos = end
+    out.append(text[pos:])
+    return "".join(out)
+
+
+def _fenced_blocks(text: str) -> list[tuple[int, int]]:
+    if "```" not in text and "~~~" not in text:
+        return []
+    blocks: list[tuple[int, int]] = []
+    open_at = -1
+    open_char = ""
+    open_len = 0
+    for m in _FENCE.finditer(text):
+        fence = m.group("fence")
+        if open_at < 0:
+            if fence[0] == "`" and "`" in m.group("info"):
+                continue  # ```foo` is an inline code span, not a fence
+            open_at, open_char, open_len = m.start(), fence[0], len(fence)
+        elif fence[0] == open_char and len(fence) >= open_len and not m.group("info").strip():
+            blocks.append((open_at, m.end()))
+            open_at = -1
+    if open_at >= 0:
+        blocks.append((open_at, len(text)))
+    return blocks
+
+
+def _inside(pos: int, regions: list[tuple[int, int]]) -> bool:
+    return any(start <= pos < end for start, end in regions)
+
+
+def _indented_blocks(text: str, fenced: list[tuple[int, int]]) -> list[tuple[int, int]]:
+    if "\n    " not in text and "\n\t" not in text:
+        return []
+    found: list[tuple[int, int]] = []
+    for m in _INDENTED_RUN.finditer(text):
+        start, end = m.start("run"), m.end("run")
+        if _inside(start, fenced) or _continues_container(text, m.start()):
+            continue
+        found.append((start, end))
+    return found
+
+
+def _continues_container(text: str, blank_at: int) -> bool:
+    """Is the nearest earlier unindented line a list item / admonition / ...?"""
+    pos = blank_at
+    while pos > 0:
+        line_start = text.rfind("\n", 0, pos - 1) + 1
+        line = text[line_start:pos].rstrip("\n")
+        if line.strip():
+            if _CONTAINER_OPENER.match(line):
+                return True
+            if not line.startswith(("    ", "\t")):
+                return False
+        pos = line_start
+        if line_start == 0:
+            break
+    return False
+
+
+def _comments(text: str, blocks: list[tuple[int, int]]) -> list[tuple[int, int]]:
+    if "<!--" not in text:
+        return []
+    return [(m.start(), m.end()) for m in _COMMENT.finditer(text) if not _inside(m.start(), blocks)]
+
+
+def _code_spans(text: str, blocks: list[tuple[int, int]]) -> list[tuple[int, int]]:
+    if "`" not in text:
+        return []
+    spans: list[tuple[int, int]] = []
+    runs = [(m.start(), m.end()) for m in _BACKTICKS.finditer(text)]
+    block_iter = iter(blocks)
+    next_block = next(block_iter, None)
+    i = 0
+    while i < len(runs):
+        start, end = runs[i]
+        while next_block is not None and next_block[1] <= start:
+            next_block = next(block_iter, None)
+        if next_block is not None and next_block[0] <= start:
+            i += 1
+            continue
+        width = end - start
+        closing = _find_closing(text, runs, i, width, next_block)
+        if closing is None:
+            i += 1
+            continue
+        spans.append((start, runs[closing][1]))
+        i = closing + 1
+    return spans
+
+
+def _find_closing(
+    text: str,
+    runs: list[tuple[int, int]],
+    i: int,
+    width: int,
+    next_block: tuple[int, int] | None,
+) -> int | None:
+    """Index of the run that closes run ``i``: same width, same block."""
+    blank = _BLANK_LINE.search(text, runs[i][1])
+    limit = blank.start() if blank else len(text)
+    if next_block is not None:
+        limit = min(limit, next_block[0])
+    for j in range(i + 1, len(runs)):
+        start, end = runs[j]
+        if start >= limit:
+            return None
+        if end - start == width:
+            return j
+    return None

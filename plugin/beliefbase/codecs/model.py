@@ -1,0 +1,106 @@
+"""The records a codec produces for one source file (the compiler's IR input).
+
+Everything here is frozen, picklable and a pure function of (file bytes,
+codec options), which is what makes the parse cache content-addressed.
+Line and column numbers are 1-based and count from the top of the *file*
+(frontmatter included), so diagnostics point where an editor would.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any, Literal
+
+from ..diagnostics import Diagnostic
+from ..ids import SrcPath
+
+DocKind = Literal["markdown", "toml", "network"]
+
+#: How a link was written.  ``relation`` on the link says what it means.
+LinkForm = Literal[
+    "wikilink",  # [[Target]]
+    "embed",  # ![[Target]]
+    "markdown",  # [text](other.md)
+    "image",  # ![alt](picture.png)
+    "autolink",  # <https://...>
+    "field",  # key:: [[Target]] (Dataview inline field)
+    "meta",  # frontmatter key: "[[Target]]"
+]
+
+
+@dataclass(frozen=True, slots=True)
+class Heading:
+    level: int
+    text: str  # inline Markdown of the heading, attribute list removed
+    explicit_id: str | None  # from an attr_list ``{#id}``
+    line: int
+    column: int
+
+
+@dataclass(frozen=True, slots=True)
+class BlockId:
+    """A paragraph or list item ending in `` ^id`` (its lines: ``start``..``end``)."""
+
+    id: str
+    line: int
+    column: int
+    start: int
+    end: int
+
+
+@dataclass(frozen=True, slots=True)
+class LinkRef:
+    """One link as written; the builder resolves ``target`` + ``fragment``."""
+
+    form: LinkForm
+    target: str  # "" means "this page" ([[#Heading]], [t](#a))
+    fragment: str  # after the first '#': "H1#H2", "^block-id" or ""
+    display: str | None  # explicit display text
+    line: int
+    column: int
+    relation: str  # links_to | embeds | the field name of a typed link
+    context: str = ""  # the sentence around the link, raw Markdown
+    size: str | None = None  # ![[picture.png|300]] -> "300"
+
+    @property
+    def is_embed(self) -> bool:
+        return self.form in ("embed", "image")
+
+
+@dataclass(frozen=True, slots=True)
+class Tag:
+    name: str
+    line: int
+    column: int
+
+
+@dataclass(frozen=True, slots=True)
+class Footnote:
+    id: str
+    line: int
+    column: int
+
+
+@dataclass(frozen=True, slots=True)
+class ParsedDoc:
+    """What one source file says, before anything is resolved."""
+
+    path: SrcPath
+    kind: DocKind
+    digest: str
+    meta: dict[str, Any] = field(default_factory=dict)
+    frontmatter_format: str | None = None
+    body_offset: int = 0  # character offset of the body in the decoded text
+    body_line: int = 1  # file line where the body starts
+    frontmatter_end: int = 0  # end offset of a frontmatter block (also when it is bad)
+    bad_frontmatter: bool = False
+    headings: tuple[Heading, ...] = ()
+    blocks: tuple[BlockId, ...] = ()
+    links: tuple[LinkRef, ...] = ()
+    tags: tuple[Tag, ...] = ()
+    footnote_refs: tuple[Footnote, ...] = ()
+    footnote_defs: tuple[Footnote, ...] = ()
+    fields: tuple[tuple[str, str, int], ...] = ()  # inline fields without links
+    meta_lines: dict[str, int] = field(default_factory=dict)  # frontmatter key -> file line
+    line_count: int = 0
+    diagnostics: tuple[Diagnostic, ...] = ()

@@ -1,0 +1,85 @@
+"""The plugin's options (SPEC §2), declared and validated MkDocs-style.
+
+Every option is optional.  Paths are resolved against the folder of
+mkdocs.yml (``raw_dir``, ``cache_dir``) or docs_dir (``views_dir``).
+"""
+
+from __future__ import annotations
+
+import re
+
+from mkdocs.config import base
+from mkdocs.config import config_options as c
+
+_URL_SEGMENT = re.compile(r"^[A-Za-z0-9._~\-]+(?:/[A-Za-z0-9._~\-]+)*/?$")
+
+
+class PageUrl(c.Type[str]):
+    """A site-relative URL folder such as ``graph/`` (no scheme, no ``..``)."""
+
+    def __init__(self, default: str) -> None:
+        super().__init__(str, default=default)
+
+    def run_validation(self, value: object) -> str:
+        text = super().run_validation(value)
+        text = text.strip().strip("/")
+        if not text or not _URL_SEGMENT.match(text) or ".." in text.split("/"):
+            raise base.ValidationError(
+                f"expected a site-relative folder such as 'graph/', got {value!r}"
+            )
+        return text + "/"
+
+
+class BeliefbaseConfig(base.Config):
+    raw_dir = c.Type(str, default="raw")
+    """Raw sources that beliefs cite, relative to mkdocs.yml; never published
+    unless they lie inside docs_dir."""
+
+    views_dir = c.Type(str, default="_views")
+    """User Jinja view templates, relative to docs_dir; not published as pages."""
+
+    cache_dir = c.Type(str, default=".beliefbase")
+    """Persistent compile cache and SQLite indexes, relative to mkdocs.yml.
+    Safe to delete: output never depends on it."""
+
+    graph_page = PageUrl("graph/")
+    """URL of the graph viewer."""
+
+    beliefs_page = PageUrl("beliefs/")
+    """URL root of belief pages."""
+
+    entities_page = PageUrl("entities/")
+    """URL root of entity pages."""
+
+    wanted_page = PageUrl("wanted/")
+    """URL of the "Wanted notes" page (every unresolved link target)."""
+
+    backlinks = c.Type(bool, default=True)
+    """A "Linked from" panel on every page."""
+
+    local_graph = c.Type(bool, default=True)
+    """A small neighbourhood graph on every page."""
+
+    raw_toggle = c.Type(bool, default=True)
+    """A "show source" toggle on every page."""
+
+    auto_entities = c.Type(bool, default=True)
+    """Highlight known entities mentioned without tags."""
+
+    embed_depth = c.Type(int, default=5)
+    """Maximum transclusion depth."""
+
+    strict = c.Optional(c.Type(bool))
+    """Diagnostics of level warning fail the build.  Unset: follows
+    ``mkdocs build --strict``.  ``false``: warnings are printed but never fail."""
+
+    views = c.DictOfItems(c.Type(str), default={})
+    """Map of schema name -> default view name (settings chain, SPEC §8)."""
+
+    def validate(self) -> tuple[list[tuple[str, Exception]], list[tuple[str, Exception]]]:
+        failed, warnings = super().validate()
+        depth = self.get("embed_depth")
+        if isinstance(depth, int) and not 0 <= depth <= 50:
+            failed.append(("embed_depth", base.ValidationError(
+                f"must be between 0 and 50, got {depth}")))
+        return failed, warnings

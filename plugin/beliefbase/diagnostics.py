@@ -1,0 +1,106 @@
+"""Diagnostics: what the compiler tells the author.
+
+A ``Diagnostic`` has a stable code, a level, a location (file relative to the
+project, 1-based line and column) and a message that says what to do.  The
+compiler collects them; the plugin logs them through MkDocs' plugin logger (so
+``mkdocs build --strict`` fails on warnings), the CLI prints them, and
+``diagnostics.json`` publishes them.
+"""
+
+from __future__ import annotations
+
+import difflib
+from collections import Counter
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass
+from enum import Enum
+
+
+class Level(str, Enum):
+    ERROR = "error"
+    WARNING = "warning"
+    INFO = "info"
+
+
+#: Every code the project emits, with its level and a one-line meaning
+#: (printed by ``beliefbase check --codes`` and documented in docs/).
+CODES: dict[str, tuple[Level, str]] = {
+    "unresolved-link": (Level.WARNING, "a link whose target matches no note, heading or file"),
+    "unresolved-anchor": (Level.WARNING, "a #heading or #^block that the target page lacks"),
+    "ambiguous-link": (Level.WARNING, "several notes match a link; the nearest was chosen"),
+    "bad-frontmatter": (Level.WARNING, "frontmatter that is not valid YAML or TOML"),
+    "bad-encoding": (Level.WARNING, "a file that is not valid UTF-8"),
+    "duplicate-id": (Level.WARNING, "two notes share an id, a bid or a block id"),
+    "cycle": (Level.WARNING, "a cycle in a relation declared acyclic (e.g. depends_on)"),
+    "embed-cycle": (Level.WARNING, "a transclusion that embeds itself, directly or not"),
+    "embed-depth": (Level.WARNING, "transclusions nested deeper than embed_depth"),
+    "path-escape": (Level.WARNING, "a path or symlink that leaves docs_dir (or the project)"),
+    "link-to-unpublished": (Level.INFO, "a link to a draft / publish: false note"),
+    "source-ref-drift": (Level.WARNING, "a source file changed since its hash was recorded"),
+    "page-conflict": (Level.WARNING, "two sources want the same page URL"),
+    "invariant": (Level.ERROR, "a graph invariant does not hold (a bug: please report)"),
+    "schema-violation": (Level.WARNING, "a node that breaks its NodeType"),
+    "bad-sidecar": (Level.WARNING, "a *.beliefs.json sidecar that is not valid"),
+    "belief-coverage": (Level.WARNING, "footnotes without beliefs, or beliefs citing no footnote"),
+    "belief-provenance": (Level.WARNING, "a belief citing provenance that does not exist"),
+    "belief-supersession": (Level.WARNING, "a supersession that is missing, cyclic or unjustified"),
+    "quote-drift": (Level.WARNING, "a quoted source no longer contains the quote"),
+    "query-error": (Level.WARNING, "a query that fails"),
+    "entity-type-conflict": (Level.WARNING, "an entity tagged with different types"),
+}
+
+
+@dataclass(frozen=True, slots=True, order=True)
+class Diagnostic:
+    """One message for the author, anchored at ``file:line:column``."""
+
+    file: str
+    line: int
+    column: int
+    code: str
+    message: str
+    level: Level = Level.WARNING
+
+    def __str__(self) -> str:
+        return f"{self.file}:{self.line}:{self.column}: {self.code}: {self.message}"
+
+    def as_json(self) -> dict[str, object]:
+        return {
+            "code": self.code,
+            "level": self.level.value,
+            "file": self.file,
+            "line": self.line,
+            "column": self.column,
+            "message": self.message,
+        }
+
+
+def make(code: str, file: str, line: int, column: int, message: str) -> Diagnostic:
+    """A diagnostic with the level registered for ``code``."""
+    level = CODES[code][0]
+    return Diagnostic(file, max(line, 1), max(column, 1), code, message, level)
+
+
+def summary(diagnostics: Iterable[Diagnostic]) -> dict[str, int]:
+    """Counts per code, sorted by code."""
+    counts = Counter(d.code for d in diagnostics)
+    return dict(sorted(counts.items()))
+
+
+def sort_key(d: Diagnostic) -> tuple[str, int, int, str, str]:
+    return (d.file, d.line, d.column, d.code, d.message)
+
+
+def did_you_mean(word: str, candidates: Sequence[str], n: int = 3) -> str:
+    """`` (did you mean 'A' or 'B'?)`` for the closest candidates, or ``""``."""
+    if not word or not candidates:
+        return ""
+    lowered: dict[str, str] = {}
+    for cand in candidates:
+        lowered.setdefault(cand.casefold(), cand)
+    close = difflib.get_close_matches(word.casefold(), list(lowered), n=n, cutoff=0.6)
+    if not close:
+        return ""
+    names = [repr(lowered[c]) for c in close]
+    joined = names[0] if len(names) == 1 else ", ".join(names[:-1]) + " or " + names[-1]
+    return f" (did you mean {joined}?)"

@@ -1,0 +1,65 @@
+"""The typed graph (SPEC §5.4): nodes of ten kinds, edges of three WeightKinds.
+
+* ``Subsection`` – structure, edge type ``child_of`` (child -> parent):
+  document -> network, section -> section/document, block -> section/document.
+* ``Epistemic``  – links in prose: ``links_to``, ``embeds``, inline fields.
+* ``Pragmatic``  – relations in metadata: frontmatter relation fields,
+  ``tagged``.
+
+Edges carry their payload: type, file, line, display text and whether the
+link is auto-titled.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from enum import Enum
+from typing import Any
+
+
+class WeightKind(str, Enum):
+    SUBSECTION = "Subsection"
+    EPISTEMIC = "Epistemic"
+    PRAGMATIC = "Pragmatic"
+
+
+NODE_KINDS = ("Network", "Document", "Section", "Block", "Asset", "External", "Tag",
+              "Entity", "Belief", "Source")
+
+
+@dataclass(frozen=True, slots=True)
+class Node:
+    bid: str
+    kind: str
+    title: str
+    schema: str | None = None
+    path: str | None = None  # file path relative to docs_dir
+    url: str | None = None  # site-relative URL (with #anchor for sections/blocks)
+    tags: tuple[str, ...] = ()
+    aliases: tuple[str, ...] = ()
+    properties: dict[str, Any] = field(default_factory=dict)
+
+
+@dataclass(frozen=True, slots=True)
+class Edge:
+    source: str
+    target: str
+    type: str
+    weight_kind: WeightKind
+    file: str | None = None  # path relative to docs_dir of the file that states it
+    line: int | None = None
+    display: str | None = None
+    auto_title: bool = False
+
+
+@dataclass
+class Graph:
+    nodes: dict[str, Node] = field(default_factory=dict)
+    edges: list[Edge] = field(default_factory=list)
+
+    def add(self, node: Node) -> Node:
+        """Add ``node`` unless a node with its BID exists; return the stored one."""
+        return self.nodes.setdefault(node.bid, node)
+
+    def link(self, edge: Edge) -> None:
+        self.edges.append(edge)

@@ -1,0 +1,158 @@
+"""Identities and the only conversions between them.
+
+Most link bugs in this field are confusions between a file path, a URL, a
+title and an id.  Each has its own type here, and every conversion between
+them lives in this module:
+
+* ``SrcPath``  – a file's path relative to docs_dir, POSIX separators
+  (``topics/auth.md``); the key of a document everywhere in the compiler.
+* ``Url``      – a site-relative URL exactly as MkDocs' ``File.url`` writes it
+  (``topics/auth/``; ``./`` is the home page).
+* ``Bid``      – a node's UUIDv7-shaped identity; ``bref`` is its last 8 hex
+  digits.
+* titles and aliases are free text; ``normalize_name`` makes them comparable.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import posixpath
+import re
+import unicodedata
+import uuid
+from pathlib import Path
+from typing import NewType
+from urllib.parse import quote
+
+SrcPath = NewType("SrcPath", str)
+Url = NewType("Url", str)
+Bid = NewType("Bid", str)
+
+#: Namespace mixed into every provisional BID so that ours never collide with
+#: BIDs minted elsewhere from the same key.
+_BID_NAMESPACE = b"beliefbase/provisional-bid/v1\0"
+
+_BID_RE = re.compile(r"^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$")
+_BREF_RE = re.compile(r"^[0-9a-f]{8}$")
+
+
+def provisional_bid(*key: str) -> Bid:
+    """A deterministic UUIDv7-shaped BID derived from ``key``.
+
+    Documents without a ``bid`` in their frontmatter get one from their
+    network and path, so two builds of the same tree agree.  The version and
+    variant bits are those of UUIDv7; the rest is a SHA-256 of the key.
+    """
+    digest = bytearray(hashlib.sha256(_BID_NAMESPACE + "\0".join(key).encode()).digest()[:16])
+    digest[6] = (digest[6] & 0x0F) | 0x70  # version 7
+    digest[8] = (digest[8] & 0x3F) | 0x80  # RFC 4122 variant
+    return Bid(str(uuid.UUID(bytes=bytes(digest))))
+
+
+def new_bid() -> Bid:
+    """A fresh time-ordered UUIDv7 (used when ``beliefbase sync`` writes BIDs)."""
+    import os
+    import time
+
+    ms = time.time_ns() // 1_000_000
+    raw = bytearray(ms.to_bytes(6, "big") + os.urandom(10))
+    raw[6] = (raw[6] & 0x0F) | 0x70
+    raw[8] = (raw[8] & 0x3F) | 0x80
+    return Bid(str(uuid.UUID(bytes=bytes(raw))))
+
+
+def parse_bid(text: str) -> Bid | None:
+    """``text`` as a canonical lower-case BID, or None when it is not a UUID."""
+    candidate = text.strip().lower()
+    if _BID_RE.match(candidate):
+        return Bid(candidate)
+    return None
+
+
+def bref(bid: Bid) -> str:
+    """The short handle of a BID: its last 8 hex digits (the random tail)."""
+    return bid.replace("-", "")[-8:]
+
+
+def looks_like_bref(text: str) -> bool:
+    return bool(_BREF_RE.match(text.strip().lower()))
+
+
+def normalize_name(text: str) -> str:
+    """Titles, aliases and base names compared case- and whitespace-insensitively."""
+    return " ".join(unicodedata.normalize("NFC", text).casefold().split())
+
+
+def stem(path: SrcPath | str) -> str:
+    """File name without its (last) extension: ``a/b/Note.md`` -> ``Note``."""
+    name = posixpath.basename(path)
+    base, dot, _ext = name.rpartition(".")
+    return base if dot and base else name
+
+
+def src_dir(path: SrcPath) -> str:
+    """The folder of a source path, ``""`` for the docs root."""
+    return posixpath.dirname(path)
+
+
+def join_src(folder: str, relative: str) -> SrcPath | None:
+    """``relative`` (POSIX) resolved against ``folder``; None if it leaves docs_dir."""
+    joined = posixpath.normpath(posixpath.join(folder, relative)) if folder else (
+        posixpath.normpath(relative)
+    )
+    if joined == "." or joined.startswith("../") or joined == ".." or joined.startswith("/"):
+        return None
+    return SrcPath(joined)
+
+
+def is_index_name(path: SrcPath | str) -> bool:
+    return posixpath.basename(path).lower() in ("index.md", "readme.md")
+
+
+def url_for_src(path: SrcPath, use_directory_urls: bool = True) -> Url:
+    """The URL MkDocs gives the page built from ``path`` (mirrors ``File.url``).
+
+    Tested against MkDocs' own ``File`` in ``tests/unit/test_ids.py``.
+    """
+    folder, name = posixpath.split(path)
+    base, _ = posixpath.splitext(name)
+    if base.lower() in ("index", "readme") and _.lower() == ".md":
+        dest = posixpath.join(folder, "index.html") if folder else "index.html"
+    elif use_directory_urls:
+        dest = posixpath.join(folder, base, "index.html") if folder else f"{base}/index.html"
+    else:
+        dest = posixpath.join(folder, base + ".html") if folder else base + ".html"
+    return url_for_dest(dest, use_directory_urls)
+
+
+def url_for_dest(dest: str, use_directory_urls: bool = True) -> Url:
+    """The URL of an output file path (``a/index.html`` -> ``a/``)."""
+    url = dest
+    if use_directory_urls:
+        if url == "index.html":
+            url = "./"
+        elif url.endswith("/index.html"):
+            url = url[: -len("index.html")]
+    return Url(quote(url))
+
+
+def asset_url(path: SrcPath) -> Url:
+    """Static files keep their path."""
+    return Url(quote(path))
+
+
+def contained(path: Path, root: Path) -> bool:
+    """True when ``path`` (symlinks resolved) lies inside ``root`` (resolved)."""
+    try:
+        real = path.resolve()
+        base = root.resolve()
+    except OSError:
+        return False
+    return real == base or base in real.parents
+
+
+def url_slug(text: str) -> str:
+    """A URL segment for a generated page (alias redirects, topics)."""
+    value = unicodedata.normalize("NFKD", text).encode("ascii", "ignore").decode("ascii")
+    value = re.sub(r"[^\w\s-]", "", value).strip().lower()
+    return re.sub(r"[-\s]+", "-", value) or "untitled"

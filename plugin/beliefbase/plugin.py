@@ -1,0 +1,242 @@
+"""The MkDocs adapter: each ``on_*`` hook hands over to the compiler or the site.
+
+Event order in one build (MkDocs "gathers all data, then writes"):
+
+* ``on_config``   – options -> ``CompileOptions``; our Markdown extension, CSS, JS.
+* ``on_files``    – compile every source (cached), log diagnostics, drop drafts
+                    and non-page sources, add generated pages and assets.
+* ``on_page_read_source`` / ``on_page_markdown`` – our decoded body and meta.
+* ``on_page_content`` / ``on_page_context`` – banners, node pages, panels
+                    (after the search plugin indexed the page: panels are not
+                    searchable text).
+* ``on_env``      – escape user strings the theme prints raw.
+* ``on_post_build`` – graph.json, diagnostics.json, alias redirects, summary.
+
+``on_startup`` makes MkDocs keep this instance for the whole ``mkdocs serve``,
+so the ``Compiler`` and its caches survive rebuilds.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+from jinja2 import Environment
+from mkdocs.config.defaults import MkDocsConfig
+from mkdocs.exceptions import PluginError
+from mkdocs.plugins import BasePlugin, event_priority, get_plugin_logger
+from mkdocs.structure.files import File, Files, InclusionLevel
+from mkdocs.structure.pages import Page
+
+from . import diagnostics as diag
+from .builder import Compiler, CompileOptions, make_sources
+from .builder.documents import Document
+from .config import BeliefbaseConfig
+from .project import compile_options
+from .site.escape import finalize
+from .site.markdown_ext import WikiLinkExtension
+from .site.session import OUTPUT_DIR, SiteBuild
+from .site.templates import Templates, theme_dir
+
+log = get_plugin_logger(__name__)
+
+_ASSETS = ("beliefbase.css", "beliefbase.js")
+
+
+class BeliefbasePlugin(BasePlugin[BeliefbaseConfig]):
+    supports_multiple_instances = False
+
+    def __init__(self) -> None:
+        self.compiler: Compiler | None = None
+        self.site: SiteBuild | None = None
+        self.extension: WikiLinkExtension | None = None
+        self.serving = False
+        self._diagnostics: list[diag.Diagnostic] = []
+        self._strict = False
+
+    # -- lifecycle ---------------------------------------------------------------------
+
+    def on_startup(self, *, command: str, dirty: bool) -> None:
+        self.serving = command == "serve"
+
+    def on_config(self, config: MkDocsConfig) -> MkDocsConfig:
+        options = compile_options(config, self.config)
+        if self.compiler is None or self.compiler.options != options:
+            cache_dir = Path(config.config_file_path or ".").parent / self.config.cache_dir
+            self.compiler = Compiler(options, cache_dir.resolve())
+        self.extension = WikiLinkExtension(renderer=None)  # type: ignore[arg-type]
+        config.markdown_extensions.append(self.extension)  # type: ignore[arg-type]
+        for name in _ASSETS:
+            target = config.extra_css if name.endswith(".css") else config.extra_javascript
+            url = f"{OUTPUT_DIR}/{name}"
+            if url not in [str(x) for x in target]:
+                target.append(url)  # type: ignore[arg-type]
+        self._strict = bool(config.strict) if self.config.strict is None else self.config.strict
+        _font_notice(config)
+        return config
+
+    # -- compile -----------------------------------------------------------------------
+
+    def on_files(self, files: Files, *, config: MkDocsConfig) -> Files:
+        assert self.compiler is not None and self.extension is not None
+        docs_dir = Path(config.docs_dir)
+        own = [f for f in files if f.generated_by is None and f.abs_src_path]
+        compiled = self.compiler.compile(make_sources(docs_dir, [f.src_uri for f in own]))
+        override = _override_dir(config)
+        self.site = SiteBuild(compiled, Templates(override), self.extension,
+                              list(config.markdown_extensions), dict(config.mdx_configs))
+        self._diagnostics = list(compiled.diagnostics)
+        files = self._arrange_files(files, config)
+        page_urls = {f.url for f in files.documentation_pages()}
+        self._diagnostics += self.site.check_graph(page_urls)
+        self._log(self._diagnostics)
+        return files
+
+    def _arrange_files(self, files: Files, config: MkDocsConfig) -> Files:
+        """Drop what must not be published; add generated pages and our assets."""
+        assert self.site is not None
+        compiled = self.site.compiled
+        drop = {s.path for s in compiled.escaped} | compiled.drafts
+        drop |= {s.path for s in compiled.sidecars}
+        drop |= {n.path for n in compiled.networks.values() if n.path}
+        views = self.config.views_dir.strip("/") + "/"
+        for file in list(files):
+            if file.src_uri in drop or file.src_uri.startswith(views):
+                files.remove(file)
+        for doc in compiled.documents.values():
+            if doc.kind == "toml" and doc.published:
+                self._add_node_page(files, config, doc)
+        wanted = self.config.wanted_page.rstrip("/") + ".md"
+        if files.get_file_from_path(wanted) is None:
+            files.append(File.generated(config, wanted, content="# Wanted notes\n",
+                                        inclusion=InclusionLevel.NOT_IN_NAV))
+            self.site.wanted_src = wanted
+        for name in _ASSETS:
+            files.append(File.generated(config, f"{OUTPUT_DIR}/{name}",
+                                        abs_src_path=str(theme_dir() / "assets" / name)))
+        return files
+
+    def _add_node_page(self, files: Files, config: MkDocsConfig, doc: Document) -> None:
+        static = files.get_file_from_path(doc.path)
+        if static is not None:
+            files.remove(static)
+        page_src = doc.path[: -len(".toml")] + ".md"
+        if files.get_file_from_path(page_src) is not None:
+            self._diagnostics.append(diag.make(
+                "page-conflict", self.site.compiled.options.display(doc.path), 1, 1,  # type: ignore[union-attr]
+                f"{page_src} already exists, so this node gets no page of its own; "
+                "rename one of them"))
+            return
+        files.append(File.generated(config, page_src, content=""))
+
+    # -- pages -------------------------------------------------------------------------
+
+    def _doc(self, page: Page) -> Document | None:
+        return self.site.by_page.get(page.file.src_uri) if self.site else None
+
+    def on_page_read_source(self, *, page: Page, config: MkDocsConfig) -> str | None:
+        doc = self._doc(page)
+        if doc is None or self.site is None:
+            return None
+        return "\n" + self.site.page_markdown(doc)  # the newline keeps MkDocs off our `---`
+
+    @event_priority(100)  # first: later plugins see our body and meta
+    def on_page_markdown(
+        self, markdown: str, *, page: Page, config: MkDocsConfig, files: Files
+    ) -> str:
+        if self.site is None:
+            return markdown
+        doc = self._doc(page)
+        if doc is None:
+            if page.file.src_uri == self.site.wanted_src:
+                page.meta["title"] = "Wanted notes"
+            return markdown
+        page.meta = self.site.page_meta(doc)
+        self.site.renderer.begin_page(doc, page.url)
+        return self.site.page_markdown(doc)
+
+    def on_page_content(
+        self, html: str, *, page: Page, config: MkDocsConfig, files: Files
+    ) -> str:
+        if self.site is None:
+            return html
+        self.site.renderer.end_page()
+        if page.file.src_uri == self.site.wanted_src:
+            return html + self.site.wanted_content(page.url)
+        doc = self._doc(page)
+        if doc is None:
+            return html
+        if doc.kind == "toml":
+            html += self.site.node_content(doc)
+        return self.site.panels_before(doc) + html
+
+    @event_priority(-50)  # after the search plugin has indexed the page
+    def on_page_context(
+        self, context: dict[str, Any], *, page: Page, config: MkDocsConfig, nav: Any
+    ) -> dict[str, Any]:
+        doc = self._doc(page)
+        if doc is not None and self.site is not None and page.content is not None:
+            page.content += self.site.panels_after(doc, page.url, self.config.backlinks)
+        return context
+
+    def on_env(self, env: Environment, *, config: MkDocsConfig, files: Files) -> Environment:
+        if not getattr(env.finalize, "beliefbase", False):
+            env.finalize = finalize(env.finalize)
+        return env
+
+    # -- outputs -----------------------------------------------------------------------
+
+    def on_post_build(self, *, config: MkDocsConfig) -> None:
+        if self.site is None:
+            return
+        site_dir = Path(config.site_dir)
+        self.site.write_outputs(site_dir, self._diagnostics)
+        self.site.write_redirects(site_dir, config.use_directory_urls)
+        counts = diag.summary(self._diagnostics)
+        if counts:
+            text = ", ".join(f"{n} {code}" for code, n in counts.items())
+            log.info(f"{len(self._diagnostics)} diagnostics: {text} "
+                     f"(all in {OUTPUT_DIR}/diagnostics.json)")
+        warnings = [d for d in self._diagnostics if d.level is not diag.Level.INFO]
+        if self.config.strict and warnings:
+            raise PluginError(f"beliefbase: strict: {len(warnings)} warnings (see above)")
+
+    def on_serve(self, server: Any, *, config: MkDocsConfig, builder: Any) -> Any:
+        raw = Path(config.config_file_path or ".").parent / self.config.raw_dir
+        if raw.is_dir():
+            server.watch(str(raw))
+        return server
+
+    # -- helpers -----------------------------------------------------------------------
+
+    def _log(self, found: list[diag.Diagnostic]) -> None:
+        quiet = self.config.strict is False
+        for d in found:
+            if d.level is diag.Level.ERROR:
+                log.error(str(d))
+            elif d.level is diag.Level.WARNING and not quiet:
+                log.warning(str(d))
+            else:
+                log.info(str(d))
+
+
+def _override_dir(config: MkDocsConfig) -> Path | None:
+    custom = getattr(config.theme, "custom_dir", None)
+    return Path(custom) / "beliefbase" if custom else None
+
+
+_font_noticed = False
+
+
+def _font_notice(config: MkDocsConfig) -> None:
+    """Say once that Material would load Google Fonts (the site is meant to work offline)."""
+    global _font_noticed
+    if _font_noticed or config.theme.name != "material":
+        return
+    if config.theme.get("font") is not False:
+        _font_noticed = True
+        log.info("the Material theme loads its fonts from Google Fonts; for a site that works "
+                 "offline set `theme: font: false` in mkdocs.yml")
+
+
+__all__ = ["BeliefbasePlugin", "CompileOptions"]

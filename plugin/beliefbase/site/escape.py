@@ -1,0 +1,70 @@
+"""Escaping user text where MkDocs' themes print it raw.
+
+MkDocs renders theme templates with autoescape off, so a note titled
+``<script>alert(1)</script>`` runs in plain MkDocs-Material (nav, header,
+footer, ``<title>``).  We mark every string we put into ``page.meta`` (title
+included) as ``UserText`` and give the theme's Jinja environment a
+``finalize`` that escapes ``UserText`` whenever a template prints it.
+Filters that return plain strings (``striptags``) strip tags themselves;
+``| e`` returns Markup, which finalize leaves alone — so nothing is escaped
+twice.
+
+For JSON that ends up inside HTML we use ``json_for_html``: ``<``, ``>``, ``&``
+and U+2028/9 as ``\\uXXXX`` escapes, so no ``</script>`` can close a tag.
+"""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+from markupsafe import Markup, escape
+
+
+class UserText(str):
+    """A string that came from a user's file; escaped whenever a template prints it."""
+
+    __slots__ = ()
+
+    def __html__(self) -> str:
+        return str(escape(str(self)))
+
+
+def user_text(value: Any, _depth: int = 0) -> Any:
+    """A copy of frontmatter data with every string wrapped in ``UserText``."""
+    if _depth > 40:
+        return None
+    if isinstance(value, Markup):
+        return UserText(str(value))
+    if isinstance(value, str):
+        return value if isinstance(value, UserText) else UserText(value)
+    if isinstance(value, dict):
+        return {k: user_text(v, _depth + 1) for k, v in value.items()}
+    if isinstance(value, list):
+        return [user_text(v, _depth + 1) for v in value[:10_000]]
+    if isinstance(value, tuple):
+        return tuple(user_text(v, _depth + 1) for v in value[:10_000])
+    return value
+
+
+def finalize(previous: Any = None) -> Any:
+    """A Jinja ``finalize`` that escapes ``UserText`` (chained to an existing one)."""
+
+    def _finalize(value: Any) -> Any:
+        if previous is not None:
+            value = previous(value)
+        if isinstance(value, UserText):
+            return escape(str(value))
+        return value
+
+    _finalize.beliefbase = True  # type: ignore[attr-defined]
+    return _finalize
+
+
+_JSON_HTML = str.maketrans({"<": "\\u003c", ">": "\\u003e", "&": "\\u0026",
+                            "\u2028": "\\u2028", "\u2029": "\\u2029"})
+
+
+def json_for_html(data: Any, **kwargs: Any) -> str:
+    """JSON that is safe inside ``<script>`` and HTML attributes."""
+    return json.dumps(data, ensure_ascii=False, **kwargs).translate(_JSON_HTML)

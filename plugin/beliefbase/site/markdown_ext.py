@@ -1,0 +1,231 @@
+"""The Python-Markdown extension that renders Obsidian syntax.
+
+Processors (priority, and why):
+
+* ``bb_table_pipes`` preprocessor (24, after fenced code is stashed at 25):
+  ``[[a|b]]`` inside a table row becomes ``[[a\\|b]]``, because the ``tables``
+  block processor splits cells on ``|`` before any inline pattern runs.
+* ``bb_line_tags`` preprocessor (23): a line starting with ``#tag`` (no space)
+  is a tag line in Obsidian; Python-Markdown would make it a heading, so the
+  ``#`` is escaped.
+* ``bb_wikilink`` inline pattern (185: after code spans at 190, before
+  backslash escapes at 180 so ``\\|`` still separates, before reference links
+  at 170 so ``[[x]]`` is never read as ``[ [x] ]``).
+* ``bb_tag`` inline pattern (105, after links and emphasis).
+* ``bb_block_ids`` treeprocessor (15: after inline processing at 20, before
+  ``attr_list`` at 8 and ``toc`` at 5): ``text ^id`` gives the paragraph or
+  list item ``id="^id"`` and hides the marker.
+* ``bb_embed_blocks`` treeprocessor (14): a transclusion inside a paragraph
+  splits it, so block content never sits inside ``<p>``.
+* ``bb_embedded_links`` treeprocessor (only in nested renders of embeds):
+  Markdown links written relative to the embedded note are re-pointed from
+  the host page.
+"""
+
+from __future__ import annotations
+
+import re
+from typing import TYPE_CHECKING
+from xml.etree import ElementTree as etree
+
+from markdown import Extension, Markdown
+from markdown.inlinepatterns import InlineProcessor
+from markdown.preprocessors import Preprocessor
+from markdown.treeprocessors import Treeprocessor
+from markdown.util import AtomicString
+
+from ..codecs.markdown import split_wikilink
+
+if TYPE_CHECKING:
+    from .render import PageRenderer
+
+WIKILINK_RE = r"(?<!\\)(?P<bang>!?)\[\[(?P<inner>[^\[\]\n]+)\]\]"
+_TAG_BODY = r"#(?P<tag>[\w/\-]*[^\W\d][\w/\-]*)(?![\w/\-]|:[A-Z][A-Z0-9_]*\b)"
+#: Marks a line-start ``#tag`` so that it is neither a heading nor lost (U+2063).
+LINE_TAG_MARK = "\u2063"
+TAG_RE = r"(?:(?<=[ \t\n])|^|" + LINE_TAG_MARK + r")" + _TAG_BODY
+_TABLE_ROW = re.compile(r"^[ \t]*\|.*\|[ \t]*$|^[^|\n]*\|[^\n]*$")
+_DELIMITER_ROW = re.compile(r"^[ \t]*\|?[ \t]*:?-+:?[ \t]*(?:\|[ \t]*:?-+:?[ \t]*)*\|?[ \t]*$")
+_PIPE_IN_WIKILINK = re.compile(r"(?<!\\)(!?\[\[[^\[\]\n|]*)(?<!\\)\|([^\[\]\n]*\]\])")
+_LINE_TAG = re.compile(r"^(?=" + _TAG_BODY + r")")
+_BLOCK_MARK = re.compile(r"[ \t]+\^(?P<id>[A-Za-z0-9][A-Za-z0-9\-]*)[ \t]*$")
+EMBED_SLOT = "bb-embed-slot"
+_BLOCK_TAGS = {"p", "ul", "ol", "div", "pre", "blockquote", "table"}
+_LONE_MARK = re.compile(r"^\^(?P<id>[A-Za-z0-9][A-Za-z0-9\-]*)$")
+
+
+class WikiLinkProcessor(InlineProcessor):
+    """``[[Target#Heading|text]]`` and ``![[Embed]]`` -> links, images, transclusions."""
+
+    def __init__(self, pattern: str, md: Markdown, renderer: PageRenderer) -> None:
+        super().__init__(pattern, md)
+        self.renderer = renderer
+
+    def handleMatch(  # type: ignore[override]
+        self, m: re.Match[str], data: str
+    ) -> tuple[etree.Element | str | None, int, int]:
+        if self.renderer.frame is None:
+            return None, m.start(0), m.end(0)
+        target, fragment, display = split_wikilink(m.group("inner"))
+        if not target and not fragment:
+            return None, m.start(0), m.end(0)
+        if m.group("bang"):
+            rl = self.renderer.lookup("embed", target, fragment, display)
+            result = self.renderer.embed_html(rl)
+            if isinstance(result, str):
+                # A transclusion is block content: a slot that EmbedBlocks lifts out of its <p>.
+                slot = etree.Element("div", {"class": EMBED_SLOT})
+                slot.text = AtomicString(self.md.htmlStash.store(result))
+                return slot, m.start(0), m.end(0)
+            return result, m.start(0), m.end(0)
+        rl = self.renderer.lookup("link", target, fragment, display)
+        return self.renderer.link_element(rl), m.start(0), m.end(0)
+
+
+class TagProcessor(InlineProcessor):
+    """``#tag`` in prose -> a styled tag."""
+
+    def handleMatch(  # type: ignore[override]
+        self, m: re.Match[str], data: str
+    ) -> tuple[etree.Element, int, int]:
+        el = etree.Element("span", {"class": "bb-tag"})
+        el.text = AtomicString("#" + m.group("tag"))
+        return el, m.start(0), m.end(0)
+
+
+class TablePipes(Preprocessor):
+    """Escape the ``|`` of wikilinks inside table rows."""
+
+    def run(self, lines: list[str]) -> list[str]:
+        if not any("[[" in line and "|" in line for line in lines):
+            return lines
+        out = list(lines)
+        for i, line in enumerate(lines):
+            if "[[" in line and self._in_table(lines, i):
+                out[i] = _PIPE_IN_WIKILINK.sub(r"\1\\|\2", line)
+        return out
+
+    @staticmethod
+    def _in_table(lines: list[str], i: int) -> bool:
+        if not _TABLE_ROW.match(lines[i]):
+            return False
+        j = i
+        while j >= 0 and lines[j].strip() and "|" in lines[j]:
+            if _DELIMITER_ROW.match(lines[j]):
+                return True
+            j -= 1
+        return i + 1 < len(lines) and bool(_DELIMITER_ROW.match(lines[i + 1]))
+
+
+class LineTags(Preprocessor):
+    """``#tag`` at the start of a line is a tag, not a heading (Obsidian, CommonMark)."""
+
+    def run(self, lines: list[str]) -> list[str]:
+        return [_LINE_TAG.sub(LINE_TAG_MARK, line) if line.startswith("#") else line
+                for line in lines]
+
+
+class BlockIds(Treeprocessor):
+    """``paragraph ^id`` -> ``<p id="^id">paragraph</p>``."""
+
+    def run(self, root: etree.Element) -> None:
+        for parent in root.iter():
+            children = list(parent)
+            for index, el in enumerate(children):
+                if el.tag not in ("p", "li"):
+                    continue
+                lone = _LONE_MARK.match((el.text or "").strip()) if len(el) == 0 else None
+                if lone and el.tag == "p" and index > 0:
+                    children[index - 1].set("id", "^" + lone.group("id"))
+                    parent.remove(el)
+                    continue
+                self._strip_marker(el)
+
+    @staticmethod
+    def _strip_marker(el: etree.Element) -> None:
+        """Remove a trailing `` ^id`` from the element's own text (not nested blocks)."""
+        kids = list(el)
+        first_block = next((i for i, k in enumerate(kids) if k.tag in _BLOCK_TAGS), len(kids))
+        holder = kids[first_block - 1] if first_block > 0 else None
+        text = (holder.tail if holder is not None else el.text) or ""
+        m = _BLOCK_MARK.search(text)
+        if not m:
+            return
+        if holder is not None:
+            holder.tail = text[: m.start()]
+        else:
+            el.text = text[: m.start()]
+        el.set("id", "^" + m.group("id"))
+
+
+class EmbedBlocks(Treeprocessor):
+    """Split ``<p>text ![[Note]] more</p>`` so the transclusion is not inside a <p>."""
+
+    def run(self, root: etree.Element) -> None:
+        for parent in list(root.iter()):
+            for index, p in reversed(list(enumerate(parent))):
+                if p.tag == "p" and any(c.get("class") == EMBED_SLOT for c in p):
+                    parent[index:index + 1] = self._split(p)
+
+    @staticmethod
+    def _split(p: etree.Element) -> list[etree.Element]:
+        pieces: list[etree.Element] = []
+        current = etree.Element("p", dict(p.attrib))
+        current.text = p.text
+        for child in list(p):
+            if child.get("class") != EMBED_SLOT:
+                current.append(child)
+                continue
+            tail, child.tail = child.tail, None
+            if (current.text or "").strip() or len(current):
+                pieces.append(current)
+            pieces.append(child)
+            current = etree.Element("p")
+            current.text = tail.lstrip() if tail else None
+        if (current.text or "").strip() or len(current):
+            pieces.append(current)
+        return pieces
+
+
+class EmbeddedLinks(Treeprocessor):
+    """Make a transclusion's HTML fit its host page.
+
+    Markdown links written relative to the embedded note are re-pointed from
+    the host page, and ids (headings, blocks) and permalinks are dropped: the
+    host page has its own, and an id must be unique in a page.
+    """
+
+    def __init__(self, md: Markdown, renderer: PageRenderer) -> None:
+        super().__init__(md)
+        self.renderer = renderer
+
+    def run(self, root: etree.Element) -> None:
+        for parent in root.iter():
+            for child in list(parent):
+                if child.tag == "a" and "headerlink" in child.get("class", ""):
+                    parent.remove(child)
+        for el in root.iter():
+            el.attrib.pop("id", None)
+            attr = "href" if el.tag == "a" else "src" if el.tag == "img" else None
+            if attr is None or "data-bb-target" in el.attrib or "bb-link" in el.get("class", ""):
+                continue
+            value = el.get(attr)
+            if value:
+                el.set(attr, self.renderer.rebase(value))
+
+
+class WikiLinkExtension(Extension):
+    """Registers everything above; the renderer decides what each link becomes."""
+
+    def __init__(self, renderer: PageRenderer, **kwargs: object) -> None:
+        self.renderer = renderer
+        super().__init__(**kwargs)
+
+    def extendMarkdown(self, md: Markdown) -> None:  # noqa: N802 - Python-Markdown API
+        md.preprocessors.register(TablePipes(md), "bb_table_pipes", 24)
+        md.preprocessors.register(LineTags(md), "bb_line_tags", 23)
+        md.inlinePatterns.register(WikiLinkProcessor(WIKILINK_RE, md, self.renderer),
+                                   "bb_wikilink", 185)
+        md.inlinePatterns.register(TagProcessor(TAG_RE, md), "bb_tag", 105)
+        md.treeprocessors.register(BlockIds(md), "bb_block_ids", 15)
+        md.treeprocessors.register(EmbedBlocks(md), "bb_embed_blocks", 14)

@@ -1,0 +1,110 @@
+"""Panels and generated pages: the data each template gets.
+
+Each function gathers plain data from ``Compiled`` and renders one template;
+none builds HTML by hand.  URLs here are final (relative to the page they
+appear on): these fragments are added after MkDocs has converted links.
+"""
+
+from __future__ import annotations
+
+from collections import defaultdict
+from typing import Any
+
+from mkdocs.utils import get_relative_url
+
+from ..builder.compiled import Compiled
+from ..builder.documents import Document
+from ..builder.links import written_form
+from ..builder.resolve import ResolvedLink
+from ..codecs.inline import WikiText, plain_text
+from ..ids import normalize_name
+from .templates import Templates
+
+
+def backlinks_html(compiled: Compiled, doc: Document, page_url: str, templates: Templates) -> str:
+    """The "Linked from" panel of ``doc``: each linking page with its sentences."""
+    by_source: dict[str, list[ResolvedLink]] = defaultdict(list)
+    for rl in compiled.backlinks.get(doc.path, []):
+        by_source[rl.source].append(rl)
+    sources = []
+    for path, links in by_source.items():
+        source = compiled.documents[path]
+        if source.url is None:
+            continue
+        snippets: list[str] = []
+        for rl in links:
+            text = _snippet(compiled, source, rl)
+            if text and text not in snippets:
+                snippets.append(text)
+        sources.append({
+            "title": source.title,
+            "href": get_relative_url(source.url, page_url),
+            "bid": source.bid,
+            "snippets": snippets[:3],
+        })
+    sources.sort(key=lambda s: (normalize_name(s["title"]), s["href"]))
+    return templates.render("backlinks.html", sources=sources, title=doc.title)
+
+
+def _snippet(compiled: Compiled, source: Document, rl: ResolvedLink) -> str:
+    if not rl.link.context:
+        return f"{rl.link.relation}: {doc_title(compiled, rl)}" if rl.link.form == "meta" else ""
+    return plain_text(rl.link.context, _titles(compiled, source))
+
+
+def doc_title(compiled: Compiled, rl: ResolvedLink) -> str:
+    return compiled.documents[rl.target].title if rl.target in compiled.documents else ""
+
+
+def _titles(compiled: Compiled, source: Document) -> WikiText:
+    """Auto-titles for wikilinks inside a snippet, resolved from ``source``."""
+    table = {(rl.link.target, rl.link.fragment): rl for rl in compiled.links.get(source.path, [])}
+
+    def text(target: str, fragment: str, display: str | None) -> str:
+        if display:
+            return display
+        rl = table.get((target, fragment))
+        if rl is not None and rl.status == "ok" and rl.target in compiled.documents:
+            target_doc = compiled.documents[rl.target]
+            if rl.anchor and rl.anchor in target_doc.by_anchor:
+                return target_doc.by_anchor[rl.anchor].text
+            return target_doc.title
+        return target or fragment
+
+    return text
+
+
+def wanted_html(compiled: Compiled, page_url: str, templates: Templates) -> str:
+    """Every unresolved link target, with the pages that want it."""
+    groups: dict[str, dict[str, Any]] = {}
+    for path, links in compiled.links.items():
+        source = compiled.documents[path]
+        for rl in links:
+            if rl.status != "unresolved" or not rl.link.target:
+                continue
+            key = normalize_name(rl.link.target)
+            group = groups.setdefault(key, {"target": rl.link.target, "count": 0, "sources": {}})
+            group["count"] += 1
+            if source.url is not None:
+                group["sources"].setdefault(path, {
+                    "title": source.title,
+                    "href": get_relative_url(source.url, page_url),
+                    "line": rl.link.line,
+                })
+    wanted = [
+        {**g, "sources": sorted(g["sources"].values(), key=lambda s: normalize_name(s["title"]))}
+        for g in groups.values()
+    ]
+    wanted.sort(key=lambda g: (-g["count"], normalize_name(g["target"])))
+    return templates.render("wanted.html", wanted=wanted)
+
+
+def drift_banner_html(compiled: Compiled, doc: Document, templates: Templates) -> str:
+    refs = [r for r in compiled.source_refs.get(doc.path, []) if r.status in ("drift", "missing")]
+    if not refs:
+        return ""
+    return templates.render("drift-banner.html", refs=[r.as_json() for r in refs])
+
+
+def unresolved_summary(rl: ResolvedLink) -> str:
+    return written_form(rl.link)

@@ -1,0 +1,241 @@
+"""Turning resolved links into HTML while a page renders.
+
+``PageRenderer`` is shared by the plugin (which tells it which page is being
+rendered) and the Python-Markdown extension (which asks it what a wikilink
+or embed becomes).  It keeps a stack of frames: the page itself, then one per
+transclusion being rendered inside it.
+
+URLs: on the page itself a link's ``href`` is the target's *source* path
+relative to the page's source (``../notes/auth.md#token``), exactly what an
+author would write, so MkDocs converts and validates it like any other link.
+Embedded content is rendered by a nested Markdown instance whose HTML MkDocs
+never sees, so there hrefs are final URLs relative to the host page.
+"""
+
+from __future__ import annotations
+
+import posixpath
+from collections import defaultdict
+from collections.abc import Callable
+from dataclasses import dataclass, field
+import re
+from urllib.parse import quote, unquote
+from xml.etree import ElementTree as etree
+
+from markdown.util import AtomicString
+from markupsafe import Markup
+from mkdocs.utils import get_relative_url
+
+from ..builder.compiled import Compiled
+from ..builder.documents import Document, page_path
+from ..builder.embeds import Chain, blocked, unit_of
+from ..builder.resolve import ResolvedLink
+from ..builder.wikitext import link_text, unresolved_text
+from ..codecs.model import LinkRef
+from ..ids import SrcPath, asset_url, join_src
+from .templates import Templates
+
+_SCHEME = re.compile(r"^[A-Za-z][A-Za-z0-9+.\-]*:")
+IMAGE_EXT = {".png", ".jpg", ".jpeg", ".gif", ".svg", ".webp", ".avif", ".bmp", ".ico"}
+AUDIO_EXT = {".mp3", ".wav", ".ogg", ".m4a", ".flac"}
+VIDEO_EXT = {".mp4", ".webm", ".ogv", ".mov"}
+
+
+@dataclass
+class Frame:
+    """One level of rendering: a page, or an embed inside it."""
+
+    doc: Document
+    host_url: str  # URL of the page the HTML ends up in
+    chain: Chain = ()  # embed links that led here (empty on the page itself)
+    cursor: dict[tuple[str, str, str], int] = field(default_factory=lambda: defaultdict(int))
+
+    @property
+    def nested(self) -> bool:
+        return bool(self.chain)
+
+
+class PageRenderer:
+    """Answers "what does this wikilink/embed render as?" for the current frame."""
+
+    def __init__(
+        self,
+        compiled: Compiled,
+        templates: Templates,
+        read_text: Callable[[SrcPath], str],
+        render_markdown: Callable[[str, int], str],
+    ) -> None:
+        self.compiled = compiled
+        self.templates = templates
+        self.read_text = read_text
+        self.render_markdown = render_markdown  # (markdown, depth) -> html
+        self.frames: list[Frame] = []
+        self._tables: dict[SrcPath, dict[tuple[str, str, str], list[ResolvedLink]]] = {}
+
+    # -- frames ------------------------------------------------------------------------
+
+    def begin_page(self, doc: Document, page_url: str) -> None:
+        self.frames = [Frame(doc, page_url)]
+
+    def end_page(self) -> None:
+        self.frames = []
+
+    @property
+    def frame(self) -> Frame | None:
+        return self.frames[-1] if self.frames else None
+
+    # -- links -------------------------------------------------------------------------
+
+    def lookup(self, form: str, target: str, fragment: str, display: str | None) -> ResolvedLink:
+        """The compiled resolution of a link met while rendering (in source order)."""
+        frame = self.frame
+        assert frame is not None
+        kind = "embed" if form == "embed" else "link"
+        key = (kind, target, fragment)
+        table = self._table(frame.doc.path)
+        found = table.get(key)
+        if found:
+            index = min(frame.cursor[key], len(found) - 1)
+            frame.cursor[key] += 1
+            return found[index]
+        link = LinkRef("embed" if kind == "embed" else "wikilink", target, fragment, display,
+                       0, 0, "embeds" if kind == "embed" else "links_to")
+        resolver = self.compiled.link_resolver
+        if resolver is None or not frame.doc.published:
+            return ResolvedLink(link, frame.doc.path, "unresolved")
+        return resolver.resolve_one(link, frame.doc)
+
+    def _table(self, path: SrcPath) -> dict[tuple[str, str, str], list[ResolvedLink]]:
+        table = self._tables.get(path)
+        if table is None:
+            table = defaultdict(list)
+            for rl in self.compiled.links.get(path, []):
+                if rl.link.form in ("wikilink", "field", "embed"):
+                    kind = "embed" if rl.link.form == "embed" else "link"
+                    table[(kind, rl.link.target, rl.link.fragment)].append(rl)
+            self._tables[path] = table
+        return table
+
+    def href(
+        self, target: SrcPath, anchor: str | None, is_asset: bool = False, final: bool = False
+    ) -> str:
+        """An href to ``target`` from the current frame (``final``: a URL, not a source path)."""
+        frame = self.frame
+        assert frame is not None
+        fragment = f"#{quote(anchor, safe='^-_.~!$&()*+,;=:@')}" if anchor else ""
+        if not frame.nested and not final:
+            source = page_path(frame.doc.parsed)
+            target_src = target if is_asset else page_path(self.compiled.documents[target].parsed)
+            if target_src == source and fragment:
+                return fragment
+            rel = posixpath.relpath(target_src, posixpath.dirname(source) or ".")
+            return quote(rel) + fragment
+        url = asset_url(target) if is_asset else (self.compiled.documents[target].url or "")
+        return get_relative_url(url, frame.host_url) + fragment
+
+    def rebase(self, url: str) -> str:
+        """A Markdown link written in the embedded note, as seen from the host page."""
+        frame = self.frame
+        if frame is None or not frame.nested or _SCHEME.match(url) or url.startswith("/"):
+            return url
+        path, _, fragment = url.partition("#")
+        doc = frame.doc
+        if not path:
+            return self.href(doc.path, unquote(fragment) or None)
+        target = join_src(doc.folder, unquote(path.partition("?")[0]))
+        if target is None:
+            return url
+        target_doc = self.compiled.documents.get(target)
+        if target_doc is not None and target_doc.url is not None:
+            return self.href(target_doc.path, unquote(fragment) or None)
+        if target in self.compiled.assets:
+            return self.href(target, None, is_asset=True)
+        return url
+
+    def link_element(self, rl: ResolvedLink) -> etree.Element:
+        """``<a>`` for a wikilink; a broken link is a ``<span>`` (no href to a missing page)."""
+        el = etree.Element("a")
+        # AtomicString: a title is text, never Markdown or inline HTML to process further.
+        el.text = AtomicString(link_text(rl, self.compiled.documents))
+        if rl.status == "ok" and rl.target is not None:
+            classes = ["bb-link"]
+            if rl.is_asset:
+                classes.append("bb-asset")
+            else:
+                el.set("data-bb-target", self.compiled.documents[rl.target].bid)
+            if rl.anchor_missing:
+                classes.append("bb-anchor-missing")
+            el.set("class", " ".join(classes))
+            el.set("href", self.href(rl.target, rl.anchor, rl.is_asset))
+            return el
+        # A <span>: MkDocs' link processor requires every <a> to have an href.
+        el.tag = "span"
+        el.set("class", "bb-link bb-unresolved")
+        reason = {"unpublished": "not published", "escape": "outside the docs"}.get(
+            rl.status, "no such note")
+        el.set("title", f"{unresolved_text(rl.link)} ({reason})")
+        return el
+
+    # -- embeds ------------------------------------------------------------------------
+
+    def embed_html(self, rl: ResolvedLink) -> str | etree.Element:
+        """HTML for ``![[...]]``: an asset, a transcluded note/section/block, or a link."""
+        if rl.status != "ok" or rl.target is None:
+            return self.link_element(rl)
+        if rl.is_asset:
+            return self._asset_embed(rl)
+        frame = self.frame
+        assert frame is not None
+        target = self.compiled.documents[rl.target]
+        unit = unit_of(target, rl.anchor)
+        chain = (*frame.chain, (frame.doc.path, rl.link.line))
+        if blocked(unit, chain, self.compiled.options.embed_depth):
+            el = self.link_element(rl)
+            el.set("class", el.get("class", "") + " bb-embed-blocked")
+            return el
+        href = self.href(target.path, rl.anchor, final=True)  # raw HTML: MkDocs won't convert
+        text = self._unit_text(target, unit.start, unit.end)
+        self.frames.append(Frame(target, frame.host_url, chain))
+        try:
+            body = self.render_markdown(text, len(chain))
+        finally:
+            self.frames.pop()
+        return self.templates.render(
+            "embed.html", title=target.title,
+            section=target.by_anchor[rl.anchor].text if rl.anchor in target.by_anchor else None,
+            href=href, bid=target.bid, content=Markup(body),
+        )
+
+    def _unit_text(self, doc: Document, start: int, end: int) -> str:
+        text = self.read_text(doc.path)
+        lines = text.split("\n")
+        return "\n".join(lines[start - 1:end]) + "\n"
+
+    def _asset_embed(self, rl: ResolvedLink) -> etree.Element:
+        assert rl.target is not None
+        href = self.href(rl.target, None, is_asset=True)
+        name = posixpath.basename(rl.target)
+        ext = posixpath.splitext(name)[1].lower()
+        if ext in IMAGE_EXT:
+            el = etree.Element("img", {"src": href, "alt": rl.link.display or name,
+                                       "class": "bb-embed-image", "loading": "lazy"})
+            if rl.link.size:
+                width, _, height = rl.link.size.partition("x")
+                el.set("width", width)
+                if height:
+                    el.set("height", height)
+            return el
+        if ext in AUDIO_EXT or ext in VIDEO_EXT:
+            el = etree.Element("audio" if ext in AUDIO_EXT else "video",
+                               {"src": href, "controls": "", "class": "bb-embed-media"})
+            el.text = AtomicString(name)
+            return el
+        if ext == ".pdf":
+            el = etree.Element("object", {"data": href, "type": "application/pdf",
+                                          "class": "bb-embed-pdf"})
+            fallback = etree.SubElement(el, "a", {"href": href})
+            fallback.text = AtomicString(name)
+            return el
+        el = etree.Element("a", {"href": href, "class": "bb-link bb-asset"})
+        el.text = AtomicString(name)
+        return el

@@ -1,0 +1,200 @@
+"""One build of the site: from a ``Compiled`` to pages, panels and JSON files.
+
+The plugin creates a ``SiteBuild`` per MkDocs build (after compiling in
+``on_files``) and forwards page events to it.  It owns the per-build state:
+the renderer with its frames, the decoded texts of notes, the generated
+pages, and what ``on_post_build`` writes.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import posixpath
+from pathlib import Path
+from typing import Any
+
+import markdown
+from markupsafe import Markup
+
+from .. import diagnostics as diag
+from ..builder.compiled import Compiled
+from ..builder.documents import Document, page_path
+from ..codecs.frontmatter import jsonable
+from ..codecs.markdown import decode
+from ..graph.build import build_graph
+from ..graph.emit import dumps, graph_json
+from ..graph.invariants import check_graph
+from ..graph.model import Graph
+from ..ids import SrcPath, url_for_dest, url_slug
+from .escape import user_text
+from .markdown_ext import WikiLinkExtension
+from .panels import backlinks_html, drift_banner_html, wanted_html
+from .render import PageRenderer
+from .templates import Templates
+
+OUTPUT_DIR = "_beliefbase"
+
+
+class SiteBuild:
+    """Per-build state and the page hooks' logic."""
+
+    def __init__(
+        self,
+        compiled: Compiled,
+        templates: Templates,
+        extension: WikiLinkExtension,
+        md_extensions: list[Any],
+        md_configs: dict[str, Any],
+    ) -> None:
+        self.compiled = compiled
+        self.templates = templates
+        self._texts: dict[SrcPath, str] = {}
+        self._md_extensions = md_extensions
+        self._md_configs = md_configs
+        self._nested: dict[int, markdown.Markdown] = {}
+        self.renderer = PageRenderer(compiled, templates, self.read_text, self._render_nested)
+        extension.renderer = self.renderer
+        self.by_page: dict[str, Document] = {}
+        for doc in compiled.documents.values():
+            if doc.published:
+                self.by_page[page_path(doc.parsed)] = doc
+        self.wanted_src: str | None = None
+        self.graph: Graph | None = None
+
+    # -- sources -----------------------------------------------------------------------
+
+    def read_text(self, path: SrcPath) -> str:
+        text = self._texts.get(path)
+        if text is None:
+            file = self.compiled.options.docs_dir / path
+            try:
+                text, _ok = decode(file.read_bytes())
+            except OSError:
+                text = ""
+            self._texts[path] = text
+        return text
+
+    def page_markdown(self, doc: Document) -> str:
+        """The Markdown MkDocs renders for ``doc``: its body, frontmatter removed.
+
+        Malformed frontmatter is not dropped: it is shown as a code block.
+        """
+        if doc.kind == "toml":
+            return ""
+        parsed = doc.parsed
+        text = self.read_text(doc.path)
+        if parsed.bad_frontmatter:
+            block = text[: parsed.frontmatter_end]
+            fence = "`" * max(3, _longest_run(block, "`") + 1)
+            return f"{fence}yaml\n{block.rstrip()}\n{fence}\n\n{text[parsed.frontmatter_end:]}"
+        return text[parsed.body_offset:]
+
+    def page_meta(self, doc: Document) -> dict[str, Any]:
+        """``page.meta``: frontmatter, title and tags, every string as UserText."""
+        meta = dict(doc.meta)
+        meta["title"] = doc.title
+        if doc.tags:
+            meta["tags"] = list(doc.tags)
+        return user_text(meta)
+
+    # -- rendering ---------------------------------------------------------------------
+
+    def _render_nested(self, text: str, depth: int) -> str:
+        md = self._nested.get(depth)
+        if md is None:
+            md = markdown.Markdown(extensions=self._md_extensions,
+                                   extension_configs=self._md_configs)
+            from .markdown_ext import EmbeddedLinks
+
+            md.treeprocessors.register(EmbeddedLinks(md, self.renderer), "bb_embedded_links", 1)
+            self._nested[depth] = md
+        md.reset()
+        return md.convert(text)
+
+    def panels_before(self, doc: Document) -> str:
+        return drift_banner_html(self.compiled, doc, self.templates)
+
+    def panels_after(self, doc: Document, page_url: str, backlinks: bool) -> str:
+        if not backlinks:
+            return ""
+        return backlinks_html(self.compiled, doc, page_url, self.templates)
+
+    def wanted_content(self, page_url: str) -> str:
+        return wanted_html(self.compiled, page_url, self.templates)
+
+    def node_content(self, doc: Document) -> str:
+        rows = []
+        for key, value in doc.meta.items():
+            if key in ("title",):
+                continue
+            rows.append({"key": key, "value": _show(value)})
+        return self.templates.render("node.html", properties=rows, path=doc.path)
+
+    # -- outputs -----------------------------------------------------------------------
+
+    def check_graph(self, page_urls: set[str]) -> list[diag.Diagnostic]:
+        self.graph = build_graph(self.compiled)
+        return check_graph(self.graph, page_urls, self.compiled.options.display)
+
+    def write_outputs(self, site_dir: Path, diagnostics: list[diag.Diagnostic]) -> None:
+        out = site_dir / OUTPUT_DIR
+        out.mkdir(parents=True, exist_ok=True)
+        if self.graph is None:
+            self.graph = build_graph(self.compiled)
+        _write(out / "graph.json", dumps(graph_json(self.graph)))
+        hidden = {self.compiled.options.display(p) for p in self.compiled.drafts}
+        public = [d for d in diagnostics if d.file not in hidden]
+        _write(out / "diagnostics.json", json.dumps(
+            {"version": 1, "diagnostics": [d.as_json() for d in sorted(public, key=diag.sort_key)]},
+            ensure_ascii=False, indent=1, sort_keys=True))
+
+    def write_redirects(self, site_dir: Path, use_directory_urls: bool) -> list[str]:
+        """An ``alias/`` page for every alias that names no existing page."""
+        written: list[str] = []
+        taken = {d.url for d in self.compiled.documents.values() if d.url is not None}
+        for doc in self.compiled.published.values():
+            if doc.url is None:
+                continue
+            folder = posixpath.dirname(page_path(doc.parsed))
+            for alias in doc.aliases:
+                for name in dict.fromkeys((url_slug(alias), alias.strip())):
+                    if not name or "/" in name or name.startswith("."):
+                        continue
+                    dest = (f"{name}/index.html" if use_directory_urls else f"{name}.html")
+                    dest = posixpath.join(folder, dest) if folder else dest
+                    url = url_for_dest(dest, use_directory_urls)
+                    target = site_dir / dest
+                    if url in taken or target.exists():
+                        continue
+                    taken.add(url)
+                    from mkdocs.utils import get_relative_url
+
+                    rel = get_relative_url(doc.url, url)
+                    target.parent.mkdir(parents=True, exist_ok=True)
+                    _write(target, self.templates.render("redirect.html", title=doc.title,
+                                                         url=rel))
+                    written.append(url)
+        return written
+
+
+def _show(value: Any) -> str:
+    data = jsonable(value)
+    return data if isinstance(data, str) else json.dumps(data, ensure_ascii=False)
+
+
+def _longest_run(text: str, char: str) -> int:
+    best = run = 0
+    for c in text:
+        run = run + 1 if c == char else 0
+        best = max(best, run)
+    return best
+
+
+def _write(path: Path, text: str) -> None:
+    tmp = path.with_name(path.name + ".tmp")
+    tmp.write_text(text, encoding="utf-8")
+    os.replace(tmp, path)
+
+
+__all__ = ["OUTPUT_DIR", "Markup", "SiteBuild"]

@@ -1,0 +1,53 @@
+"""Our Jinja environment: every fragment the plugin adds comes from a template.
+
+Templates ship in the package's ``theme/`` folder.  A site overrides any of
+them by putting a file of the same name in ``<custom_dir>/beliefbase/``
+(MkDocs' ``theme.custom_dir``).  Autoescape is on: Python passes data, never
+HTML, except for values it marks ``Markup`` itself (rendered Markdown).
+"""
+
+from __future__ import annotations
+
+from functools import cache
+from pathlib import Path
+from typing import Any
+
+import jinja2
+
+from .escape import json_for_html
+
+
+@cache
+def theme_dir() -> Path:
+    """The ``theme/`` folder shipped with the package (or of a source checkout)."""
+    try:
+        import beliefbase.theme as theme_pkg
+
+        for entry in getattr(theme_pkg, "__path__", []):
+            if (Path(entry) / "assets").is_dir():
+                return Path(entry)
+    except ImportError:
+        pass
+    return Path(__file__).resolve().parents[3] / "theme"
+
+
+class Templates:
+    """Renders our fragments, looking in the site's override folder first."""
+
+    def __init__(self, override_dir: Path | None = None) -> None:
+        loaders: list[jinja2.BaseLoader] = []
+        if override_dir is not None and override_dir.is_dir():
+            loaders.append(jinja2.FileSystemLoader(str(override_dir)))
+        loaders.append(jinja2.FileSystemLoader(str(theme_dir())))
+        self.env = jinja2.Environment(
+            loader=jinja2.ChoiceLoader(loaders),
+            autoescape=True,
+            trim_blocks=True,
+            lstrip_blocks=True,
+            undefined=jinja2.StrictUndefined,
+            keep_trailing_newline=False,
+        )
+        self.env.filters["json_html"] = json_for_html
+
+    def render(self, name: str, **context: Any) -> str:
+        return self.env.get_template(name).render(**context)
