@@ -35,6 +35,7 @@ from .config import BeliefbaseConfig
 from .project import compile_options
 from .site.escape import finalize
 from .site.markdown_ext import WikiLinkExtension
+from .site.search_index import escape_user_strings
 from .site.session import OUTPUT_DIR, SiteBuild
 from .site.templates import Templates, theme_dir
 
@@ -186,10 +187,12 @@ class BeliefbasePlugin(BasePlugin[BeliefbaseConfig]):
 
     # -- outputs -----------------------------------------------------------------------
 
+    @event_priority(-100)  # last: after the search plugin wrote its index
     def on_post_build(self, *, config: MkDocsConfig) -> None:
         if self.site is None:
             return
         site_dir = Path(config.site_dir)
+        escape_user_strings(site_dir, self.site.compiled.doc_by_url())
         self.site.write_outputs(site_dir, self._diagnostics)
         self.site.write_redirects(site_dir, config.use_directory_urls)
         counts = diag.summary(self._diagnostics)

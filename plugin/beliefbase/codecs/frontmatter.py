@@ -40,6 +40,7 @@ _FENCED = re.compile(
     """,
     re.DOTALL | re.VERBOSE,
 )
+_MAX_VALUES = 100_000
 _TOML_POSITION = re.compile(r"at line (\d+), column (\d+)")
 
 
@@ -136,7 +137,9 @@ def toml_error(exc: tomllib.TOMLDecodeError, first_line: int) -> FrontmatterErro
 
 
 def _yaml_error(exc: yaml.YAMLError) -> FrontmatterError:
-    mark = getattr(exc, "problem_mark", None)
+    # Point at where the construct began ("while parsing a flow sequence" started
+    # at `[`), which is where the author must look, rather than where YAML gave up.
+    mark = getattr(exc, "context_mark", None) or getattr(exc, "problem_mark", None)
     problem = getattr(exc, "problem", None) or str(exc).splitlines()[0]
     context = getattr(exc, "context", None)
     text = f"YAML: {problem}" + (f" ({context})" if context else "")
@@ -153,13 +156,17 @@ def _string_keys(data: dict[Any, Any]) -> dict[str, Any]:
     return {str(k): v for k, v in data.items()}
 
 
-def jsonable(value: Any, _depth: int = 0) -> Any:
+def jsonable(value: Any, budget: list[int] | None = None, _depth: int = 0) -> Any:
     """A JSON-safe copy of a frontmatter value (dates as ISO strings).
 
-    Depth-limited: YAML aliases can build structures that are deep or shared,
-    and a note must never hang the build.
+    Bounded in depth and in total size: YAML aliases can make a few lines
+    expand to billions of values ("billion laughs"), and a note must never
+    hang the build.  Past the bounds, values are cut off (``None``).
     """
-    if _depth > 50:
+    if budget is None:
+        budget = [_MAX_VALUES]
+    budget[0] -= 1
+    if _depth > 50 or budget[0] < 0:
         return None
     if isinstance(value, str | bool | int) or value is None:
         return value
@@ -168,9 +175,10 @@ def jsonable(value: Any, _depth: int = 0) -> Any:
     if isinstance(value, _dt.date | _dt.datetime | _dt.time):
         return value.isoformat()
     if isinstance(value, dict):
-        return {str(k): jsonable(v, _depth + 1) for k, v in value.items()}
+        return {str(k): jsonable(v, budget, _depth + 1) for k, v in value.items()
+                if budget[0] >= 0}
     if isinstance(value, list | tuple | set | frozenset):
-        return [jsonable(v, _depth + 1) for v in value]
+        return [jsonable(v, budget, _depth + 1) for v in value if budget[0] >= 0]
     return str(value)
 
 

@@ -27,7 +27,7 @@ from .model import BlockId, Footnote, Heading, LinkRef, ParsedDoc, Tag
 _ATX_HEADING = re.compile(
     r"""
     ^\ {0,3}(?P<hashes>\#{1,6})        # 1-6 hashes, at most 3 spaces in
-    (?:[ \t]+(?P<text>[^\n]*))?$      # a space, then the text (CommonMark)
+    (?:[ \t](?P<text>[^\n]*))?$       # a space, then the text (CommonMark)
     """,
     re.MULTILINE | re.VERBOSE,
 )
@@ -185,7 +185,7 @@ def _headings(masked: str, body: str, pos: _Positions) -> Iterator[Heading]:
     if "#" in masked:
         for m in _ATX_HEADING.finditer(masked):
             raw = body[m.start("text"):m.end("text")] if m.group("text") is not None else ""
-            raw = _CLOSING_HASHES.sub("", raw)
+            raw = _CLOSING_HASHES.sub("", raw).strip()
             found.append((m.start(), _heading(len(m.group("hashes")), raw, m.start(), pos)))
     if "\n=" in masked or "\n-" in masked:
         for m in _SETEXT_UNDERLINE.finditer(masked):
@@ -213,8 +213,11 @@ def _setext_text_start(masked: str, underline: int) -> int | None:
         return None
     if text.lstrip().startswith(("|", ">", "#")):
         return None
-    if start > 0 and masked[max(0, start - 2):start] != "\n\n" and start != 1:
-        return None
+    if start > 1 and masked[start - 2] != "\n":
+        # not after a blank line: only after an ATX heading, which is a block of its own
+        prev_start = masked.rfind("\n", 0, start - 1) + 1
+        if not _ATX_HEADING.match(masked[prev_start:start - 1]):
+            return None
     return start
 
 

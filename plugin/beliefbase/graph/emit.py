@@ -6,11 +6,11 @@ gives byte-identical output.
 
 from __future__ import annotations
 
-import json
 import posixpath
 from collections import Counter
 from typing import Any
 
+from ..site.escape import json_for_html
 from .model import Graph, WeightKind
 
 GRAPH_JSON_VERSION = 1
@@ -63,4 +63,5 @@ def graph_json(graph: Graph) -> dict[str, Any]:
 
 
 def dumps(document: dict[str, Any]) -> str:
-    return json.dumps(document, ensure_ascii=False, sort_keys=True, separators=(",", ":"))
+    """Compact, sorted JSON; ``<``, ``>``, ``&`` as ``\\u`` escapes (safe even inside HTML)."""
+    return json_for_html(document, sort_keys=True, separators=(",", ":"))

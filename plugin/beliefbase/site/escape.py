@@ -18,7 +18,7 @@ from __future__ import annotations
 import json
 from typing import Any
 
-from markupsafe import Markup, escape
+from markupsafe import escape
 
 
 class UserText(str):
@@ -30,20 +30,23 @@ class UserText(str):
         return str(escape(str(self)))
 
 
-def user_text(value: Any, _depth: int = 0) -> Any:
-    """A copy of frontmatter data with every string wrapped in ``UserText``."""
-    if _depth > 40:
+def user_text(value: Any, budget: list[int] | None = None, _depth: int = 0) -> Any:
+    """A copy of frontmatter data with every string wrapped in ``UserText``.
+
+    Bounded like ``jsonable`` (YAML aliases can expand enormously).
+    """
+    if budget is None:
+        budget = [100_000]
+    budget[0] -= 1
+    if _depth > 40 or budget[0] < 0:
         return None
-    if isinstance(value, Markup):
-        return UserText(str(value))
     if isinstance(value, str):
         return value if isinstance(value, UserText) else UserText(value)
     if isinstance(value, dict):
-        return {k: user_text(v, _depth + 1) for k, v in value.items()}
-    if isinstance(value, list):
-        return [user_text(v, _depth + 1) for v in value[:10_000]]
-    if isinstance(value, tuple):
-        return tuple(user_text(v, _depth + 1) for v in value[:10_000])
+        return {k: user_text(v, budget, _depth + 1) for k, v in value.items() if budget[0] >= 0}
+    if isinstance(value, list | tuple):
+        items = [user_text(v, budget, _depth + 1) for v in value if budget[0] >= 0]
+        return items if isinstance(value, list) else tuple(items)
     return value
 
 

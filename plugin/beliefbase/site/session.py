@@ -27,7 +27,7 @@ from ..graph.emit import dumps, graph_json
 from ..graph.invariants import check_graph
 from ..graph.model import Graph
 from ..ids import SrcPath, url_for_dest, url_slug
-from .escape import user_text
+from .escape import json_for_html, user_text
 from .markdown_ext import WikiLinkExtension
 from .panels import backlinks_html, drift_banner_html, wanted_html
 from .render import PageRenderer
@@ -145,9 +145,9 @@ class SiteBuild:
         _write(out / "graph.json", dumps(graph_json(self.graph)))
         hidden = {self.compiled.options.display(p) for p in self.compiled.drafts}
         public = [d for d in diagnostics if d.file not in hidden]
-        _write(out / "diagnostics.json", json.dumps(
+        _write(out / "diagnostics.json", json_for_html(
             {"version": 1, "diagnostics": [d.as_json() for d in sorted(public, key=diag.sort_key)]},
-            ensure_ascii=False, indent=1, sort_keys=True))
+            indent=1, sort_keys=True))
 
     def write_redirects(self, site_dir: Path, use_directory_urls: bool) -> list[str]:
         """An ``alias/`` page for every alias that names no existing page."""

@@ -13,6 +13,7 @@ from pathlib import Path
 from typing import Any
 
 import jinja2
+from markupsafe import Markup
 
 from .escape import json_for_html
 
@@ -47,7 +48,8 @@ class Templates:
             undefined=jinja2.StrictUndefined,
             keep_trailing_newline=False,
         )
-        self.env.filters["json_html"] = json_for_html
+        # JSON with <, >, & as \u escapes: safe inside <script>, so not HTML-escaped again.
+        self.env.filters["json_html"] = lambda value: Markup(json_for_html(value))
 
     def render(self, name: str, **context: Any) -> str:
         return self.env.get_template(name).render(**context)
