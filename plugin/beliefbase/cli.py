@@ -17,7 +17,8 @@ from .graph.build import build_graph
 from .graph.emit import dumps, graph_json
 from .graph.events import diff_graphs, load_snapshot, save_snapshot
 from .graph.invariants import check_graph
-from .project import cache_dir, compile_from_config, load_config, load_project
+from .beliefs.cli import register as register_belief_commands
+from .project import belief_context, cache_dir, compile_from_config, load_config, load_project
 
 __all__ = ["compile_from_config", "load_project", "main"]
 
@@ -94,3 +95,6 @@ def graph_export(config_file: str | None, fmt: str, output: Path | None) -> None
         click.echo(text)
     else:
         output.write_text(text, encoding="utf-8")
+
+
+register_belief_commands(main, belief_context)

@@ -34,6 +34,7 @@ CODES: dict[str, tuple[Level, str]] = {
     "cycle": (Level.WARNING, "a cycle in a relation declared acyclic (e.g. depends_on)"),
     "embed-cycle": (Level.WARNING, "a transclusion that embeds itself, directly or not"),
     "embed-depth": (Level.WARNING, "transclusions nested deeper than embed_depth"),
+    "nesting-depth": (Level.WARNING, "lists or quotes nested too deeply to render as such"),
     "path-escape": (Level.WARNING, "a path or symlink that leaves docs_dir (or the project)"),
     "link-to-unpublished": (Level.INFO, "a link to a draft / publish: false note"),
     "source-ref-drift": (Level.WARNING, "a source file changed since its hash was recorded"),

@@ -87,3 +87,40 @@ def compile_from_config(config_file: str | Path | None = None, *, use_cache: boo
     options = compile_options(config, plugin_config(config))
     compiler = Compiler(options, cache_dir(config) if use_cache else None)
     return compiler.compile(_sources(config, options))
+
+
+def page_facts(compiled: Compiled) -> dict[str, Any]:
+    """What the belief verifier needs to know about each page of a compile."""
+    from .beliefs import PageFacts
+
+    facts = {}
+    for doc in compiled.documents.values():
+        parsed = doc.parsed
+        facts[doc.path] = PageFacts(
+            path=doc.path,
+            display=compiled.options.display(doc.path),
+            url=doc.url,
+            network=doc.network.id,
+            published=doc.published,
+            anchors=frozenset(s.anchor for s in doc.sections),
+            footnote_refs=tuple((f.id, f.line, f.column) for f in parsed.footnote_refs),
+            footnote_defs=tuple((f.id, f.line, f.column) for f in parsed.footnote_defs),
+        )
+    return facts
+
+
+def belief_context(config_file: str | Path | None = None) -> Any:
+    """A ``ProjectContext`` for the belief commands (compiles the project first)."""
+    from .beliefs import ProjectContext
+
+    config = load_config(config_file)
+    options = compile_options(config, plugin_config(config))
+    compiled = Compiler(options, cache_dir(config)).compile(_sources(config, options))
+    return ProjectContext(
+        root=options.project_dir,
+        docs_dir=options.docs_dir,
+        raw_dir=options.raw_dir or options.project_dir / "raw",
+        cache_dir=cache_dir(config),
+        pages=page_facts(compiled),
+        sidecars=tuple(s.abs_path for s in compiled.sidecars),
+    )

@@ -54,7 +54,7 @@ def test_mismatched_fences_are_not_frontmatter() -> None:
 def test_bad_yaml_reports_file_line_and_column() -> None:
     front = fm.split("---\ntitle: ok\ntags: [a, b\nother: 1\n---\nbody\n")
     assert front.error is not None
-    assert front.error.line == 4  # the line YAML complains about, in file coordinates
+    assert (front.error.line, front.error.column) == (3, 7)  # where the `[` opened
     assert front.error.message.startswith("YAML: ")
     assert front.data == {} and front.body_offset == 0  # nothing dropped
     assert front.block_end > 0

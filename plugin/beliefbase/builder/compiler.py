@@ -159,11 +159,15 @@ class Compiler:
         affected: set[str] = set()
         identity = {p: _identity(d) for p, d in docs.items()}
         for path in changed | removed:
-            if self._identity.get(path) != identity.get(path):
-                if path in self._docs:
-                    affected |= doc_keys(self._docs[path])
-                if path in docs:
-                    affected |= doc_keys(docs[path])
+            old, new = self._identity.get(path), identity.get(path)
+            if old == new:
+                continue
+            old_keys = doc_keys(self._docs[path]) if path in self._docs else set()
+            new_keys = doc_keys(docs[path]) if path in docs else set()
+            if old is None or new is None or old[-2:] != new[-2:]:
+                affected |= old_keys | new_keys  # added, removed, (un)published, moved network
+            else:
+                affected |= old_keys ^ new_keys  # only names that appeared or disappeared
         for path in assets ^ self._assets:
             affected |= target_keys(path)
         if self._links is None or affected:
@@ -205,7 +209,12 @@ class Compiler:
         dirty = set(changed)
         for key in affected:
             dirty |= self._key_sources.get(key, set())
+        previous = self.previous.documents
         for path in changed | removed:
+            if path in docs and path in previous and _anchors(docs[path]) == _anchors(
+                previous[path]
+            ):
+                continue  # same headings and blocks: links into it resolve as before
             dirty |= {rl.source for rl in self.previous.backlinks.get(path, [])}
         return {p for p in dirty if p in docs and docs[p].published}
 
@@ -292,6 +301,11 @@ def _nearest_network(path: SrcPath, networks: dict[str, Network]) -> Network:
         if not folder:
             return networks[""]
         folder = posixpath.dirname(folder)
+
+
+def _anchors(doc: Document) -> tuple[object, ...]:
+    """What a link into ``doc`` can point at, besides the document itself."""
+    return (tuple((s.anchor, s.text, s.raw) for s in doc.sections), tuple(sorted(doc.blocks)))
 
 
 def _identity(doc: Document) -> _Identity:

@@ -105,12 +105,16 @@ class _Walker:
                 continue
             target = unit_of(target_doc, rl.anchor)
             here = (*chain, (rl.source, rl.link.line))
-            trail = (*names, _name(target))
             problem = blocked(target, here, self.max_depth)
             if problem is None:
-                self.walk(target, here, trail)
+                self.walk(target, here, (*names, _name(target)))
+            elif problem == "embed-cycle":
+                # the loop, told from the file the diagnostic is in: a -> b -> a
+                start = max(i for i, n in enumerate(names) if n.split("#")[0] == rl.target)
+                loop = [names[-1], *names[start:-1], names[-1]]
+                self._report(rl, problem, " -> ".join(loop))
             else:
-                self._report(rl, problem, " -> ".join(trail))
+                self._report(rl, problem, " -> ".join((*names, _name(target))))
 
     def _report(self, rl: ResolvedLink, problem: str, trail: str) -> None:
         key = (rl.source, rl.link.line, rl.link.column)

@@ -6,6 +6,7 @@ import hashlib
 import os
 from collections.abc import Callable
 from dataclasses import dataclass, field
+from functools import cache
 from pathlib import Path
 
 from markdown.extensions.toc import slugify as toc_slugify
@@ -16,6 +17,16 @@ Slugify = Callable[[str, str], str]
 
 #: Bump when anything cached (ParsedDoc and friends) changes shape or meaning.
 COMPILER_VERSION = "1"
+
+
+@cache
+def _codec_fingerprint() -> str:
+    """A hash of the codecs' source: a changed parser never reuses old parses."""
+    digest = hashlib.sha256()
+    folder = Path(__file__).resolve().parent.parent / "codecs"
+    for file in sorted(folder.glob("*.py")):
+        digest.update(file.read_bytes())
+    return digest.hexdigest()[:16]
 
 _SLUG_PROBE = "Héllo Wörld & Foo_Bar 123 — Ünïcode: «x» (y) [z] ÆØÅ 中文 ﬁ"
 
@@ -51,7 +62,8 @@ class CompileOptions:
 
     def parse_digest(self) -> str:
         """Everything a cached ParsedDoc depends on besides the file's bytes."""
-        return hashlib.sha256(f"{COMPILER_VERSION}\0{self.display_prefix}".encode()).hexdigest()
+        key = f"{COMPILER_VERSION}\0{_codec_fingerprint()}\0{self.display_prefix}"
+        return hashlib.sha256(key.encode()).hexdigest()
 
     def slug_fingerprint(self) -> str:
         """Identifies the slugify behaviour (a configured callable has no stable repr)."""

@@ -12,6 +12,7 @@ into node ids.
 from __future__ import annotations
 
 import dataclasses
+from bisect import bisect_right
 import hashlib
 import re
 from collections.abc import Iterator
@@ -21,6 +22,7 @@ from urllib.parse import unquote
 from .. import diagnostics as diag
 from ..ids import SrcPath
 from . import frontmatter as fm
+from .guards import MAX_INDENT, deep_blocks
 from .mask import mask
 from .model import BlockId, Footnote, Heading, LinkRef, ParsedDoc, Tag
 
@@ -69,6 +71,7 @@ _BLOCK_ID = re.compile(r"(?:(?<=[ \t])|^)\^(?P<id>[A-Za-z0-9][A-Za-z0-9\-]*)[ \t
 _FOOTNOTE_DEF = re.compile(r"^\[\^(?P<id>[^\]\s]+)\]:", re.MULTILINE)
 _FOOTNOTE_REF = re.compile(r"\[\^(?P<id>[^\]\s]+)\](?!:)")
 _SENTENCE_END = re.compile(r"(?<=[.!?])[ \t\n]+(?=[A-Z0-9\"'(\[*_])")
+_NEWLINE = re.compile(r"\n")
 _LINE_UNIT = re.compile(r"^[ \t]*(?:[*+-][ \t]|\d{1,9}[.)][ \t]|\|)", re.MULTILINE)
 _ESCAPED_PIPE = re.compile(r"\\\|")
 _SCHEME = re.compile(r"^[A-Za-z][A-Za-z0-9+.\-]*:")
@@ -116,6 +119,12 @@ def parse_markdown(path: SrcPath, data: bytes, display: str) -> ParsedDoc:
         ))
     body = text[front.body_offset:]
     first_line = front.body_line
+    for block in deep_blocks(body):
+        found.append(diag.make(
+            "nesting-depth", display, first_line + block.line, 1,
+            f"a list or quote nested {block.depth} levels deep cannot be rendered (the "
+            f"limit is {MAX_INDENT // 4} levels); it is shown as plain text. Flatten it",
+        ))
     return _scan(path, data, body, first_line, front, found, display)
 
 
@@ -163,21 +172,21 @@ def _scan(
 
 
 class _Positions:
-    """Offsets in the body -> (line, column) in the file."""
+    """Offsets in the body -> (line, column) in the file (bisect over line starts)."""
 
-    __slots__ = ("text", "first_line")
+    __slots__ = ("first_line", "starts")
 
     def __init__(self, text: str, first_line: int) -> None:
-        self.text = text
         self.first_line = first_line
+        self.starts = [0]
+        self.starts.extend(m.end() for m in _NEWLINE.finditer(text))
 
     def at(self, offset: int) -> tuple[int, int]:
-        line = self.first_line + self.text.count("\n", 0, offset)
-        col = offset - (self.text.rfind("\n", 0, offset) + 1) + 1
-        return line, col
+        index = bisect_right(self.starts, offset) - 1
+        return self.first_line + index, offset - self.starts[index] + 1
 
     def line(self, offset: int) -> int:
-        return self.first_line + self.text.count("\n", 0, offset)
+        return self.first_line + bisect_right(self.starts, offset) - 1
 
 
 def _headings(masked: str, body: str, pos: _Positions) -> Iterator[Heading]:

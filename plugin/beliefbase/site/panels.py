@@ -1,6 +1,6 @@
 """Panels and generated pages: the data each template gets.
 
-Each function gathers plain data from ``Compiled`` and renders one template;
+Each method gathers plain data from ``Compiled`` and renders one template;
 none builds HTML by hand.  URLs here are final (relative to the page they
 appear on): these fragments are added after MkDocs has converted links.
 """
@@ -14,46 +14,56 @@ from mkdocs.utils import get_relative_url
 
 from ..builder.compiled import Compiled
 from ..builder.documents import Document
-from ..builder.links import written_form
 from ..builder.resolve import ResolvedLink
 from ..codecs.inline import WikiText, plain_text
 from ..ids import normalize_name
 from .templates import Templates
 
 
-def backlinks_html(compiled: Compiled, doc: Document, page_url: str, templates: Templates) -> str:
-    """The "Linked from" panel of ``doc``: each linking page with its sentences."""
-    by_source: dict[str, list[ResolvedLink]] = defaultdict(list)
-    for rl in compiled.backlinks.get(doc.path, []):
-        by_source[rl.source].append(rl)
-    sources = []
-    for path, links in by_source.items():
-        source = compiled.documents[path]
-        if source.url is None:
-            continue
-        snippets: list[str] = []
-        for rl in links:
-            text = _snippet(compiled, source, rl)
-            if text and text not in snippets:
-                snippets.append(text)
-        sources.append({
-            "title": source.title,
-            "href": get_relative_url(source.url, page_url),
-            "bid": source.bid,
-            "snippets": snippets[:3],
-        })
-    sources.sort(key=lambda s: (normalize_name(s["title"]), s["href"]))
-    return templates.render("backlinks.html", sources=sources, title=doc.title)
+class Panels:
+    """Renders panels for the pages of one build (caches per-source lookups)."""
 
+    def __init__(self, compiled: Compiled, templates: Templates) -> None:
+        self.compiled = compiled
+        self.templates = templates
+        self._wikitexts: dict[str, WikiText] = {}
 
-def _snippet(compiled: Compiled, source: Document, rl: ResolvedLink) -> str:
-    if not rl.link.context:
-        return f"{rl.link.relation}: {doc_title(compiled, rl)}" if rl.link.form == "meta" else ""
-    return plain_text(rl.link.context, _titles(compiled, source))
+    def backlinks(self, doc: Document, page_url: str) -> str:
+        """The "Linked from" panel of ``doc``: each linking page with its sentences."""
+        compiled = self.compiled
+        by_source: dict[str, list[ResolvedLink]] = defaultdict(list)
+        for rl in compiled.backlinks.get(doc.path, []):
+            by_source[rl.source].append(rl)
+        sources = []
+        for path, links in by_source.items():
+            source = compiled.documents[path]
+            if source.url is None:
+                continue
+            snippets: list[str] = []
+            for rl in links:
+                text = self._snippet(source, rl)
+                if text and text not in snippets:
+                    snippets.append(text)
+                if len(snippets) == 3:
+                    break
+            sources.append({
+                "title": source.title,
+                "href": get_relative_url(source.url, page_url),
+                "bid": source.bid,
+                "snippets": snippets,
+            })
+        sources.sort(key=lambda s: (normalize_name(s["title"]), s["href"]))
+        return self.templates.render("backlinks.html", sources=sources, title=doc.title)
 
-
-def doc_title(compiled: Compiled, rl: ResolvedLink) -> str:
-    return compiled.documents[rl.target].title if rl.target in compiled.documents else ""
+    def _snippet(self, source: Document, rl: ResolvedLink) -> str:
+        if not rl.link.context:
+            if rl.link.form == "meta" and rl.target in self.compiled.documents:
+                return f"{rl.link.relation}: {self.compiled.documents[rl.target].title}"
+            return ""
+        wikitext = self._wikitexts.get(source.path)
+        if wikitext is None:
+            wikitext = self._wikitexts[source.path] = _titles(self.compiled, source)
+        return plain_text(rl.link.context, wikitext)
 
 
 def _titles(compiled: Compiled, source: Document) -> WikiText:
@@ -104,7 +114,3 @@ def drift_banner_html(compiled: Compiled, doc: Document, templates: Templates) -
     if not refs:
         return ""
     return templates.render("drift-banner.html", refs=[r.as_json() for r in refs])
-
-
-def unresolved_summary(rl: ResolvedLink) -> str:
-    return written_form(rl.link)

@@ -21,6 +21,7 @@ from .. import diagnostics as diag
 from ..builder.compiled import Compiled
 from ..builder.documents import Document, page_path
 from ..codecs.frontmatter import jsonable
+from ..codecs.guards import make_renderable
 from ..codecs.markdown import decode
 from ..graph.build import build_graph
 from ..graph.emit import dumps, graph_json
@@ -29,7 +30,7 @@ from ..graph.model import Graph
 from ..ids import SrcPath, url_for_dest, url_slug
 from .escape import json_for_html, user_text
 from .markdown_ext import WikiLinkExtension
-from .panels import backlinks_html, drift_banner_html, wanted_html
+from .panels import Panels, drift_banner_html, wanted_html
 from .render import PageRenderer
 from .templates import Templates
 
@@ -55,6 +56,7 @@ class SiteBuild:
         self._nested: dict[int, markdown.Markdown] = {}
         self.renderer = PageRenderer(compiled, templates, self.read_text, self._render_nested)
         extension.renderer = self.renderer
+        self.panels = Panels(compiled, templates)
         self.by_page: dict[str, Document] = {}
         for doc in compiled.documents.values():
             if doc.published:
@@ -87,8 +89,9 @@ class SiteBuild:
         if parsed.bad_frontmatter:
             block = text[: parsed.frontmatter_end]
             fence = "`" * max(3, _longest_run(block, "`") + 1)
-            return f"{fence}yaml\n{block.rstrip()}\n{fence}\n\n{text[parsed.frontmatter_end:]}"
-        return text[parsed.body_offset:]
+            body = make_renderable(text[parsed.frontmatter_end:])
+            return f"{fence}yaml\n{block.rstrip()}\n{fence}\n\n{body}"
+        return make_renderable(text[parsed.body_offset:])
 
     def page_meta(self, doc: Document) -> dict[str, Any]:
         """``page.meta``: frontmatter, title and tags, every string as UserText."""
@@ -110,7 +113,7 @@ class SiteBuild:
             md.treeprocessors.register(EmbeddedLinks(md, self.renderer), "bb_embedded_links", 1)
             self._nested[depth] = md
         md.reset()
-        return md.convert(text)
+        return md.convert(make_renderable(text))
 
     def panels_before(self, doc: Document) -> str:
         return drift_banner_html(self.compiled, doc, self.templates)
@@ -118,7 +121,7 @@ class SiteBuild:
     def panels_after(self, doc: Document, page_url: str, backlinks: bool) -> str:
         if not backlinks:
             return ""
-        return backlinks_html(self.compiled, doc, page_url, self.templates)
+        return self.panels.backlinks(doc, page_url)
 
     def wanted_content(self, page_url: str) -> str:
         return wanted_html(self.compiled, page_url, self.templates)
