@@ -214,6 +214,8 @@ class PageRenderer:
     def _asset_embed(self, rl: ResolvedLink) -> etree.Element:
         assert rl.target is not None
         href = self.href(rl.target, None, is_asset=True)
+        # MkDocs rewrites only a[href] and img[src]; other elements need the final URL.
+        final = self.href(rl.target, None, is_asset=True, final=True)
         name = posixpath.basename(rl.target)
         ext = posixpath.splitext(name)[1].lower()
         if ext in IMAGE_EXT:
@@ -227,11 +229,11 @@ class PageRenderer:
             return el
         if ext in AUDIO_EXT or ext in VIDEO_EXT:
             el = etree.Element("audio" if ext in AUDIO_EXT else "video",
-                               {"src": href, "controls": "", "class": "bb-embed-media"})
+                               {"src": final, "controls": "", "class": "bb-embed-media"})
             el.text = AtomicString(name)
             return el
         if ext == ".pdf":
-            el = etree.Element("object", {"data": href, "type": "application/pdf",
+            el = etree.Element("object", {"data": final, "type": "application/pdf",
                                           "class": "bb-embed-pdf"})
             fallback = etree.SubElement(el, "a", {"href": href})
             fallback.text = AtomicString(name)
