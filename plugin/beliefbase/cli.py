@@ -8,6 +8,8 @@ from __future__ import annotations
 
 import json
 import sys
+from collections.abc import Callable
+from functools import partial
 from pathlib import Path
 
 import click
@@ -18,6 +20,8 @@ from .graph.emit import dumps, graph_json
 from .graph.events import diff_graphs, load_snapshot, save_snapshot
 from .graph.invariants import check_graph
 from .beliefs.cli import register as register_belief_commands
+from .sync import add_bid, record_source_refs
+from .writeback import edit_file
 from .project import belief_context, cache_dir, compile_from_config, load_config, load_project
 
 __all__ = ["compile_from_config", "load_project", "main"]
@@ -70,6 +74,48 @@ def check(config_file: str | None, strict: bool, as_json: bool, events: bool, co
     failing = [d for d in found if d.level is diag.Level.ERROR or
                (strict and d.level is diag.Level.WARNING)]
     sys.exit(1 if failing else 0)
+
+
+@main.command()
+@config_option
+@click.option("--source-refs", "source_refs", is_flag=True,
+              help="Record the current SHA-256 of every source_refs file instead of BIDs.")
+@click.option("--check", is_flag=True, help="Write nothing; exit 1 if anything would change.")
+@click.option("--diff", is_flag=True, help="Write nothing; print a unified diff.")
+def sync(config_file: str | None, source_refs: bool, check: bool, diff: bool) -> None:
+    """Write BIDs into notes that lack one (or, with --source-refs, source hashes)."""
+    compiled = compile_from_config(config_file, use_cache=True)
+    options = compiled.options
+    changed = refused = 0
+    for doc in compiled.documents.values():
+        if doc.kind != "markdown":
+            continue
+        if source_refs:
+            refs = compiled.source_refs.get(doc.path, [])
+            if not refs:
+                continue
+            hashes = {r.path: r.current for r in refs}
+            transform: Callable[[str], str] = partial(record_source_refs, hashes=hashes)
+        else:
+            transform = partial(add_bid, bid=doc.bid)
+        result = edit_file(options.docs_dir / doc.path, transform, check=check, diff=diff,
+                           root=options.docs_dir, expect_sha256=doc.parsed.digest,
+                           label=options.display(doc.path))
+        where = options.display(doc.path)
+        if result.refused:
+            refused += 1
+            click.echo(f"{where}: not changed: {result.refused}", err=True)
+        elif result.changed:
+            changed += 1
+            if diff:
+                click.echo(result.diff, nl=False)
+            else:
+                what = "source hashes" if source_refs else "bid"
+                click.echo(f"{where}: {'would record' if check else 'recorded'} {what}")
+    if check and changed:
+        sys.exit(1)
+    if refused:
+        sys.exit(2)
 
 
 @main.group()
