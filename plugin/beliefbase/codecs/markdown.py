@@ -375,12 +375,13 @@ def _context(body: str, start: int, end: int) -> str:
     para_start = 0 if para_start < 0 else para_start + 2
     para_end = body.find("\n\n", end)
     para_end = len(body) if para_end < 0 else para_end
-    line_start = body.rfind("\n", 0, start) + 1
-    if _LINE_UNIT.match(body, line_start):
-        # a list item or table row is its own unit of text
-        para_start = line_start
-        line_end = body.find("\n", end)
-        para_end = len(body) if line_end < 0 else line_end
+    # A list item (all its lines) or a table row is its own unit of text.
+    for unit in _LINE_UNIT.finditer(body, para_start, para_end):
+        if unit.start() <= start:
+            para_start = unit.start()
+        elif unit.start() > end:
+            para_end = unit.start() - 1
+            break
     if para_end - para_start > 4 * _CONTEXT_MAX:
         para_start = max(para_start, start - _CONTEXT_MAX)
         para_end = min(para_end, end + _CONTEXT_MAX)

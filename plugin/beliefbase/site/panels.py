@@ -7,6 +7,7 @@ appear on): these fragments are added after MkDocs has converted links.
 
 from __future__ import annotations
 
+import re
 from collections import defaultdict
 from typing import Any
 
@@ -18,6 +19,10 @@ from ..builder.resolve import ResolvedLink
 from ..codecs.inline import WikiText, plain_text
 from ..ids import normalize_name
 from .templates import Templates
+
+
+# list markers, quote markers and heading hashes at the start of a snippet
+_LINE_MARKUP = re.compile(r"^\s*(?:[-*+]\s+|\d{1,9}[.)]\s+|>\s*|#{1,6}\s+)+")
 
 
 class Panels:
@@ -63,7 +68,8 @@ class Panels:
         wikitext = self._wikitexts.get(source.path)
         if wikitext is None:
             wikitext = self._wikitexts[source.path] = _titles(self.compiled, source)
-        return plain_text(rl.link.context, wikitext)
+        text = plain_text(_LINE_MARKUP.sub("", rl.link.context), wikitext)
+        return " · ".join(cell.strip() for cell in text.strip("| ").split(" | ") if cell.strip())
 
 
 def _titles(compiled: Compiled, source: Document) -> WikiText:

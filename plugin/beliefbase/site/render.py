@@ -41,6 +41,10 @@ AUDIO_EXT = {".mp3", ".wav", ".ogg", ".m4a", ".flac"}
 VIDEO_EXT = {".mp4", ".webm", ".ogv", ".mov"}
 
 
+#: (embed or link, target, fragment, display text) as written
+_Key = tuple[str, str, str, str | None]
+
+
 @dataclass
 class Frame:
     """One level of rendering: a page, or an embed inside it."""
@@ -48,7 +52,7 @@ class Frame:
     doc: Document
     host_url: str  # URL of the page the HTML ends up in
     chain: Chain = ()  # embed links that led here (empty on the page itself)
-    cursor: dict[tuple[str, str, str], int] = field(default_factory=lambda: defaultdict(int))
+    cursor: dict[_Key, int] = field(default_factory=lambda: defaultdict(int))
 
     @property
     def nested(self) -> bool:
@@ -70,7 +74,7 @@ class PageRenderer:
         self.read_text = read_text
         self.render_markdown = render_markdown  # (markdown, depth) -> html
         self.frames: list[Frame] = []
-        self._tables: dict[SrcPath, dict[tuple[str, str, str], list[ResolvedLink]]] = {}
+        self._tables: dict[SrcPath, dict[_Key, list[ResolvedLink]]] = {}
 
     # -- frames ------------------------------------------------------------------------
 
@@ -87,13 +91,18 @@ class PageRenderer:
     # -- links -------------------------------------------------------------------------
 
     def lookup(self, form: str, target: str, fragment: str, display: str | None) -> ResolvedLink:
-        """The compiled resolution of a link met while rendering (in source order)."""
+        """The compiled resolution of a link met while rendering.
+
+        Keyed by what was written (target, fragment, display): Python-Markdown does
+        not meet inline text in document order (table rows, for one), and links
+        written alike resolve alike from the same note.  Identical embeds take
+        their compiled occurrences in turn.
+        """
         frame = self.frame
         assert frame is not None
         kind = "embed" if form == "embed" else "link"
-        key = (kind, target, fragment)
-        table = self._table(frame.doc.path)
-        found = table.get(key)
+        key = (kind, target, fragment, display)
+        found = self._table(frame.doc.path).get(key)
         if found:
             index = min(frame.cursor[key], len(found) - 1)
             frame.cursor[key] += 1
@@ -105,14 +114,16 @@ class PageRenderer:
             return ResolvedLink(link, frame.doc.path, "unresolved")
         return resolver.resolve_one(link, frame.doc)
 
-    def _table(self, path: SrcPath) -> dict[tuple[str, str, str], list[ResolvedLink]]:
+    def _table(self, path: SrcPath) -> dict[_Key, list[ResolvedLink]]:
         table = self._tables.get(path)
         if table is None:
             table = defaultdict(list)
             for rl in self.compiled.links.get(path, []):
-                if rl.link.form in ("wikilink", "field", "embed"):
-                    kind = "embed" if rl.link.form == "embed" else "link"
-                    table[(kind, rl.link.target, rl.link.fragment)].append(rl)
+                link = rl.link
+                if link.form in ("wikilink", "field", "embed"):
+                    kind = "embed" if link.form == "embed" else "link"
+                    display = link.size if link.form == "embed" and link.size else link.display
+                    table[(kind, link.target, link.fragment, display)].append(rl)
             self._tables[path] = table
         return table
 

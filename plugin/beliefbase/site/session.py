@@ -16,6 +16,8 @@ from typing import Any
 
 import markdown
 from markupsafe import Markup
+from mkdocs.config.defaults import MkDocsConfig
+from mkdocs.structure.files import Files
 
 from .. import diagnostics as diag
 from ..builder.compiled import Compiled
@@ -28,7 +30,9 @@ from ..graph.emit import dumps, graph_json
 from ..graph.invariants import check_graph
 from ..graph.model import Graph
 from ..ids import SrcPath, url_for_dest, url_slug
-from .escape import json_for_html, user_text
+from .beliefs import BeliefOptions, BeliefSite
+from .escape import UserText, json_for_html, user_text
+from .footnote_beliefs import FootnoteBeliefsExtension
 from .markdown_ext import WikiLinkExtension
 from .panels import Panels, drift_banner_html, wanted_html
 from .render import PageRenderer
@@ -63,6 +67,7 @@ class SiteBuild:
                 self.by_page[page_path(doc.parsed)] = doc
         self.wanted_src: str | None = None
         self.graph: Graph | None = None
+        self.beliefs: BeliefSite | None = None
 
     # -- sources -----------------------------------------------------------------------
 
@@ -119,9 +124,25 @@ class SiteBuild:
         return drift_banner_html(self.compiled, doc, self.templates)
 
     def panels_after(self, doc: Document, page_url: str, backlinks: bool) -> str:
+        beliefs = self.beliefs.panel(doc, page_url) if self.beliefs else ""
         if not backlinks:
-            return ""
-        return self.panels.backlinks(doc, page_url)
+            return beliefs
+        return beliefs + self.panels.backlinks(doc, page_url)
+
+    # -- beliefs (SPEC 6.5; see beliefs.py) ----------------------------------------------
+
+    def add_beliefs(self, options: BeliefOptions, footnotes: FootnoteBeliefsExtension,
+                    files: Files, config: MkDocsConfig) -> list[diag.Diagnostic]:
+        """Verify the sidecars, sync the belief index, add the belief pages to ``files``."""
+        self.beliefs = BeliefSite(self.compiled, self.templates, self.renderer, options)
+        footnotes.links = self.beliefs.footnote_links
+        return self.beliefs.verify() + self.beliefs.add_pages(files, config)
+
+    def generated_title(self, src: str) -> UserText | None:
+        return self.beliefs.title(src) if self.beliefs else None
+
+    def generated_content(self, src: str, page_url: str) -> str | None:
+        return self.beliefs.content(src, page_url) if self.beliefs else None
 
     def wanted_content(self, page_url: str) -> str:
         return wanted_html(self.compiled, page_url, self.templates)
@@ -147,6 +168,9 @@ class SiteBuild:
             self.graph = build_graph(self.compiled)
         _write(out / "graph.json", dumps(graph_json(self.graph)))
         hidden = {self.compiled.options.display(p) for p in self.compiled.drafts}
+        if self.beliefs is not None:
+            hidden |= self.beliefs.hidden_files()
+            self.beliefs.write_outputs(out)
         public = [d for d in diagnostics if d.file not in hidden]
         _write(out / "diagnostics.json", json_for_html(
             {"version": 1, "diagnostics": [d.as_json() for d in sorted(public, key=diag.sort_key)]},

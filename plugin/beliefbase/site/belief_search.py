@@ -1,0 +1,130 @@
+"""The belief index page's search box: a lunr index built at build time.
+
+``beliefs-search.json`` (version 1) is what ``theme/assets/beliefs.js``
+loads on the first keystroke::
+
+    {"version": 1,
+     "index": <lunr.Index.toJSON() over statement, subject, topic>,
+     "beliefs": {"<belief id>": {"statement", "topic", "status", "url"}}}
+
+``url`` is site-relative.  The index is built with the Python ``lunr``
+package, whose output lunr.js 2.3.9 (shipped with MkDocs, copied to
+``_beliefbase/lunr.js``) loads.  Building it costs ~0.6 ms per belief, so the
+serialised index is kept in ``cache_dir`` under the digest of its input:
+rebuilds (``mkdocs serve``) and repeat builds reuse it.
+"""
+
+from __future__ import annotations
+
+import functools
+import hashlib
+import json
+import os
+import shutil
+from pathlib import Path
+from typing import Any
+
+from ..beliefs import BeliefSet
+from .belief_views import BeliefPlan
+
+VERSION = 1
+SEARCH_JSON = "beliefs-search.json"
+LUNR_JS = "lunr.js"
+_CACHE_FILE = "beliefs-search.json"
+#: Bump when the index's shape or fields change (invalidates cached indexes).
+_INDEX_VERSION = "1"
+
+
+def _documents(bs: BeliefSet) -> list[dict[str, str]]:
+    return [{"id": vb.belief_id, "statement": vb.belief.statement,
+             "subject": vb.belief.subject or "", "topic": vb.belief.topic}
+            for vb in bs.beliefs.values()]
+
+
+def search_json(bs: BeliefSet, plan: BeliefPlan, cache_dir: Path | None) -> str:
+    """The text of ``beliefs-search.json`` (the lunr index from the cache when it is fresh)."""
+    documents = _documents(bs)
+    digest = hashlib.sha256(
+        json.dumps([_INDEX_VERSION, documents], ensure_ascii=False).encode()).hexdigest()
+    index = _cached(cache_dir, digest)
+    if index is None:
+        index = _build_index(documents)
+        _store(cache_dir, digest, index)
+    beliefs = {vb.belief_id: {"statement": vb.belief.statement, "topic": vb.belief.topic,
+                              "status": "current" if vb.is_current else "superseded",
+                              "url": plan.url(plan.belief_src[vb.belief_id])}
+               for vb in bs.beliefs.values()}
+    text = json.dumps({"version": VERSION, "index": index, "beliefs": beliefs},
+                      ensure_ascii=False, separators=(",", ":"))
+    # Same escapes as beliefs.json: the file stays safe if someone inlines it in HTML.
+    return text.replace("&", "\\u0026").replace("<", "\\u003c").replace(">", "\\u003e")
+
+
+def _build_index(documents: list[dict[str, str]]) -> dict[str, Any]:
+    from lunr.builder import Builder
+    from lunr.stop_word_filter import stop_word_filter
+    from lunr.trimmer import trimmer
+
+    builder = Builder()
+    builder.pipeline.add(trimmer, stop_word_filter, _stemmer)
+    builder.search_pipeline.add(_stemmer)
+    builder.ref("id")
+    builder.field("statement")
+    builder.field("subject", boost=2)
+    builder.field("topic", boost=3)
+    for document in documents:
+        builder.add(document)
+    return builder.build().serialize()  # type: ignore[no-any-return]
+
+
+@functools.lru_cache(maxsize=1 << 16)  # statements repeat words: stem each once
+def _stem(word: str) -> str:
+    from lunr.stemmer import porter_stemmer
+
+    return porter_stemmer.stem(word)  # type: ignore[no-any-return]
+
+
+def _stemmer(token: Any, i: int | None = None, tokens: Any = None) -> Any:
+    """lunr's Porter stemmer, memoised; serialised as lunr.js's ``stemmer``."""
+    return token.update(lambda text, _meta: _stem(text))
+
+
+_stemmer.label = "stemmer"  # type: ignore[attr-defined]
+
+
+def _cached(cache_dir: Path | None, digest: str) -> dict[str, Any] | None:
+    if cache_dir is None:
+        return None
+    try:
+        data = json.loads((cache_dir / _CACHE_FILE).read_text(encoding="utf-8"))
+    except (OSError, ValueError):
+        return None
+    if isinstance(data, dict) and data.get("digest") == digest:
+        return data.get("index")  # type: ignore[no-any-return]
+    return None
+
+
+def _store(cache_dir: Path | None, digest: str, index: dict[str, Any]) -> None:
+    if cache_dir is None:
+        return
+    try:
+        cache_dir.mkdir(parents=True, exist_ok=True)
+        tmp = cache_dir / (_CACHE_FILE + ".tmp")
+        tmp.write_text(json.dumps({"digest": digest, "index": index}), encoding="utf-8")
+        os.replace(tmp, cache_dir / _CACHE_FILE)
+    except OSError:
+        pass  # a cache we cannot write is only slower, never wrong
+
+
+def lunr_js() -> Path:
+    """lunr.js as MkDocs ships it (its search plugin's copy)."""
+    import mkdocs.contrib.search as search
+
+    return Path(search.__file__).parent / "templates" / "search" / LUNR_JS
+
+
+def write_lunr(out_dir: Path) -> None:
+    """Copy lunr.js into ``site/_beliefbase/`` unless the build put it there already."""
+    target = out_dir / LUNR_JS
+    if not target.exists():
+        shutil.copyfile(lunr_js(), target)
