@@ -101,7 +101,18 @@ class LinkResolver:
             return self._with_fragment(link, doc, folder_index, Found(folder_index, 2))
         if self.resolver.drafts.paths.get(path):
             return ResolvedLink(link, doc.path, "unpublished")
-        return None  # MkDocs reports links to missing files itself
+        return self._markdown_fallback(link, doc)
+
+    def _markdown_fallback(self, link: LinkRef, doc: Document) -> ResolvedLink | None:
+        """``[t](note.md)`` whose file is elsewhere: found by name, as Obsidian does.
+
+        The renderer re-points the link (``step`` 4 or 5 tells it to).  A target
+        that matches nothing is left to MkDocs, which reports it.
+        """
+        found = self.resolver.find(posixpath.basename(link.target), doc)
+        if not isinstance(found, Found) or found.step < 4:
+            return None
+        return self._with_fragment(link, doc, found.path, found)
 
     def _diagnose(self, rl: ResolvedLink, doc: Document, display: str) -> diag.Diagnostic | None:
         link = rl.link

@@ -89,7 +89,7 @@ def find_target(index: NameIndex, target: str, source: Document) -> Found | Stat
             return found
     if text in index.ids:
         return _pick(index, _prefer_network(index, index.ids[text], source), source, 3)
-    key = normalize_name(text)
+    key = normalize_name(text[:-3] if text.lower().endswith(".md") else text)
     if key in index.stems:
         return _pick(index, index.stems[key], source, 4)
     if key in index.folders:

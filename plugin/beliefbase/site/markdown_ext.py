@@ -17,6 +17,8 @@ Processors (priority, and why):
   list item ``id="^id"`` and hides the marker.
 * ``bb_embed_blocks`` treeprocessor (14): a transclusion inside a paragraph
   splits it, so block content never sits inside ``<p>``.
+* ``bb_markdown_link_fallback`` treeprocessor (2: before MkDocs' own link
+  processor at 0): ``[t](note.md)`` that resolved only by name is re-pointed.
 * ``bb_embedded_links`` treeprocessor (only in nested renders of embeds):
   Markdown links written relative to the embedded note are re-pointed from
   the host page.
@@ -187,6 +189,31 @@ class EmbedBlocks(Treeprocessor):
         return pieces
 
 
+class MarkdownLinkFallback(Treeprocessor):
+    """Re-point ``[t](note.md)`` links that only resolved by name (Obsidian style).
+
+    Runs before MkDocs' own link processor (priority 0), which then converts and
+    validates the corrected source path like any other link.
+    """
+
+    def __init__(self, md: Markdown, renderer: PageRenderer) -> None:
+        super().__init__(md)
+        self.renderer = renderer
+
+    def run(self, root: etree.Element) -> None:
+        if self.renderer.frame is None:
+            return
+        for el in root.iter():
+            attr = "href" if el.tag == "a" else "src" if el.tag == "img" else None
+            if attr is None or "bb-link" in el.get("class", ""):
+                continue
+            value = el.get(attr)
+            if value:
+                fixed = self.renderer.markdown_link(value)
+                if fixed is not None:
+                    el.set(attr, fixed)
+
+
 class EmbeddedLinks(Treeprocessor):
     """Make a transclusion's HTML fit its host page.
 
@@ -229,3 +256,5 @@ class WikiLinkExtension(Extension):
         md.inlinePatterns.register(TagProcessor(TAG_RE, md), "bb_tag", 105)
         md.treeprocessors.register(BlockIds(md), "bb_block_ids", 15)
         md.treeprocessors.register(EmbedBlocks(md), "bb_embed_blocks", 14)
+        md.treeprocessors.register(MarkdownLinkFallback(md, self.renderer),
+                                   "bb_markdown_link_fallback", 2)

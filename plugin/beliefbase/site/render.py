@@ -144,6 +144,20 @@ class PageRenderer:
         url = asset_url(target) if is_asset else (self.compiled.documents[target].url or "")
         return get_relative_url(url, frame.host_url) + fragment
 
+    def markdown_link(self, url: str) -> str | None:
+        """A corrected href for a Markdown link the compiler resolved by name, else None."""
+        frame = self.frame
+        if frame is None or _SCHEME.match(url) or url.startswith(("#", "/")):
+            return None
+        path, _, fragment = url.partition("#")
+        target = unquote(path.partition("?")[0])
+        for rl in self.compiled.links.get(frame.doc.path, []):
+            if (rl.link.form in ("markdown", "image") and rl.link.target == target
+                    and rl.step >= 4 and rl.target is not None):
+                anchor = rl.anchor or (unquote(fragment) or None)
+                return self.href(rl.target, anchor, rl.is_asset)
+        return None
+
     def rebase(self, url: str) -> str:
         """A Markdown link written in the embedded note, as seen from the host page."""
         frame = self.frame
