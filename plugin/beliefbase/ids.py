@@ -80,6 +80,8 @@ def looks_like_bref(text: str) -> bool:
 
 def normalize_name(text: str) -> str:
     """Titles, aliases and base names compared case- and whitespace-insensitively."""
+    if text.isascii():
+        return " ".join(text.lower().split())
     return " ".join(unicodedata.normalize("NFC", text).casefold().split())
 
 

@@ -19,7 +19,12 @@ path...), and notes linking to a changed note (its headings may have moved).
 
 from __future__ import annotations
 
+import multiprocessing as mp
+import os
 import posixpath
+from concurrent.futures import ProcessPoolExecutor
+from concurrent.futures.process import BrokenProcessPool
+from pickle import PicklingError
 from collections import defaultdict
 from collections.abc import Iterable
 from pathlib import Path
@@ -45,11 +50,36 @@ from .wikitext import auto_title
 _Identity = tuple[object, ...]
 
 
-def parse_source(source: SourceFile, data: bytes, display: str) -> ParsedDoc:
+def parse_source(path: SrcPath, kind: str, data: bytes, display: str) -> ParsedDoc:
     """Run the codec for one source file."""
-    if source.kind == "markdown":
-        return parse_markdown(source.path, data, display)
-    return parse_toml(source.path, data, display, "network" if source.kind == "network" else "toml")
+    if kind == "markdown":
+        return parse_markdown(path, data, display)
+    return parse_toml(path, data, display, "network" if kind == "network" else "toml")
+
+
+def _parse_job(job: tuple[SrcPath, str, bytes, str]) -> ParsedDoc:
+    return parse_source(*job)
+
+
+#: Below this many files to parse, a process pool costs more than it saves.
+POOL_THRESHOLD = 300
+
+
+def parse_many(jobs: list[tuple[SrcPath, str, bytes, str]], workers: int = 0) -> list[ParsedDoc]:
+    """Parse ``jobs`` in order; in a pool of processes when there are enough of them.
+
+    ``workers``: 0 = one per CPU (at most 4), 1 = in this process.  The output
+    is the same either way: parsing is a pure function of the bytes.
+    """
+    count = workers or min(os.cpu_count() or 1, 4)
+    if count <= 1 or len(jobs) < POOL_THRESHOLD:
+        return [_parse_job(job) for job in jobs]
+    method = "fork" if "fork" in mp.get_all_start_methods() else "spawn"
+    try:
+        with ProcessPoolExecutor(count, mp_context=mp.get_context(method)) as pool:
+            return list(pool.map(_parse_job, jobs, chunksize=max(16, len(jobs) // (8 * count))))
+    except (OSError, BrokenProcessPool, PicklingError):
+        return [_parse_job(job) for job in jobs]
 
 
 class Compiler:
@@ -98,7 +128,9 @@ class Compiler:
         return escaped, readable
 
     def _parse(self, sources: Iterable[SourceFile]) -> dict[SrcPath, ParsedDoc]:
+        """Parse every source, reusing the cache; new parses in parallel when many."""
         parsed: dict[SrcPath, ParsedDoc] = {}
+        todo: list[tuple[SourceFile, bytes, tuple[int, int] | None]] = []
         for source in sorted(sources, key=lambda s: s.path):
             stat = source.stat_key()
             doc = self.cache.by_stat(source.path, stat)
@@ -109,10 +141,15 @@ class Compiler:
                     data = f"<!-- unreadable: {exc.strerror} -->".encode()
                 doc = self.cache.by_digest(source.path, digest(data), stat)
                 if doc is None:
-                    doc = parse_source(source, data, self.options.display(source.path))
-                    self.cache.store(doc, stat)
+                    todo.append((source, data, stat))
+                    continue
             parsed[source.path] = doc
-        return parsed
+        jobs = [(s.path, s.kind, data, self.options.display(s.path)) for s, data, _ in todo]
+        for (source, _data, stat), doc in zip(todo, parse_many(jobs, self.options.jobs),
+                                              strict=True):
+            self.cache.store(doc, stat)
+            parsed[source.path] = doc
+        return dict(sorted(parsed.items()))
 
     def _networks(self, parsed: dict[SrcPath, ParsedDoc]) -> dict[str, Network]:
         """The root network plus one per BeliefNetwork.toml, keyed by folder."""

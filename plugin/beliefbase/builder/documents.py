@@ -16,7 +16,7 @@ from typing import Any
 
 from ..codecs.inline import WikiText, default_wikitext, plain_text
 from ..codecs.model import BlockId, Heading, ParsedDoc
-from ..ids import Bid, SrcPath, Url, parse_bid, provisional_bid, stem, url_for_src
+from ..ids import Bid, SrcPath, Url, normalize_name, parse_bid, provisional_bid, stem, url_for_src
 from .options import CompileOptions
 
 _IDCOUNT = re.compile(r"^(.*)_([0-9]+)$")
@@ -25,11 +25,15 @@ _TAG_SPLIT = re.compile(r"[,\s]+")
 
 @dataclass(slots=True)
 class Section:
-    """A heading: identity (document BID, anchor), its extent and its parent."""
+    """A heading: identity (document BID, anchor), its extent and its parent.
 
-    bid: Bid
+    Its BID is ``section_bid(document BID, anchor)``, computed where needed (the
+    graph), not for every heading of every compile.
+    """
+
     anchor: str
     text: str  # the heading as the reader sees it
+    key: str  # normalize_name(text): what [[Note#Heading]] is compared with
     raw: str  # the heading's inline Markdown
     level: int
     line: int
@@ -64,6 +68,8 @@ class Document:
     sections: list[Section] = field(default_factory=list)
     by_anchor: dict[str, Section] = field(default_factory=dict)
     blocks: dict[str, BlockId] = field(default_factory=dict)
+    #: fragment -> (anchor, missing): links into this document, resolved once
+    fragments: dict[str, tuple[str | None, bool]] = field(default_factory=dict, repr=False)
 
     @property
     def kind(self) -> str:
@@ -177,9 +183,9 @@ def build_sections(doc: Document, options: CompileOptions, wikitext: WikiText) -
         while stack and stack[-1].level >= heading.level:
             stack.pop()
         section = Section(
-            bid=provisional_bid(doc.bid, "#" + anchor),
             anchor=anchor,
             text=text,
+            key=normalize_name(text),
             raw=heading.text,
             level=heading.level,
             line=heading.line,
@@ -190,6 +196,12 @@ def build_sections(doc: Document, options: CompileOptions, wikitext: WikiText) -
         stack.append(section)
     doc.sections = sections
     doc.by_anchor = {s.anchor: s for s in sections}
+    doc.fragments = {}
+
+
+def section_bid(doc_bid: Bid, anchor: str) -> Bid:
+    """A section's identity: (document BID, anchor)."""
+    return provisional_bid(doc_bid, "#" + anchor)
 
 
 def _section_ends(headings: tuple[Heading, ...], last_line: int) -> list[int]:

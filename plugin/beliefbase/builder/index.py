@@ -92,12 +92,24 @@ def doc_keys(doc: Document) -> set[str]:
     return keys
 
 
-def target_keys(target: str) -> set[str]:
-    """The names a link target could match (for invalidation)."""
-    text = target.strip()
-    if text.lower().startswith("bid:"):
-        value = text[4:].strip().lower()
-        return {value, value.replace("-", "")[-8:]}
-    base = posixpath.basename(text.rstrip("/"))
-    keys = {normalize_name(text), normalize_name(base), normalize_name(stem(base))}
+def target_keys(target: str) -> frozenset[str]:
+    """The names a link target could match (for invalidation; memoised: targets repeat)."""
+    keys = _TARGET_KEYS.get(target)
+    if keys is None:
+        if len(_TARGET_KEYS) > 200_000:
+            _TARGET_KEYS.clear()
+        keys = _TARGET_KEYS[target] = _target_keys(target)
     return keys
+
+
+_TARGET_KEYS: dict[str, frozenset[str]] = {}
+
+
+def _target_keys(target: str) -> frozenset[str]:
+    text = target.strip()
+    if text[:4].lower() == "bid:":
+        value = text[4:].strip().lower()
+        return frozenset({value, value.replace("-", "")[-8:]})
+    key = normalize_name(text)
+    base = key.rstrip("/").rpartition("/")[2]
+    return frozenset({key, base, stem(base)})

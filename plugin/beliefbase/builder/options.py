@@ -48,6 +48,7 @@ class CompileOptions:
     docs_real: Path = field(init=False, repr=False, compare=False)
     #: docs_dir as diagnostics print it (relative to the project): ``docs/``
     display_prefix: str = field(init=False, repr=False, compare=False)
+    _slugs: dict[str, str] = field(init=False, repr=False, compare=False, default_factory=dict)
 
     def __post_init__(self) -> None:
         object.__setattr__(self, "docs_real", Path(os.path.realpath(self.docs_dir)))
@@ -58,7 +59,11 @@ class CompileOptions:
         return self.display_prefix + path
 
     def slug(self, text: str) -> str:
-        return self.slugify(text, self.slug_separator)
+        """The anchor ``toc`` gives a heading with this text (memoised: headings repeat)."""
+        found = self._slugs.get(text)
+        if found is None:
+            found = self._slugs[text] = self.slugify(text, self.slug_separator)
+        return found
 
     def parse_digest(self) -> str:
         """Everything a cached ParsedDoc depends on besides the file's bytes."""

@@ -175,9 +175,16 @@ def nearness(path: str, folder: str) -> tuple[int, int, int, str]:
 
 
 def resolve_fragment(doc: Document, fragment: str, slug: object) -> tuple[str | None, bool]:
-    """(anchor, missing) for ``Heading``, ``H1#H2`` or ``^block-id`` in ``doc``."""
+    """(anchor, missing) for ``Heading``, ``H1#H2`` or ``^block-id`` in ``doc`` (memoised)."""
     if not fragment:
         return None, False
+    found = doc.fragments.get(fragment)
+    if found is None:
+        found = doc.fragments[fragment] = _resolve_fragment(doc, fragment, slug)
+    return found
+
+
+def _resolve_fragment(doc: Document, fragment: str, slug: object) -> tuple[str | None, bool]:
     if fragment.startswith("^"):
         block = fragment[1:]
         return ("^" + block, False) if block in doc.blocks else (None, True)
@@ -200,7 +207,7 @@ def _heading_matches(section: Section, text: str, slug: object) -> bool:
     if section.anchor == text:
         return True
     wanted = normalize_name(text)
-    if normalize_name(section.text) == wanted or normalize_name(section.raw) == wanted:
+    if section.key == wanted or normalize_name(section.raw) == wanted:
         return True
     return callable(slug) and slug(text) == section.anchor
 

@@ -1,20 +1,24 @@
 """"Did you mean …?" for unresolved links, fast enough for thousands of them.
 
 ``difflib`` compares a word with every candidate; with 5,000 titles and a few
-hundred dangling links that is seconds.  A trigram index first narrows the
-candidates to the few dozen that share the most trigrams, and difflib ranks
-those.
+hundred dangling links that is seconds.  Instead, a trigram index finds the
+names sharing the most (informative) trigrams with the word, ranked by the
+Dice coefficient of their trigram sets.
 """
 
 from __future__ import annotations
 
-from collections import Counter, defaultdict
+from collections import defaultdict
 from collections.abc import Iterable
 
-from ..diagnostics import did_you_mean
 from ..ids import normalize_name
 
-_SHORTLIST = 40
+_SHORTLIST = 12
+_RAREST = 8
+#: Dice coefficient of trigram sets a suggestion needs (0.5: half the trigrams shared).
+_MIN_DICE = 0.5
+#: A trigram shared by more names than this says little ("  a", "ion") and is skipped.
+_COMMON = 0.05
 
 
 def _trigrams(text: str) -> set[str]:
@@ -27,20 +31,41 @@ class Suggester:
 
     def __init__(self, names: Iterable[str]) -> None:
         self._names: list[str] = sorted(set(names))
-        self._grams: dict[str, list[int]] = defaultdict(list)
+        self._grams_of = [_trigrams(normalize_name(name)) for name in self._names]
+        grams: dict[str, list[int]] = defaultdict(list)
         for i, name in enumerate(self._names):
-            for gram in _trigrams(normalize_name(name)):
-                self._grams[gram].append(i)
+            for gram in self._grams_of[i]:
+                grams[gram].append(i)
+        limit = max(50, int(len(self._names) * _COMMON))
+        self._grams = {g: ids for g, ids in grams.items() if len(ids) <= limit}
         self._memo: dict[str, str] = {}
 
     def suggest(self, word: str) -> str:
         """`` (did you mean 'A' or 'B'?)`` or ``""``."""
         if word in self._memo:
             return self._memo[word]
-        counts: Counter[int] = Counter()
-        for gram in _trigrams(normalize_name(word)):
-            counts.update(self._grams.get(gram, ()))
-        shortlist = [self._names[i] for i, _ in counts.most_common(_SHORTLIST)]
-        result = did_you_mean(word, shortlist)
+        grams = _trigrams(normalize_name(word))
+        # candidates: names sharing at least two of the word's rarest trigrams
+        postings = sorted((self._grams[g] for g in grams if g in self._grams), key=len)
+        counts: dict[int, int] = {}
+        for ids in postings[:_RAREST]:
+            for i in ids:
+                counts[i] = counts.get(i, 0) + 1
+        best = sorted((i for i, n in counts.items() if n >= 2), key=lambda i: -counts[i])
+        scored = []
+        for i in best[:_SHORTLIST]:
+            theirs = self._grams_of[i]
+            dice = 2 * len(grams & theirs) / (len(grams) + len(theirs))
+            if dice >= _MIN_DICE:
+                scored.append((-dice, self._names[i]))
+        result = _phrase([name for _, name in sorted(scored)[:3]])
         self._memo[word] = result
         return result
+
+
+def _phrase(names: list[str]) -> str:
+    if not names:
+        return ""
+    shown = [repr(n) for n in names]
+    joined = shown[0] if len(shown) == 1 else ", ".join(shown[:-1]) + " or " + shown[-1]
+    return f" (did you mean {joined}?)"

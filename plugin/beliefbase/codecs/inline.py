@@ -38,8 +38,13 @@ def default_wikitext(target: str, fragment: str, display: str | None) -> str:
     return target or fragment
 
 
+_MARKUP = re.compile(r"[`\[\]<>&*_\\!]")
+
+
 def plain_text(inline: str, wikitext: WikiText = default_wikitext) -> str:
     """The visible text of an inline Markdown fragment."""
+    if not _MARKUP.search(inline):
+        return " ".join(inline.split())
     stash: list[str] = []
 
     def keep(text: str) -> str:

@@ -11,7 +11,6 @@ into node ids.
 
 from __future__ import annotations
 
-import dataclasses
 from bisect import bisect_right
 import hashlib
 import re
@@ -34,24 +33,30 @@ _ATX_HEADING = re.compile(
     re.MULTILINE | re.VERBOSE,
 )
 _CLOSING_HASHES = re.compile(r"(?:^|[ \t]+)\#+[ \t]*$|[ \t]+$")
-_SETEXT_UNDERLINE = re.compile(r"^(?P<under>=+|-+)[ \t]*$", re.MULTILINE)
+# Scans over "\n" + text: a literal first character lets the regex engine jump
+# from newline to newline instead of trying `^` at every position.
+_ATX_SCAN = re.compile(r"\n {0,3}(?P<hashes>\#{1,6})(?:[ \t](?P<text>[^\n]*))?(?=\n|\Z)")
+_SETEXT_SCAN = re.compile(r"\n(?P<under>=+|-+)[ \t]*(?=\n|\Z)")
 _ATTR_LIST = re.compile(r"[ \t]*\{:?(?P<attrs>[^}\n]*)\}[ \t]*$")
 _ATTR_ID = re.compile(r"(?:^|\s)#(?P<id>[^\s}]+)")
 _LIST_ITEM = re.compile(r"^[ \t]*(?:[*+-]|\d{1,9}[.)])[ \t]", re.MULTILINE)
 
 # One pass finds every inline link form, in document order.
+# One pass finds every inline link form, in document order.  The lookahead lets
+# the regex engine skip straight to '!', '[' or '<'; escapes are checked in Python.
 _LINK = re.compile(
     r"""
-    (?<!\\)(?P<bang>!?)\[\[                    # [[ or ![[, not escaped
+    (?=[!\[<])
+    (?:(?P<bang>!?)\[\[                        # [[ or ![[
         (?P<inner>[^\[\]\n]+)                  # target|display (no brackets)
     \]\]
-  | (?<![\\\]])(?P<mdbang>!?)\[                # [text](href) or ![alt](src)
+  | (?P<mdbang>!?)\[                          # [text](href) or ![alt](src)
         (?P<text>(?:\\.|[^\[\]\n\\]|\[(?:\\.|[^\[\]\n\\])*\])*)   # one level of [] nesting
     \]\(\s*
         (?P<href><[^<>\n]*>|[^\s()<>]*(?:\([^\s()]*\)[^\s()<>]*)*)  # one level of ()
         (?:\s+(?:"[^"\n]*"|'[^'\n]*'|\([^)\n]*\)))?\s*           # optional title
     \)
-  | <(?P<url>https?://[^\s<>]+)>               # autolink
+  | <(?P<url>https?://[^\s<>]+)>)             # autolink
     """,
     re.VERBOSE,
 )
@@ -61,18 +66,18 @@ _INLINE_FIELD = re.compile(
 )
 _TAG = re.compile(
     r"""
-    (?:(?<=[ \t\n])|^)\#                       # '#' after whitespace or at line start
-    (?P<tag>[\w/\-]*[^\W\d][\w/\-]*)           # tag chars, not all digits
+    \#(?P<tag>[\w/\-]*[^\W\d][\w/\-]*)       # '#', tag chars, not all digits
     (?![\w/\-]|:[A-Z][A-Z0-9_]*\b)             # ...and not an entity #Name:TYPE
     """,
-    re.MULTILINE | re.VERBOSE,
+    re.VERBOSE,
 )
-_BLOCK_ID = re.compile(r"(?:(?<=[ \t])|^)\^(?P<id>[A-Za-z0-9][A-Za-z0-9\-]*)[ \t]*$", re.MULTILINE)
+_BLOCK_ID = re.compile(r"\^(?P<id>[A-Za-z0-9][A-Za-z0-9\-]*)[ \t]*$", re.MULTILINE)
 _FOOTNOTE_DEF = re.compile(r"^\[\^(?P<id>[^\]\s]+)\]:", re.MULTILINE)
 _FOOTNOTE_REF = re.compile(r"\[\^(?P<id>[^\]\s]+)\](?!:)")
 _SENTENCE_END = re.compile(r"(?<=[.!?])[ \t\n]+(?=[A-Z0-9\"'(\[*_])")
 _NEWLINE = re.compile(r"\n")
 _LINE_UNIT = re.compile(r"^[ \t]*(?:[*+-][ \t]|\d{1,9}[.)][ \t]|\|)", re.MULTILINE)
+_SIZE = re.compile(r"\d+(?:x\d+)?")
 _ESCAPED_PIPE = re.compile(r"\\\|")
 _SCHEME = re.compile(r"^[A-Za-z][A-Za-z0-9+.\-]*:")
 
@@ -191,13 +196,14 @@ class _Positions:
 
 def _headings(masked: str, body: str, pos: _Positions) -> Iterator[Heading]:
     found: list[tuple[int, Heading]] = []
+    padded = "\n" + masked  # padded[i + 1] == masked[i]: a match at i is a line at i
     if "#" in masked:
-        for m in _ATX_HEADING.finditer(masked):
-            raw = body[m.start("text"):m.end("text")] if m.group("text") is not None else ""
+        for m in _ATX_SCAN.finditer(padded):
+            raw = body[m.start("text") - 1:m.end("text") - 1] if m.group("text") else ""
             raw = _CLOSING_HASHES.sub("", raw).strip()
             found.append((m.start(), _heading(len(m.group("hashes")), raw, m.start(), pos)))
     if "\n=" in masked or "\n-" in masked:
-        for m in _SETEXT_UNDERLINE.finditer(masked):
+        for m in _SETEXT_SCAN.finditer(padded):
             start = _setext_text_start(masked, m.start())
             if start is None:
                 continue
@@ -270,8 +276,15 @@ def _links(
 ) -> Iterator[LinkRef]:
     if "[" not in masked and "<http" not in masked:
         return
-    for m in _LINK.finditer(masked):
-        line, col = pos.at(m.start())
+    at = 0
+    while (m := _LINK.search(masked, at)) is not None:
+        start = m.start()
+        escaped = start > 0 and masked[start - 1] == "\\"
+        if escaped or (m.group("mdbang") is not None and start > 0 and masked[start - 1] == "]"):
+            at = start + 1  # `\[[x]]` is literal; `\![[x]]` may still hold a link at +1
+            continue
+        at = m.end()
+        line, col = pos.at(start)
         if m.group("inner") is not None:
             link = _wikilink(m, body, line, col, fields_at)
         elif m.group("url") is not None:
@@ -279,12 +292,7 @@ def _links(
         else:
             link = _markdown_link(m, body, line, col)
         if link is not None:
-            context = _context(body, m.start(), m.end()) if link.form != "autolink" else ""
-            yield _with_context(link, context)
-
-
-def _with_context(link: LinkRef, context: str) -> LinkRef:
-    return dataclasses.replace(link, context=context) if context else link
+            yield link
 
 
 def split_wikilink(inner: str) -> tuple[str, str, str | None]:
@@ -306,14 +314,15 @@ def _wikilink(
     target, fragment, display = split_wikilink(inner)
     if not target and not fragment:
         return None
+    context = _context(body, m.start(), m.end())
     if m.group("bang"):
-        size = display if display and re.fullmatch(r"\d+(?:x\d+)?", display) else None
+        size = display if display and _SIZE.fullmatch(display) else None
         return LinkRef("embed", target, fragment, None if size else display, line, col,
-                       "embeds", size=size)
+                       "embeds", context, size)
     field = fields_at.get(line)
     if field is not None and m.start() > field[1] - 1:
-        return LinkRef("field", target, fragment, display, line, col, field[0])
-    return LinkRef("wikilink", target, fragment, display, line, col, "links_to")
+        return LinkRef("field", target, fragment, display, line, col, field[0], context)
+    return LinkRef("wikilink", target, fragment, display, line, col, "links_to", context)
 
 
 def _markdown_link(m: re.Match[str], body: str, line: int, col: int) -> LinkRef | None:
@@ -332,7 +341,7 @@ def _markdown_link(m: re.Match[str], body: str, line: int, col: int) -> LinkRef 
         return None
     form = "image" if image else "markdown"
     return LinkRef(form, path, unquote(fragment), text or None, line, col,
-                   "embeds" if image else "links_to")
+                   "embeds" if image else "links_to", _context(body, m.start(), m.end()))
 
 
 def meta_links(data: dict[str, Any], lines: dict[str, int]) -> list[LinkRef]:
@@ -406,6 +415,8 @@ def _tags(masked: str, pos: _Positions) -> Iterator[Tag]:
         return
     for m in _TAG.finditer(masked):
         start = m.start()
+        if start > 0 and masked[start - 1] not in " \t\n":
+            continue  # C#, a#b, #x inside a URL or after another '#'
         line_start = masked.rfind("\n", 0, start) + 1
         if _ATX_HEADING.match(masked, line_start) and _is_heading_marker(masked, line_start, start):
             continue
@@ -422,6 +433,8 @@ def _block_ids(masked: str, pos: _Positions) -> Iterator[BlockId]:
     if "^" not in masked:
         return
     for m in _BLOCK_ID.finditer(masked):
+        if m.start() > 0 and masked[m.start() - 1] not in " \t\n":
+            continue  # x^2 is not a block id
         line_start = masked.rfind("\n", 0, m.start()) + 1
         end_offset = m.start()
         if not masked[line_start:m.start()].strip():

@@ -9,7 +9,7 @@ from __future__ import annotations
 import posixpath
 
 from ..builder.compiled import Compiled
-from ..builder.documents import Document, section_of_line
+from ..builder.documents import Document, section_bid, section_of_line
 from ..builder.resolve import ResolvedLink
 from ..builder.wikitext import link_text
 from ..codecs.frontmatter import jsonable
@@ -40,16 +40,18 @@ def _add_document(graph: Graph, doc: Document) -> None:
                    doc.aliases, props))
     graph.link(Edge(doc.bid, doc.network.bid, "child_of", WeightKind.SUBSECTION, doc.path, 1))
     for section in doc.sections:
-        graph.add(Node(section.bid, "Section", section.text, None, doc.path,
+        bid = section_bid(doc.bid, section.anchor)
+        graph.add(Node(bid, "Section", section.text, None, doc.path,
                        f"{doc.url}#{section.anchor}"))
-        parent = doc.by_anchor[section.parent].bid if section.parent else doc.bid
-        graph.link(Edge(section.bid, parent, "child_of", WeightKind.SUBSECTION, doc.path,
+        parent = section_bid(doc.bid, section.parent) if section.parent else doc.bid
+        graph.link(Edge(bid, parent, "child_of", WeightKind.SUBSECTION, doc.path,
                         section.line))
     for block_id, block in sorted(doc.blocks.items()):
         bid = provisional_bid(doc.bid, "^" + block_id)
         graph.add(Node(bid, "Block", f"^{block_id}", None, doc.path, f"{doc.url}#^{block_id}"))
         section = section_of_line(doc, block.line)
-        graph.link(Edge(bid, section.bid if section else doc.bid, "child_of",
+        parent = section_bid(doc.bid, section.anchor) if section else doc.bid
+        graph.link(Edge(bid, parent, "child_of",
                         WeightKind.SUBSECTION, doc.path, block.line))
     for tag in doc.tags:
         tag_bid = provisional_bid("tag", tag.lower())
@@ -76,7 +78,7 @@ def _add_link(graph: Graph, compiled: Compiled, doc: Document, rl: ResolvedLink)
         if rl.anchor and rl.anchor.startswith("^"):
             target = provisional_bid(target_doc.bid, rl.anchor)
         elif rl.anchor:
-            target = target_doc.by_anchor[rl.anchor].bid
+            target = section_bid(target_doc.bid, rl.anchor)
     display = link_text(rl, compiled.documents) if rl.status == "ok" else link.target
     graph.link(Edge(doc.bid, target, link.relation, weight, doc.path, link.line, display,
                     link.display is None and link.form != "autolink"))
