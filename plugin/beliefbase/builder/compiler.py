@@ -22,12 +22,12 @@ from __future__ import annotations
 import multiprocessing as mp
 import os
 import posixpath
+from collections import defaultdict
+from collections.abc import Iterable, Sequence
 from concurrent.futures import ProcessPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
-from pickle import PicklingError
-from collections import defaultdict
-from collections.abc import Iterable
 from pathlib import Path
+from pickle import PicklingError
 
 from .. import diagnostics as diag
 from ..codecs.markdown import digest, parse_markdown
@@ -65,7 +65,9 @@ def _parse_job(job: tuple[SrcPath, str, bytes, str]) -> ParsedDoc:
 POOL_THRESHOLD = 300
 
 
-def parse_many(jobs: list[tuple[SrcPath, str, bytes, str]], workers: int = 0) -> list[ParsedDoc]:
+def parse_many(
+    jobs: Sequence[tuple[SrcPath, str, bytes, str]], workers: int = 0
+) -> list[ParsedDoc]:
     """Parse ``jobs`` in order; in a pool of processes when there are enough of them.
 
     ``workers``: 0 = one per CPU (at most 4), 1 = in this process.  The output
@@ -120,7 +122,9 @@ class Compiler:
         self.previous = compiled
         return compiled
 
-    def _partition(self, sources: Iterable[SourceFile]) -> tuple[list[SourceFile], list[SourceFile]]:
+    def _partition(
+        self, sources: Iterable[SourceFile]
+    ) -> tuple[list[SourceFile], list[SourceFile]]:
         escaped: list[SourceFile] = []
         readable: list[SourceFile] = []
         for source in sources:
@@ -255,9 +259,9 @@ class Compiler:
             dirty |= {rl.source for rl in self.previous.backlinks.get(path, [])}
         return {p for p in dirty if p in docs and docs[p].published}
 
-    def _resolve(self, docs: dict[SrcPath, Document], dirty: set[SrcPath], removed: set[SrcPath]) -> (
-        None
-    ):
+    def _resolve(
+        self, docs: dict[SrcPath, Document], dirty: set[SrcPath], removed: set[SrcPath]
+    ) -> None:
         assert self._links is not None
         for path in list(self._resolved):
             if path not in docs or not docs[path].published:
@@ -295,8 +299,8 @@ class Compiler:
                 if rl.status == "ok" and rl.target is not None and rl.target != rl.source:
                     backlinks[rl.target].append(rl)
         found: list[diag.Diagnostic] = []
-        for doc in parsed.values():
-            found.extend(doc.diagnostics)
+        for parsed_doc in parsed.values():
+            found.extend(parsed_doc.diagnostics)
         for _links, link_diags in self._resolved.values():
             found.extend(link_diags)
         published = [d for d in docs.values() if d.published]

@@ -46,6 +46,7 @@ class LinkResolver:
             if link.form == "autolink":
                 links.append(ResolvedLink(link, doc.path, "external"))
                 continue
+            resolved: ResolvedLink | None
             if link.form in _WIKI_FORMS:
                 resolved = self._wikilink(link, doc)
             else:
@@ -93,7 +94,7 @@ class LinkResolver:
         joined = join_src(base, link.target.lstrip("/"))
         if joined is None:
             return None  # outside docs_dir: MkDocs reports it, and it is not in the graph
-        path = joined.rstrip("/")
+        path = SrcPath(joined.rstrip("/"))
         if path in self.published.paths:
             return self._with_fragment(link, doc, self.published.paths[path], Found(path, 2))
         folder_index = self.published.folder_index(path)

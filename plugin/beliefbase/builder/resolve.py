@@ -146,7 +146,7 @@ def _by_suffix(index: NameIndex, text: str) -> list[SrcPath]:
     tail = "/" + text.strip("/").lower()
     forms = (tail + ".md", tail) if not tail.endswith(".md") else (tail,)
     return sorted(
-        p for p in index.paths if any(("/" + p.lower()).endswith(f) for f in forms)
+        SrcPath(p) for p in index.paths if any(("/" + p.lower()).endswith(f) for f in forms)
     )
 
 

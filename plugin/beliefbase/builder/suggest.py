@@ -33,8 +33,8 @@ class Suggester:
         self._names: list[str] = sorted(set(names))
         self._grams_of = [_trigrams(normalize_name(name)) for name in self._names]
         grams: dict[str, list[int]] = defaultdict(list)
-        for i, name in enumerate(self._names):
-            for gram in self._grams_of[i]:
+        for i, name_grams in enumerate(self._grams_of):
+            for gram in name_grams:
                 grams[gram].append(i)
         limit = max(50, int(len(self._names) * _COMMON))
         self._grams = {g: ids for g, ids in grams.items() if len(ids) <= limit}

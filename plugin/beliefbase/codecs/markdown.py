@@ -11,9 +11,9 @@ into node ids.
 
 from __future__ import annotations
 
-from bisect import bisect_right
 import hashlib
 import re
+from bisect import bisect_right
 from collections.abc import Iterator
 from typing import Any
 from urllib.parse import unquote
@@ -23,7 +23,7 @@ from ..ids import SrcPath
 from . import frontmatter as fm
 from .guards import MAX_INDENT, deep_blocks
 from .mask import mask
-from .model import BlockId, Footnote, Heading, LinkRef, ParsedDoc, Tag
+from .model import BlockId, Footnote, Heading, LinkForm, LinkRef, ParsedDoc, Tag
 
 _ATX_HEADING = re.compile(
     r"""
@@ -339,7 +339,7 @@ def _markdown_link(m: re.Match[str], body: str, line: int, col: int) -> LinkRef 
     path = unquote(path.partition("?")[0])
     if not path and not fragment:
         return None
-    form = "image" if image else "markdown"
+    form: LinkForm = "image" if image else "markdown"
     return LinkRef(form, path, unquote(fragment), text or None, line, col,
                    "embeds" if image else "links_to", _context(body, m.start(), m.end()))
 

@@ -49,8 +49,8 @@ def _add_document(graph: Graph, doc: Document) -> None:
     for block_id, block in sorted(doc.blocks.items()):
         bid = provisional_bid(doc.bid, "^" + block_id)
         graph.add(Node(bid, "Block", f"^{block_id}", None, doc.path, f"{doc.url}#^{block_id}"))
-        section = section_of_line(doc, block.line)
-        parent = section_bid(doc.bid, section.anchor) if section else doc.bid
+        holder = section_of_line(doc, block.line)
+        parent = section_bid(doc.bid, holder.anchor) if holder else doc.bid
         graph.link(Edge(bid, parent, "child_of",
                         WeightKind.SUBSECTION, doc.path, block.line))
     for tag in doc.tags:

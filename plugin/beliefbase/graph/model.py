@@ -13,11 +13,11 @@ link is auto-titled.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from enum import Enum
+from enum import StrEnum
 from typing import Any
 
 
-class WeightKind(str, Enum):
+class WeightKind(StrEnum):
     SUBSECTION = "Subsection"
     EPISTEMIC = "Epistemic"
     PRAGMATIC = "Pragmatic"

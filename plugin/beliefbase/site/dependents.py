@@ -1,0 +1,91 @@
+"""Which pages a change touches: what ``mkdocs serve --dirty`` must rebuild.
+
+MkDocs' dirty builds re-render only pages whose own source file is newer than
+their output, so a note's backlinks, auto-titles in other notes, embeds of it
+and the like would go stale.  After each compile the plugin asks
+``dependent_pages`` which other pages show something of the changed notes and
+removes their output files, so MkDocs rebuilds exactly those.
+
+A page depends on a note when it links to it (titles, anchors, broken-ness),
+is linked from it (its backlinks panel quotes the note), embeds it directly or
+through other embeds, or resolved any of its links differently this time.
+When a title or an alias changes and the theme prints the navigation into
+every page (Material without the explorer), every page depends on it.
+"""
+
+from __future__ import annotations
+
+from collections import defaultdict
+from collections.abc import Iterable
+
+from ..builder.compiled import Compiled
+from ..builder.resolve import ResolvedLink
+from ..ids import SrcPath
+
+
+def dependent_pages(
+    old: Compiled | None, new: Compiled, nav_in_every_page: bool
+) -> set[SrcPath] | None:
+    """Source paths of published pages to rebuild besides the changed ones.
+
+    ``None`` means "all of them" (first build, or a change every page shows).
+    """
+    if old is None:
+        return None
+    changed = new.changed | new.removed
+    if not changed:
+        return set()
+    if nav_in_every_page and _names_changed(old, new, changed):
+        return None
+    pages: set[SrcPath] = set()
+    for path in changed:
+        for compiled in (old, new):
+            pages |= {rl.source for rl in compiled.backlinks.get(path, [])}
+            pages |= _targets(compiled.links.get(path, []))
+    pages |= _relinked(old, new)
+    pages |= _embedders(new, pages | changed)
+    return {p for p in pages if p in new.documents and new.documents[p].published}
+
+
+def _names_changed(old: Compiled, new: Compiled, changed: set[SrcPath]) -> bool:
+    for path in changed:
+        before, after = old.documents.get(path), new.documents.get(path)
+        if (before is None) != (after is None):
+            return True
+        if before is not None and after is not None and (
+            before.title != after.title or before.published != after.published
+        ):
+            return True
+    return False
+
+
+def _targets(links: Iterable[ResolvedLink]) -> set[SrcPath]:
+    return {rl.target for rl in links if rl.status == "ok" and rl.target and not rl.is_asset}
+
+
+def _relinked(old: Compiled, new: Compiled) -> set[SrcPath]:
+    """Pages whose links resolve differently now (a note appeared, a title moved...)."""
+    return {path for path, links in new.links.items()
+            if old.links.get(path) is not links and _shape(old.links.get(path)) != _shape(links)}
+
+
+def _shape(links: list[ResolvedLink] | None) -> list[tuple[object, ...]]:
+    return [(rl.status, rl.target, rl.anchor, rl.anchor_missing, rl.candidates)
+            for rl in links or []]
+
+
+def _embedders(compiled: Compiled, pages: set[SrcPath]) -> set[SrcPath]:
+    """Every page that embeds one of ``pages``, directly or through other embeds."""
+    embedded_by: dict[SrcPath, set[SrcPath]] = defaultdict(set)
+    for source, links in compiled.links.items():
+        for rl in links:
+            if rl.link.form == "embed" and rl.status == "ok" and rl.target and not rl.is_asset:
+                embedded_by[rl.target].add(source)
+    found: set[SrcPath] = set()
+    todo = list(pages)
+    while todo:
+        for source in embedded_by.get(todo.pop(), ()):
+            if source not in found:
+                found.add(source)
+                todo.append(source)
+    return found
