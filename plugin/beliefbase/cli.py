@@ -15,14 +15,14 @@ from pathlib import Path
 import click
 
 from . import diagnostics as diag
+from .beliefs.cli import register as register_belief_commands
 from .graph.build import build_graph
 from .graph.emit import dumps, graph_json
 from .graph.events import diff_graphs, load_snapshot, save_snapshot
 from .graph.invariants import check_graph
-from .beliefs.cli import register as register_belief_commands
+from .project import belief_context, cache_dir, compile_from_config, load_config, load_project
 from .sync import add_bid, record_source_refs
 from .writeback import edit_file
-from .project import belief_context, cache_dir, compile_from_config, load_config, load_project
 
 __all__ = ["compile_from_config", "load_project", "main"]
 

@@ -48,6 +48,10 @@ class BeliefbaseConfig(base.Config):
     beliefs_page = PageUrl("beliefs/")
     """URL root of belief pages."""
 
+    recent_days = c.Type(int, default=30)
+    """The belief index's "changed recently" list shows supersessions of this many
+    days before the build date."""
+
     entities_page = PageUrl("entities/")
     """URL root of entity pages."""
 
@@ -82,4 +86,8 @@ class BeliefbaseConfig(base.Config):
         if isinstance(depth, int) and not 0 <= depth <= 50:
             failed.append(("embed_depth", base.ValidationError(
                 f"must be between 0 and 50, got {depth}")))
+        recent = self.get("recent_days")
+        if isinstance(recent, int) and not 0 <= recent <= 3650:
+            failed.append(("recent_days", base.ValidationError(
+                f"must be between 0 and 3650 days, got {recent}")))
         return failed, warnings

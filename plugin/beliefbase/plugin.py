@@ -3,8 +3,9 @@
 Event order in one build (MkDocs "gathers all data, then writes"):
 
 * ``on_config``   – options -> ``CompileOptions``; our Markdown extension, CSS, JS.
-* ``on_files``    – compile every source (cached), log diagnostics, drop drafts
-                    and non-page sources, add generated pages and assets.
+* ``on_files``    – compile every source (cached), verify beliefs (SQLite index),
+                    log diagnostics, drop drafts and non-page sources, add
+                    generated pages (belief pages too) and assets.
 * ``on_page_read_source`` / ``on_page_markdown`` – our decoded body and meta.
 * ``on_page_content`` / ``on_page_context`` – banners, node pages, panels
                     (after the search plugin indexed the page: panels are not
@@ -33,15 +34,19 @@ from .builder import Compiler, CompileOptions, make_sources
 from .builder.documents import Document
 from .config import BeliefbaseConfig
 from .project import compile_options
+from .site.beliefs import belief_options
+from .site.callouts import CalloutExtension
 from .site.escape import finalize
+from .site.footnote_beliefs import FootnoteBeliefsExtension
 from .site.markdown_ext import WikiLinkExtension
+from .site.reader import ReaderCache, reader_options
 from .site.search_index import escape_user_strings
 from .site.session import OUTPUT_DIR, SiteBuild
 from .site.templates import Templates, theme_dir
 
 log = get_plugin_logger(__name__)
 
-_ASSETS = ("beliefbase.css", "beliefbase.js")
+_ASSETS = ("beliefbase.css", "beliefs.css", "reader.css", "beliefbase.js")
 
 
 class BeliefbasePlugin(BasePlugin[BeliefbaseConfig]):
@@ -51,6 +56,8 @@ class BeliefbasePlugin(BasePlugin[BeliefbaseConfig]):
         self.compiler: Compiler | None = None
         self.site: SiteBuild | None = None
         self.extension: WikiLinkExtension | None = None
+        self.footnote_links = FootnoteBeliefsExtension()
+        self.reader_cache = ReaderCache()  # per-note work kept across serve rebuilds
         self.serving = False
         self._diagnostics: list[diag.Diagnostic] = []
         self._strict = False
@@ -66,7 +73,9 @@ class BeliefbasePlugin(BasePlugin[BeliefbaseConfig]):
             cache_dir = Path(config.config_file_path or ".").parent / self.config.cache_dir
             self.compiler = Compiler(options, cache_dir.resolve())
         self.extension = WikiLinkExtension(renderer=None)  # type: ignore[arg-type]
-        config.markdown_extensions.append(self.extension)  # type: ignore[arg-type]
+        self.footnote_links = FootnoteBeliefsExtension()
+        config.markdown_extensions += [self.extension, CalloutExtension(),  # type: ignore[list-item]
+                                       self.footnote_links]
         for name in _ASSETS:
             target = config.extra_css if name.endswith(".css") else config.extra_javascript
             url = f"{OUTPUT_DIR}/{name}"
@@ -88,6 +97,10 @@ class BeliefbasePlugin(BasePlugin[BeliefbaseConfig]):
                               list(config.markdown_extensions), dict(config.mdx_configs))
         self._diagnostics = list(compiled.diagnostics)
         files = self._arrange_files(files, config)
+        self._diagnostics += self.site.add_beliefs(belief_options(config, self.config),
+                                                   self.footnote_links, files, config)
+        self._diagnostics += self.site.add_reader(reader_options(config, self.config),
+                                                  self.reader_cache, files, config)
         page_urls = {f.url for f in files.documentation_pages()}
         self._diagnostics += self.site.check_graph(page_urls)
         self._log(self._diagnostics)
@@ -151,6 +164,8 @@ class BeliefbasePlugin(BasePlugin[BeliefbaseConfig]):
         if doc is None:
             if page.file.src_uri == self.site.wanted_src:
                 page.meta["title"] = "Wanted notes"
+            elif meta := self.site.generated_meta(page.file.src_uri):
+                page.meta.update(meta)
             return markdown
         page.meta = self.site.page_meta(doc)
         self.site.renderer.begin_page(doc, page.url)
@@ -164,12 +179,15 @@ class BeliefbasePlugin(BasePlugin[BeliefbaseConfig]):
         self.site.renderer.end_page()
         if page.file.src_uri == self.site.wanted_src:
             return html + self.site.wanted_content(page.url)
+        generated = self.site.generated_content(page.file.src_uri, page.url)
+        if generated is not None:
+            return html + generated
         doc = self._doc(page)
         if doc is None:
             return html
         if doc.kind == "toml":
             html += self.site.node_content(doc)
-        return self.site.panels_before(doc) + html
+        return self.site.page_top(doc, html)
 
     @event_priority(-50)  # after the search plugin has indexed the page
     def on_page_context(

@@ -7,7 +7,7 @@ from typing import Any
 
 from markdown.extensions.toc import slugify as toc_slugify
 
-from .builder import CompileOptions, Compiled, Compiler, SourceFile, discover
+from .builder import Compiled, CompileOptions, Compiler, SourceFile, discover
 from .config import BeliefbaseConfig
 
 

@@ -11,7 +11,7 @@ from collections import Counter
 from typing import Any
 
 from ..site.escape import json_for_html
-from .model import Graph, WeightKind
+from .model import Graph, Node, WeightKind
 
 GRAPH_JSON_VERSION = 1
 
@@ -65,3 +65,68 @@ def graph_json(graph: Graph) -> dict[str, Any]:
 def dumps(document: dict[str, Any]) -> str:
     """Compact, sorted JSON; ``<``, ``>``, ``&`` as ``\\u`` escapes (safe even inside HTML)."""
     return json_for_html(document, sort_keys=True, separators=(",", ":"))
+
+
+# -- graph-view.json: the graph viewer's own, slim file --------------------------------
+
+GRAPH_VIEW_VERSION = 1
+
+#: Kinds the viewer draws; sections and blocks are folded into their document.
+_VIEW_KINDS = ("Document", "Tag", "Asset", "External")
+_FOLDED = ("Section", "Block")
+
+
+def graph_view_json(graph: Graph) -> dict[str, Any]:
+    """``graph-view.json``: what the graph viewer draws, and nothing else.
+
+    Documents, tags, assets and external links (the viewer's kinds); a link
+    from or to a section or block counts for its document; structure edges
+    (``child_of``) and networks are left out.  Node fields equal to their
+    default are omitted (``kind`` "Document", ``schema`` null, empty ``tags``,
+    ``aliases``, ``folder``, ``url``).  Edges are one flat list of
+    ``source, target, type`` triples: node positions in ``nodes`` and an index
+    into ``types``, each (source, target, type) once.
+    """
+    by_path = {n.path: n.bid for n in graph.nodes.values() if n.kind == "Document" and n.path}
+    fold: dict[str, str] = {}
+    for node in graph.nodes.values():
+        if node.kind in _VIEW_KINDS:
+            fold[node.bid] = node.bid
+        elif node.kind in _FOLDED and node.path in by_path:
+            fold[node.bid] = by_path[node.path]
+    shown = sorted((graph.nodes[b] for b in set(fold.values())),
+                   key=lambda n: (_KIND_ORDER.get(n.kind, 99), n.path or "", n.url or "", n.bid))
+    position = {n.bid: k for k, n in enumerate(shown)}
+    triples: set[tuple[int, int, str]] = set()
+    for edge in graph.edges:
+        if edge.weight_kind is WeightKind.SUBSECTION:
+            continue
+        source, target = fold.get(edge.source), fold.get(edge.target)
+        if source is None or target is None or source == target:
+            continue
+        triples.add((position[source], position[target], edge.type))
+    types = sorted({t for _s, _t, t in triples})
+    type_index = {t: k for k, t in enumerate(types)}
+    flat: list[int] = []
+    for s, t, kind in sorted(triples, key=lambda e: (e[0], e[1], type_index[e[2]])):
+        flat += (s, t, type_index[kind])
+    return {"version": GRAPH_VIEW_VERSION, "types": types,
+            "nodes": [_view_node(n) for n in shown], "edges": flat}
+
+
+def _view_node(node: Node) -> dict[str, Any]:
+    out: dict[str, Any] = {"id": node.bid, "title": node.title}
+    if node.kind != "Document":
+        out["kind"] = node.kind
+    if node.url:
+        out["url"] = node.url
+    if node.schema:
+        out["schema"] = node.schema
+    folder = posixpath.dirname(node.path) if node.path and node.kind == "Document" else ""
+    if folder:
+        out["folder"] = folder
+    if node.tags:
+        out["tags"] = list(node.tags)
+    if node.aliases:
+        out["aliases"] = list(node.aliases)
+    return out

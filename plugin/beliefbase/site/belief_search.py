@@ -18,9 +18,12 @@ from __future__ import annotations
 
 import functools
 import hashlib
+import html
 import json
 import os
+import re
 import shutil
+from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
 
@@ -32,7 +35,7 @@ SEARCH_JSON = "beliefs-search.json"
 LUNR_JS = "lunr.js"
 _CACHE_FILE = "beliefs-search.json"
 #: Bump when the index's shape or fields change (invalidates cached indexes).
-_INDEX_VERSION = "1"
+_INDEX_VERSION = "2"
 
 
 def _documents(bs: BeliefSet) -> list[dict[str, str]]:
@@ -63,10 +66,9 @@ def search_json(bs: BeliefSet, plan: BeliefPlan, cache_dir: Path | None) -> str:
 def _build_index(documents: list[dict[str, str]]) -> dict[str, Any]:
     from lunr.builder import Builder
     from lunr.stop_word_filter import stop_word_filter
-    from lunr.trimmer import trimmer
 
     builder = Builder()
-    builder.pipeline.add(trimmer, stop_word_filter, _stemmer)
+    builder.pipeline.add(_trimmer, stop_word_filter, _stemmer)
     builder.search_pipeline.add(_stemmer)
     builder.ref("id")
     builder.field("statement")
@@ -75,6 +77,21 @@ def _build_index(documents: list[dict[str, str]]) -> dict[str, Any]:
     for document in documents:
         builder.add(document)
     return builder.build().serialize()  # type: ignore[no-any-return]
+
+
+_EDGES = re.compile(r"^\W+|\W+$")
+
+
+def _trimmer(token: Any, i: int | None = None, tokens: Any = None) -> Any:
+    """Strip non-word characters at both ends (``/auth/v2/refresh.`` -> ``auth/v2/refresh``).
+
+    lunr's Python trimmer leaves a token with inner punctuation untouched; this one
+    does what ``beliefs.js`` does to query words, so the two always agree.
+    """
+    return token.update(lambda text, _meta: _EDGES.sub("", text))
+
+
+_trimmer.label = "trimmer"  # type: ignore[attr-defined]
 
 
 @functools.lru_cache(maxsize=1 << 16)  # statements repeat words: stem each once
@@ -100,7 +117,7 @@ def _cached(cache_dir: Path | None, digest: str) -> dict[str, Any] | None:
     except (OSError, ValueError):
         return None
     if isinstance(data, dict) and data.get("digest") == digest:
-        return data.get("index")  # type: ignore[no-any-return]
+        return data.get("index")
     return None
 
 
@@ -114,6 +131,31 @@ def _store(cache_dir: Path | None, digest: str, index: dict[str, Any]) -> None:
         os.replace(tmp, cache_dir / _CACHE_FILE)
     except OSError:
         pass  # a cache we cannot write is only slower, never wrong
+
+
+def escape_search_titles(site_dir: Path, titles: Mapping[str, str]) -> None:
+    """Escape our page titles in the theme's search index (page URL -> title as given).
+
+    MkDocs-Material's search takes a page's title from ``page.meta`` and shows it
+    as HTML; a belief page's title is its statement, user text.  Same approach
+    as ``search_index.escape_user_strings`` for notes.
+    """
+    file = site_dir / "search" / "search_index.json"
+    try:
+        index = json.loads(file.read_text(encoding="utf-8"))
+    except (OSError, ValueError):
+        return
+    changed = False
+    for entry in index.get("docs", []):
+        title = titles.get(str(entry.get("location", "")))
+        if title is not None and entry.get("title") == title:
+            entry["title"] = html.escape(title, quote=False)
+            changed = True
+    if changed:
+        tmp = file.with_name(file.name + ".tmp")
+        tmp.write_text(json.dumps(index, ensure_ascii=False, separators=(",", ":")),
+                       encoding="utf-8")
+        os.replace(tmp, file)
 
 
 def lunr_js() -> Path:

@@ -38,9 +38,14 @@ class BeliefPlan:
     index_src: str | None = None
     belief_src: dict[str, str] = field(default_factory=dict)  # belief id -> src path
     topic_src: dict[str, str] = field(default_factory=dict)  # topic -> src path
+    _urls: dict[str, str] = field(default_factory=dict, repr=False)
 
     def url(self, src: str) -> str:
-        return url_for_src(SrcPath(src), self.use_directory_urls)
+        """The page's site-relative URL (as MkDocs' ``File.url`` has it)."""
+        url = self._urls.get(src)
+        if url is None:
+            url = self._urls[src] = url_for_src(SrcPath(src), self.use_directory_urls)
+        return url
 
     @property
     def sources(self) -> list[str]:
@@ -140,13 +145,27 @@ class BeliefViews:
     def _summaries(self, ids: Iterable[str], page_url: str) -> list[dict[str, Any]]:
         return [self.summary(self.bs.beliefs[i], page_url) for i in ids if i in self.bs.beliefs]
 
+    def _one(self, belief_id: str | None, page_url: str) -> dict[str, Any] | None:
+        """The summary of a published belief, or None (no id, or an unknown/draft one)."""
+        vb = self.bs.beliefs.get(belief_id) if belief_id else None
+        return self.summary(vb, page_url) if vb else None
+
+    def _change(self, vb: VerifiedBelief, page_url: str) -> dict[str, Any]:
+        """A summary plus what superseded it (for timelines and "changed recently")."""
+        item = self.summary(vb, page_url)
+        item["successor"] = self._one(vb.belief.superseded_by_belief_id, page_url)
+        item["reason"] = _words(vb.belief.supersession_reason)
+        return item
+
+    def _index_href(self, page_url: str) -> str | None:
+        return self.href(self.plan.index_src, page_url) if self.plan.index_src else None
+
     def belief(self, belief_id: str, page_url: str) -> dict[str, Any]:
         """Context of ``beliefs/belief.html``."""
         vb = self.bs.beliefs[belief_id]
         b = vb.belief
         chain = self._summaries(self.bs.chain(belief_id), page_url)
         position = next(i for i, item in enumerate(chain) if item["id"] == belief_id)
-        successor = b.superseded_by_belief_id
         return {
             "belief": self.summary(vb, page_url),
             "confidence": vb.confidence_hint,
@@ -154,7 +173,7 @@ class BeliefViews:
             "verified": vb.verified_against_source,
             "asserted_in_run": b.asserted_in_run,
             "superseded_in_run": b.superseded_in_run,
-            "supersession_reason": (b.supersession_reason or "").replace("_", " ") or None,
+            "supersession_reason": _words(b.supersession_reason),
             "valid_from": when(b.source_valid_from), "valid_to": when(b.source_valid_to),
             "location": self._location(vb, page_url),
             "footnotes": [{"id": f, "href": self._footnote_href(vb, f, page_url)}
@@ -165,11 +184,9 @@ class BeliefViews:
             "chain": chain,
             "position": position,
             "older": chain[position - 1] if position > 0 else None,
-            "newer": (self._summaries([successor], page_url) or [None])[0] if successor
-            else None,
+            "newer": self._one(b.superseded_by_belief_id, page_url),
             "contradicting": self._summaries(vb.contradicting_belief_ids, page_url),
-            "index_href": self.href(self.plan.index_src, page_url) if self.plan.index_src
-            else None,
+            "index_href": self._index_href(page_url),
             "json_href": self.asset_href("beliefs.json", page_url),
         }
 
@@ -196,14 +213,8 @@ class BeliefViews:
 
     def topic(self, topic: str, page_url: str) -> dict[str, Any]:
         """Context of ``beliefs/topic.html``: the timeline, newest first."""
-        items = self._summaries(self.bs.topics.get(topic, ()), page_url)
+        items = [self._change(self.bs.beliefs[i], page_url) for i in self.bs.topics.get(topic, ())]
         items.sort(key=lambda s: (s["asserted"]["iso"], s["id"]), reverse=True)
-        for item in items:
-            vb = self.bs.beliefs[item["id"]]
-            successor = vb.belief.superseded_by_belief_id
-            item["successor"] = (self._summaries([successor], page_url) or [None])[0] \
-                if successor else None
-            item["reason"] = (vb.belief.supersession_reason or "").replace("_", " ") or None
         moments = {i["asserted"]["iso"][:10] for i in items}
         moments |= {i["superseded"]["iso"][:10] for i in items if i["superseded"]}
         return {
@@ -212,8 +223,7 @@ class BeliefViews:
             "current": sum(i["status"] == "current" for i in items),
             "dates": sorted(moments),
             "build_date": self.bs.today.isoformat(),
-            "index_href": self.href(self.plan.index_src, page_url) if self.plan.index_src
-            else None,
+            "index_href": self._index_href(page_url),
             "script_href": self.asset_href("beliefs.js", page_url),
         }
 
@@ -221,14 +231,8 @@ class BeliefViews:
         """Context of ``beliefs/index.html``."""
         today = self.bs.today
         after = (today - timedelta(days=self.recent_days)).isoformat()
-        recent = []
-        for vb in self.bs.superseded_between(after, today.isoformat()):
-            item = self.summary(vb, page_url)
-            successor = vb.belief.superseded_by_belief_id
-            item["successor"] = (self._summaries([successor], page_url) or [None])[0] \
-                if successor else None
-            item["reason"] = (vb.belief.supersession_reason or "").replace("_", " ") or None
-            recent.append(item)
+        recent = [self._change(vb, page_url)
+                  for vb in self.bs.superseded_between(after, today.isoformat())]
         current = [self.summary(vb, page_url) for vb in self.bs.current()]
         return {
             "counts": counts(self.bs),
@@ -286,6 +290,11 @@ class BeliefViews:
         """Footnote id -> the beliefs citing it (for the links inside each footnote)."""
         return {footnote: self._summaries(ids, page_url)
                 for footnote, ids in self.bs.footnotes(page).items()}
+
+
+def _words(reason: str | None) -> str | None:
+    """``contradicted_by_new_source`` -> ``contradicted by new source``."""
+    return reason.replace("_", " ") if reason else None
 
 
 def raw_site_urls(bs: BeliefSet, raw_dir: Path, docs_dir: Path,

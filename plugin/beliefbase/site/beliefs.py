@@ -27,7 +27,7 @@ import sqlite3
 from dataclasses import dataclass
 from datetime import UTC, date, datetime
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from mkdocs.config.defaults import MkDocsConfig
 from mkdocs.plugins import get_plugin_logger
@@ -39,10 +39,10 @@ from ..beliefs.emit import write_beliefs_json, write_schema
 from ..beliefs.facts import page_candidates
 from ..builder.compiled import Compiled
 from ..builder.documents import Document
-from ..ids import SrcPath
 from ..config import BeliefbaseConfig
+from ..ids import SrcPath
 from ..project import cache_dir, page_facts
-from .belief_search import SEARCH_JSON, search_json, write_lunr
+from .belief_search import SEARCH_JSON, escape_search_titles, search_json, write_lunr
 from .belief_views import BeliefPlan, BeliefViews, plan_pages, raw_site_urls
 from .escape import UserText
 from .templates import Templates, theme_dir
@@ -156,6 +156,17 @@ class BeliefSite:
     def owns(self, src: str) -> bool:
         return src in self._kinds
 
+    def meta(self, src: str) -> dict[str, Any]:
+        """``page.meta`` of a generated page: its title; belief pages stay out of the
+        theme's search (their statements are in the wiki pages, and the belief index
+        has its own search), which also keeps large sites' search index small."""
+        title = self.title(src)
+        if title is None:
+            return {}
+        if self._kinds[src][0] == "belief":
+            return {"title": title, "search": {"exclude": True}}
+        return {"title": title}
+
     def title(self, src: str) -> UserText | None:
         """``page.meta["title"]`` of a generated page (user text: the theme escapes it)."""
         kind, key = self._kinds.get(src, ("", ""))
@@ -201,12 +212,19 @@ class BeliefSite:
     # -- outputs -----------------------------------------------------------------------
 
     def write_outputs(self, out_dir: Path) -> None:
-        """``beliefs.json`` (always, when verified), schema, search index and lunr.js."""
+        """``beliefs.json`` (always, when verified), schema, search index and lunr.js.
+
+        Also escapes our pages' titles in the theme's search index (``out_dir`` is
+        ``site/_beliefbase``; this runs after the search plugin wrote its index).
+        """
         if self.bs is None:
             return
         write_beliefs_json(self.bs, out_dir)
         write_schema(out_dir)
-        if self.plan is not None:
-            text = search_json(self.bs, self.plan, self.options.cache_dir)
-            (out_dir / SEARCH_JSON).write_text(text, encoding="utf-8")
-            write_lunr(out_dir)
+        if self.plan is None:
+            return
+        text = search_json(self.bs, self.plan, self.options.cache_dir)
+        (out_dir / SEARCH_JSON).write_text(text, encoding="utf-8")
+        write_lunr(out_dir)
+        titles = {self.plan.url(src): str(self.title(src)) for src in self._kinds}
+        escape_search_titles(out_dir.parent, titles)

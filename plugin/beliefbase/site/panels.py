@@ -20,7 +20,6 @@ from ..codecs.inline import WikiText, plain_text
 from ..ids import normalize_name
 from .templates import Templates
 
-
 # list markers, quote markers and heading hashes at the start of a snippet
 _LINE_MARKUP = re.compile(r"^\s*(?:[-*+]\s+|\d{1,9}[.)]\s+|>\s*|#{1,6}\s+)+")
 

@@ -15,10 +15,10 @@ never sees, so there hrefs are final URLs relative to the host page.
 from __future__ import annotations
 
 import posixpath
+import re
 from collections import defaultdict
 from collections.abc import Callable
 from dataclasses import dataclass, field
-import re
 from urllib.parse import quote, unquote
 from xml.etree import ElementTree as etree
 

@@ -47,3 +47,37 @@ def escape_user_strings(site_dir: Path, by_url: Mapping[str, Document]) -> bool:
                        encoding="utf-8")
         os.replace(tmp, file)
     return True
+
+
+def repair_after_dirty_build(site_dir: Path, rebuilt: set[str], live: set[str]) -> None:
+    """Fix Material's search index after a ``--dirty`` rebuild of several pages.
+
+    Material's dirty-reload merge assumes one page was rebuilt: it replaces the
+    first rebuilt page's entries and appends everyone else's, so a page rebuilt
+    as a dependent would appear twice, and a deleted page would stay.  Each
+    rebuilt page keeps only its newest (last) block of entries; pages that no
+    longer exist are dropped.
+    """
+    file = site_dir / INDEX
+    try:
+        index = json.loads(file.read_text(encoding="utf-8"))
+    except (OSError, ValueError):
+        return
+    docs = index.get("docs", [])
+    kept_reversed: list[dict[str, object]] = []
+    finished: set[str] = set()  # rebuilt pages whose newest block we have passed
+    current: str | None = None
+    for entry in reversed(docs):
+        page = str(entry.get("location", "")).split("#", 1)[0]
+        if current is not None and page != current and current in rebuilt:
+            finished.add(current)
+        current = page
+        if page in finished or (live and page not in live):
+            continue
+        kept_reversed.append(entry)
+    if len(kept_reversed) != len(docs):
+        index["docs"] = list(reversed(kept_reversed))
+        tmp = file.with_name(file.name + ".tmp")
+        tmp.write_text(json.dumps(index, ensure_ascii=False, separators=(",", ":")),
+                       encoding="utf-8")
+        os.replace(tmp, file)

@@ -31,10 +31,11 @@ from ..graph.invariants import check_graph
 from ..graph.model import Graph
 from ..ids import SrcPath, url_for_dest, url_slug
 from .beliefs import BeliefOptions, BeliefSite
-from .escape import UserText, json_for_html, user_text
+from .escape import json_for_html, user_text
 from .footnote_beliefs import FootnoteBeliefsExtension
 from .markdown_ext import WikiLinkExtension
 from .panels import Panels, drift_banner_html, wanted_html
+from .reader import ReaderCache, ReaderOptions, ReaderSite
 from .render import PageRenderer
 from .templates import Templates
 
@@ -68,6 +69,7 @@ class SiteBuild:
         self.wanted_src: str | None = None
         self.graph: Graph | None = None
         self.beliefs: BeliefSite | None = None
+        self.reader: ReaderSite | None = None
 
     # -- sources -----------------------------------------------------------------------
 
@@ -125,9 +127,23 @@ class SiteBuild:
 
     def panels_after(self, doc: Document, page_url: str, backlinks: bool) -> str:
         beliefs = self.beliefs.panel(doc, page_url) if self.beliefs else ""
+        reader = self.reader.panels_html(doc, page_url) if self.reader else ""
         if not backlinks:
-            return beliefs
-        return beliefs + self.panels.backlinks(doc, page_url)
+            return beliefs + reader
+        return beliefs + self.panels.backlinks(doc, page_url) + reader
+
+    def page_top(self, doc: Document, html: str) -> str:
+        """``html`` with the drift banner first and the aliases under the title."""
+        html = self.reader.aliases_html(doc, html) if self.reader else html
+        return self.panels_before(doc) + html
+
+    # -- the reader's features (SPEC 9; see reader.py) -----------------------------------
+
+    def add_reader(self, options: ReaderOptions, cache: ReaderCache, files: Files,
+                   config: MkDocsConfig) -> list[diag.Diagnostic]:
+        """Add the graph page, the viewer's assets and lunr.js to ``files``."""
+        self.reader = ReaderSite(self.compiled, self.templates, self.read_text, options, cache)
+        return self.reader.add_files(files, config)
 
     # -- beliefs (SPEC 6.5; see beliefs.py) ----------------------------------------------
 
@@ -138,10 +154,13 @@ class SiteBuild:
         footnotes.links = self.beliefs.footnote_links
         return self.beliefs.verify() + self.beliefs.add_pages(files, config)
 
-    def generated_title(self, src: str) -> UserText | None:
-        return self.beliefs.title(src) if self.beliefs else None
+    def generated_meta(self, src: str) -> dict[str, Any]:
+        """``page.meta`` of a generated page (title, search exclusion); empty if not ours."""
+        return self.beliefs.meta(src) if self.beliefs else {}
 
     def generated_content(self, src: str, page_url: str) -> str | None:
+        if self.reader is not None and self.reader.is_graph_page(src):
+            return self.reader.graph_page_html(page_url)
         return self.beliefs.content(src, page_url) if self.beliefs else None
 
     def wanted_content(self, page_url: str) -> str:
@@ -171,6 +190,8 @@ class SiteBuild:
         if self.beliefs is not None:
             hidden |= self.beliefs.hidden_files()
             self.beliefs.write_outputs(out)
+        if self.reader is not None:
+            self.reader.write_outputs(out, self.graph)
         public = [d for d in diagnostics if d.file not in hidden]
         _write(out / "diagnostics.json", json_for_html(
             {"version": 1, "diagnostics": [d.as_json() for d in sorted(public, key=diag.sort_key)]},

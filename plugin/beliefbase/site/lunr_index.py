@@ -1,0 +1,129 @@
+"""``search-index.json``: the graph viewer's prebuilt lunr index.
+
+Built with the Python ``lunr`` package; the browser loads it with the
+``lunr.js`` that ships with MkDocs (copied to ``_beliefbase/lunr.js``) on the
+first search, and never before.  One entry per published document, ref = its
+BID (the node id in ``graph-view.json``), fields ``title`` (boost 10),
+``aliases`` (5), ``headings`` (2) and ``tags``.  No text is stored in the
+index: the viewer shows titles from its own graph file.  The file is
+``{"version": 1, "index": <lunr.Index.toJSON()>}``.
+
+Building costs about a millisecond per note, so the index is cached in
+``cache_dir`` under the hash of its input and rebuilt only when a title,
+alias, heading or tag changed.
+"""
+
+from __future__ import annotations
+
+import functools
+import hashlib
+import json
+import os
+import re
+from pathlib import Path
+from typing import Any
+
+from ..builder.compiled import Compiled
+from .escape import json_for_html
+
+SEARCH_INDEX = "search-index.json"
+SEARCH_INDEX_VERSION = 1
+_INDEX_VERSION = 2  # bump when the fields or the pipeline change
+_CACHE_FILE = "search-index.json"
+_NON_WORD = re.compile(r"[^\w]+")
+
+
+def index_documents(compiled: Compiled) -> list[dict[str, str]]:
+    """What the index covers, one entry per published document, sorted by id."""
+    docs = sorted((d for d in compiled.published.values() if d.url is not None),
+                  key=lambda d: d.bid)
+    return [
+        {
+            "id": d.bid,
+            "title": _words(d.title),
+            "aliases": _words(" ".join(d.aliases)),
+            "headings": _words(" ".join(dict.fromkeys(s.text for s in d.sections
+                                                       if s.text != d.title))),
+            "tags": _words(" ".join(d.tags)),
+        }
+        for d in docs
+    ]
+
+
+def _words(text: str) -> str:
+    """Words only: lunr splits on spaces and hyphens, and ``graph.json`` or
+    ``area/research`` should be found by either word (search.js splits queries
+    the same way)."""
+    return " ".join(_NON_WORD.split(text)).strip()
+
+
+def search_index_json(compiled: Compiled, cache_dir: Path | None) -> str:
+    """The text of ``search-index.json`` (from the cache when its input is unchanged)."""
+    documents = index_documents(compiled)
+    digest = hashlib.sha256(json.dumps([_INDEX_VERSION, documents], ensure_ascii=False,
+                                       sort_keys=True).encode()).hexdigest()
+    cached = _cached(cache_dir, digest)
+    if cached is not None:
+        return cached
+    text = json_for_html({"version": SEARCH_INDEX_VERSION, "index": build_index(documents)},
+                         separators=(",", ":"))
+    _store(cache_dir, digest, text)
+    return text
+
+
+def build_index(documents: list[dict[str, str]]) -> dict[str, Any]:
+    """A serialised lunr index (``lunr.Index.load`` in the browser reads it)."""
+    from lunr.builder import Builder
+    from lunr.stop_word_filter import stop_word_filter
+    from lunr.trimmer import trimmer
+
+    builder = Builder()
+    builder.pipeline.add(trimmer, stop_word_filter, _stemmer)
+    builder.search_pipeline.add(_stemmer)
+    builder.ref("id")
+    builder.field("title", boost=10)
+    builder.field("aliases", boost=5)
+    builder.field("headings", boost=2)
+    builder.field("tags")
+    for document in documents:
+        builder.add(document)
+    serialized: dict[str, Any] = builder.build().serialize()
+    return serialized
+
+
+@functools.lru_cache(maxsize=1 << 16)  # titles and headings repeat words: stem each once
+def _stem(word: str) -> str:
+    from lunr.stemmer import porter_stemmer
+
+    return porter_stemmer.stem(word)  # type: ignore[no-any-return]
+
+
+def _stemmer(token: Any, i: int | None = None, tokens: Any = None) -> Any:
+    """lunr's Porter stemmer, memoised; serialised as lunr.js's ``stemmer``."""
+    return token.update(lambda text, _meta: _stem(text))
+
+
+_stemmer.label = "stemmer"  # type: ignore[attr-defined]
+
+
+def _cached(cache_dir: Path | None, digest: str) -> str | None:
+    if cache_dir is None:
+        return None
+    try:
+        text = (cache_dir / _CACHE_FILE).read_text(encoding="utf-8")
+        head, _, body = text.partition("\n")
+    except OSError:
+        return None
+    return body if head == digest else None
+
+
+def _store(cache_dir: Path | None, digest: str, text: str) -> None:
+    if cache_dir is None:
+        return
+    try:
+        cache_dir.mkdir(parents=True, exist_ok=True)
+        tmp = cache_dir / (_CACHE_FILE + ".tmp")
+        tmp.write_text(digest + "\n" + text, encoding="utf-8")
+        os.replace(tmp, cache_dir / _CACHE_FILE)
+    except OSError:
+        pass  # a cache we cannot write is only slower, never wrong

@@ -1,0 +1,290 @@
+"""Unlinked mentions (SPEC §9): pages that name a page without linking to it.
+
+A page *mentions* a note when its prose contains the note's title or one of
+its aliases as whole words, case-insensitively, outside code, links,
+headings, tags and HTML, and the page has no link to that note.
+
+Fast at thousands of notes, without comparing every note with every name:
+
+1. ``NameIndex`` keys every title and alias (at least 3 characters) by its
+   first word (one-word names) or its first two words (longer names).
+2. For each note, its prose is tokenised once; the words and the adjacent
+   word pairs, as sets, are intersected with those keys (set operations in C).
+   Only the names that survive are searched for, with a precise pattern.
+3. The hits of a note depend only on its text and on the set of names, so
+   they are cached by (content hash, names hash) across ``mkdocs serve``
+   rebuilds: a rebuild after editing one note's body rescans that note only.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import re
+import string
+from collections import defaultdict
+from collections.abc import Callable, Iterable, Iterator
+from dataclasses import dataclass, field
+
+from ..builder.compiled import Compiled
+from ..builder.documents import Document
+from ..codecs.inline import WikiText, plain_text
+from ..codecs.mask import code_regions
+from ..ids import SrcPath, normalize_name
+
+#: Names shorter than this are never looked for ("AI", "Go" would be everywhere).
+MIN_NAME = 3
+#: At most this many sentences per (page, note) pair.
+SENTENCES_PER_SOURCE = 2
+#: Longest sentence shown, in characters around the match.
+SNIPPET_MAX = 260
+
+# What is not prose, beyond code: links and embeds of every form, bare URLs,
+# HTML tags and comments, #tags (each branch starts with a literal, so the
+# regex engine can skip to the next candidate character) ...
+_INLINE_NOT_PROSE = re.compile(
+    r"""
+      \[\[[^\[\]\n]*\]\]                            # wikilink / embed (a "!" is no word)
+    | \[(?:[^\[\]\n]|\[[^\[\]\n]*\])*\]             # [text] ...
+      (?:\([^)\n]*\)|\[[^\]\n]*\])                  #   (url) or [ref]
+    | <[^<>\n]+>                                    # HTML tag, autolink
+    | https?://\S+                                  # bare URL
+    | \#(?<![\w&/]\#)[^\s\#\[\]()]+                  # #tag
+    """,
+    re.VERBOSE,
+)
+# ... and whole lines: headings and inline field keys.
+_LINE_NOT_PROSE = re.compile(
+    r"""
+    ^(?:[ \t]{0,3}\#{1,6}(?:[ \t][^\n]*)?$            # ATX heading
+      | [^\n]+\n[ \t]{0,3}(?:=+|-+)[ \t]*$            # setext heading (text + underline)
+      | [A-Za-z_][\w-]*::                           # inline field key
+    )
+    """,
+    re.VERBOSE | re.MULTILINE,
+)
+_BLOCK_BREAK = re.compile(r"\n[ \t]*\n|\n(?=[ \t]*(?:[-*+]|\d{1,9}[.)])[ \t])")
+_SENTENCE_END = re.compile(r"(?<=[.!?])[ \t\n]+(?=[\"'(\[*_]?[A-Z0-9])")
+_LINE_MARKUP = re.compile(r"^[ \t]*(?:[-*+][ \t]+|\d{1,9}[.)][ \t]+|>[ \t]?)+", re.MULTILINE)
+_NOT_NEWLINE = re.compile(r"[^\n]")
+# Punctuation (and blanked text) as spaces: then str.split() gives the words, fast.
+_SPACES = str.maketrans(
+    {c: " " for c in string.punctuation + "\x00\u2013\u2014\u2019\u201c\u201d"})
+_BLANK = "\x00"  # fills what is not prose: neither a word nor whitespace, so no name spans it
+
+
+@dataclass(frozen=True)
+class Mention:
+    """``source`` names ``target`` at these body offsets (start of each match)."""
+
+    source: SrcPath
+    target: SrcPath
+    offsets: tuple[int, ...]
+
+
+@dataclass(frozen=True)
+class Snippet:
+    """A sentence split around the name it mentions, for ``<mark>``."""
+
+    before: str
+    match: str
+    after: str
+
+
+def name_key(text: str) -> str:
+    """Names compare lowercase, with runs of whitespace as one space."""
+    return " ".join(text.lower().split())
+
+
+class NameIndex:
+    """Every published note's title and aliases, keyed for the set intersections."""
+
+    def __init__(self, docs: Iterable[Document]) -> None:
+        self.owners: dict[str, list[SrcPath]] = defaultdict(list)
+        for doc in docs:
+            if doc.url is None:
+                continue
+            for name in dict.fromkeys(name_key(n) for n in (doc.title, *doc.aliases)):
+                if len(name) >= MIN_NAME and name.translate(_SPACES).split():
+                    self.owners[name].append(doc.path)
+        self.single: dict[str, list[str]] = defaultdict(list)
+        self.pairs: dict[tuple[str, str], list[str]] = defaultdict(list)
+        for name in sorted(self.owners):
+            words = name.translate(_SPACES).split()
+            if len(words) == 1:
+                self.single[words[0]].append(name)
+            else:
+                self.pairs[(words[0], words[1])].append(name)
+        self.digest = hashlib.sha256("\n".join(
+            f"{n}\t{','.join(p)}" for n, p in sorted(self.owners.items())).encode()).hexdigest()
+
+    def candidates(self, words: list[str]) -> list[str]:
+        """Names whose first word (or pair) occurs in ``words``."""
+        found: list[str] = []
+        for word in set(words) & self.single.keys():
+            found += self.single[word]
+        if self.pairs:
+            for pair in set(zip(words, words[1:], strict=False)) & self.pairs.keys():
+                found += self.pairs[pair]
+        return sorted(found)
+
+
+def prose(body: str) -> str:
+    """``body`` with everything that is not prose replaced (same length, newlines kept)."""
+    regions = code_regions(body)
+    regions += [m.span() for m in _INLINE_NOT_PROSE.finditer(body)]
+    regions += [m.span() for m in _LINE_NOT_PROSE.finditer(body)]
+    regions.sort()
+    out: list[str] = []
+    pos = 0
+    for start, end in regions:
+        start = max(start, pos)
+        if end <= start:
+            continue
+        out.append(body[pos:start])
+        out.append(_NOT_NEWLINE.sub(_BLANK, body[start:end]))
+        pos = end
+    out.append(body[pos:])
+    return "".join(out)
+
+
+def _is_word(char: str) -> bool:
+    return char.isalnum() or char == "_"
+
+
+def find_name(low: str, name: str) -> Iterator[int]:
+    """Offsets where ``name`` (lowercase, single spaces) occurs in ``low`` as whole
+    words, any run of whitespace between its words.  Plain string search: no
+    regex to compile for each of thousands of names."""
+    parts = name.split(" ")
+    first = parts[0]
+    head = _is_word(first[0])
+    tail = _is_word(parts[-1][-1])
+    size = len(low)
+    at = low.find(first)
+    while at >= 0:
+        end = at + len(first)
+        ok = not (head and at > 0 and _is_word(low[at - 1]))
+        for part in parts[1:] if ok else ():
+            gap = end
+            while gap < size and low[gap] in " \t\r\n":
+                gap += 1
+            if gap == end or not low.startswith(part, gap):
+                ok = False
+                break
+            end = gap + len(part)
+        if ok and not (tail and end < size and _is_word(low[end])):
+            yield at
+        at = low.find(first, at + 1)
+
+
+def scan(body: str, names: NameIndex) -> list[tuple[str, int]]:
+    """(name, offset) of every name in the prose of ``body``, at most a few per name."""
+    low = prose(body).lower()
+    hits: list[tuple[str, int]] = []
+    for name in names.candidates(low.translate(_SPACES).split()):
+        for k, offset in enumerate(find_name(low, name)):
+            if k == SENTENCES_PER_SOURCE:
+                break
+            hits.append((name, offset))
+    return hits
+
+
+@dataclass
+class MentionCache:
+    """Scan results by (content hash, names hash); lives as long as the plugin."""
+
+    hits: dict[tuple[str, str], list[tuple[str, int]]] = field(default_factory=dict)
+
+
+def find_mentions(
+    compiled: Compiled, body_of: Callable[[Document], str], cache: MentionCache
+) -> dict[SrcPath, list[Mention]]:
+    """Unlinked mentions of every published note, by target path (sources sorted)."""
+    published = compiled.published
+    names = NameIndex(published.values())
+    fresh: dict[tuple[str, str], list[tuple[str, int]]] = {}
+    found: dict[SrcPath, dict[SrcPath, list[int]]] = defaultdict(dict)
+    for doc in published.values():
+        if doc.kind != "markdown" or doc.url is None:
+            continue
+        key = (doc.parsed.digest, names.digest)
+        hits = cache.hits.get(key)
+        if hits is None:
+            hits = scan(body_of(doc), names)
+        fresh[key] = hits
+        if not hits:
+            continue
+        linked = {rl.target for rl in compiled.links.get(doc.path, []) if rl.target}
+        for name, offset in hits:
+            for target in names.owners[name]:
+                if target == doc.path or target in linked:
+                    continue
+                offsets = found[target].setdefault(doc.path, [])
+                if offset not in offsets and len(offsets) < SENTENCES_PER_SOURCE:
+                    offsets.append(offset)
+    cache.hits = fresh  # keep only what this build used
+    return {
+        target: [Mention(source, target, tuple(sorted(o))) for source, o in sorted(sources.items())]
+        for target, sources in found.items()
+    }
+
+
+def sentence_at(body: str, offset: int) -> str:
+    """The Markdown of the sentence (or list item, or table row) around ``offset``."""
+    start = 0
+    end = len(body)
+    for m in _BLOCK_BREAK.finditer(body):
+        if m.end() <= offset:
+            start = m.end()
+        elif m.start() >= offset:
+            end = m.start()
+            break
+    block = body[start:end]
+    rel = offset - start
+    s0, s1 = 0, len(block)
+    for m in _SENTENCE_END.finditer(block):
+        if m.end() <= rel:
+            s0 = m.end()
+        elif m.start() >= rel:
+            s1 = m.start()
+            break
+    return _LINE_MARKUP.sub("", block[s0:s1])
+
+
+def snippet(body: str, offset: int, target: Document, wikitext: WikiText) -> Snippet:
+    """The sentence at ``offset`` as plain text, split around the name it mentions."""
+    text = plain_text(sentence_at(body, offset), wikitext)
+    for name in sorted((name_key(n) for n in (target.title, *target.aliases)), key=len,
+                       reverse=True):
+        at = next(find_name(text.lower(), name), -1) if len(name) >= MIN_NAME else -1
+        if at < 0:
+            continue
+        end = at + len(name) + _extra_space(text, at, name)
+        before, match, after = text[:at], text[at:end], text[end:]
+        room = max(40, (SNIPPET_MAX - len(match)) // 2)
+        if len(before) > room:
+            cut = before.find(" ", len(before) - room)
+            before = "…" + before[cut + 1 if cut >= 0 else len(before) - room:]
+        if len(after) > room:
+            cut = after.rfind(" ", 0, room)
+            after = after[: cut if cut > 0 else room] + "…"
+        return Snippet(before, match, after)
+    return Snippet(text[:SNIPPET_MAX], "", "")
+
+
+def _extra_space(text: str, at: int, name: str) -> int:
+    """How much longer than ``name`` its occurrence at ``at`` is (wider whitespace)."""
+    end, extra = at, 0
+    for k, part in enumerate(name.split(" ")):
+        if k:
+            gap = end
+            while gap < len(text) and text[gap].isspace():
+                gap += 1
+            extra += gap - end - 1
+            end = gap
+        end += len(part)
+    return extra
+
+
+def sort_key(doc: Document) -> tuple[str, str]:
+    return (normalize_name(doc.title), doc.path)

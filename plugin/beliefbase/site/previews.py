@@ -1,0 +1,115 @@
+"""``previews.json``: what a hover preview shows for each published page.
+
+One small file for the whole site, fetched once by ``beliefbase.js`` the
+first time a reader hovers (or focuses) an internal link::
+
+    {"version": 1,
+     "pages": {"<BID>": {"title": "...", "url": "notes/alpha/", "excerpt": "..."}}}
+
+``url`` is site-relative (as in ``graph.json``); ``excerpt`` is the first
+paragraph of prose as plain text (headings, code, tables, HTML blocks and
+embeds skipped; wikilinks shown with their live titles), cut at a word
+boundary.  Drafts are not in the file.  Every value is text: the script puts
+it into the page with ``textContent`` only.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable
+from typing import Any
+
+from ..builder.compiled import Compiled
+from ..builder.documents import Document
+from ..codecs.inline import WikiText, plain_text
+from ..codecs.mask import mask
+from .escape import json_for_html
+
+PREVIEWS_JSON = "previews.json"
+PREVIEWS_VERSION = 1
+#: Longest excerpt, in characters (the popover shows about five lines).
+EXCERPT_MAX = 240
+
+_BLANK_LINES = re.compile(r"\n[ \t]*\n")
+_ATX = re.compile(r"^ {0,3}#{1,6}(?:[ \t]|$)")
+_SETEXT_UNDERLINE = re.compile(r"^ {0,3}(?:=+|-+)[ \t]*$")
+# Blocks that are not prose: tables, HTML, admonitions/details/tabs, rules,
+# footnote definitions, Obsidian callouts, and lines that only embed something.
+_NOT_PROSE = re.compile(
+    r"""
+    ^\s*(?:
+        \|                              # table row
+      | <                               # HTML block
+      | (?:!!!|\?\?\?|===|:::)          # admonition, details, tab, fenced div
+      | (?:[-*_][ \t]*){3,}$            # horizontal rule
+      | \[\^[^\]]+\]:                   # footnote definition
+      | >[ \t]*\[!                      # callout
+      | !\[\[[^\]]*\]\]\s*$             # a lone embed
+      | !\[[^\]]*\]\([^)]*\)\s*$        # a lone image
+      | [A-Za-z_][\w-]*::               # an inline field line
+    )
+    """,
+    re.VERBOSE,
+)
+# list markers and quote markers at the start of a line
+_LINE_MARKUP = re.compile(r"^[ \t]*(?:[-*+][ \t]+|\d{1,9}[.)][ \t]+|>[ \t]?)+", re.MULTILINE)
+_BLOCK_ID = re.compile(r"[ \t]\^[A-Za-z0-9][A-Za-z0-9\-]*[ \t]*$", re.MULTILINE)
+
+
+def first_paragraph(body: str) -> str:
+    """The Markdown of the first prose paragraph of a note body ("" if it has none)."""
+    masked = mask(body)
+    pos = 0
+    for gap in [*_BLANK_LINES.finditer(masked), None]:
+        end = gap.start() if gap else len(masked)
+        block = _prose_lines(body[pos:end], masked[pos:end])
+        pos = gap.end() if gap else end
+        if block and not _NOT_PROSE.match(block):
+            return block
+    return ""
+
+
+def _prose_lines(block: str, masked: str) -> str:
+    """The block without heading lines and code (masked away)."""
+    lines = block.split("\n")
+    shown = masked.split("\n")
+    keep: list[str] = []
+    for k, line in enumerate(lines):
+        if not shown[k].strip() or _ATX.match(shown[k]):
+            continue
+        if k + 1 < len(lines) and _SETEXT_UNDERLINE.match(shown[k + 1]) and shown[k].strip():
+            continue
+        if _SETEXT_UNDERLINE.match(shown[k]) and k > 0 and not keep:
+            continue
+        keep.append(line)
+    return "\n".join(keep).strip()
+
+
+def excerpt(paragraph: str, wikitext: WikiText) -> str:
+    """Plain text of a paragraph, at most ``EXCERPT_MAX`` characters (cut at a word)."""
+    text = _BLOCK_ID.sub("", _LINE_MARKUP.sub("", paragraph))
+    text = plain_text(text, wikitext)
+    if len(text) <= EXCERPT_MAX:
+        return text
+    cut = text.rfind(" ", 0, EXCERPT_MAX)
+    return text[: cut if cut > EXCERPT_MAX // 2 else EXCERPT_MAX].rstrip(" ,;:.-") + "…"
+
+
+def previews_json(
+    compiled: Compiled,
+    paragraph_of: Callable[[Document], str],
+    wikitext_of: Callable[[Document], WikiText],
+) -> str:
+    """The text of ``previews.json`` (sorted keys: two builds give the same bytes)."""
+    pages: dict[str, dict[str, Any]] = {}
+    for doc in compiled.published.values():
+        if doc.url is None:
+            continue
+        paragraph = paragraph_of(doc) if doc.kind == "markdown" else ""
+        pages[doc.bid] = {
+            "title": doc.title,
+            "url": doc.url,
+            "excerpt": excerpt(paragraph, wikitext_of(doc)) if paragraph else "",
+        }
+    return json_for_html({"version": PREVIEWS_VERSION, "pages": pages},
+                         sort_keys=True, separators=(",", ":"))

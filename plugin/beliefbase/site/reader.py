@@ -1,0 +1,237 @@
+"""The reader's side of the site (SPEC §9): graph page, local graph, previews,
+unlinked mentions, aliases, and the JSON files they read.
+
+``SiteBuild`` owns one ``ReaderSite`` per build and forwards to it:
+
+1. ``add_files(files, config)`` (``on_files``): the ``graph/`` page
+   (``File.generated``, its Markdown is only frontmatter), the viewer's
+   modules and CSS under ``_beliefbase/graph/``, and MkDocs' ``lunr.js`` as
+   ``_beliefbase/lunr.js``.
+2. While pages render: ``graph_page_html()`` fills the graph page from
+   ``theme/graph.html``; ``aliases_html()`` is the "Also called" line under a
+   note's title (page content, so MkDocs-Material's search indexes the
+   aliases); ``panels_html()`` adds the local graph (``local-graph.html``) and
+   the unlinked mentions (``mentions.html``) after the other panels.
+3. ``write_outputs()`` (``on_post_build``), one file per consumer:
+   ``graph-view.json`` (the viewer), ``search-index.json`` (the viewer's
+   search, lunr) and ``previews.json`` (hover previews, ``beliefbase.js``).
+
+Per-note work that survives ``mkdocs serve`` rebuilds lives in a
+``ReaderCache`` that the plugin keeps.
+"""
+
+from __future__ import annotations
+
+import os
+import re
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from mkdocs.config.defaults import MkDocsConfig
+from mkdocs.structure.files import File, Files
+from mkdocs.utils import get_relative_url
+
+from .. import diagnostics as diag
+from ..builder.compiled import Compiled
+from ..builder.documents import Document
+from ..codecs.inline import WikiText
+from ..config import BeliefbaseConfig
+from ..graph.emit import dumps, graph_view_json
+from ..graph.model import Graph
+from ..ids import SrcPath
+from ..project import cache_dir
+from . import mentions as mention
+from .escape import UserText
+from .lunr_index import SEARCH_INDEX, search_index_json
+from .panels import _titles
+from .previews import PREVIEWS_JSON, first_paragraph, previews_json
+from .templates import Templates, theme_dir
+
+OUTPUT_DIR = "_beliefbase"  # session.OUTPUT_DIR (session imports this module)
+GRAPH_VIEW_JSON = "graph-view.json"
+GRAPH_ASSETS = "graph"
+LUNR_JS = "lunr.js"
+#: Unlinked mentions listed on a page (the count says how many there are).
+MENTIONS_SHOWN = 25
+
+_GRAPH_PAGE_MARKDOWN = """\
+---
+title: Graph
+hide: [navigation, toc]
+search:
+  exclude: true
+---
+"""
+_H1_END = re.compile(r"\A\s*<h1\b[^>]*>.*?</h1>", re.DOTALL)
+
+
+@dataclass(frozen=True)
+class ReaderOptions:
+    """What the reader's features need from the plugin's configuration."""
+
+    graph_page: str  # "graph/"
+    local_graph: bool
+    cache_dir: Path | None  # the search index cache
+
+
+@dataclass
+class ReaderCache:
+    """Per-note results keyed by content hash; the plugin keeps it across rebuilds."""
+
+    mentions: mention.MentionCache = field(default_factory=mention.MentionCache)
+    paragraphs: dict[str, str] = field(default_factory=dict)
+
+
+def lunr_js() -> Path:
+    """lunr.js as MkDocs ships it (its search plugin's copy)."""
+    import mkdocs.contrib.search as search
+
+    return Path(search.__file__).parent / "templates" / "search" / LUNR_JS
+
+
+class ReaderSite:
+    """The reader's features for one build."""
+
+    def __init__(self, compiled: Compiled, templates: Templates,
+                 read_text: Callable[[SrcPath], str], options: ReaderOptions,
+                 cache: ReaderCache) -> None:
+        self.compiled = compiled
+        self.templates = templates
+        self.read_text = read_text
+        self.options = options
+        self.cache = cache
+        self.graph_src: str | None = None
+        self._mentions: dict[SrcPath, list[mention.Mention]] | None = None
+        self._wikitexts: dict[SrcPath, WikiText] = {}
+
+    # -- files -------------------------------------------------------------------------
+
+    def add_files(self, files: Files, config: MkDocsConfig) -> list[diag.Diagnostic]:
+        """Add the graph page, the viewer's assets and lunr.js to ``files``."""
+        found: list[diag.Diagnostic] = []
+        src = self.options.graph_page.rstrip("/") + ".md"
+        if files.get_file_from_path(src) is None:
+            files.append(File.generated(config, src, content=_GRAPH_PAGE_MARKDOWN))
+            self.graph_src = src
+        else:
+            found.append(diag.make("page-conflict", src, 1, 1,
+                                   f"{src} is the graph page's URL ({self.options.graph_page}); "
+                                   "the note keeps it and the site has no graph page: rename "
+                                   "the note or set the plugin's graph_page option"))
+        for asset in sorted((theme_dir() / "assets" / GRAPH_ASSETS).iterdir()):
+            if asset.suffix in (".js", ".css"):
+                files.append(File.generated(config, f"{OUTPUT_DIR}/{GRAPH_ASSETS}/{asset.name}",
+                                            abs_src_path=str(asset)))
+        if files.get_file_from_path(f"{OUTPUT_DIR}/{LUNR_JS}") is None:
+            files.append(File.generated(config, f"{OUTPUT_DIR}/{LUNR_JS}",
+                                        abs_src_path=str(lunr_js())))
+        return found
+
+    # -- pages -------------------------------------------------------------------------
+
+    def _urls(self, page_url: str) -> dict[str, str]:
+        def rel(path: str) -> str:
+            return get_relative_url(path, page_url)
+
+        root = get_relative_url(".", page_url)
+        return {
+            "site_root": "./" if root in ("", ".") else root.rstrip("/") + "/",
+            "graph_json_url": rel(f"{OUTPUT_DIR}/{GRAPH_VIEW_JSON}"),
+            "search_index_url": rel(f"{OUTPUT_DIR}/{SEARCH_INDEX}"),
+            "lunr_url": rel(f"{OUTPUT_DIR}/{LUNR_JS}"),
+            "graph_assets_url": rel(f"{OUTPUT_DIR}/{GRAPH_ASSETS}") + "/",
+            "graph_page_url": rel(self.options.graph_page),
+        }
+
+    def is_graph_page(self, src: str) -> bool:
+        return src == self.graph_src
+
+    def graph_page_html(self, page_url: str) -> str:
+        return self.templates.render("graph.html", **self._urls(page_url))
+
+    def aliases_html(self, doc: Document, html: str) -> str:
+        """``html`` with the "Also called" line under its title (or first, if it has no H1)."""
+        if not doc.aliases:
+            return html
+        line = self.templates.render("aliases.html", aliases=[UserText(a) for a in doc.aliases])
+        m = _H1_END.match(html)
+        return html[: m.end()] + line + html[m.end():] if m else line + html
+
+    def panels_html(self, doc: Document, page_url: str) -> str:
+        """The local graph and the unlinked mentions of ``doc``'s page."""
+        html = ""
+        if self.options.local_graph and doc.url is not None:
+            html += self.templates.render("local-graph.html", node_id=doc.bid,
+                                          title=doc.title, **self._urls(page_url))
+        if doc.url is not None:
+            html += self._mentions_html(doc, page_url)
+        return html
+
+    def _mentions_html(self, doc: Document, page_url: str) -> str:
+        found = self.mentions().get(doc.path, [])
+        sources: list[tuple[tuple[str, str], dict[str, Any]]] = []
+        for m in found:
+            source = self.compiled.documents[m.source]
+            if source.url is None:
+                continue
+            body = self._body(source)
+            sources.append((mention.sort_key(source), {
+                "title": source.title,
+                "href": get_relative_url(source.url, page_url),
+                "bid": source.bid,
+                "snippets": [mention.snippet(body, offset, doc, self._wikitext(source))
+                             for offset in m.offsets],
+            }))
+        sources.sort(key=lambda s: s[0])
+        return self.templates.render("mentions.html",
+                                     sources=[s for _key, s in sources[:MENTIONS_SHOWN]],
+                                     total=len(sources), title=doc.title)
+
+    # -- data --------------------------------------------------------------------------
+
+    def mentions(self) -> dict[SrcPath, list[mention.Mention]]:
+        """Unlinked mentions of every page (computed on first use, once per build)."""
+        if self._mentions is None:
+            self._mentions = mention.find_mentions(self.compiled, self._body,
+                                                   self.cache.mentions)
+        return self._mentions
+
+    def _body(self, doc: Document) -> str:
+        return self.read_text(doc.path)[doc.parsed.body_offset:]
+
+    def _wikitext(self, doc: Document) -> WikiText:
+        wikitext = self._wikitexts.get(doc.path)
+        if wikitext is None:
+            wikitext = self._wikitexts[doc.path] = _titles(self.compiled, doc)
+        return wikitext
+
+    def _paragraph(self, doc: Document) -> str:
+        digest = doc.parsed.digest
+        paragraph = self.cache.paragraphs.get(digest)
+        if paragraph is None:
+            paragraph = self.cache.paragraphs[digest] = first_paragraph(self._body(doc))
+        return paragraph
+
+    def write_outputs(self, out_dir: Path, graph: Graph) -> None:
+        """``graph-view.json``, ``search-index.json`` and ``previews.json``."""
+        _write(out_dir / GRAPH_VIEW_JSON, dumps(graph_view_json(graph)))
+        _write(out_dir / SEARCH_INDEX, search_index_json(self.compiled, self.options.cache_dir))
+        _write(out_dir / PREVIEWS_JSON,
+               previews_json(self.compiled, self._paragraph, self._wikitext))
+        live = {d.parsed.digest for d in self.compiled.published.values()}
+        self.cache.paragraphs = {k: v for k, v in self.cache.paragraphs.items() if k in live}
+
+
+def _write(path: Path, text: str) -> None:
+    tmp = path.with_name(path.name + ".tmp")
+    tmp.write_text(text, encoding="utf-8")
+    os.replace(tmp, path)
+
+
+def reader_options(config: MkDocsConfig, plugin_config: BeliefbaseConfig) -> ReaderOptions:
+    """``ReaderOptions`` from mkdocs.yml (cache_dir resolved against its folder)."""
+    return ReaderOptions(graph_page=plugin_config.graph_page,
+                         local_graph=plugin_config.local_graph,
+                         cache_dir=cache_dir(config))
