@@ -58,6 +58,14 @@ class BeliefbaseConfig(base.Config):
     wanted_page = PageUrl("wanted/")
     """URL of the "Wanted notes" page (every unresolved link target)."""
 
+    explorer = c.Type(bool, default=False)
+    """Replace Material's navigation (the whole site tree in every page, so builds
+    grow with pages x pages) by an explorer loaded once per visit: recommended
+    for knowledge bases of more than a few hundred notes."""
+
+    all_notes_page = PageUrl("notes/")
+    """URL of the "All notes" page (the explorer tree as HTML), with ``explorer``."""
+
     backlinks = c.Type(bool, default=True)
     """A "Linked from" panel on every page."""
 

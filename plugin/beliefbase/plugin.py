@@ -39,6 +39,7 @@ from .site.callouts import CalloutExtension
 from .site.escape import finalize
 from .site.footnote_beliefs import FootnoteBeliefsExtension
 from .site.markdown_ext import WikiLinkExtension
+from .site.navigation import NavigationOptions, install_theme_overrides
 from .site.reader import ReaderCache, reader_options
 from .site.search_index import escape_user_strings
 from .site.session import OUTPUT_DIR, SiteBuild
@@ -81,6 +82,9 @@ class BeliefbasePlugin(BasePlugin[BeliefbaseConfig]):
             url = f"{OUTPUT_DIR}/{name}"
             if url not in [str(x) for x in target]:
                 target.append(url)  # type: ignore[arg-type]
+        if self.config.explorer:
+            install_theme_overrides(config)
+            config.extra_javascript.append(f"{OUTPUT_DIR}/explorer.js")  # type: ignore[arg-type]
         self._strict = bool(config.strict) if self.config.strict is None else self.config.strict
         _font_notice(config)
         return config
@@ -101,6 +105,11 @@ class BeliefbasePlugin(BasePlugin[BeliefbaseConfig]):
                                                    self.footnote_links, files, config)
         self._diagnostics += self.site.add_reader(reader_options(config, self.config),
                                                   self.reader_cache, files, config)
+        self.site.add_navigation(NavigationOptions(self.config.explorer,
+                                                   self.config.all_notes_page), files, config)
+        if self.config.explorer:
+            files.append(File.generated(config, f"{OUTPUT_DIR}/explorer.js",
+                                        abs_src_path=str(theme_dir() / "assets" / "explorer.js")))
         page_urls = {f.url for f in files.documentation_pages()}
         self._diagnostics += self.site.check_graph(page_urls)
         self._log(self._diagnostics)
@@ -196,6 +205,8 @@ class BeliefbasePlugin(BasePlugin[BeliefbaseConfig]):
         doc = self._doc(page)
         if doc is not None and self.site is not None and page.content is not None:
             page.content += self.site.panels_after(doc, page.url, self.config.backlinks)
+        if self.site is not None:
+            context.update(self.site.nav_context(doc))
         return context
 
     def on_env(self, env: Environment, *, config: MkDocsConfig, files: Files) -> Environment:

@@ -42,7 +42,7 @@ def test_breadcrumbs_and_all_notes_without_javascript(project) -> None:  # type:
     result = project.build(plugins=EXPLORER)
     page = result.page("topics/deep/topic-0/")
     crumbs = re.findall(r'<ol class="bb-explorer__crumbs".*?</ol>', page, re.S)[0]
-    assert [m for m in re.findall(r">([^<>]+)</a>", crumbs)] == ["Home", "All Topics"]
+    assert [m for m in re.findall(r">([^<>]+)</a>", crumbs)] == ["Test KB", "All Topics"]
     assert "deep" in crumbs
     assert 'href="../../../notes/">All notes</a>' in page
     all_notes = result.article("notes/")

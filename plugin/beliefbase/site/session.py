@@ -34,6 +34,7 @@ from .beliefs import BeliefOptions, BeliefSite
 from .escape import json_for_html, user_text
 from .footnote_beliefs import FootnoteBeliefsExtension
 from .markdown_ext import WikiLinkExtension
+from .navigation import NavigationOptions, NavigationSite
 from .panels import Panels, drift_banner_html, wanted_html
 from .reader import ReaderCache, ReaderOptions, ReaderSite
 from .render import PageRenderer
@@ -70,6 +71,7 @@ class SiteBuild:
         self.graph: Graph | None = None
         self.beliefs: BeliefSite | None = None
         self.reader: ReaderSite | None = None
+        self.navigation: NavigationSite | None = None
 
     # -- sources -----------------------------------------------------------------------
 
@@ -155,10 +157,23 @@ class SiteBuild:
         return self.beliefs.verify() + self.beliefs.add_pages(files, config)
 
     def generated_meta(self, src: str) -> dict[str, Any]:
+        if self.navigation is not None and self.navigation.is_all_notes(src):
+            return {"title": "All notes"}
         """``page.meta`` of a generated page (title, search exclusion); empty if not ours."""
         return self.beliefs.meta(src) if self.beliefs else {}
 
+    def add_navigation(self, options: NavigationOptions, files: Files, config: Any) -> None:
+        """The explorer (plugin option ``explorer``): tree, breadcrumbs, "All notes"."""
+        if options.explorer:
+            self.navigation = NavigationSite(self.compiled, self.templates, options)
+            self.navigation.add_files(files, config)
+
+    def nav_context(self, doc: Document | None) -> dict[str, Any]:
+        return self.navigation.page_context(doc) if self.navigation else {}
+
     def generated_content(self, src: str, page_url: str) -> str | None:
+        if self.navigation is not None and self.navigation.is_all_notes(src):
+            return self.navigation.all_notes_html(page_url)
         if self.reader is not None and self.reader.is_graph_page(src):
             return self.reader.graph_page_html(page_url)
         return self.beliefs.content(src, page_url) if self.beliefs else None
@@ -192,6 +207,8 @@ class SiteBuild:
             self.beliefs.write_outputs(out)
         if self.reader is not None:
             self.reader.write_outputs(out, self.graph)
+        if self.navigation is not None:
+            self.navigation.write_outputs(out)
         public = [d for d in diagnostics if d.file not in hidden]
         _write(out / "diagnostics.json", json_for_html(
             {"version": 1, "diagnostics": [d.as_json() for d in sorted(public, key=diag.sort_key)]},

@@ -1,0 +1,79 @@
+"""Navigation for large knowledge bases: the explorer, breadcrumbs, "All notes".
+
+Wires ``site/explorer.py`` into a build when the plugin option ``explorer``
+is on: Material's ``partials/nav.html`` is overridden (``theme/overrides/``),
+``explorer.json`` is written once, every page gets breadcrumbs and a link to
+the "All notes" page (a generated page listing the whole tree as HTML, for
+readers without JavaScript).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from mkdocs.structure.files import File, Files, InclusionLevel
+from mkdocs.utils import get_relative_url
+
+from ..builder.compiled import Compiled
+from ..builder.documents import Document
+from .escape import json_for_html
+from .explorer import EXPLORER_JSON, breadcrumbs, build_tree, explorer_json, flat_index
+from .templates import Templates, theme_dir
+
+OVERRIDES = "overrides"
+
+
+@dataclass(frozen=True)
+class NavigationOptions:
+    explorer: bool
+    all_notes_page: str  # "notes/"
+
+
+def install_theme_overrides(config: Any) -> None:
+    """Put ``theme/overrides`` before Material's templates (after a site's custom_dir)."""
+    folder = str(theme_dir() / OVERRIDES)
+    dirs = config.theme.dirs
+    if folder in dirs:
+        return
+    custom = getattr(config.theme, "custom_dir", None)
+    dirs.insert(1 if custom and dirs and dirs[0] == custom else 0, folder)
+
+
+class NavigationSite:
+    """The explorer tree of one build and the pages/outputs that come with it."""
+
+    def __init__(self, compiled: Compiled, templates: Templates,
+                 options: NavigationOptions) -> None:
+        self.compiled = compiled
+        self.templates = templates
+        self.options = options
+        self.tree = build_tree(compiled)
+        self.all_notes_src = options.all_notes_page.rstrip("/") + ".md"
+        self.all_notes_url: str | None = None
+
+    def add_files(self, files: Files, config: Any) -> None:
+        if files.get_file_from_path(self.all_notes_src) is None:
+            file = File.generated(config, self.all_notes_src, content="# All notes\n",
+                                  inclusion=InclusionLevel.NOT_IN_NAV)
+            files.append(file)
+            self.all_notes_url = file.url
+
+    def is_all_notes(self, src: str) -> bool:
+        return self.all_notes_url is not None and src == self.all_notes_src
+
+    def all_notes_html(self, page_url: str) -> str:
+        base = get_relative_url("index.html", page_url).removesuffix("index.html")
+        return self.templates.render("all-notes.html", tree=flat_index(self.tree), base=base)
+
+    def page_context(self, doc: Document | None) -> dict[str, Any]:
+        """Template variables for ``partials/nav.html`` (our override)."""
+        return {
+            "bb_breadcrumbs": breadcrumbs(self.tree, doc) if doc is not None else [],
+            "bb_all_notes": self.all_notes_url,
+        }
+
+    def write_outputs(self, out: Path) -> None:
+        data = json_for_html(explorer_json(self.tree), separators=(",", ":"))
+        (out / EXPLORER_JSON).write_text(data, encoding="utf-8")
