@@ -98,7 +98,7 @@ class Project:
         file.write_text(yaml.safe_dump(config, sort_keys=False), encoding="utf-8")
         return file
 
-    def build(self, strict: bool = False, **changes: Any) -> BuildResult:
+    def build(self, strict: bool = False, dirty: bool = False, **changes: Any) -> BuildResult:
         from mkdocs.commands.build import build
 
         self.write_config(**changes)
@@ -111,9 +111,9 @@ class Project:
         try:
             config = load_config(self.root / "mkdocs.yml")
             config["strict"] = strict
-            config.plugins.on_startup(command="build", dirty=False)
+            config.plugins.on_startup(command="serve" if dirty else "build", dirty=dirty)
             try:
-                build(config)
+                build(config, dirty=dirty)
             finally:
                 config.plugins.on_shutdown()
         except BaseException as exc:  # noqa: BLE001 - the test inspects it

@@ -39,6 +39,7 @@ from .site.callouts import CalloutExtension
 from .site.escape import finalize
 from .site.footnote_beliefs import FootnoteBeliefsExtension
 from .site.markdown_ext import WikiLinkExtension
+from .site.dirty import Invalidation
 from .site.navigation import NavigationOptions, install_theme_overrides
 from .site.reader import ReaderCache, reader_options
 from .site.search_index import escape_user_strings
@@ -60,6 +61,8 @@ class BeliefbasePlugin(BasePlugin[BeliefbaseConfig]):
         self.footnote_links = FootnoteBeliefsExtension()
         self.reader_cache = ReaderCache()  # per-note work kept across serve rebuilds
         self.serving = False
+        self.dirty = False
+        self.invalidation = Invalidation()
         self._diagnostics: list[diag.Diagnostic] = []
         self._strict = False
 
@@ -67,6 +70,7 @@ class BeliefbasePlugin(BasePlugin[BeliefbaseConfig]):
 
     def on_startup(self, *, command: str, dirty: bool) -> None:
         self.serving = command == "serve"
+        self.dirty = dirty
 
     def on_config(self, config: MkDocsConfig) -> MkDocsConfig:
         options = compile_options(config, self.config)
@@ -95,6 +99,7 @@ class BeliefbasePlugin(BasePlugin[BeliefbaseConfig]):
         assert self.compiler is not None and self.extension is not None
         docs_dir = Path(config.docs_dir)
         own = [f for f in files if f.generated_by is None and f.abs_src_path]
+        previous = self.compiler.previous
         compiled = self.compiler.compile(make_sources(docs_dir, [f.src_uri for f in own]))
         override = _override_dir(config)
         self.site = SiteBuild(compiled, Templates(override), self.extension,
@@ -112,6 +117,11 @@ class BeliefbasePlugin(BasePlugin[BeliefbaseConfig]):
                                         abs_src_path=str(theme_dir() / "assets" / "explorer.js")))
         page_urls = {f.url for f in files.documentation_pages()}
         self._diagnostics += self.site.check_graph(page_urls)
+        if self.dirty:  # MkDocs re-renders only changed files: make it re-render dependents too
+            self.invalidation.remember_search_index(Path(config.site_dir))
+            self.invalidation.invalidate(previous, compiled, files, config,
+                                         nav_in_every_page=not self.config.explorer)
+            self.invalidation.live = page_urls
         self._log(self._diagnostics)
         return files
 
@@ -186,6 +196,7 @@ class BeliefbasePlugin(BasePlugin[BeliefbaseConfig]):
         if self.site is None:
             return html
         self.site.renderer.end_page()
+        self.invalidation.rendered(page.url)
         if page.file.src_uri == self.site.wanted_src:
             return html + self.site.wanted_content(page.url)
         generated = self.site.generated_content(page.file.src_uri, page.url)
@@ -207,6 +218,11 @@ class BeliefbasePlugin(BasePlugin[BeliefbaseConfig]):
             page.content += self.site.panels_after(doc, page.url, self.config.backlinks)
         if self.site is not None:
             context.update(self.site.nav_context(doc))
+        if self.config.explorer:
+            # A knowledge base has no reading order; without previous/next links a
+            # page shows nothing of its neighbours in the file list, so a --dirty
+            # rebuild never has to touch them.
+            page.previous_page = page.next_page = None
         return context
 
     def on_env(self, env: Environment, *, config: MkDocsConfig, files: Files) -> Environment:
@@ -222,6 +238,8 @@ class BeliefbasePlugin(BasePlugin[BeliefbaseConfig]):
             return
         site_dir = Path(config.site_dir)
         escape_user_strings(site_dir, self.site.compiled.doc_by_url())
+        if self.dirty:
+            self.invalidation.repair_search_index(site_dir)
         self.site.write_outputs(site_dir, self._diagnostics)
         self.site.write_redirects(site_dir, config.use_directory_urls)
         counts = diag.summary(self._diagnostics)

@@ -15,6 +15,7 @@ import json
 import os
 from collections.abc import Mapping
 from pathlib import Path
+from typing import Any
 
 from ..builder.documents import Document
 
@@ -49,35 +50,54 @@ def escape_user_strings(site_dir: Path, by_url: Mapping[str, Document]) -> bool:
     return True
 
 
-def repair_after_dirty_build(site_dir: Path, rebuilt: set[str], live: set[str]) -> None:
-    """Fix Material's search index after a ``--dirty`` rebuild of several pages.
-
-    Material's dirty-reload merge assumes one page was rebuilt: it replaces the
-    first rebuilt page's entries and appends everyone else's, so a page rebuilt
-    as a dependent would appear twice, and a deleted page would stay.  Each
-    rebuilt page keeps only its newest (last) block of entries; pages that no
-    longer exist are dropped.
-    """
-    file = site_dir / INDEX
+def read_index(site_dir: Path) -> dict[str, Any] | None:
+    """The search index as the previous build left it (None when there is none)."""
     try:
-        index = json.loads(file.read_text(encoding="utf-8"))
+        data = json.loads((site_dir / INDEX).read_text(encoding="utf-8"))
     except (OSError, ValueError):
+        return None
+    return data if isinstance(data, dict) else None
+
+
+def repair_after_dirty_build(
+    site_dir: Path, previous: dict[str, Any] | None, rebuilt: set[str], live: set[str]
+) -> None:
+    """Rebuild Material's search index after a ``--dirty`` build of several pages.
+
+    Material's dirty-reload merge assumes one page changed: it drops the first
+    rebuilt page's old entries by prefix (all of them, for the home page) and
+    appends the rest, so pages rebuilt as dependents end up twice and others
+    vanish.  The index is put together again from the index before this build
+    (pages not rebuilt) and this build's entries (pages rebuilt), keeping only
+    pages that still exist.
+    """
+    current = read_index(site_dir)
+    if current is None or previous is None:
         return
-    docs = index.get("docs", [])
-    kept_reversed: list[dict[str, object]] = []
-    finished: set[str] = set()  # rebuilt pages whose newest block we have passed
-    current: str | None = None
-    for entry in reversed(docs):
-        page = str(entry.get("location", "")).split("#", 1)[0]
-        if current is not None and page != current and current in rebuilt:
-            finished.add(current)
-        current = page
-        if page in finished or (live and page not in live):
-            continue
-        kept_reversed.append(entry)
-    if len(kept_reversed) != len(docs):
-        index["docs"] = list(reversed(kept_reversed))
-        tmp = file.with_name(file.name + ".tmp")
-        tmp.write_text(json.dumps(index, ensure_ascii=False, separators=(",", ":")),
-                       encoding="utf-8")
-        os.replace(tmp, file)
+    fresh: dict[str, list[Any]] = {}
+    for entry in current.get("docs", []):
+        page = _page_of(entry)
+        if page in rebuilt:
+            fresh.setdefault(page, []).append(entry)
+    docs = [e for e in previous.get("docs", [])
+            if _page_of(e) not in rebuilt and (not live or _page_of(e) in live)]
+    for entries in fresh.values():
+        docs.extend(_last_block(entries))
+    current["docs"] = docs
+    _write(site_dir / INDEX, current)
+
+
+def _page_of(entry: Any) -> str:
+    return str(entry.get("location", "")).split("#", 1)[0]
+
+
+def _last_block(entries: list[Any]) -> list[Any]:
+    """A page's newest entries: from its last page-level entry (no #anchor) on."""
+    starts = [i for i, e in enumerate(entries) if "#" not in str(e.get("location", ""))]
+    return entries[starts[-1]:] if starts else entries
+
+
+def _write(file: Path, data: dict[str, Any]) -> None:
+    tmp = file.with_name(file.name + ".tmp")
+    tmp.write_text(json.dumps(data, ensure_ascii=False, separators=(",", ":")), encoding="utf-8")
+    os.replace(tmp, file)
