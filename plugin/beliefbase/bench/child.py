@@ -1,0 +1,150 @@
+"""Run one measured command in a fresh child process: wall time and peak RSS.
+
+``resource.getrusage(RUSAGE_CHILDREN).ru_maxrss`` is the maximum over *all*
+children a process ever waited for, so it cannot tell the second build from the
+first.  Instead each measurement is one ``Popen`` reaped with ``os.wait4(pid)``,
+whose rusage covers exactly that child.  Its ``ru_maxrss`` is still a maximum
+over single processes, though: a build that parses in a pool of worker processes
+uses the *sum* of their memory.  So while the child runs, ``_TreeSampler`` also
+adds up the RSS of every process in its session (``/proc``, every 100 ms); the
+peak reported is the larger of the two.
+
+The command is the one a user runs (``python -m mkdocs build ...``), so the time
+includes interpreter start-up and imports, as a user's build does.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import json
+import os
+import signal
+import subprocess
+import sys
+import tempfile
+import threading
+import time
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+#: ru_maxrss is in KiB on Linux and in bytes on macOS.
+_RSS_UNIT = 1 if sys.platform == "darwin" else 1024
+
+
+@dataclass(frozen=True, slots=True)
+class ChildResult:
+    """How one child process ran."""
+
+    seconds: float
+    max_rss_bytes: int  # max(ru_maxrss of wait4, sampled sum over the process tree)
+    returncode: int  # -9 when it was killed at the timeout
+    stdout: str
+    stderr: str
+    timed_out: bool = False
+
+    @property
+    def ok(self) -> bool:
+        return self.returncode == 0 and not self.timed_out
+
+    def last_json(self) -> dict[str, Any]:
+        """The last stdout line parsed as JSON (how ``worker`` reports)."""
+        for line in reversed(self.stdout.splitlines()):
+            if line.startswith("{"):
+                data = json.loads(line)
+                if isinstance(data, dict):
+                    return data
+        raise ValueError("the child printed no JSON line")
+
+    def error_tail(self, lines: int = 8) -> str:
+        """The end of stderr, to say why a child failed."""
+        return "\n".join(self.stderr.strip().splitlines()[-lines:])
+
+
+def run_child(
+    args: list[str],
+    *,
+    cwd: Path | None = None,
+    timeout: float | None = None,
+    env: dict[str, str] | None = None,
+) -> ChildResult:
+    """Run ``args`` to completion and measure it; kill its process group at ``timeout``."""
+    fired = threading.Event()
+    with tempfile.TemporaryFile("w+") as out, tempfile.TemporaryFile("w+") as err:
+        start = time.perf_counter()
+        proc = subprocess.Popen(
+            args, cwd=cwd, env=env, stdout=out, stderr=err, start_new_session=True
+        )
+        killer = threading.Timer(timeout, _kill_group, (proc.pid, fired)) if timeout else None
+        if killer:
+            killer.start()
+        sampler = _TreeSampler(proc.pid)
+        sampler.start()
+        try:
+            _, status, usage = os.wait4(proc.pid, 0)
+        finally:
+            sampler.stop()
+            if killer:
+                killer.cancel()
+        seconds = time.perf_counter() - start
+        proc.returncode = os.waitstatus_to_exitcode(status)  # reaped: keep Popen from waiting
+        out.seek(0)
+        err.seek(0)
+        return ChildResult(
+            seconds=seconds,
+            max_rss_bytes=max(usage.ru_maxrss * _RSS_UNIT, sampler.peak),
+            returncode=proc.returncode,
+            stdout=out.read(),
+            stderr=err.read(),
+            timed_out=fired.is_set(),
+        )
+
+
+def python_module(module: str, *args: str) -> list[str]:
+    """``[sys.executable, "-m", module, *args]``: the child uses this interpreter."""
+    return [sys.executable, "-m", module, *args]
+
+
+class _TreeSampler(threading.Thread):
+    """Peak of the summed RSS of all processes in session ``sid`` (Linux ``/proc``)."""
+
+    def __init__(self, sid: int, interval: float = 0.1) -> None:
+        super().__init__(daemon=True)
+        self.sid = sid
+        self.interval = interval
+        self.peak = 0
+        self._done = threading.Event()
+        self._page = os.sysconf("SC_PAGE_SIZE") if hasattr(os, "sysconf") else 4096
+
+    def run(self) -> None:
+        if not os.path.isdir("/proc"):
+            return
+        while not self._done.wait(self.interval):
+            self.peak = max(self.peak, self._sample())
+
+    def stop(self) -> None:
+        self._done.set()
+        self.join()
+
+    def _sample(self) -> int:
+        total = 0
+        for entry in os.listdir("/proc"):
+            if not entry.isdigit():
+                continue
+            try:
+                with open(f"/proc/{entry}/stat", "rb") as f:
+                    # after "(comm)": state ppid pgrp session ... ; rss is field 24
+                    fields = f.read().rsplit(b")", 1)[1].split()
+            except OSError:
+                continue  # the process ended meanwhile
+            if int(fields[3]) == self.sid:
+                total += int(fields[21]) * self._page
+        return total
+
+
+def _kill_group(pid: int, fired: threading.Event) -> None:
+    # start_new_session made the child a group leader: this reaches the child
+    # and whatever it started, and nothing else.
+    fired.set()
+    with contextlib.suppress(ProcessLookupError):
+        os.killpg(pid, signal.SIGKILL)

@@ -1,0 +1,1 @@
+"""Tests of the benchmark package (the vault generator and the harness mechanics)."""

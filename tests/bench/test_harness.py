@@ -1,0 +1,72 @@
+"""The benchmark harness's own mechanics: per-child peak RSS, timeouts, the table."""
+
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+
+from beliefbase.bench.child import run_child
+from beliefbase.bench.report import markdown_table, remarks, text_table
+from beliefbase.bench.run import Measurement, SizeResult
+
+
+def test_peak_rss_is_the_one_childs_not_the_largest_so_far() -> None:
+    big = run_child([sys.executable, "-c", "x = bytearray(120 * 1024 * 1024)"])
+    small = run_child([sys.executable, "-c", "pass"])
+    assert big.ok and small.ok
+    assert big.max_rss_bytes > 120 * 1024 * 1024
+    assert small.max_rss_bytes < 60 * 1024 * 1024
+
+
+def test_peak_rss_adds_up_worker_processes_running_at_once() -> None:
+    worker = "import time; x = bytearray(80 * 1024 * 1024); time.sleep(1.5)"
+    parent = (
+        "import subprocess, sys\n"
+        f"procs = [subprocess.Popen([sys.executable, '-c', {worker!r}]) for _ in range(2)]\n"
+        "for p in procs: p.wait()\n"
+    )
+    result = run_child([sys.executable, "-c", parent])
+    assert result.ok
+    assert result.max_rss_bytes > 160 * 1024 * 1024  # ru_maxrss alone says ~90 MB
+
+
+def test_timeout_kills_the_child_and_says_so() -> None:
+    result = run_child([sys.executable, "-c", "import time; time.sleep(30)"], timeout=0.3)
+    assert result.timed_out and not result.ok
+    assert result.seconds < 10
+
+
+def test_table_shows_numbers_ratios_and_why_cells_are_empty() -> None:
+    manifest = {
+        "bytes": 5_000_000,
+        "wikilinks": 100,
+        "embeds": 2,
+        "markdown_links": 3,
+        "links": {"dangling": 4, "ambiguous": 5},
+    }
+    result = SizeResult(
+        1000,
+        Path("v"),
+        False,
+        manifest,
+        {
+            "floor": Measurement(seconds=[4.0, 5.0]),
+            "compile": Measurement(
+                seconds=[2.0],
+                extra={
+                    "resolved_links": 105,
+                    "diagnostics": {"unresolved-link": 4, "ambiguous-link": 6},
+                },
+            ),
+            "build_cold": Measurement(seconds=[12.0], rss_bytes=300 * 1024 * 1024),
+            "plain": Measurement("skipped", note="more than --plain-max 500 notes"),
+        },
+    )
+    text = text_table([result])
+    assert "1,000 notes" in text and "4.00 s" in text and "skipped" in text
+    assert "3.00×" in text  # cold build / floor
+    assert "2.00 s" in text.splitlines()[-1]  # compile-only per 1,000 notes
+    assert markdown_table([result]).startswith("|  | 1,000 notes |\n|---|---:|")
+    lines = remarks([result])
+    assert any("plain skipped" in line for line in lines)
+    assert any("ambiguous-link 6 (generated 5!)" in line for line in lines)
