@@ -19,8 +19,6 @@ from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
-import jsonschema
-from jsonschema.exceptions import ValidationError, best_match
 
 from .. import diagnostics as diag
 from ..diagnostics import Diagnostic
@@ -42,7 +40,10 @@ def get_schema() -> dict[str, Any]:
 
 
 @functools.cache
-def _validators() -> dict[str, jsonschema.protocols.Validator]:
+def _validators() -> dict[str, Any]:
+    # jsonschema (8 MB, 100 ms to import) only when a sidecar fails the fast path.
+    import jsonschema
+
     schema = get_schema()
     checker = jsonschema.FormatChecker(formats=())
     checker.checks("iso-date-or-date-time")(dates.is_iso)
@@ -213,11 +214,13 @@ def _report(
     return found
 
 
-def describe(error: ValidationError) -> str:
+def describe(error: Any) -> str:
     """A schema error in words an author can act on."""
     if error.validator == "anyOf" and error.context:
         # "null or X": the value is not null, so what X says is the useful part.
         useful = [e for e in error.context if e.schema != {"type": "null"}] or error.context
+        from jsonschema.exceptions import best_match
+
         return describe(best_match(useful))
     if "dependentSchemas" in error.schema_path:
         return "supersession_reason requires superseded_at (the date the belief was superseded)"

@@ -125,11 +125,32 @@ class Compiler:
     def _partition(
         self, sources: Iterable[SourceFile]
     ) -> tuple[list[SourceFile], list[SourceFile]]:
+        """Sources that lie (symlinks resolved) outside docs_dir, and the others."""
         escaped: list[SourceFile] = []
         readable: list[SourceFile] = []
+        links = self._linked_folders()
         for source in sources:
-            (escaped if escapes(source, self.options.docs_real) else readable).append(source)
+            folder = posixpath.dirname(source.path)
+            suspicious = folder in links or source.abs_path.is_symlink()
+            if suspicious and escapes(source, self.options.docs_real):
+                escaped.append(source)
+            else:
+                readable.append(source)
         return escaped, readable
+
+    def _linked_folders(self) -> set[str]:
+        """Folders under docs_dir reached through a symlink (one walk of folders only)."""
+        found: set[str] = set()
+        root = str(self.options.docs_dir)
+        for folder, dirs, _files in os.walk(root, followlinks=True):
+            rel = os.path.relpath(folder, root).replace(os.sep, "/")
+            rel = "" if rel == "." else rel
+            inherited = rel in found
+            for name in dirs:
+                child = f"{rel}/{name}" if rel else name
+                if inherited or os.path.islink(os.path.join(folder, name)):
+                    found.add(child)
+        return found
 
     def _parse(self, sources: Iterable[SourceFile]) -> dict[SrcPath, ParsedDoc]:
         """Parse every source, reusing the cache; new parses in parallel when many."""

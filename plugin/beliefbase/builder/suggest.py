@@ -27,26 +27,35 @@ def _trigrams(text: str) -> set[str]:
 
 
 class Suggester:
-    """Closest existing names to a target that matched nothing."""
+    """Closest existing names to a target that matched nothing.
+
+    The trigram index is built on the first suggestion: a knowledge base whose
+    links all resolve never pays for it.
+    """
 
     def __init__(self, names: Iterable[str]) -> None:
         self._names: list[str] = sorted(set(names))
-        self._grams_of = [_trigrams(normalize_name(name)) for name in self._names]
+        self._grams: dict[str, list[int]] | None = None
+        self._memo: dict[str, str] = {}
+
+    def _index(self) -> dict[str, list[int]]:
         grams: dict[str, list[int]] = defaultdict(list)
-        for i, name_grams in enumerate(self._grams_of):
-            for gram in name_grams:
+        for i, name in enumerate(self._names):
+            for gram in _trigrams(normalize_name(name)):
                 grams[gram].append(i)
         limit = max(50, int(len(self._names) * _COMMON))
-        self._grams = {g: ids for g, ids in grams.items() if len(ids) <= limit}
-        self._memo: dict[str, str] = {}
+        return {g: ids for g, ids in grams.items() if len(ids) <= limit}
 
     def suggest(self, word: str) -> str:
         """`` (did you mean 'A' or 'B'?)`` or ``""``."""
         if word in self._memo:
             return self._memo[word]
+        if self._grams is None:
+            self._grams = self._index()
+        index = self._grams
         grams = _trigrams(normalize_name(word))
         # candidates: names sharing at least two of the word's rarest trigrams
-        postings = sorted((self._grams[g] for g in grams if g in self._grams), key=len)
+        postings = sorted((index[g] for g in grams if g in index), key=len)
         counts: dict[int, int] = {}
         for ids in postings[:_RAREST]:
             for i in ids:
@@ -54,7 +63,7 @@ class Suggester:
         best = sorted((i for i, n in counts.items() if n >= 2), key=lambda i: -counts[i])
         scored = []
         for i in best[:_SHORTLIST]:
-            theirs = self._grams_of[i]
+            theirs = _trigrams(normalize_name(self._names[i]))
             dice = 2 * len(grams & theirs) / (len(grams) + len(theirs))
             if dice >= _MIN_DICE:
                 scored.append((-dice, self._names[i]))

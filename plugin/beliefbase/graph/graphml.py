@@ -4,12 +4,12 @@ from __future__ import annotations
 
 import io
 
-import networkx as nx
-
 from .model import Graph
 
 
 def to_graphml(graph: Graph) -> str:
+    import networkx as nx
+
     g = nx.MultiDiGraph()
     for node in sorted(graph.nodes.values(), key=lambda n: n.bid):
         g.add_node(node.bid, kind=node.kind, title=node.title, schema=node.schema or "",

@@ -13,7 +13,6 @@ from __future__ import annotations
 from collections import defaultdict
 from collections.abc import Callable, Iterable
 
-import networkx as nx
 
 from .. import diagnostics as diag
 from .model import Graph, Node, WeightKind
@@ -78,6 +77,8 @@ def _cycles(graph: Graph, display: Callable[[str], str]) -> list[diag.Diagnostic
                                    f"{rel} points at the note itself; {rel} must not loop"))
         if not edges:
             continue
+        import networkx as nx  # 20 MB to import: only when there are edges to check
+
         g = nx.DiGraph()
         g.add_edges_from((e.source, e.target, {"edge": e}) for e in edges)
         for component in sorted(nx.strongly_connected_components(g), key=sorted):
