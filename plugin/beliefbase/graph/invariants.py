@@ -13,7 +13,6 @@ from __future__ import annotations
 from collections import defaultdict
 from collections.abc import Callable, Iterable
 
-
 from .. import diagnostics as diag
 from .model import Graph, Node, WeightKind
 
