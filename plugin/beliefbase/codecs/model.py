@@ -1,15 +1,19 @@
 """The records a codec produces for one source file (the compiler's IR input).
 
-Everything here is frozen, picklable and a pure function of (file bytes,
+Everything here is immutable, picklable and a pure function of (file bytes,
 codec options), which is what makes the parse cache content-addressed.
 Line and column numbers are 1-based and count from the top of the *file*
 (frontmatter included), so diagnostics point where an editor would.
+
+The small, numerous records are ``NamedTuple``s: they pickle as plain tuples,
+about four times faster to load than frozen dataclasses, which matters for a
+parse cache of 50,000 links and for results coming back from worker processes.
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Any, Literal
+from typing import Any, Literal, NamedTuple
 
 from ..diagnostics import Diagnostic
 from ..ids import SrcPath
@@ -28,8 +32,7 @@ LinkForm = Literal[
 ]
 
 
-@dataclass(frozen=True, slots=True)
-class Heading:
+class Heading(NamedTuple):
     level: int
     text: str  # inline Markdown of the heading, attribute list removed
     explicit_id: str | None  # from an attr_list ``{#id}``
@@ -37,8 +40,7 @@ class Heading:
     column: int
 
 
-@dataclass(frozen=True, slots=True)
-class BlockId:
+class BlockId(NamedTuple):
     """A paragraph or list item ending in `` ^id`` (its lines: ``start``..``end``)."""
 
     id: str
@@ -48,8 +50,7 @@ class BlockId:
     end: int
 
 
-@dataclass(frozen=True, slots=True)
-class LinkRef:
+class LinkRef(NamedTuple):
     """One link as written; the builder resolves ``target`` + ``fragment``."""
 
     form: LinkForm
@@ -67,15 +68,13 @@ class LinkRef:
         return self.form in ("embed", "image")
 
 
-@dataclass(frozen=True, slots=True)
-class Tag:
+class Tag(NamedTuple):
     name: str
     line: int
     column: int
 
 
-@dataclass(frozen=True, slots=True)
-class Footnote:
+class Footnote(NamedTuple):
     id: str
     line: int
     column: int
