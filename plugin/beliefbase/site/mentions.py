@@ -1,8 +1,9 @@
 """Unlinked mentions (SPEC §9): pages that name a page without linking to it.
 
 A page *mentions* a note when its prose contains the note's title or one of
-its aliases as whole words, case-insensitively, outside code, links,
-headings, tags and HTML, and the page has no link to that note.
+its aliases as whole words, case-insensitively (acronyms such as ``CLI``
+in capitals only), outside code, links, headings, tags and HTML, and the
+page has no link to that note.
 
 Fast at thousands of notes, without comparing every note with every name:
 
@@ -90,6 +91,11 @@ class Snippet:
     after: str
 
 
+def is_acronym(text: str) -> bool:
+    """``ARE``, ``DRF``, ``HTTP2``: one short word in capitals."""
+    return 2 <= len(text) <= 6 and text.isupper() and text.isalnum()
+
+
 def name_key(text: str) -> str:
     """Names compare lowercase, with runs of whitespace as one space."""
     return " ".join(text.lower().split())
@@ -100,12 +106,23 @@ class NameIndex:
 
     def __init__(self, docs: Iterable[Document]) -> None:
         self.owners: dict[str, list[SrcPath]] = defaultdict(list)
+        #: name -> how it must be written: acronyms ("ARE", "DRF") match in capitals
+        #: only, or every "are" in every note would be a mention
+        self.exact: dict[str, str] = {}
+        spelled: dict[str, set[str]] = defaultdict(set)
         for doc in docs:
             if doc.url is None:
                 continue
-            for name in dict.fromkeys(name_key(n) for n in (doc.title, *doc.aliases)):
-                if len(name) >= MIN_NAME and name.translate(_SPACES).split():
+            for original in dict.fromkeys((doc.title, *doc.aliases)):
+                name = name_key(original)
+                if len(name) < MIN_NAME or not name.translate(_SPACES).split():
+                    continue
+                if doc.path not in self.owners[name]:
                     self.owners[name].append(doc.path)
+                spelled[name].add(original.strip())
+        for name, forms in spelled.items():
+            if len(forms) == 1 and is_acronym(next(iter(forms))):
+                self.exact[name] = next(iter(forms))
         self.single: dict[str, list[str]] = defaultdict(list)
         self.pairs: dict[tuple[str, str], list[str]] = defaultdict(list)
         for name in sorted(self.owners):
@@ -179,10 +196,13 @@ def find_name(low: str, name: str) -> Iterator[int]:
 
 def scan(body: str, names: NameIndex) -> list[tuple[str, int]]:
     """(name, offset) of every name in the prose of ``body``, at most a few per name."""
-    low = prose(body).lower()
+    text = prose(body)
+    low = text.lower()
     hits: list[tuple[str, int]] = []
     for name in names.candidates(low.translate(_SPACES).split()):
-        for k, offset in enumerate(find_name(low, name)):
+        exact = names.exact.get(name)
+        found = find_name(text, exact) if exact else find_name(low, name)
+        for k, offset in enumerate(found):
             if k == SENTENCES_PER_SOURCE:
                 break
             hits.append((name, offset))
@@ -230,7 +250,14 @@ def find_mentions(
 
 
 def sentence_at(body: str, offset: int) -> str:
-    """The Markdown of the sentence (or list item, or table row) around ``offset``."""
+    """The Markdown of the sentence (or list item, or table cell) around ``offset``."""
+    line_start = body.rfind("\n", 0, offset) + 1
+    line_end = body.find("\n", offset)
+    line = body[line_start:line_end if line_end >= 0 else len(body)]
+    if line.lstrip().startswith("|"):
+        rel = offset - line_start
+        right = line.find("|", rel)
+        return line[line.rfind("|", 0, rel) + 1:right if right >= 0 else len(line)].strip()
     start = 0
     end = len(body)
     for m in _BLOCK_BREAK.finditer(body):
@@ -256,7 +283,11 @@ def snippet(body: str, offset: int, target: Document, wikitext: WikiText) -> Sni
     text = plain_text(sentence_at(body, offset), wikitext)
     for name in sorted((name_key(n) for n in (target.title, *target.aliases)), key=len,
                        reverse=True):
-        at = next(find_name(text.lower(), name), -1) if len(name) >= MIN_NAME else -1
+        if len(name) < MIN_NAME:
+            continue
+        exact = next((n.strip() for n in (target.title, *target.aliases)
+                      if name_key(n) == name and is_acronym(n.strip())), None)
+        at = next(find_name(text, exact) if exact else find_name(text.lower(), name), -1)
         if at < 0:
             continue
         end = at + len(name) + _extra_space(text, at, name)

@@ -59,7 +59,9 @@ export class CameraControl {
       const rx = Math.max(cx - box[0], box[2] - cx); const ry = Math.max(cy - box[1], box[3] - cy);
       box = [cx - rx, cy - ry, cx + rx, cy + ry];
     }
-    const target = this.renderer.fitCamera(box, v.local ? 24 : 40, FIT_MAX_ZOOM);
+    // On a phone the zoom buttons take the right edge: leave room for them and the labels.
+    const pad = v.local ? 24 : this.renderer.width < 600 ? 60 : 40;
+    const target = this.renderer.fitCamera(box, pad, FIT_MAX_ZOOM);
     // A programmatic fit (while the layout spreads out) is not a user's
     // camera move: the base layer keeps being redrawn for it.
     if (animate) this.animate(target);

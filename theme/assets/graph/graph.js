@@ -126,8 +126,18 @@ export function initAll() {
   for (const root of document.querySelectorAll('[data-bb-graph]')) init(/** @type {HTMLElement} */ (root));
 }
 
-if (document.readyState === 'loading') document.addEventListener('DOMContentLoaded', initAll);
-else initAll();
-// MkDocs-Material's instant navigation swaps the page without a reload.
-const material = /** @type {any} */ (window).document$;
-if (material && typeof material.subscribe === 'function') material.subscribe(() => initAll());
+/** MkDocs-Material's instant navigation swaps the page without a reload. */
+function followMaterial() {
+  const material = /** @type {any} */ (window).document$;
+  if (material && typeof material.subscribe === 'function') material.subscribe(() => initAll());
+}
+
+// The templates load this module with `async` right after the viewer's markup,
+// so the roots exist already: start now, while the rest of the page (Material's
+// scripts) still loads, and look again once the document is complete.
+initAll();
+if (document.readyState === 'loading') {
+  document.addEventListener('DOMContentLoaded', () => { initAll(); followMaterial(); });
+} else {
+  followMaterial();
+}

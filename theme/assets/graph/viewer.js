@@ -165,7 +165,26 @@ export class GraphView {
       return;
     }
     this.metrics.modelled = performance.now();
+    await this._stylesReady();
     this._setup(/** @type {GraphModel} */ (this.model));
+  }
+
+  /**
+   * Resolve once graph.css applies (the script may start before the page's
+   * stylesheets have loaded: colours and sizes come from CSS), or after 3 s.
+   * @returns {Promise<void>}
+   */
+  _stylesReady() {
+    const ready = () => getComputedStyle(this.root).getPropertyValue('--bb-graph-bg').trim() !== '';
+    if (ready()) return Promise.resolve();
+    const until = performance.now() + 3000;
+    return new Promise((resolve) => {
+      const check = () => {
+        if (ready() || performance.now() > until) resolve();
+        else requestAnimationFrame(check);
+      };
+      requestAnimationFrame(check);
+    });
   }
 
   /**

@@ -1,0 +1,200 @@
+"""``python -m beliefbase.bench.serve``: edit-to-reload time under ``mkdocs serve``.
+
+Starts ``mkdocs serve`` on a generated vault (by default in the recommended
+mode for large vaults: ``--dirty`` with ``explorer: true``), then edits notes
+the way an author does — a title change, a body change, a new note that
+resolves a dangling link, a deletion — and for each edit measures the time
+from the file being saved to
+
+* livereload firing (the "Reloading browsers" log line), and
+* every dependent page being correct on disk (a page linking to the edited
+  note shows its new title, the new note's page exists, ...).
+
+Reports the median of ``--repeat`` rounds per kind of edit, and the cold
+build for comparison.  Not part of the test run.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import re
+import shutil
+import socket
+import statistics
+import subprocess
+import sys
+import tempfile
+import threading
+import time
+import urllib.request
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from .vault import ensure_vault
+
+_RELOAD = re.compile(r"Reloading browsers")
+_BUILT = re.compile(r"Documentation built in ([0-9.]+) seconds")
+
+
+@dataclass
+class Server:
+    """A ``mkdocs serve`` child whose log lines are collected by a thread."""
+
+    root: Path
+    config: Path
+    dirty: bool
+    url: str = field(init=False)
+    lines: list[tuple[float, str]] = field(default_factory=list)
+
+    def start(self) -> None:
+        with socket.socket() as s:
+            s.bind(("127.0.0.1", 0))
+            port = s.getsockname()[1]
+        self.url = f"http://127.0.0.1:{port}/"
+        args = [sys.executable, "-m", "mkdocs", "serve", "-f", str(self.config),
+                "-a", f"127.0.0.1:{port}"]
+        if self.dirty:
+            args.append("--dirty")
+        env = {**os.environ, "NO_MKDOCS_2_WARNING": "1"}
+        self.proc = subprocess.Popen(args, cwd=self.root, stdout=subprocess.PIPE,
+                                     stderr=subprocess.STDOUT, text=True, env=env)
+        threading.Thread(target=self._read, daemon=True).start()
+
+    def _read(self) -> None:
+        assert self.proc.stdout is not None
+        for line in self.proc.stdout:
+            self.lines.append((time.monotonic(), line.rstrip()))
+
+    def wait_for(self, pattern: re.Pattern[str], after: float, timeout: float) -> float | None:
+        deadline = time.monotonic() + timeout
+        while time.monotonic() < deadline:
+            for stamp, line in list(self.lines):
+                if stamp >= after and pattern.search(line):
+                    return stamp
+            time.sleep(0.02)
+        return None
+
+    def stop(self) -> None:
+        self.proc.terminate()
+        try:
+            self.proc.wait(timeout=30)
+        except subprocess.TimeoutExpired:
+            self.proc.kill()
+
+    def page(self, path: str) -> str:
+        try:
+            with urllib.request.urlopen(self.url + path, timeout=10) as response:  # noqa: S310
+                return str(response.read().decode("utf-8"))
+        except OSError:
+            return ""
+
+
+@dataclass
+class Edit:
+    name: str
+    apply: Callable[[Path], None]
+    done: Callable[[Server], bool]  # are the dependent pages right (as served)?
+
+
+def _edits(docs: Path, round_: int) -> list[Edit]:
+    notes = sorted(p for p in docs.rglob("*.md") if p.name != "index.md")
+    target = notes[(round_ * 97) % len(notes)]
+    text = target.read_text(encoding="utf-8")
+    title_match = re.search(r"^title: (.+)$", text, re.MULTILINE)
+    old_title = title_match.group(1).strip() if title_match else target.stem
+    new_title = f"{old_title} R{round_}"
+    new_note = docs / f"bench-new-{round_}.md"
+    linker = docs / f"bench-linker-{round_}.md"
+    victim = notes[(round_ * 31 + 7) % len(notes)]
+
+    def retitle(_: Path) -> None:
+        target.write_text(text.replace(f"title: {old_title}", f"title: {new_title}", 1),
+                          encoding="utf-8")
+
+    def body(_: Path) -> None:
+        target.write_text(target.read_text(encoding="utf-8") + f"\nEdited {round_}.\n",
+                          encoding="utf-8")
+
+    def add(_: Path) -> None:
+        new_note.write_text(f"---\ntitle: Bench New {round_}\n---\nA new note.\n",
+                            encoding="utf-8")
+
+    def delete(_: Path) -> None:
+        victim.unlink()
+
+    linker.write_text(f"# Linker {round_}\n\n[[{new_title}]] and [[Bench New {round_}]].\n",
+                      encoding="utf-8")
+    page = f"bench-linker-{round_}/"
+    return [
+        Edit("title change", retitle, lambda s: f">{new_title}</a>" in s.page(page)),
+        Edit("body change", body, lambda s: True),
+        Edit("new note", add, lambda s: f">Bench New {round_}</a>" in s.page(page)),
+        Edit("deleted note", delete, lambda s: True),
+    ]
+
+
+def measure(root: Path, config: Path, dirty: bool, repeat: int) -> dict[str, list[float]]:
+    server = Server(root, config, dirty)
+    server.start()
+    results: dict[str, list[float]] = {}
+    try:
+        if server.wait_for(_BUILT, 0, 3600) is None:
+            raise RuntimeError("the first build did not finish")
+        docs = root / "docs"
+        for round_ in range(repeat):
+            edits = _edits(docs, round_)
+            time.sleep(1.5)  # let the watcher settle after writing the linker note
+            server.wait_for(_RELOAD, time.monotonic() - 0.1, 120)
+            for edit in edits:
+                time.sleep(1.0)
+                start = time.monotonic()
+                edit.apply(docs)
+                reloaded = server.wait_for(_RELOAD, start, 600)
+                deadline = time.monotonic() + 60
+                while not edit.done(server) and time.monotonic() < deadline:
+                    time.sleep(0.05)
+                if reloaded is not None and edit.done(server):
+                    results.setdefault(edit.name, []).append(reloaded - start)
+                else:
+                    results.setdefault(edit.name, []).append(float("nan"))
+    finally:
+        server.stop()
+    return results
+
+
+def main(argv: list[str] | None = None) -> int:
+    p = argparse.ArgumentParser(prog="python -m beliefbase.bench.serve",
+                                description=__doc__.split("\n\n")[0] if __doc__ else "")
+    p.add_argument("--sizes", default="1000,5000")
+    p.add_argument("--out", type=Path, default=Path(tempfile.gettempdir()) / "bb-serve-bench")
+    p.add_argument("--repeat", type=int, default=3)
+    p.add_argument("--plain-serve", action="store_true",
+                   help="plain `mkdocs serve` (full rebuilds) instead of --dirty")
+    p.add_argument("--material-nav", action="store_true",
+                   help="keep Material's navigation instead of the explorer")
+    args = p.parse_args(argv)
+    for n in (int(x) for x in args.sizes.split(",")):
+        source, _ = ensure_vault(args.out / f"source-{n}", n)
+        root = args.out / f"serve-{n}"
+        shutil.rmtree(root, ignore_errors=True)
+        shutil.copytree(source, root)
+        config = root / "mkdocs.yml"
+        if not args.material_nav:
+            text = config.read_text(encoding="utf-8")
+            config.write_text(text.replace("  - beliefbase\n",
+                                           "  - beliefbase:\n      explorer: true\n"),
+                              encoding="utf-8")
+        results = measure(root, config, not args.plain_serve, args.repeat)
+        mode = ("mkdocs serve" if args.plain_serve else "mkdocs serve --dirty") + (
+            "" if args.material_nav else ", explorer")
+        print(f"\n{n} notes, {mode}: edit saved -> livereload, dependents written")
+        for name, times in results.items():
+            shown = ", ".join(f"{t:.2f}" for t in times)
+            print(f"  {name:14} median {statistics.median(times):6.2f} s   ({shown})")
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

@@ -1,0 +1,105 @@
+"""Unlinked mentions: what counts as a mention, and the cache across rebuilds."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+from beliefbase.site import mentions as m
+from beliefbase.site.previews import excerpt, first_paragraph
+
+from tests.conftest import BuildResult
+
+
+class _Doc:
+    def __init__(self, path: str, title: str, aliases: tuple[str, ...] = ()) -> None:
+        self.path, self.title, self.aliases, self.url = path, title, aliases, path
+
+
+def _names(*docs: _Doc) -> m.NameIndex:
+    return m.NameIndex(docs)  # type: ignore[arg-type]
+
+
+NAMES = _names(_Doc("a.md", "Link resolution", ("Resolver",)), _Doc("b.md", "graph.json"),
+               _Doc("c.md", "Go"), _Doc("d.md", "Asynchronous Report Export", ("ARE",)))
+
+
+@pytest.mark.parametrize("body,found", [
+    ("How link resolution works.", ["link resolution"]),
+    ("How LINK\n  Resolution works.", ["link resolution"]),  # case, line break
+    ("The resolver runs first.", ["resolver"]),  # alias
+    ("Read graph.json first.", ["graph.json"]),
+    ("Read graph json first.", []),  # separators must match
+    ("No linkresolution here, nor resolvers.", []),  # whole words only
+    ("See [[Link resolution]] and [link resolution](a.md).", []),  # inside links
+    ("Run `link resolution` or\n\n```\nlink resolution\n```\n", []),  # code
+    ("## Link resolution\n\nText.", []),  # headings
+    ("Setext\nlink resolution\n---\n", []),
+    ("Go is too short to look for.", []),
+    ("Link [[x]] resolution", []),  # a link between the words breaks the name
+    ("#resolver is a tag.", []),
+    ("We are here.", []),  # an acronym alias matches in capitals only
+    ("The ARE job.", ["are"]),
+])
+def test_what_counts_as_a_mention(body: str, found: list[str]) -> None:
+    assert [name for name, _ in m.scan(body, NAMES)] == found
+
+
+def test_sentence_and_snippet() -> None:
+    body = "# T\n\nFirst sentence. Then link resolution is named here! Last one.\n\n- an item\n"
+    offset = m.scan(body, NAMES)[0][1]
+    assert m.sentence_at(body, offset) == "Then link resolution is named here!"
+    target = _Doc("a.md", "Link resolution")
+    snip = m.snippet(body, offset, target, lambda t, f, d: d or t)  # type: ignore[arg-type]
+    assert (snip.before, snip.match, snip.after) == ("Then ", "link resolution",
+                                                     " is named here!")
+
+
+def test_a_mention_in_a_table_shows_its_cell() -> None:
+    body = "| option | meaning |\n|---|---|\n| `x` | how link resolution ends |\n"
+    offset = m.scan(body, NAMES)[0][1]
+    assert m.sentence_at(body, offset) == "how link resolution ends"
+
+
+def test_first_paragraph_skips_headings_code_tables_and_html() -> None:
+    body = ("# Title\n\n```\ncode\n```\n\n| a | b |\n|---|---|\n\n<div>x</div>\n\n"
+            "!!! note\n    aside\n\n## Sub\nThe **first** prose, with [[Target|a link]]. ^b1\n")
+    para = first_paragraph(body)
+    assert para == "The **first** prose, with [[Target|a link]]. ^b1"
+    assert excerpt(para, lambda t, f, d: d or t) == "The first prose, with a link."
+    long = "word " * 100
+    cut = excerpt(long, lambda t, f, d: d or t)
+    assert len(cut) <= 241 and cut.endswith("…")
+
+
+def test_mentions_in_the_built_site(built: BuildResult) -> None:
+    gamma = built.article("notes/gamma/")
+    assert "Unlinked mentions <span class=\"bb-count\">1</span>" in gamma
+    assert "builds on the <mark class=\"bb-mentions__name\">Gamma</mark> note" in gamma
+    alpha = built.article("notes/alpha/")
+    # Beta names Alpha by its alias "first letter"; Gamma and Hostile link to Alpha.
+    assert "<mark class=\"bb-mentions__name\">first letter</mark>" in alpha
+    # Drafts never mention anything.
+    assert "Secret" not in alpha
+
+
+def test_rebuild_rescans_only_changed_notes(kb: Any, monkeypatch: pytest.MonkeyPatch) -> None:
+    """MkDocs keeps the plugin instance (it has ``on_startup``), and with it the cache."""
+    scanned: list[str] = []
+    real_scan = m.scan
+
+    def counting(body: str, names: m.NameIndex) -> list[tuple[str, int]]:
+        scanned.append(body)
+        return real_scan(body, names)
+
+    monkeypatch.setattr(m, "scan", counting)
+    kb.build()
+    scanned.clear()
+    kb.build()
+    assert scanned == [], "nothing changed: nothing is scanned again"
+    beta = kb.docs / "notes/beta.md"
+    kb.write("notes/beta.md", beta.read_text(encoding="utf-8") + "\nMore text.\n", dedent=False)
+    result = kb.build()
+    assert len(scanned) == 1 and "More text." in scanned[0]
+    assert "builds on the <mark class=\"bb-mentions__name\">Gamma</mark>" in result.article(
+        "notes/gamma/")
