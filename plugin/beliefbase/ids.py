@@ -46,7 +46,8 @@ def provisional_bid(*key: str) -> Bid:
     digest = bytearray(hashlib.sha256(_BID_NAMESPACE + "\0".join(key).encode()).digest()[:16])
     digest[6] = (digest[6] & 0x0F) | 0x70  # version 7
     digest[8] = (digest[8] & 0x3F) | 0x80  # RFC 4122 variant
-    return Bid(str(uuid.UUID(bytes=bytes(digest))))
+    h = digest.hex()  # formatted by hand: uuid.UUID() is 10x slower, and this is hot
+    return Bid(f"{h[:8]}-{h[8:12]}-{h[12:16]}-{h[16:20]}-{h[20:]}")
 
 
 def new_bid() -> Bid:

@@ -64,6 +64,7 @@ class BeliefbasePlugin(BasePlugin[BeliefbaseConfig]):
         self.dirty = False
         self.invalidation = Invalidation()
         self._diagnostics: list[diag.Diagnostic] = []
+        self._templates: tuple[Path | None, Templates] | None = None
         self._strict = False
 
     # -- lifecycle ---------------------------------------------------------------------
@@ -102,7 +103,11 @@ class BeliefbasePlugin(BasePlugin[BeliefbaseConfig]):
         previous = self.compiler.previous
         compiled = self.compiler.compile(make_sources(docs_dir, [f.src_uri for f in own]))
         override = _override_dir(config)
-        self.site = SiteBuild(compiled, Templates(override), self.extension,
+        if self._templates is None or self._templates[0] != override:
+            # one environment for the whole serve: Jinja compiles each template once
+            # and reloads it when its file changes
+            self._templates = (override, Templates(override))
+        self.site = SiteBuild(compiled, self._templates[1], self.extension,
                               list(config.markdown_extensions), dict(config.mdx_configs))
         self._diagnostics = list(compiled.diagnostics)
         files = self._arrange_files(files, config)

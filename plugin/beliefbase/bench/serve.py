@@ -103,15 +103,15 @@ def _edits(docs: Path, round_: int) -> list[Edit]:
     target = notes[(round_ * 97) % len(notes)]
     text = target.read_text(encoding="utf-8")
     title_match = re.search(r"^title: (.+)$", text, re.MULTILINE)
-    old_title = title_match.group(1).strip() if title_match else target.stem
+    old_line = title_match.group(0) if title_match else ""
+    old_title = title_match.group(1).strip().strip("\"'") if title_match else target.stem
     new_title = f"{old_title} R{round_}"
     new_note = docs / f"bench-new-{round_}.md"
     linker = docs / f"bench-linker-{round_}.md"
     victim = notes[(round_ * 31 + 7) % len(notes)]
 
     def retitle(_: Path) -> None:
-        target.write_text(text.replace(f"title: {old_title}", f"title: {new_title}", 1),
-                          encoding="utf-8")
+        target.write_text(text.replace(old_line, f'title: "{new_title}"', 1), encoding="utf-8")
 
     def body(_: Path) -> None:
         target.write_text(target.read_text(encoding="utf-8") + f"\nEdited {round_}.\n",
