@@ -17,7 +17,7 @@ import click
 from . import diagnostics as diag
 from .beliefs.cli import register as register_belief_commands
 from .graph.build import build_graph
-from .graph.emit import dumps, graph_json
+from .graph.emit import graph_json_text
 from .graph.events import diff_graphs, load_snapshot, save_snapshot
 from .graph.invariants import check_graph
 from .project import belief_context, cache_dir, compile_from_config, load_config, load_project
@@ -132,7 +132,7 @@ def graph_export(config_file: str | None, fmt: str, output: Path | None) -> None
     compiled = compile_from_config(config_file, use_cache=True)
     g = build_graph(compiled)
     if fmt == "json":
-        text = dumps(graph_json(g))
+        text = graph_json_text(g)
     else:
         from .graph.graphml import to_graphml
 

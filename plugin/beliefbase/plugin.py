@@ -19,6 +19,7 @@ so the ``Compiler`` and its caches survive rebuilds.
 
 from __future__ import annotations
 
+import gc
 from pathlib import Path
 from typing import Any
 
@@ -33,6 +34,7 @@ from . import diagnostics as diag
 from .builder import Compiler, CompileOptions, make_sources
 from .builder.documents import Document
 from .config import BeliefbaseConfig
+from .graph.build import GraphBuilder
 from .project import compile_options
 from .site.beliefs import belief_options
 from .site.callouts import CalloutExtension
@@ -42,9 +44,9 @@ from .site.markdown_ext import WikiLinkExtension
 from .site.dirty import Invalidation
 from .site.navigation import NavigationOptions, install_theme_overrides
 from .site.reader import ReaderCache, reader_options
-from .site.search_index import escape_user_strings
+from .site.search_index import fix_search_index
 from .site.session import OUTPUT_DIR, SiteBuild
-from .site.templates import Templates, theme_dir
+from .site.templates import MemoryBytecodeCache, Templates, theme_dir
 
 log = get_plugin_logger(__name__)
 
@@ -60,6 +62,8 @@ class BeliefbasePlugin(BasePlugin[BeliefbaseConfig]):
         self.extension: WikiLinkExtension | None = None
         self.footnote_links = FootnoteBeliefsExtension()
         self.reader_cache = ReaderCache()  # per-note work kept across serve rebuilds
+        self.graph_builder = GraphBuilder()  # per-note graph parts, likewise
+        self.theme_bytecode = MemoryBytecodeCache()  # compiled theme templates, likewise
         self.serving = False
         self.dirty = False
         self.invalidation = Invalidation()
@@ -72,6 +76,10 @@ class BeliefbasePlugin(BasePlugin[BeliefbaseConfig]):
     def on_startup(self, *, command: str, dirty: bool) -> None:
         self.serving = command == "serve"
         self.dirty = dirty
+        # A build allocates millions of small objects that live to the end; Python's
+        # default collection thresholds would scan them again and again (~20% of a
+        # serve rebuild).  Collections still run, just less often.
+        gc.set_threshold(max(gc.get_threshold()[0], 50_000), 50, 100)
 
     def on_config(self, config: MkDocsConfig) -> MkDocsConfig:
         options = compile_options(config, self.config)
@@ -102,6 +110,9 @@ class BeliefbasePlugin(BasePlugin[BeliefbaseConfig]):
         own = [f for f in files if f.generated_by is None and f.abs_src_path]
         previous = self.compiler.previous
         compiled = self.compiler.compile(make_sources(docs_dir, [f.src_uri for f in own]))
+        # under serve, the first build leaves the cache for the next cold start; later
+        # rebuilds keep it in memory (written again on exit) instead of 10 MB per save
+        self.compiler.autosave = not self.serving
         override = _override_dir(config)
         if self._templates is None or self._templates[0] != override:
             # one environment for the whole serve: Jinja compiles each template once
@@ -121,7 +132,7 @@ class BeliefbasePlugin(BasePlugin[BeliefbaseConfig]):
             files.append(File.generated(config, f"{OUTPUT_DIR}/explorer.js",
                                         abs_src_path=str(theme_dir() / "assets" / "explorer.js")))
         page_urls = {f.url for f in files.documentation_pages()}
-        self._diagnostics += self.site.check_graph(page_urls)
+        self._diagnostics += self.site.check_graph(page_urls, self.graph_builder)
         if self.dirty:  # MkDocs re-renders only changed files: make it re-render dependents too
             self.invalidation.remember_search_index(Path(config.site_dir))
             self.invalidation.invalidate(previous, compiled, files, config,
@@ -233,6 +244,8 @@ class BeliefbasePlugin(BasePlugin[BeliefbaseConfig]):
     def on_env(self, env: Environment, *, config: MkDocsConfig, files: Files) -> Environment:
         if not getattr(env.finalize, "beliefbase", False):
             env.finalize = finalize(env.finalize)
+        if env.bytecode_cache is None:
+            env.bytecode_cache = self.theme_bytecode
         return env
 
     # -- outputs -----------------------------------------------------------------------
@@ -242,9 +255,8 @@ class BeliefbasePlugin(BasePlugin[BeliefbaseConfig]):
         if self.site is None:
             return
         site_dir = Path(config.site_dir)
-        escape_user_strings(site_dir, self.site.compiled.doc_by_url())
-        if self.dirty:
-            self.invalidation.repair_search_index(site_dir)
+        fix_search_index(site_dir, self.site.search_strings(),
+                         self.invalidation.search_merge() if self.dirty else None)
         self.site.write_outputs(site_dir, self._diagnostics)
         self.site.write_redirects(site_dir, config.use_directory_urls)
         counts = diag.summary(self._diagnostics)
@@ -255,6 +267,10 @@ class BeliefbasePlugin(BasePlugin[BeliefbaseConfig]):
         warnings = [d for d in self._diagnostics if d.level is not diag.Level.INFO]
         if self.config.strict and warnings:
             raise PluginError(f"beliefbase: strict: {len(warnings)} warnings (see above)")
+
+    def on_shutdown(self) -> None:
+        if self.compiler is not None:
+            self.compiler.cache.save()
 
     def on_serve(self, server: Any, *, config: MkDocsConfig, builder: Any) -> Any:
         raw = Path(config.config_file_path or ".").parent / self.config.raw_dir

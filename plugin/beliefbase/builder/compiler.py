@@ -92,6 +92,8 @@ class Compiler:
         self.cache = ParseCache(options.parse_digest(), cache_dir)
         self.refs = SourceRefChecker(options)
         self.generation = 0
+        #: write the parse cache after each compile; `mkdocs serve` saves it on exit instead
+        self.autosave = True
         self.previous: Compiled | None = None
         self._docs: dict[SrcPath, Document] = {}
         self._identity: dict[SrcPath, _Identity] = {}
@@ -118,7 +120,8 @@ class Compiler:
         compiled = self._check(docs, networks, assets, readable, escaped, parsed)
         compiled.changed, compiled.removed = changed, removed
         self.cache.retain({s.path for s in readable})
-        self.cache.save()
+        if self.autosave:
+            self.cache.save()
         self.previous = compiled
         return compiled
 
@@ -131,7 +134,7 @@ class Compiler:
         links = self._linked_folders()
         for source in sources:
             folder = posixpath.dirname(source.path)
-            suspicious = folder in links or source.abs_path.is_symlink()
+            suspicious = folder in links or os.path.islink(source.file)
             if suspicious and escapes(source, self.options.docs_real):
                 escaped.append(source)
             else:
@@ -161,7 +164,7 @@ class Compiler:
             doc = self.cache.by_stat(source.path, stat)
             if doc is None:
                 try:
-                    data = source.abs_path.read_bytes()
+                    data = source.read_bytes()
                 except OSError as exc:
                     data = f"<!-- unreadable: {exc.strerror} -->".encode()
                 doc = self.cache.by_digest(source.path, digest(data), stat)

@@ -2,76 +2,127 @@
 
 Drafts contribute nothing: no node, no edge, not even a target of a link
 (links to drafts are unresolved links).
+
+A ``GraphBuilder`` lives as long as the plugin (all of ``mkdocs serve``): what
+one document contributes — its node, sections, blocks, tags, and the edges of
+its links, plus their ``graph.json`` text — is kept, and built again only when
+the compiler produced a new ``Document`` or a new list of resolved links for
+it.  Nothing in a document's part depends on another document's mutable
+state: an auto-titled edge carries ``display: null`` (the target's title *is*
+its display text), and a section's identity is (document BID, anchor).
 """
 
 from __future__ import annotations
 
 import posixpath
+from dataclasses import dataclass, field
+from typing import Any
 
 from ..builder.compiled import Compiled
 from ..builder.documents import Document, section_bid, section_of_line
 from ..builder.resolve import ResolvedLink
-from ..builder.wikitext import link_text
 from ..codecs.frontmatter import jsonable
 from ..ids import asset_url, provisional_bid
+from ..site.escape import json_for_html
 from .model import Edge, Graph, Node, WeightKind
 
 #: Frontmatter keys the graph shows as node fields rather than properties.
 _OWN_FIELDS = {"title", "tags", "tag", "aliases", "alias", "schema", "bid", "draft", "publish"}
 
 
+@dataclass
+class DocPart:
+    """What one document adds to the graph (and its text in graph.json)."""
+
+    doc: Document
+    links: list[ResolvedLink] | None
+    nodes: list[Node] = field(default_factory=list)  # the document, sections, blocks
+    shared: list[Node] = field(default_factory=list)  # tags, assets, externals (deduplicated)
+    edges: list[Edge] = field(default_factory=list)
+    nodes_json: str = ""
+    edges_json: str = ""
+
+
+class GraphBuilder:
+    """Builds the graph of each compile, reusing the parts of unchanged documents."""
+
+    def __init__(self) -> None:
+        self._parts: dict[str, DocPart] = {}
+
+    def build(self, compiled: Compiled) -> Graph:
+        parts: dict[str, DocPart] = {}
+        for path, doc in compiled.published.items():
+            links = compiled.links.get(path)
+            part = self._parts.get(path)
+            if part is None or part.doc is not doc or part.links is not links:
+                part = _document_part(compiled, doc, links)
+            parts[path] = part
+        self._parts = parts
+        graph = Graph()
+        for network in compiled.networks.values():
+            graph.add(Node(network.bid, "Network", network.title, path=network.path))
+        for part in parts.values():
+            for node in part.nodes:
+                graph.add(node)
+            for node in part.shared:
+                graph.add(node)
+            graph.edges.extend(part.edges)
+        graph.parts = [parts[p] for p in sorted(parts)]
+        return graph
+
+
 def build_graph(compiled: Compiled) -> Graph:
-    graph = Graph()
-    docs = compiled.published
-    for network in compiled.networks.values():
-        graph.add(Node(network.bid, "Network", network.title, path=network.path))
-    for doc in docs.values():
-        _add_document(graph, doc)
-    for path, links in compiled.links.items():
-        doc = docs[path]
-        for rl in links:
-            _add_link(graph, compiled, doc, rl)
-    return graph
+    """The graph of one compile (no reuse: the command line)."""
+    return GraphBuilder().build(compiled)
 
 
-def _add_document(graph: Graph, doc: Document) -> None:
+def _document_part(compiled: Compiled, doc: Document, links: list[ResolvedLink] | None) -> (
+    DocPart
+):
+    part = DocPart(doc, links)
     props = {k: jsonable(v) for k, v in doc.meta.items() if k not in _OWN_FIELDS}
-    graph.add(Node(doc.bid, "Document", doc.title, doc.schema, doc.path, doc.url, doc.tags,
-                   doc.aliases, props))
-    graph.link(Edge(doc.bid, doc.network.bid, "child_of", WeightKind.SUBSECTION, doc.path, 1))
+    part.nodes.append(Node(doc.bid, "Document", doc.title, doc.schema, doc.path, doc.url,
+                           doc.tags, doc.aliases, props))
+    part.edges.append(Edge(doc.bid, doc.network.bid, "child_of", WeightKind.SUBSECTION,
+                           doc.path, 1))
     for section in doc.sections:
         bid = section_bid(doc.bid, section.anchor)
-        graph.add(Node(bid, "Section", section.text, None, doc.path,
-                       f"{doc.url}#{section.anchor}"))
+        part.nodes.append(Node(bid, "Section", section.text, None, doc.path,
+                               f"{doc.url}#{section.anchor}"))
         parent = section_bid(doc.bid, section.parent) if section.parent else doc.bid
-        graph.link(Edge(bid, parent, "child_of", WeightKind.SUBSECTION, doc.path,
-                        section.line))
+        part.edges.append(Edge(bid, parent, "child_of", WeightKind.SUBSECTION, doc.path,
+                               section.line))
     for block_id, block in sorted(doc.blocks.items()):
         bid = provisional_bid(doc.bid, "^" + block_id)
-        graph.add(Node(bid, "Block", f"^{block_id}", None, doc.path, f"{doc.url}#^{block_id}"))
+        part.nodes.append(Node(bid, "Block", f"^{block_id}", None, doc.path,
+                               f"{doc.url}#^{block_id}"))
         holder = section_of_line(doc, block.line)
         parent = section_bid(doc.bid, holder.anchor) if holder else doc.bid
-        graph.link(Edge(bid, parent, "child_of",
-                        WeightKind.SUBSECTION, doc.path, block.line))
+        part.edges.append(Edge(bid, parent, "child_of", WeightKind.SUBSECTION, doc.path,
+                               block.line))
     for tag in doc.tags:
         tag_bid = provisional_bid("tag", tag.lower())
-        graph.add(Node(tag_bid, "Tag", f"#{tag}"))
-        graph.link(Edge(doc.bid, tag_bid, "tagged", WeightKind.PRAGMATIC, doc.path, 1))
+        part.shared.append(Node(tag_bid, "Tag", f"#{tag}"))
+        part.edges.append(Edge(doc.bid, tag_bid, "tagged", WeightKind.PRAGMATIC, doc.path, 1))
+    for rl in links or []:
+        _add_link(part, compiled, doc, rl)
+    part.nodes_json = ",".join(_node_json(n) for n in part.nodes)
+    part.edges_json = ",".join(_edge_json(e) for e in sorted(part.edges, key=_edge_order))
+    return part
 
 
-def _add_link(graph: Graph, compiled: Compiled, doc: Document, rl: ResolvedLink) -> None:
+def _add_link(part: DocPart, compiled: Compiled, doc: Document, rl: ResolvedLink) -> None:
     link = rl.link
     weight = WeightKind.PRAGMATIC if link.form == "meta" else WeightKind.EPISTEMIC
     if rl.status == "external":
-        bid = provisional_bid("external", link.target)
-        graph.add(Node(bid, "External", link.target, url=link.target))
-        target = bid
+        target = provisional_bid("external", link.target)
+        part.shared.append(Node(target, "External", link.target, url=link.target))
     elif rl.status != "ok" or rl.target is None:
         return
     elif rl.is_asset:
         target = provisional_bid("asset", rl.target)
-        graph.add(Node(target, "Asset", posixpath.basename(rl.target), path=rl.target,
-                       url=asset_url(rl.target)))
+        part.shared.append(Node(target, "Asset", posixpath.basename(rl.target),
+                                path=rl.target, url=asset_url(rl.target)))
     else:
         target_doc = compiled.documents[rl.target]
         target = target_doc.bid
@@ -79,6 +130,47 @@ def _add_link(graph: Graph, compiled: Compiled, doc: Document, rl: ResolvedLink)
             target = provisional_bid(target_doc.bid, rl.anchor)
         elif rl.anchor:
             target = section_bid(target_doc.bid, rl.anchor)
-    display = link_text(rl, compiled.documents) if rl.status == "ok" else link.target
-    graph.link(Edge(doc.bid, target, link.relation, weight, doc.path, link.line, display,
-                    link.display is None and link.form != "autolink"))
+    auto = link.display is None and link.form != "autolink"
+    part.edges.append(Edge(doc.bid, target, link.relation, weight, doc.path, link.line,
+                           None if auto else link.display, auto))
+
+
+def _edge_order(e: Edge) -> tuple[int, str, str, str]:
+    return (e.line or 0, e.type, e.source, e.target)
+
+
+def node_record(n: Node) -> dict[str, Any]:
+    """One node of graph.json (the documented schema)."""
+    return {
+        "aliases": list(n.aliases),
+        "folder": posixpath.dirname(n.path) if n.path else None,
+        "id": n.bid,
+        "kind": n.kind,
+        "path": n.path,
+        "schema": n.schema,
+        "tags": list(n.tags),
+        "title": n.title,
+        "url": n.url,
+    }
+
+
+def edge_record(e: Edge) -> dict[str, Any]:
+    """One edge of graph.json (the documented schema)."""
+    return {
+        "auto_title": e.auto_title,
+        "display": e.display,
+        "file": e.file,
+        "line": e.line,
+        "source": e.source,
+        "target": e.target,
+        "type": e.type,
+        "weight_kind": e.weight_kind.value,
+    }
+
+
+def _node_json(n: Node) -> str:
+    return json_for_html(node_record(n), separators=(",", ":"))
+
+
+def _edge_json(e: Edge) -> str:
+    return json_for_html(edge_record(e), separators=(",", ":"))

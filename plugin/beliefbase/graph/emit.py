@@ -7,10 +7,11 @@ gives byte-identical output.
 from __future__ import annotations
 
 import posixpath
-from collections import Counter
+import json
 from typing import Any
 
 from ..site.escape import json_for_html
+from .build import _node_json
 from .model import Graph, Node, WeightKind
 
 GRAPH_JSON_VERSION = 1
@@ -19,52 +20,33 @@ _KIND_ORDER = {k: i for i, k in enumerate(
     ("Network", "Document", "Section", "Block", "Tag", "Asset", "External"))}
 
 
-def graph_json(graph: Graph) -> dict[str, Any]:
-    """The ``graph.json`` document."""
-    degree: Counter[str] = Counter()
-    for edge in graph.edges:
-        if edge.weight_kind is not WeightKind.SUBSECTION:
-            degree[edge.source] += 1
-            degree[edge.target] += 1
-    nodes = sorted(graph.nodes.values(),
-                   key=lambda n: (_KIND_ORDER.get(n.kind, 99), n.path or "", n.url or "", n.bid))
-    return {
-        "version": GRAPH_JSON_VERSION,
-        "nodes": [
-            {
-                "id": n.bid,
-                "kind": n.kind,
-                "schema": n.schema,
-                "title": n.title,
-                "url": n.url,
-                "path": n.path,
-                "folder": posixpath.dirname(n.path) if n.path else None,
-                "tags": list(n.tags),
-                "aliases": list(n.aliases),
-                "degree": degree[n.bid],
-            }
-            for n in nodes
-        ],
-        "edges": [
-            {
-                "source": e.source,
-                "target": e.target,
-                "type": e.type,
-                "weight_kind": e.weight_kind.value,
-                "file": e.file,
-                "line": e.line,
-                "display": e.display,
-                "auto_title": e.auto_title,
-            }
-            for e in sorted(graph.edges, key=lambda e: (e.file or "", e.line or 0, e.type,
-                                                        e.source, e.target))
-        ],
-    }
+def graph_json_text(graph: Graph) -> str:
+    """The ``graph.json`` text: networks, then each document (by path) with its
+    sections and blocks, then tags, assets and external links; edges grouped by
+    the file that states them.  Assembled from the per-document text the
+    ``GraphBuilder`` keeps, so an edit re-serialises only the edited note."""
+    own = {n.bid for part in graph.parts for n in part.nodes}
+    networks = sorted((n for n in graph.nodes.values() if n.kind == "Network"),
+                      key=lambda n: (n.path or "", n.bid))
+    shared = sorted((n for n in graph.nodes.values()
+                     if n.kind != "Network" and n.bid not in own),
+                    key=lambda n: (_KIND_ORDER.get(n.kind, 99), n.path or "", n.url or "", n.bid))
+    nodes = [_node_json(n) for n in networks]
+    nodes += [part.nodes_json for part in graph.parts if part.nodes_json]
+    nodes += [_node_json(n) for n in shared]
+    edges = [part.edges_json for part in graph.parts if part.edges_json]
+    return (f'{{"edges":[{",".join(edges)}],"nodes":[{",".join(nodes)}],'
+            f'"version":{GRAPH_JSON_VERSION}}}')
 
 
-def dumps(document: dict[str, Any]) -> str:
+def dumps(document: Any) -> str:
     """Compact, sorted JSON; ``<``, ``>``, ``&`` as ``\\u`` escapes (safe even inside HTML)."""
     return json_for_html(document, sort_keys=True, separators=(",", ":"))
+
+
+def graph_json(graph: Graph) -> dict[str, Any]:
+    """``graph.json`` as data (tests and tools; the site writes ``graph_json_text``)."""
+    return json.loads(graph_json_text(graph))  # type: ignore[no-any-return]
 
 
 # -- graph-view.json: the graph viewer's own, slim file --------------------------------

@@ -56,6 +56,7 @@ class Edge:
 class Graph:
     nodes: dict[str, Node] = field(default_factory=dict)
     edges: list[Edge] = field(default_factory=list)
+    parts: list[Any] = field(default_factory=list)  # build.DocPart per document, by path
 
     def add(self, node: Node) -> Node:
         """Add ``node`` unless a node with its BID exists; return the stored one."""

@@ -133,31 +133,6 @@ def _store(cache_dir: Path | None, digest: str, index: dict[str, Any]) -> None:
         pass  # a cache we cannot write is only slower, never wrong
 
 
-def escape_search_titles(site_dir: Path, titles: Mapping[str, str]) -> None:
-    """Escape our page titles in the theme's search index (page URL -> title as given).
-
-    MkDocs-Material's search takes a page's title from ``page.meta`` and shows it
-    as HTML; a belief page's title is its statement, user text.  Same approach
-    as ``search_index.escape_user_strings`` for notes.
-    """
-    file = site_dir / "search" / "search_index.json"
-    try:
-        index = json.loads(file.read_text(encoding="utf-8"))
-    except (OSError, ValueError):
-        return
-    changed = False
-    for entry in index.get("docs", []):
-        title = titles.get(str(entry.get("location", "")))
-        if title is not None and entry.get("title") == title:
-            entry["title"] = html.escape(title, quote=False)
-            changed = True
-    if changed:
-        tmp = file.with_name(file.name + ".tmp")
-        tmp.write_text(json.dumps(index, ensure_ascii=False, separators=(",", ":")),
-                       encoding="utf-8")
-        os.replace(tmp, file)
-
-
 def lunr_js() -> Path:
     """lunr.js as MkDocs ships it (its search plugin's copy)."""
     import mkdocs.contrib.search as search

@@ -42,7 +42,7 @@ from ..builder.documents import Document
 from ..config import BeliefbaseConfig
 from ..ids import SrcPath
 from ..project import cache_dir, page_facts
-from .belief_search import SEARCH_JSON, escape_search_titles, search_json, write_lunr
+from .belief_search import SEARCH_JSON, search_json, write_lunr
 from .belief_views import BeliefPlan, BeliefViews, plan_pages, raw_site_urls
 from .escape import UserText
 from .templates import Templates, theme_dir
@@ -226,5 +226,9 @@ class BeliefSite:
         text = search_json(self.bs, self.plan, self.options.cache_dir)
         (out_dir / SEARCH_JSON).write_text(text, encoding="utf-8")
         write_lunr(out_dir)
-        titles = {self.plan.url(src): str(self.title(src)) for src in self._kinds}
-        escape_search_titles(out_dir.parent, titles)
+
+    def search_titles(self) -> dict[str, str]:
+        """Page location -> title (user text) of the generated belief pages."""
+        if self.bs is None or self.plan is None:
+            return {}
+        return {self.plan.url(src): str(self.title(src)) for src in self._kinds}

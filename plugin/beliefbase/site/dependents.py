@@ -6,9 +6,10 @@ and the like would go stale.  After each compile the plugin asks
 ``dependent_pages`` which other pages show something of the changed notes and
 removes their output files, so MkDocs rebuilds exactly those.
 
-A page depends on a note when it links to it (titles, anchors, broken-ness),
-is linked from it (its backlinks panel quotes the note), embeds it directly or
-through other embeds, or resolved any of its links differently this time.
+A page depends on a changed note when it is linked from it (its backlinks
+panel quotes the note), embeds it directly or through other embeds, resolved
+any of its links differently this time, or links to it while the note's face
+changed (title, headings, blocks, URL — a body edit leaves linkers alone).
 When a title or an alias changes and the theme prints the navigation into
 every page (Material without the explorer), every page depends on it.
 """
@@ -19,6 +20,7 @@ from collections import defaultdict
 from collections.abc import Iterable
 
 from ..builder.compiled import Compiled
+from ..builder.documents import Document
 from ..builder.resolve import ResolvedLink
 from ..ids import SrcPath
 
@@ -39,12 +41,31 @@ def dependent_pages(
         return None
     pages: set[SrcPath] = set()
     for path in changed:
+        before, after = old.documents.get(path), new.documents.get(path)
         for compiled in (old, new):
-            pages |= {rl.source for rl in compiled.backlinks.get(path, [])}
+            # the notes it links to quote it in their backlinks panel
             pages |= _targets(compiled.links.get(path, []))
-    pages |= _relinked(old, new)
-    pages |= _embedders(new, pages | changed)
+            if _face_changed(before, after):
+                # the notes linking to it show its title, headings, existence
+                pages |= {rl.source for rl in compiled.backlinks.get(path, [])}
+    relinked = _relinked(old, new)
+    pages |= relinked
+    pages |= _embedders(new, changed | relinked)
     return {p for p in pages if p in new.documents and new.documents[p].published}
+
+
+def _face_changed(before: Document | None, after: Document | None) -> bool:
+    """Did what other pages show of this note change (title, headings, blocks, URL)?"""
+    if before is None or after is None:
+        return True
+    return (
+        before.title != after.title
+        or before.url != after.url
+        or before.published != after.published
+        or [(s.anchor, s.text) for s in before.sections] != [(s.anchor, s.text)
+                                                             for s in after.sections]
+        or sorted(before.blocks) != sorted(after.blocks)
+    )
 
 
 def _names_changed(old: Compiled, new: Compiled, changed: set[SrcPath]) -> bool:

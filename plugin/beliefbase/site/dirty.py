@@ -18,7 +18,7 @@ from mkdocs.structure.files import Files
 from ..builder.compiled import Compiled
 from ..builder.documents import page_path
 from .dependents import dependent_pages
-from .search_index import read_index, repair_after_dirty_build
+from .search_index import DirtyMerge, read_index
 
 
 class Invalidation:
@@ -54,10 +54,9 @@ class Invalidation:
         """Before Material writes its index: keep the last good one."""
         self._previous_index = read_index(site_dir)
 
-    def repair_search_index(self, site_dir: Path) -> None:
-        repair_after_dirty_build(site_dir, self._previous_index,
-                                 {_location(u) for u in self._rendered},
-                                 {_location(u) for u in self.live})
+    def search_merge(self) -> DirtyMerge:
+        return DirtyMerge(self._previous_index, {_location(u) for u in self._rendered},
+                          {_location(u) for u in self.live})
 
 
 def _location(url: str) -> str:

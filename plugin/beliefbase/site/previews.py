@@ -99,17 +99,36 @@ def previews_json(
     compiled: Compiled,
     paragraph_of: Callable[[Document], str],
     wikitext_of: Callable[[Document], WikiText],
+    excerpts: dict[Any, str] | None = None,
 ) -> str:
-    """The text of ``previews.json`` (sorted keys: two builds give the same bytes)."""
+    """The text of ``previews.json`` (sorted keys: two builds give the same bytes).
+
+    ``excerpts`` (kept across ``mkdocs serve`` rebuilds) maps a note's content
+    hash and the titles its links show to its excerpt, so a rebuild only
+    renders the excerpts of notes whose text or link titles changed.
+    """
+    cache = excerpts if excerpts is not None else {}
+    used: dict[Any, str] = {}
     pages: dict[str, dict[str, Any]] = {}
     for doc in compiled.published.values():
         if doc.url is None:
             continue
-        paragraph = paragraph_of(doc) if doc.kind == "markdown" else ""
-        pages[doc.bid] = {
-            "title": doc.title,
-            "url": doc.url,
-            "excerpt": excerpt(paragraph, wikitext_of(doc)) if paragraph else "",
-        }
+        key = (doc.parsed.digest, _shown_titles(compiled, doc))
+        text = cache.get(key)
+        if text is None:
+            paragraph = paragraph_of(doc) if doc.kind == "markdown" else ""
+            text = excerpt(paragraph, wikitext_of(doc)) if paragraph else ""
+        used[key] = text
+        pages[doc.bid] = {"title": doc.title, "url": doc.url, "excerpt": text}
+    if excerpts is not None:
+        excerpts.clear()
+        excerpts.update(used)
     return json_for_html({"version": PREVIEWS_VERSION, "pages": pages},
                          sort_keys=True, separators=(",", ":"))
+
+
+def _shown_titles(compiled: Compiled, doc: Document) -> tuple[str, ...]:
+    """The titles of the notes ``doc`` links to (its excerpt may show them)."""
+    docs = compiled.documents
+    return tuple(docs[rl.target].title if rl.target in docs else ""
+                 for rl in compiled.links.get(doc.path, ()) if rl.status == "ok")

@@ -82,6 +82,7 @@ class ReaderCache:
 
     mentions: mention.MentionCache = field(default_factory=mention.MentionCache)
     paragraphs: dict[str, str] = field(default_factory=dict)
+    excerpts: dict[Any, str] = field(default_factory=dict)
 
 
 def lunr_js() -> Path:
@@ -219,7 +220,8 @@ class ReaderSite:
         _write(out_dir / GRAPH_VIEW_JSON, dumps(graph_view_json(graph)))
         _write(out_dir / SEARCH_INDEX, search_index_json(self.compiled, self.options.cache_dir))
         _write(out_dir / PREVIEWS_JSON,
-               previews_json(self.compiled, self._paragraph, self._wikitext))
+               previews_json(self.compiled, self._paragraph, self._wikitext,
+                             self.cache.excerpts))
         live = {d.parsed.digest for d in self.compiled.published.values()}
         self.cache.paragraphs = {k: v for k, v in self.cache.paragraphs.items() if k in live}
 

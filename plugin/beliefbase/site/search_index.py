@@ -5,7 +5,8 @@ MkDocs-Material's search treats an entry's ``title`` and ``tags`` as HTML
 ``innerHTML``.  Page titles and tags come from our frontmatter, raw, so a
 title ``<img src=x onerror=...>`` would run in the search results.  After
 the search plugin has written ``search/search_index.json`` we escape exactly
-the strings that came from frontmatter (page-level titles and tags).
+the strings that came from frontmatter (page-level titles and tags), and after
+a ``--dirty`` rebuild we first put the index together again (``DirtyMerge``).
 """
 
 from __future__ import annotations
@@ -15,39 +16,39 @@ import json
 import os
 from collections.abc import Mapping
 from pathlib import Path
+from dataclasses import dataclass
 from typing import Any
 
-from ..builder.documents import Document
 
 INDEX = Path("search") / "search_index.json"
 
 
-def escape_user_strings(site_dir: Path, by_url: Mapping[str, Document]) -> bool:
-    """Rewrite the search index in place; False when there is none."""
-    file = site_dir / INDEX
-    try:
-        index = json.loads(file.read_text(encoding="utf-8"))
-    except (OSError, ValueError):
-        return False
-    changed = False
+def fix_search_index(
+    site_dir: Path,
+    strings: Mapping[str, tuple[str, tuple[str, ...]]],
+    dirty: DirtyMerge | None = None,
+) -> None:
+    """Escape our strings in the theme's search index (and, after a dirty build,
+    put it together again first); one read and one write of the file.
+
+    ``strings`` maps a page location to the (title, tags) we gave that page.
+    """
+    index = read_index(site_dir)
+    if index is None:
+        return
+    if dirty is not None and dirty.previous is not None:
+        index["docs"] = _merge(index, dirty)
     for entry in index.get("docs", []):
-        location = str(entry.get("location", ""))
-        doc = by_url.get(location) or (by_url.get("./") if location == "" else None)
-        if doc is None:
+        mine = strings.get(_page_of(entry)) if "#" not in str(entry.get("location", "")) else None
+        if mine is None:
             continue
-        if entry.get("title") == doc.title:
-            entry["title"] = html.escape(doc.title, quote=False)
-            changed = True
+        title, tags = mine
+        if entry.get("title") == title:
+            entry["title"] = html.escape(title, quote=False)
         if isinstance(entry.get("tags"), list):
-            entry["tags"] = [html.escape(str(t), quote=False) if t in doc.tags else t
+            entry["tags"] = [html.escape(str(t), quote=False) if t in tags else t
                              for t in entry["tags"]]
-            changed = True
-    if changed:
-        tmp = file.with_name(file.name + ".tmp")
-        tmp.write_text(json.dumps(index, ensure_ascii=False, separators=(",", ":")),
-                       encoding="utf-8")
-        os.replace(tmp, file)
-    return True
+    _write(site_dir / INDEX, index)
 
 
 def read_index(site_dir: Path) -> dict[str, Any] | None:
@@ -59,32 +60,34 @@ def read_index(site_dir: Path) -> dict[str, Any] | None:
     return data if isinstance(data, dict) else None
 
 
-def repair_after_dirty_build(
-    site_dir: Path, previous: dict[str, Any] | None, rebuilt: set[str], live: set[str]
-) -> None:
-    """Rebuild Material's search index after a ``--dirty`` build of several pages.
+@dataclass(frozen=True)
+class DirtyMerge:
+    """What a ``--dirty`` rebuild needs to put the search index together again."""
+
+    previous: dict[str, Any] | None  # the index before this build
+    rebuilt: set[str]  # locations of the pages rendered in this build
+    live: set[str]  # locations of every page that exists now
+
+
+def _merge(current: dict[str, Any], dirty: DirtyMerge) -> list[Any]:
+    """Entries of pages not rebuilt (from the previous index) + this build's pages.
 
     Material's dirty-reload merge assumes one page changed: it drops the first
     rebuilt page's old entries by prefix (all of them, for the home page) and
     appends the rest, so pages rebuilt as dependents end up twice and others
-    vanish.  The index is put together again from the index before this build
-    (pages not rebuilt) and this build's entries (pages rebuilt), keeping only
-    pages that still exist.
+    vanish; deleted pages stay.
     """
-    current = read_index(site_dir)
-    if current is None or previous is None:
-        return
     fresh: dict[str, list[Any]] = {}
     for entry in current.get("docs", []):
         page = _page_of(entry)
-        if page in rebuilt:
+        if page in dirty.rebuilt:
             fresh.setdefault(page, []).append(entry)
-    docs = [e for e in previous.get("docs", [])
-            if _page_of(e) not in rebuilt and (not live or _page_of(e) in live)]
+    assert dirty.previous is not None
+    docs = [e for e in dirty.previous.get("docs", [])
+            if _page_of(e) not in dirty.rebuilt and (not dirty.live or _page_of(e) in dirty.live)]
     for entries in fresh.values():
         docs.extend(_last_block(entries))
-    current["docs"] = docs
-    _write(site_dir / INDEX, current)
+    return docs
 
 
 def _page_of(entry: Any) -> str:

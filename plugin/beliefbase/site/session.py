@@ -25,8 +25,8 @@ from ..builder.documents import Document, page_path
 from ..codecs.frontmatter import jsonable
 from ..codecs.guards import make_renderable
 from ..codecs.markdown import decode
-from ..graph.build import build_graph
-from ..graph.emit import dumps, graph_json
+from ..graph.build import GraphBuilder
+from ..graph.emit import graph_json_text
 from ..graph.invariants import check_graph
 from ..graph.model import Graph
 from ..ids import SrcPath, url_for_dest, url_slug
@@ -191,16 +191,25 @@ class SiteBuild:
 
     # -- outputs -----------------------------------------------------------------------
 
-    def check_graph(self, page_urls: set[str]) -> list[diag.Diagnostic]:
-        self.graph = build_graph(self.compiled)
+    def search_strings(self) -> dict[str, tuple[str, tuple[str, ...]]]:
+        """Page location (as the search index writes it) -> our (title, tags)."""
+        strings = {("" if d.url == "./" else d.url): (d.title, d.tags)
+                   for d in self.compiled.published.values() if d.url is not None}
+        if self.beliefs is not None:
+            for url, title in self.beliefs.search_titles().items():
+                strings[url] = (title, ())
+        return strings
+
+    def check_graph(self, page_urls: set[str], builder: GraphBuilder) -> list[diag.Diagnostic]:
+        self.graph = builder.build(self.compiled)
         return check_graph(self.graph, page_urls, self.compiled.options.display)
 
     def write_outputs(self, site_dir: Path, diagnostics: list[diag.Diagnostic]) -> None:
         out = site_dir / OUTPUT_DIR
         out.mkdir(parents=True, exist_ok=True)
         if self.graph is None:
-            self.graph = build_graph(self.compiled)
-        _write(out / "graph.json", dumps(graph_json(self.graph)))
+            self.graph = GraphBuilder().build(self.compiled)
+        _write(out / "graph.json", graph_json_text(self.graph))
         hidden = {self.compiled.options.display(p) for p in self.compiled.drafts}
         if self.beliefs is not None:
             hidden |= self.beliefs.hidden_files()

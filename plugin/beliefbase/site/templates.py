@@ -53,3 +53,24 @@ class Templates:
 
     def render(self, name: str, **context: Any) -> str:
         return self.env.get_template(name).render(**context)
+
+
+class MemoryBytecodeCache(jinja2.BytecodeCache):
+    """Compiled theme templates kept for the whole ``mkdocs serve``.
+
+    MkDocs makes a new Jinja environment for every rebuild, so Material's
+    templates would be compiled again each time (about half a second).  Jinja
+    keys the cache by template name and source checksum: an edited template
+    is compiled again.
+    """
+
+    def __init__(self) -> None:
+        self._code: dict[str, bytes] = {}
+
+    def load_bytecode(self, bucket: jinja2.bccache.Bucket) -> None:
+        code = self._code.get(bucket.key)
+        if code is not None:
+            bucket.bytecode_from_string(code)
+
+    def dump_bytecode(self, bucket: jinja2.bccache.Bucket) -> None:
+        self._code[bucket.key] = bucket.bytecode_to_string()
