@@ -19,7 +19,6 @@ from typing import Any
 
 import pytest
 import yaml
-
 from beliefbase.builder import Compiled, Compiler
 from beliefbase.project import compile_options, load_config, load_project, plugin_config
 

@@ -31,17 +31,17 @@ from mkdocs.structure.files import File, Files, InclusionLevel
 from mkdocs.structure.pages import Page
 
 from . import diagnostics as diag
-from .builder import Compiler, CompileOptions, make_sources
+from .builder import CompileOptions, Compiler, make_sources
 from .builder.documents import Document
 from .config import BeliefbaseConfig
 from .graph.build import GraphBuilder
 from .project import compile_options
 from .site.beliefs import belief_options
 from .site.callouts import CalloutExtension
+from .site.dirty import Invalidation
 from .site.escape import finalize
 from .site.footnote_beliefs import FootnoteBeliefsExtension
 from .site.markdown_ext import WikiLinkExtension
-from .site.dirty import Invalidation
 from .site.navigation import NavigationOptions, install_theme_overrides
 from .site.reader import ReaderCache, reader_options
 from .site.search_index import fix_search_index
@@ -124,7 +124,7 @@ class BeliefbasePlugin(BasePlugin[BeliefbaseConfig]):
         files = self._arrange_files(files, config)
         self._diagnostics += self.site.add_beliefs(belief_options(config, self.config),
                                                    self.footnote_links, files, config)
-        self._diagnostics += self.site.add_reader(reader_options(config, self.config),
+        self._diagnostics += self.site.add_reader(reader_options(config, self.config, self.serving),
                                                   self.reader_cache, files, config)
         self.site.add_navigation(NavigationOptions(self.config.explorer,
                                                    self.config.all_notes_page), files, config)
@@ -269,6 +269,7 @@ class BeliefbasePlugin(BasePlugin[BeliefbaseConfig]):
             raise PluginError(f"beliefbase: strict: {len(warnings)} warnings (see above)")
 
     def on_shutdown(self) -> None:
+        self.reader_cache.wait()
         if self.compiler is not None:
             self.compiler.cache.save()
 

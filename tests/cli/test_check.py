@@ -5,9 +5,8 @@ from __future__ import annotations
 import json
 import os
 
-from click.testing import CliRunner
-
 from beliefbase.cli import main
+from click.testing import CliRunner
 
 
 def run(project, *args: str):  # type: ignore[no-untyped-def]

@@ -4,11 +4,11 @@ from __future__ import annotations
 
 import hashlib
 
+from beliefbase.codecs import frontmatter as fm
+from beliefbase.sync import add_bid, record_source_refs
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from beliefbase.codecs import frontmatter as fm
-from beliefbase.sync import add_bid, record_source_refs
 from tests.cli.test_check import run
 from tests.conftest import diagnostic_lines
 

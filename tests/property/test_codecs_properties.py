@@ -4,12 +4,11 @@ from __future__ import annotations
 
 import re
 
+from beliefbase.codecs import frontmatter as fm
+from beliefbase.codecs.markdown import decode, parse_markdown
+from beliefbase.codecs.mask import code_regions, mask
 from hypothesis import HealthCheck, example, given, settings
 from hypothesis import strategies as st
-
-from beliefbase.codecs import frontmatter as fm
-from beliefbase.codecs.mask import code_regions, mask
-from beliefbase.codecs.markdown import decode, parse_markdown
 
 # Text made of the characters that matter to the scanner, plus some of everything.
 MARKDOWN_ALPHABET = st.sampled_from(

@@ -86,13 +86,13 @@ def test_mentions_in_the_built_site(built: BuildResult) -> None:
 def test_rebuild_rescans_only_changed_notes(kb: Any, monkeypatch: pytest.MonkeyPatch) -> None:
     """MkDocs keeps the plugin instance (it has ``on_startup``), and with it the cache."""
     scanned: list[str] = []
-    real_scan = m.scan
+    real_scan = m.scan_prose
 
-    def counting(body: str, names: m.NameIndex) -> list[tuple[str, int]]:
-        scanned.append(body)
-        return real_scan(body, names)
+    def counting(text: str, names: m.NameIndex, only: set[str] | None) -> Any:
+        scanned.append(text)
+        return real_scan(text, names, only)
 
-    monkeypatch.setattr(m, "scan", counting)
+    monkeypatch.setattr(m, "scan_prose", counting)
     kb.build()
     scanned.clear()
     kb.build()
@@ -103,3 +103,23 @@ def test_rebuild_rescans_only_changed_notes(kb: Any, monkeypatch: pytest.MonkeyP
     assert len(scanned) == 1 and "More text." in scanned[0]
     assert "builds on the <mark class=\"bb-mentions__name\">Gamma</mark>" in result.article(
         "notes/gamma/")
+
+
+def test_rename_scans_only_notes_that_can_contain_the_new_name(
+    kb: Any, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    kb.build()
+    scanned: list[str] = []
+    real_scan = m.scan_prose
+
+    def counting(text: str, names: m.NameIndex, only: set[str] | None) -> Any:
+        scanned.append(text)
+        return real_scan(text, names, only)
+
+    monkeypatch.setattr(m, "scan_prose", counting)
+    beta = kb.docs / "notes/beta.md"
+    text = beta.read_text(encoding="utf-8")
+    kb.write("notes/beta.md", text.replace("title: Beta", "title: Zyxwvut Beta", 1), dedent=False)
+    kb.build()
+    # the edited note itself is scanned; no other note contains "zyxwvut"
+    assert len(scanned) == 1

@@ -8,13 +8,12 @@ from pathlib import Path
 
 import markdown
 import pytest
-from markdown.extensions.toc import slugify, slugify_unicode
-from pymdownx.slugs import slugify as pymdownx_slugify
-
 from beliefbase.builder.documents import Network, make_document
 from beliefbase.builder.options import CompileOptions
 from beliefbase.codecs.markdown import parse_markdown
 from beliefbase.ids import provisional_bid
+from markdown.extensions.toc import slugify, slugify_unicode
+from pymdownx.slugs import slugify as pymdownx_slugify
 
 HEADINGS = """\
 # Title

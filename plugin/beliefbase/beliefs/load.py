@@ -19,7 +19,6 @@ from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
-
 from .. import diagnostics as diag
 from ..diagnostics import Diagnostic
 from . import dates, quick

@@ -6,8 +6,8 @@ gives byte-identical output.
 
 from __future__ import annotations
 
-import posixpath
 import json
+import posixpath
 from typing import Any
 
 from ..site.escape import json_for_html

@@ -18,12 +18,10 @@ from __future__ import annotations
 
 import functools
 import hashlib
-import html
 import json
 import os
 import re
 import shutil
-from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
 

@@ -59,7 +59,11 @@ def _words(text: str) -> str:
 
 def search_index_json(compiled: Compiled, cache_dir: Path | None) -> str:
     """The text of ``search-index.json`` (from the cache when its input is unchanged)."""
-    documents = index_documents(compiled)
+    return search_index_text(index_documents(compiled), cache_dir)
+
+
+def search_index_text(documents: list[dict[str, str]], cache_dir: Path | None) -> str:
+    """``search-index.json`` for ``documents`` (pure: safe to run in a thread)."""
     digest = hashlib.sha256(json.dumps([_INDEX_VERSION, documents], ensure_ascii=False,
                                        sort_keys=True).encode()).hexdigest()
     cached = _cached(cache_dir, digest)

@@ -133,6 +133,16 @@ class NameIndex:
                 self.pairs[(words[0], words[1])].append(name)
         self.digest = hashlib.sha256("\n".join(
             f"{n}\t{','.join(p)}" for n, p in sorted(self.owners.items())).encode()).hexdigest()
+        #: what a scan depends on: each name and how it must be spelled
+        self.signature = frozenset((n, self.exact.get(n)) for n in self.owners)
+
+    def could_occur(self, name: str, words: frozenset[str],
+                    pairs: frozenset[tuple[str, str]]) -> bool:
+        """Is ``name``'s first word (one-word names) or first pair among a note's?"""
+        parts = name.translate(_SPACES).split()
+        if len(parts) == 1:
+            return parts[0] in words
+        return (parts[0], parts[1]) in pairs
 
     def candidates(self, words: list[str]) -> list[str]:
         """Names whose first word (or pair) occurs in ``words``."""
@@ -196,24 +206,69 @@ def find_name(low: str, name: str) -> Iterator[int]:
 
 def scan(body: str, names: NameIndex) -> list[tuple[str, int]]:
     """(name, offset) of every name in the prose of ``body``, at most a few per name."""
-    text = prose(body)
+    return [hit for name_hits in scan_prose(prose(body), names, None).hits.values()
+            for hit in name_hits]
+
+
+@dataclass
+class _Scanned:
+    """One note's scan: its words (to find candidates again) and its hits per name."""
+
+    words: frozenset[str]
+    pairs: frozenset[tuple[str, str]]
+    hits: dict[str, list[tuple[str, int]]]  # name -> [(name, offset)]
+    names: frozenset[tuple[str, str | None]]  # (name, exact spelling) scanned for
+
+
+def scan_prose(text: str, names: NameIndex, only: set[str] | None) -> _Scanned:
+    """Scan prose for the candidate names (``only``: just these)."""
     low = text.lower()
-    hits: list[tuple[str, int]] = []
-    for name in names.candidates(low.translate(_SPACES).split()):
+    words = low.translate(_SPACES).split()
+    hits: dict[str, list[tuple[str, int]]] = {}
+    for name in names.candidates(words):
+        if only is not None and name not in only:
+            continue
         exact = names.exact.get(name)
         found = find_name(text, exact) if exact else find_name(low, name)
         for k, offset in enumerate(found):
             if k == SENTENCES_PER_SOURCE:
                 break
-            hits.append((name, offset))
-    return hits
+            hits.setdefault(name, []).append((name, offset))
+    return _Scanned(frozenset(words), frozenset(zip(words, words[1:], strict=False)), hits,
+                    names.signature)
 
 
 @dataclass
 class MentionCache:
-    """Scan results by (content hash, names hash); lives as long as the plugin."""
+    """Each note's scan by content hash; lives as long as the plugin.
 
-    hits: dict[tuple[str, str], list[tuple[str, int]]] = field(default_factory=dict)
+    When the set of names changes (a title edited, a note added), a note is
+    not scanned again: only names it could contain (their first word or pair
+    is among its words) are looked for, and hits of names that are gone are
+    dropped.  A rename costs a scan of the few notes containing the new name.
+    """
+
+    notes: dict[str, _Scanned] = field(default_factory=dict)
+
+    def hits(self, digest: str, body: Callable[[], str], names: NameIndex) -> _Scanned:
+        seen = self.notes.get(digest)
+        if seen is None:
+            seen = scan_prose(prose(body()), names, None)
+        elif seen.names != names.signature:
+            seen = _update(seen, body, names)
+        self.notes[digest] = seen
+        return seen
+
+
+def _update(seen: _Scanned, body: Callable[[], str], names: NameIndex) -> _Scanned:
+    gone = {name for name, _ in seen.names - names.signature}
+    added = {name for name, _ in names.signature - seen.names}
+    hits = {name: h for name, h in seen.hits.items() if name not in gone}
+    wanted = {name for name in added if names.could_occur(name, seen.words, seen.pairs)}
+    if wanted:
+        fresh = scan_prose(prose(body()), names, wanted)
+        hits.update(fresh.hits)
+    return _Scanned(seen.words, seen.pairs, hits, names.signature)
 
 
 def find_mentions(
@@ -222,27 +277,25 @@ def find_mentions(
     """Unlinked mentions of every published note, by target path (sources sorted)."""
     published = compiled.published
     names = NameIndex(published.values())
-    fresh: dict[tuple[str, str], list[tuple[str, int]]] = {}
+    used: dict[str, _Scanned] = {}
     found: dict[SrcPath, dict[SrcPath, list[int]]] = defaultdict(dict)
     for doc in published.values():
         if doc.kind != "markdown" or doc.url is None:
             continue
-        key = (doc.parsed.digest, names.digest)
-        hits = cache.hits.get(key)
-        if hits is None:
-            hits = scan(body_of(doc), names)
-        fresh[key] = hits
-        if not hits:
+        scanned = cache.hits(doc.parsed.digest, lambda d=doc: body_of(d), names)
+        used[doc.parsed.digest] = scanned
+        if not scanned.hits:
             continue
         linked = {rl.target for rl in compiled.links.get(doc.path, []) if rl.target}
-        for name, offset in hits:
-            for target in names.owners[name]:
-                if target == doc.path or target in linked:
-                    continue
-                offsets = found[target].setdefault(doc.path, [])
-                if offset not in offsets and len(offsets) < SENTENCES_PER_SOURCE:
-                    offsets.append(offset)
-    cache.hits = fresh  # keep only what this build used
+        for name_hits in scanned.hits.values():
+            for name, offset in name_hits:
+                for target in names.owners[name]:
+                    if target == doc.path or target in linked:
+                        continue
+                    offsets = found[target].setdefault(doc.path, [])
+                    if offset not in offsets and len(offsets) < SENTENCES_PER_SOURCE:
+                        offsets.append(offset)
+    cache.notes = used  # keep only what this build used
     return {
         target: [Mention(source, target, tuple(sorted(o))) for source, o in sorted(sources.items())]
         for target, sources in found.items()

@@ -24,6 +24,7 @@ from __future__ import annotations
 
 import os
 import re
+import threading
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -44,7 +45,7 @@ from ..ids import SrcPath
 from ..project import cache_dir
 from . import mentions as mention
 from .escape import UserText
-from .lunr_index import SEARCH_INDEX, search_index_json
+from .lunr_index import SEARCH_INDEX, index_documents, search_index_text
 from .panels import _titles
 from .previews import PREVIEWS_JSON, first_paragraph, previews_json
 from .templates import Templates, theme_dir
@@ -74,6 +75,7 @@ class ReaderOptions:
     graph_page: str  # "graph/"
     local_graph: bool
     cache_dir: Path | None  # the search index cache
+    background: bool = False  # write the search index in a thread (mkdocs serve)
 
 
 @dataclass
@@ -83,6 +85,13 @@ class ReaderCache:
     mentions: mention.MentionCache = field(default_factory=mention.MentionCache)
     paragraphs: dict[str, str] = field(default_factory=dict)
     excerpts: dict[Any, str] = field(default_factory=dict)
+    pending: threading.Thread | None = None  # a search index still being written
+
+    def wait(self) -> None:
+        """Let a background write finish (before the next one, and on exit)."""
+        if self.pending is not None:
+            self.pending.join()
+            self.pending = None
 
 
 def lunr_js() -> Path:
@@ -215,10 +224,29 @@ class ReaderSite:
             paragraph = self.cache.paragraphs[digest] = first_paragraph(self._body(doc))
         return paragraph
 
+    def _write_search_index(self, target: Path) -> None:
+        """The lunr index; under ``mkdocs serve`` built in the background.
+
+        Building it takes seconds at thousands of notes and only the graph
+        page's search box reads it (on first use), so a rebuild does not wait:
+        the page reloads at once and the index file follows.
+        """
+        documents = index_documents(self.compiled)
+        cache_dir = self.options.cache_dir
+        self.cache.wait()
+        if not self.options.background:
+            _write(target, search_index_text(documents, cache_dir))
+            return
+        thread = threading.Thread(
+            target=lambda: _write(target, search_index_text(documents, cache_dir)),
+            name="beliefbase-search-index", daemon=True)
+        thread.start()
+        self.cache.pending = thread
+
     def write_outputs(self, out_dir: Path, graph: Graph) -> None:
         """``graph-view.json``, ``search-index.json`` and ``previews.json``."""
         _write(out_dir / GRAPH_VIEW_JSON, dumps(graph_view_json(graph)))
-        _write(out_dir / SEARCH_INDEX, search_index_json(self.compiled, self.options.cache_dir))
+        self._write_search_index(out_dir / SEARCH_INDEX)
         _write(out_dir / PREVIEWS_JSON,
                previews_json(self.compiled, self._paragraph, self._wikitext,
                              self.cache.excerpts))
@@ -232,8 +260,10 @@ def _write(path: Path, text: str) -> None:
     os.replace(tmp, path)
 
 
-def reader_options(config: MkDocsConfig, plugin_config: BeliefbaseConfig) -> ReaderOptions:
+def reader_options(
+    config: MkDocsConfig, plugin_config: BeliefbaseConfig, serving: bool = False
+) -> ReaderOptions:
     """``ReaderOptions`` from mkdocs.yml (cache_dir resolved against its folder)."""
     return ReaderOptions(graph_page=plugin_config.graph_page,
                          local_graph=plugin_config.local_graph,
-                         cache_dir=cache_dir(config))
+                         cache_dir=cache_dir(config), background=serving)

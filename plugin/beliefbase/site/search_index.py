@@ -15,10 +15,9 @@ import html
 import json
 import os
 from collections.abc import Mapping
-from pathlib import Path
 from dataclasses import dataclass
+from pathlib import Path
 from typing import Any
-
 
 INDEX = Path("search") / "search_index.json"
 
