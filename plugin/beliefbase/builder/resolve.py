@@ -19,6 +19,7 @@ alphabetical) and the link is reported as ``ambiguous-link``.
 from __future__ import annotations
 
 import posixpath
+from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Literal
 
@@ -196,20 +197,32 @@ def _resolve_fragment(doc: Document, fragment: str, slug: object) -> tuple[str |
 
 
 def _find_section(doc: Document, parts: list[str], slug: object) -> Section | None:
-    last = parts[-1]
-    matches = [s for s in doc.sections if _heading_matches(s, last, slug)]
-    if len(parts) > 1:
-        matches = [s for s in matches if _has_ancestors(doc, s, parts[:-1], slug)]
-    return matches[0] if matches else None
+    """The first section named ``parts[-1]`` whose ancestors include ``parts[:-1]`` in order."""
+    matches = _heading_matcher(parts[-1], slug)
+    for section in doc.sections:
+        if matches(section) and (len(parts) == 1 or _has_ancestors(doc, section, parts[:-1], slug)):
+            return section
+    return None
+
+
+def _heading_matcher(text: str, slug: object) -> Callable[[Section], bool]:
+    """A test for "``text`` names this heading": anchor, name, raw Markdown or slug."""
+    wanted = normalize_name(text)
+    slugged = slug(text) if callable(slug) else None
+
+    def matches(section: Section) -> bool:
+        return (
+            section.anchor == text
+            or section.key == wanted
+            or section.anchor == slugged
+            or (section.raw != section.text and normalize_name(section.raw) == wanted)
+        )
+
+    return matches
 
 
 def _heading_matches(section: Section, text: str, slug: object) -> bool:
-    if section.anchor == text:
-        return True
-    wanted = normalize_name(text)
-    if section.key == wanted or normalize_name(section.raw) == wanted:
-        return True
-    return callable(slug) and slug(text) == section.anchor
+    return _heading_matcher(text, slug)(section)
 
 
 def _has_ancestors(doc: Document, section: Section, names: list[str], slug: object) -> bool:

@@ -8,7 +8,7 @@ Dice coefficient of their trigram sets.
 
 from __future__ import annotations
 
-from collections import defaultdict
+from collections import Counter, defaultdict
 from collections.abc import Iterable
 
 from ..ids import normalize_name
@@ -36,12 +36,14 @@ class Suggester:
     def __init__(self, names: Iterable[str]) -> None:
         self._names: list[str] = sorted(set(names))
         self._grams: dict[str, list[int]] | None = None
+        self._name_grams: list[set[str]] = []
         self._memo: dict[str, str] = {}
 
     def _index(self) -> dict[str, list[int]]:
         grams: dict[str, list[int]] = defaultdict(list)
-        for i, name in enumerate(self._names):
-            for gram in _trigrams(normalize_name(name)):
+        self._name_grams = [_trigrams(normalize_name(name)) for name in self._names]
+        for i, theirs in enumerate(self._name_grams):
+            for gram in theirs:
                 grams[gram].append(i)
         limit = max(50, int(len(self._names) * _COMMON))
         return {g: ids for g, ids in grams.items() if len(ids) <= limit}
@@ -56,14 +58,14 @@ class Suggester:
         grams = _trigrams(normalize_name(word))
         # candidates: names sharing at least two of the word's rarest trigrams
         postings = sorted((index[g] for g in grams if g in index), key=len)
-        counts: dict[int, int] = {}
+        counts: Counter[int] = Counter()
         for ids in postings[:_RAREST]:
-            for i in ids:
-                counts[i] = counts.get(i, 0) + 1
-        best = sorted((i for i, n in counts.items() if n >= 2), key=lambda i: -counts[i])
+            counts.update(ids)
         scored = []
-        for i in best[:_SHORTLIST]:
-            theirs = _trigrams(normalize_name(self._names[i]))
+        for i, shared in counts.most_common(_SHORTLIST):
+            if shared < 2:
+                break
+            theirs = self._name_grams[i]
             dice = 2 * len(grams & theirs) / (len(grams) + len(theirs))
             if dice >= _MIN_DICE:
                 scored.append((-dice, self._names[i]))
