@@ -76,6 +76,17 @@ def test_transclusion_block_anchor_and_backlinks(project) -> None:  # type: igno
     assert 'Linked from <span class="bb-count">2</span>' in panel
 
 
+def test_backlink_snippets_drop_quote_and_callout_markers(project) -> None:  # type: ignore[no-untyped-def]
+    project.write("target.md", "# Target\n")
+    project.write("quoted.md", "# Quoted\n\n> [!tip]- Worth reading\n> See [[Target]] first.\n")
+    project.write("math.md", "# Math\n\nWhen x > y the [[Target]] holds.\n")
+    panel = project.build().page("target/")
+    panel = panel[panel.index('class="bb-panel bb-backlinks"'):]
+    assert "Worth reading See Target first." in panel
+    assert "[!tip]" not in panel and "&gt; See" not in panel
+    assert "When x &gt; y the Target holds." in panel  # a '>' in prose stays
+
+
 def test_frontmatter_stripped_in_all_three_formats(project) -> None:  # type: ignore[no-untyped-def]
     project.write("yaml.md", "---\ntitle: Y\nsecret_field: yaml-value\n---\nbody\n")
     project.write("toml.md", '+++\ntitle = "T"\nsecret_field = "toml-value"\n+++\nbody\n')

@@ -22,6 +22,9 @@ from .templates import Templates
 
 # list markers, quote markers and heading hashes at the start of a snippet
 _LINE_MARKUP = re.compile(r"^\s*(?:[-*+]\s+|\d{1,9}[.)]\s+|>\s*|#{1,6}\s+)+")
+# quote markers of later lines (the sentence's lines are joined with spaces) and
+# Obsidian callout headers: "> [!note]- Title > text" reads "Title text"
+_QUOTE_MARKUP = re.compile(r"(?:(?<=\s)>+(?=\s)|\[![\w-]+\][+-]?)\s*")
 
 
 class Panels:
@@ -67,7 +70,11 @@ class Panels:
         wikitext = self._wikitexts.get(source.path)
         if wikitext is None:
             wikitext = self._wikitexts[source.path] = _titles(self.compiled, source)
-        text = plain_text(_LINE_MARKUP.sub("", rl.link.context), wikitext)
+        context = rl.link.context
+        if context.lstrip().startswith(">"):  # a block quote or a callout
+            context = _QUOTE_MARKUP.sub("", context.lstrip().lstrip(">"))
+        context = _LINE_MARKUP.sub("", context)
+        text = plain_text(context, wikitext)
         return " · ".join(cell.strip() for cell in text.strip("| ").split(" | ") if cell.strip())
 
 
