@@ -82,3 +82,13 @@ def test_table_shows_numbers_ratios_and_why_cells_are_empty() -> None:
     lines = remarks([result])
     assert any("plain skipped" in line for line in lines)
     assert any("ambiguous-link 6 (generated 5!)" in line for line in lines)
+
+
+def test_relative_out_folder_is_made_absolute_for_children(monkeypatch, tmp_path) -> None:  # type: ignore[no-untyped-def]
+    """Children run in the vault's folder: a relative --out must not reach them as is."""
+    from beliefbase.bench.__main__ import parser
+    from beliefbase.bench.serve import parser as serve_parser
+
+    monkeypatch.chdir(tmp_path)
+    assert parser().parse_args(["--out", "bench-out"]).out == tmp_path / "bench-out"
+    assert serve_parser().parse_args(["--out", "b"]).out == tmp_path / "b"

@@ -15,7 +15,7 @@ from pathlib import Path
 
 from . import report
 from .run import RunOptions, run
-from .vault import ensure_vault, vault_dir
+from .vault import absolute_path, ensure_vault, vault_dir
 
 
 def _sizes(text: str) -> tuple[int, ...]:
@@ -43,7 +43,7 @@ def parser() -> argparse.ArgumentParser:
     p.add_argument("--seed", type=int, default=1, help="vault generator seed (default 1)")
     p.add_argument(
         "--out",
-        type=Path,
+        type=absolute_path,  # children run in the vault's folder
         help="folder for the vaults, reused when seed and size match "
         "(default: a temporary folder, deleted afterwards)",
     )

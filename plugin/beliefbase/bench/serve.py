@@ -32,7 +32,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from .vault import ensure_vault
+from .vault import absolute_path, ensure_vault
 
 _RELOAD = re.compile(r"Reloading browsers")
 _BUILT = re.compile(r"Documentation built in ([0-9.]+) seconds")
@@ -164,17 +164,22 @@ def measure(root: Path, config: Path, dirty: bool, repeat: int) -> dict[str, lis
     return results
 
 
-def main(argv: list[str] | None = None) -> int:
+def parser() -> argparse.ArgumentParser:
     p = argparse.ArgumentParser(prog="python -m beliefbase.bench.serve",
                                 description=__doc__.split("\n\n")[0] if __doc__ else "")
     p.add_argument("--sizes", default="1000,5000")
-    p.add_argument("--out", type=Path, default=Path(tempfile.gettempdir()) / "bb-serve-bench")
+    p.add_argument("--out", type=absolute_path,
+                   default=Path(tempfile.gettempdir()) / "bb-serve-bench")
     p.add_argument("--repeat", type=int, default=3)
     p.add_argument("--plain-serve", action="store_true",
                    help="plain `mkdocs serve` (full rebuilds) instead of --dirty")
     p.add_argument("--material-nav", action="store_true",
                    help="keep Material's navigation instead of the explorer")
-    args = p.parse_args(argv)
+    return p
+
+
+def main(argv: list[str] | None = None) -> int:
+    args = parser().parse_args(argv)
     for n in (int(x) for x in args.sizes.split(",")):
         source, _ = ensure_vault(args.out / f"source-{n}", n)
         root = args.out / f"serve-{n}"

@@ -97,6 +97,11 @@ def generate_vault(root: Path, n: int, seed: int = 1) -> Path:
     return root
 
 
+def absolute_path(text: str) -> Path:
+    """An argparse type for folders handed to children that run in another folder."""
+    return Path(text).absolute()
+
+
 def vault_dir(out: Path, n: int, seed: int = 1) -> Path:
     """Where the harness keeps the vault of ``n`` notes for ``seed`` under ``out``."""
     return Path(out) / f"vault-{n}-s{seed}"
