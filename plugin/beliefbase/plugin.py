@@ -135,8 +135,10 @@ class BeliefbasePlugin(BasePlugin[BeliefbaseConfig]):
         self._diagnostics += self.site.check_graph(page_urls, self.graph_builder)
         if self.dirty:  # MkDocs re-renders only changed files: make it re-render dependents too
             self.invalidation.remember_search_index(Path(config.site_dir))
+            mentioned = self.site.reader.mention_changes() if self.site.reader else set()
             self.invalidation.invalidate(previous, compiled, files, config,
-                                         nav_in_every_page=not self.config.explorer)
+                                         nav_in_every_page=not self.config.explorer,
+                                         also=mentioned)
             self.invalidation.live = page_urls
         self._log(self._diagnostics)
         return files

@@ -41,3 +41,42 @@ def test_dirty_rebuild_matches_clean_build(project, tmp_path: Path, plugins) -> 
     entries = lambda data: sorted(json.dumps(e, sort_keys=True)  # noqa: E731
                                   for e in json.loads(data)["docs"])
     assert entries(got[search]) == entries(want[search])
+
+
+def _same_as_clean(project, built, tmp_path: Path, **kwargs) -> None:  # type: ignore[no-untyped-def]
+    clean_root = tmp_path / f"clean-{time.monotonic_ns()}"
+    shutil.copytree(project.root / "docs", clean_root / "docs")
+    clean = type(project)(clean_root, project.config).build(**kwargs)
+    search = "search/search_index.json"
+    got = {k: v for k, v in site_files(built.site).items() if k != search}
+    want = {k: v for k, v in site_files(clean.site).items() if k != search}
+    assert sorted(got) == sorted(want)
+    assert [k for k in got if got[k] != want[k]] == []
+
+
+def test_dirty_rebuild_follows_unlinked_mentions(project, tmp_path: Path) -> None:  # type: ignore[no-untyped-def]
+    """A note that starts (or stops) naming another without a link changes that
+    other page's "Unlinked mentions" panel, though nothing links the two."""
+    project.write("target.md", "# Target Note\n\nA target.\n", dedent=False)
+    project.write("writer.md", "# Writer\n\nNothing yet.\n", dedent=False)
+    project.write("named.md", "# Named\n\nThis text says Fresh Name once.\n", dedent=False)
+    project.write("other.md", "# Other\n\nNothing.\n", dedent=False)
+    assert project.build(plugins=EXPLORER).error is None
+    time.sleep(0.05)
+    project.write("writer.md", "# Writer\n\nNow about the Target Note.\n", dedent=False)
+    project.write("other.md", "# Fresh Name\n\nRenamed.\n", dedent=False)
+    second = project.build(dirty=True, plugins=EXPLORER)
+    target = second.page("target/")
+    assert "Writer" in _mentions_panel(target)
+    assert "Named" in _mentions_panel(second.page("other/"))  # its new title is named there
+    _same_as_clean(project, second, tmp_path, plugins=EXPLORER)
+    time.sleep(0.05)
+    project.write("writer.md", "# Writer\n\nNothing again.\n", dedent=False)
+    third = project.build(dirty=True, plugins=EXPLORER)
+    assert "Writer" not in _mentions_panel(third.page("target/"))
+    _same_as_clean(project, third, tmp_path, plugins=EXPLORER)
+
+
+def _mentions_panel(page: str) -> str:
+    start = page.index('class="bb-panel bb-mentions"')
+    return page[start:page.index("</section>", start)]

@@ -12,6 +12,8 @@ any of its links differently this time, or links to it while the note's face
 changed (title, headings, blocks, URL — a body edit leaves linkers alone).
 When a title or an alias changes and the theme prints the navigation into
 every page (Material without the explorer), every page depends on it.
+``changed_mentions`` adds the pages whose "Unlinked mentions" panel changed:
+a note that starts naming another is not linked to it, yet changes its page.
 """
 
 from __future__ import annotations
@@ -23,6 +25,7 @@ from ..builder.compiled import Compiled
 from ..builder.documents import Document
 from ..builder.resolve import ResolvedLink
 from ..ids import SrcPath
+from .mentions import Mention
 
 
 def dependent_pages(
@@ -110,3 +113,15 @@ def _embedders(compiled: Compiled, pages: set[SrcPath]) -> set[SrcPath]:
                 found.add(source)
                 todo.append(source)
     return found
+
+
+def changed_mentions(
+    old: dict[SrcPath, list[Mention]], new: dict[SrcPath, list[Mention]], changed: set[SrcPath]
+) -> set[SrcPath]:
+    """Targets whose mentions differ, or are quoted from a changed note (new sentence)."""
+    return {
+        target
+        for target in old.keys() | new.keys()
+        if old.get(target, []) != new.get(target, [])
+        or any(m.source in changed for m in new.get(target, []))
+    }

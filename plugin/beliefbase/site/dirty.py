@@ -10,6 +10,7 @@ the search index, which Material merges assuming a single changed page.
 from __future__ import annotations
 
 import os
+from collections.abc import Set as AbstractSet
 from pathlib import Path
 from typing import Any
 
@@ -17,6 +18,7 @@ from mkdocs.structure.files import Files
 
 from ..builder.compiled import Compiled
 from ..builder.documents import page_path
+from ..ids import SrcPath
 from .dependents import dependent_pages
 from .search_index import DirtyMerge, read_index
 
@@ -30,10 +32,16 @@ class Invalidation:
         self._previous_index: dict[str, Any] | None = None
 
     def invalidate(self, old: Compiled | None, new: Compiled, files: Files, config: Any,
-                   nav_in_every_page: bool) -> int:
-        """Delete the outputs of dependent and deleted pages; returns how many."""
+                   nav_in_every_page: bool, also: AbstractSet[SrcPath] = frozenset()) -> int:
+        """Delete the outputs of dependent and deleted pages; returns how many.
+
+        ``also``: more pages that depend on the change in ways the compile does not
+        know (the reader's unlinked mentions).
+        """
         self._rendered = set()
         pages = dependent_pages(old, new, nav_in_every_page)
+        if pages is not None:
+            pages |= also
         wanted = {page_path(new.documents[p].parsed) for p in pages} if pages is not None else None
         count = 0
         for file in files.documentation_pages():

@@ -44,6 +44,7 @@ from ..graph.model import Graph
 from ..ids import SrcPath
 from ..project import cache_dir
 from . import mentions as mention
+from .dependents import changed_mentions
 from .escape import UserText
 from .lunr_index import SEARCH_INDEX, index_documents, search_index_text
 from .panels import _titles
@@ -86,6 +87,8 @@ class ReaderCache:
     paragraphs: dict[str, str] = field(default_factory=dict)
     excerpts: dict[Any, str] = field(default_factory=dict)
     pending: threading.Thread | None = None  # a search index still being written
+    #: the unlinked mentions the last build showed, for ``mkdocs serve --dirty``
+    last_mentions: dict[SrcPath, list[mention.Mention]] | None = None
 
     def wait(self) -> None:
         """Let a background write finish (before the next one, and on exit)."""
@@ -207,6 +210,14 @@ class ReaderSite:
             self._mentions = mention.find_mentions(self.compiled, self._body,
                                                    self.cache.mentions)
         return self._mentions
+
+    def mention_changes(self) -> set[SrcPath]:
+        """Pages whose "Unlinked mentions" panel differs from the last build's."""
+        before, after = self.cache.last_mentions, self.mentions()
+        self.cache.last_mentions = after
+        if before is None:
+            return set()
+        return changed_mentions(before, after, self.compiled.changed | self.compiled.removed)
 
     def _body(self, doc: Document) -> str:
         return self.read_text(doc.path)[doc.parsed.body_offset:]
