@@ -34,10 +34,12 @@ from . import diagnostics as diag
 from .builder import CompileOptions, Compiler, make_sources
 from .builder.documents import Document
 from .config import BeliefbaseConfig
+from .ids import SrcPath
 from .graph.build import GraphBuilder
 from .project import compile_options
 from .site.beliefs import belief_options
 from .site.callouts import CalloutExtension
+from .site.dependents import changed_keys
 from .site.dirty import Invalidation
 from .site.escape import finalize
 from .site.footnote_beliefs import FootnoteBeliefsExtension
@@ -67,6 +69,7 @@ class BeliefbasePlugin(BasePlugin[BeliefbaseConfig]):
         self.serving = False
         self.dirty = False
         self.invalidation = Invalidation()
+        self._belief_pages: dict[SrcPath, str] | None = None  # belief panels, for --dirty
         self._diagnostics: list[diag.Diagnostic] = []
         self._templates: tuple[Path | None, Templates] | None = None
         self._strict = False
@@ -135,10 +138,12 @@ class BeliefbasePlugin(BasePlugin[BeliefbaseConfig]):
         self._diagnostics += self.site.check_graph(page_urls, self.graph_builder)
         if self.dirty:  # MkDocs re-renders only changed files: make it re-render dependents too
             self.invalidation.remember_search_index(Path(config.site_dir))
-            mentioned = self.site.reader.mention_changes() if self.site.reader else set()
+            also = self.site.reader.mention_changes() if self.site.reader else set()
+            beliefs = self.site.beliefs.page_signatures() if self.site.beliefs else {}
+            also |= changed_keys(self._belief_pages, beliefs)
+            self._belief_pages = beliefs
             self.invalidation.invalidate(previous, compiled, files, config,
-                                         nav_in_every_page=not self.config.explorer,
-                                         also=mentioned)
+                                         nav_in_every_page=not self.config.explorer, also=also)
             self.invalidation.live = page_urls
         self._log(self._diagnostics)
         return files

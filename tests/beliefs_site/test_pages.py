@@ -319,3 +319,29 @@ def test_recent_days_is_validated(kb: Any) -> None:
     assert result.error is not None
     assert ("ERROR Config value 'plugins': Plugin 'beliefbase' option 'recent_days': must be "
             "between 0 and 3650 days, got -1") in result.all_lines
+
+
+def test_serve_dirty_rerenders_pages_whose_beliefs_changed(kb: Any, tmp_path: Path) -> None:
+    """Under ``mkdocs serve --dirty`` MkDocs re-renders a page only when its Markdown
+    changed; a sidecar or raw file edit must still reach the page's belief panel."""
+    import shutil
+    import time
+
+    from belief_kb import billing_sidecar, write_json
+
+    plugins = ["search", {"beliefbase": {"explorer": True}}]
+    assert kb.build(dirty=True, plugins=plugins).error is None  # as `mkdocs serve --dirty`
+    time.sleep(0.05)
+    sidecar = billing_sidecar()
+    sidecar["beliefs"][0]["statement"] = "Prices are in euros, always."
+    write_json(kb, "topics/billing.beliefs.json", sidecar)
+    (Path(kb.root) / "raw" / "spec-v1.md").write_text("Everything changed.\n", encoding="utf-8")
+    second = kb.build(dirty=True, plugins=plugins)
+    assert "Prices are in euros, always." in second.page("topics/billing/")
+    assert "Token refresh is served" not in second.page("topics/auth/")  # quote now drifted
+    clean_root = tmp_path / "clean"
+    shutil.copytree(Path(kb.root) / "docs", clean_root / "docs")
+    shutil.copytree(Path(kb.root) / "raw", clean_root / "raw")
+    clean = type(kb)(clean_root, kb.config).build(plugins=plugins)
+    for url in ("topics/billing/", "topics/auth/", ""):
+        assert second.page(url) == clean.page(url), url

@@ -61,7 +61,7 @@ def test_dirty_rebuild_follows_unlinked_mentions(project, tmp_path: Path) -> Non
     project.write("writer.md", "# Writer\n\nNothing yet.\n", dedent=False)
     project.write("named.md", "# Named\n\nThis text says Fresh Name once.\n", dedent=False)
     project.write("other.md", "# Other\n\nNothing.\n", dedent=False)
-    assert project.build(plugins=EXPLORER).error is None
+    assert project.build(dirty=True, plugins=EXPLORER).error is None  # as `serve --dirty`
     time.sleep(0.05)
     project.write("writer.md", "# Writer\n\nNow about the Target Note.\n", dedent=False)
     project.write("other.md", "# Fresh Name\n\nRenamed.\n", dedent=False)

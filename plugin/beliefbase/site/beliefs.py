@@ -200,6 +200,24 @@ class BeliefSite:
         data = self.views.panel(doc.path, page_url) if self.views else None
         return self.templates.render("beliefs/panel.html", **data) if data else ""
 
+    def page_signatures(self) -> dict[SrcPath, str]:
+        """What each wiki page shows of beliefs (panel and footnote links), as text.
+
+        ``mkdocs serve --dirty`` compares them with the last build's: an edited
+        sidecar or raw file, or a belief superseded from another page, changes a
+        page whose Markdown did not change.
+        """
+        views = self.views
+        if views is None or self.bs is None:
+            return {}
+        found: dict[SrcPath, str] = {}
+        for page in self.bs.pages:
+            doc = self.compiled.documents.get(SrcPath(page))
+            if doc is not None and doc.url is not None:
+                found[doc.path] = repr((views.panel(page, doc.url),
+                                        views.footnotes(page, doc.url)))
+        return found
+
     def footnote_links(self) -> dict[str, str]:
         """For the page being rendered: footnote id -> HTML of links to its beliefs."""
         frame = self.renderer.frame

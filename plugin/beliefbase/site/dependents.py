@@ -13,7 +13,9 @@ changed (title, headings, blocks, URL — a body edit leaves linkers alone).
 When a title or an alias changes and the theme prints the navigation into
 every page (Material without the explorer), every page depends on it.
 ``changed_mentions`` adds the pages whose "Unlinked mentions" panel changed:
-a note that starts naming another is not linked to it, yet changes its page.
+a note that starts naming another is not linked to it, yet changes its page;
+``changed_keys`` the pages whose belief panels changed (a sidecar or raw file
+edited: no note changed at all).
 """
 
 from __future__ import annotations
@@ -125,3 +127,10 @@ def changed_mentions(
         if old.get(target, []) != new.get(target, [])
         or any(m.source in changed for m in new.get(target, []))
     }
+
+
+def changed_keys(old: dict[SrcPath, str] | None, new: dict[SrcPath, str]) -> set[SrcPath]:
+    """Keys whose value differs between two builds (none on the first build)."""
+    if old is None:
+        return set()
+    return {key for key in old.keys() | new.keys() if old.get(key) != new.get(key)}

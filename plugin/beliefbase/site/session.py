@@ -157,9 +157,9 @@ class SiteBuild:
         return self.beliefs.verify() + self.beliefs.add_pages(files, config)
 
     def generated_meta(self, src: str) -> dict[str, Any]:
+        """``page.meta`` of a generated page (title, search exclusion); empty if not ours."""
         if self.navigation is not None and self.navigation.is_all_notes(src):
             return {"title": "All notes"}
-        """``page.meta`` of a generated page (title, search exclusion); empty if not ours."""
         return self.beliefs.meta(src) if self.beliefs else {}
 
     def add_navigation(self, options: NavigationOptions, files: Files, config: Any) -> None:
