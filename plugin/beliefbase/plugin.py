@@ -34,8 +34,8 @@ from . import diagnostics as diag
 from .builder import CompileOptions, Compiler, make_sources
 from .builder.documents import Document
 from .config import BeliefbaseConfig
-from .ids import SrcPath
 from .graph.build import GraphBuilder
+from .ids import SrcPath
 from .project import compile_options
 from .site.beliefs import belief_options
 from .site.callouts import CalloutExtension

@@ -71,12 +71,14 @@ def test_table_shows_numbers_ratios_and_why_cells_are_empty() -> None:
                 },
             ),
             "build_cold": Measurement(seconds=[12.0], rss_bytes=300 * 1024 * 1024),
+            "build_explorer": Measurement(seconds=[6.0]),
             "plain": Measurement("skipped", note="more than --plain-max 500 notes"),
         },
     )
     text = text_table([result])
     assert "1,000 notes" in text and "4.00 s" in text and "skipped" in text
     assert "3.00×" in text  # cold build / floor
+    assert "1.50×" in text  # explorer build / floor
     assert "2.00 s" in text.splitlines()[-1]  # compile-only per 1,000 notes
     assert markdown_table([result]).startswith("|  | 1,000 notes |\n|---|---:|")
     lines = remarks([result])
@@ -92,3 +94,12 @@ def test_relative_out_folder_is_made_absolute_for_children(monkeypatch, tmp_path
     monkeypatch.chdir(tmp_path)
     assert parser().parse_args(["--out", "bench-out"]).out == tmp_path / "bench-out"
     assert serve_parser().parse_args(["--out", "b"]).out == tmp_path / "b"
+
+
+def test_explorer_config_is_the_vault_config_with_the_explorer(tmp_path: Path) -> None:
+    from beliefbase.bench.vault import explorer_config
+
+    (tmp_path / "mkdocs.yml").write_text("plugins:\n  - search\n  - beliefbase\nx: 1\n")
+    written = explorer_config(tmp_path)
+    assert written.read_text() == ("plugins:\n  - search\n  - beliefbase:\n"
+                                   "      explorer: true\nx: 1\n")

@@ -7,6 +7,8 @@ For each vault size it measures, each in a fresh child process:
 * ``incremental`` - re-compile after one note is edited, same compiler object;
 * ``build_cold`` / ``build_warm`` - ``python -m mkdocs build`` with beliefbase,
   first without ``.beliefbase/`` (the persistent cache), then with it;
+* ``build_explorer`` - the cold build with the plugin's ``explorer: true``, the
+  setting recommended for large vaults (Material's navigation replaced);
 * ``plain`` - the same build with plain Material (wikilinks stay text), only up
   to ``plain_max`` notes because Material's default navigation is quadratic.
 
@@ -26,7 +28,7 @@ from pathlib import Path
 from typing import Any
 
 from .child import ChildResult, python_module, run_child
-from .vault import CONFIG, PLAIN_CONFIG, ensure_vault, read_manifest, vault_dir
+from .vault import CONFIG, PLAIN_CONFIG, ensure_vault, explorer_config, read_manifest, vault_dir
 
 #: Where the plugin keeps its persistent cache by default (``cache_dir``).
 CACHE_DIR = ".beliefbase"
@@ -90,6 +92,10 @@ class SizeResult:
         m = self.measurements.get(key)
         return m.best if m else None
 
+    def _rss(self, key: str) -> float | None:
+        m = self.measurements.get(key)
+        return m.rss_mb if m else None
+
     def ratios(self) -> dict[str, float | None]:
         """ours/plain, ours/floor and compile-only per 1,000 notes."""
         plain_rss = self.measurements["plain"].rss_mb if "plain" in self.measurements else None
@@ -102,6 +108,9 @@ class SizeResult:
             "build_warm/plain": _ratio(self.best("build_warm"), self.best("plain")),
             "rss_cold/plain": _ratio(cold_rss, plain_rss),
             "build_cold/floor": _ratio(self.best("build_cold"), self.best("floor")),
+            "explorer/floor": _ratio(self.best("build_explorer"), self.best("floor")),
+            "plain/explorer": _ratio(self.best("plain"), self.best("build_explorer")),
+            "rss_explorer/plain": _ratio(self._rss("build_explorer"), plain_rss),
             "compile/floor": _ratio(compile_s, self.best("floor")),
             "compile_per_1000_s": compile_s * 1000 / self.notes if compile_s is not None else None,
         }
@@ -140,6 +149,8 @@ def run_size(n: int, options: RunOptions, out: Path) -> SizeResult:
     m["compile"] = _worker(n, "compile", vault / CONFIG, options, profile=profile)
     m["incremental"] = _incremental(n, vault, options)
     m["build_cold"], m["build_warm"] = _our_builds(n, vault, options)
+    m["build_explorer"] = _builds(n, "build_explorer", explorer_config(vault), options,
+                                  clear_cache=True)
     m["plain"] = _plain_build(n, vault, options)
     return result
 

@@ -32,7 +32,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from .vault import absolute_path, ensure_vault
+from .vault import absolute_path, ensure_vault, explorer_config
 
 _RELOAD = re.compile(r"Reloading browsers")
 _BUILT = re.compile(r"Documentation built in ([0-9.]+) seconds")
@@ -185,12 +185,7 @@ def main(argv: list[str] | None = None) -> int:
         root = args.out / f"serve-{n}"
         shutil.rmtree(root, ignore_errors=True)
         shutil.copytree(source, root)
-        config = root / "mkdocs.yml"
-        if not args.material_nav:
-            text = config.read_text(encoding="utf-8")
-            config.write_text(text.replace("  - beliefbase\n",
-                                           "  - beliefbase:\n      explorer: true\n"),
-                              encoding="utf-8")
+        config = root / "mkdocs.yml" if args.material_nav else explorer_config(root, "mkdocs.yml")
         results = measure(root, config, not args.plain_serve, args.repeat)
         mode = ("mkdocs serve" if args.plain_serve else "mkdocs serve --dirty") + (
             "" if args.material_nav else ", explorer")

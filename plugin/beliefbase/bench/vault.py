@@ -50,6 +50,8 @@ GENERATOR_VERSION = 1
 MANIFEST = "bench-vault.json"
 CONFIG = "mkdocs.yml"
 PLAIN_CONFIG = "mkdocs.plain.yml"
+#: mkdocs.yml with the plugin's ``explorer: true`` (the setting for large vaults)
+EXPLORER_CONFIG = "mkdocs.explorer.yml"
 
 #: The Markdown extensions of a typical Material site; both configs use them.
 MARKDOWN_EXTENSIONS = """\
@@ -95,6 +97,15 @@ def generate_vault(root: Path, n: int, seed: int = 1) -> Path:
     manifest = _manifest(plans, n, seed, totals)
     (root / MANIFEST).write_text(json.dumps(manifest, indent=2) + "\n", encoding="utf-8")
     return root
+
+
+def explorer_config(vault: Path, name: str = EXPLORER_CONFIG) -> Path:
+    """Write ``name`` beside the vault's mkdocs.yml: the same site with ``explorer: true``."""
+    text = (vault / CONFIG).read_text(encoding="utf-8")
+    target = vault / name
+    target.write_text(text.replace("  - beliefbase\n", "  - beliefbase:\n      explorer: true\n"),
+                      encoding="utf-8")
+    return target
 
 
 def absolute_path(text: str) -> Path:
