@@ -21,6 +21,8 @@ from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
 
+from beliefbase.site.lunr_index import lunr_js
+
 REPO = Path(__file__).resolve().parents[2]
 THEME = REPO / "theme"
 GRAPH_ASSETS = THEME / "assets" / "graph"
@@ -50,13 +52,6 @@ MAIN_HTML = """\
   {% endif %}
 {% endblock %}
 """
-
-
-def lunr_js_path() -> Path:
-    """The lunr.js that MkDocs ships (the only third-party script the viewer uses)."""
-    import mkdocs.contrib.search as search
-
-    return Path(search.__file__).parent / "templates" / "search" / "lunr.js"
 
 
 def build_search_index(graph: Mapping[str, Any]) -> dict[str, Any]:
@@ -117,7 +112,7 @@ def build_site(
     (overrides / "main.html").write_text(MAIN_HTML, encoding="utf-8")
     shutil.copy(THEME / "graph.html", overrides / "graph.html")
     shutil.copytree(GRAPH_ASSETS, assets / "graph", dirs_exist_ok=True)
-    shutil.copy(lunr_js_path(), assets / "lunr.js")
+    shutil.copy(lunr_js(), assets / "lunr.js")
     (assets / "graph.json").write_text(json.dumps(graph), encoding="utf-8")
     index = search_index if search_index is not None else build_search_index(graph)
     (assets / "search-index.json").write_text(json.dumps(index), encoding="utf-8")

@@ -27,10 +27,10 @@ from typing import Any
 
 from ..beliefs import BeliefSet
 from .belief_views import BeliefPlan
+from .lunr_index import LUNR_JS, lunr_js
 
 VERSION = 1
 SEARCH_JSON = "beliefs-search.json"
-LUNR_JS = "lunr.js"
 _CACHE_FILE = "beliefs-search.json"
 #: Bump when the index's shape or fields change (invalidates cached indexes).
 _INDEX_VERSION = "2"
@@ -129,13 +129,6 @@ def _store(cache_dir: Path | None, digest: str, index: dict[str, Any]) -> None:
         os.replace(tmp, cache_dir / _CACHE_FILE)
     except OSError:
         pass  # a cache we cannot write is only slower, never wrong
-
-
-def lunr_js() -> Path:
-    """lunr.js as MkDocs ships it (its search plugin's copy)."""
-    import mkdocs.contrib.search as search
-
-    return Path(search.__file__).parent / "templates" / "search" / LUNR_JS
 
 
 def write_lunr(out_dir: Path) -> None:

@@ -27,10 +27,18 @@ from ..builder.compiled import Compiled
 from .escape import json_for_html
 
 SEARCH_INDEX = "search-index.json"
+LUNR_JS = "lunr.js"
 SEARCH_INDEX_VERSION = 1
 _INDEX_VERSION = 2  # bump when the fields or the pipeline change
 _CACHE_FILE = "search-index.json"
 _NON_WORD = re.compile(r"[^\w]+")
+
+
+def lunr_js() -> Path:
+    """lunr.js as MkDocs ships it (its search plugin's copy): the browser half of lunr."""
+    import mkdocs.contrib.search as search
+
+    return Path(search.__file__).parent / "templates" / "search" / LUNR_JS
 
 
 def index_documents(compiled: Compiled) -> list[dict[str, str]]:

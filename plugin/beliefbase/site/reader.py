@@ -46,7 +46,7 @@ from ..project import cache_dir
 from . import mentions as mention
 from .dependents import changed_mentions
 from .escape import UserText
-from .lunr_index import SEARCH_INDEX, index_documents, search_index_text
+from .lunr_index import LUNR_JS, SEARCH_INDEX, index_documents, lunr_js, search_index_text
 from .panels import _titles
 from .previews import PREVIEWS_JSON, first_paragraph, previews_json
 from .templates import Templates, theme_dir
@@ -54,7 +54,6 @@ from .templates import Templates, theme_dir
 OUTPUT_DIR = "_beliefbase"  # session.OUTPUT_DIR (session imports this module)
 GRAPH_VIEW_JSON = "graph-view.json"
 GRAPH_ASSETS = "graph"
-LUNR_JS = "lunr.js"
 #: Unlinked mentions listed on a page (the count says how many there are).
 MENTIONS_SHOWN = 25
 
@@ -95,13 +94,6 @@ class ReaderCache:
         if self.pending is not None:
             self.pending.join()
             self.pending = None
-
-
-def lunr_js() -> Path:
-    """lunr.js as MkDocs ships it (its search plugin's copy)."""
-    import mkdocs.contrib.search as search
-
-    return Path(search.__file__).parent / "templates" / "search" / LUNR_JS
 
 
 class ReaderSite:

@@ -31,7 +31,7 @@ from ..graph.invariants import check_graph
 from ..graph.model import Graph
 from ..ids import SrcPath, url_for_dest, url_slug
 from .beliefs import BeliefOptions, BeliefSite
-from .escape import json_for_html, user_text
+from .escape import ascii_html, json_for_html, user_text
 from .footnote_beliefs import FootnoteBeliefsExtension
 from .markdown_ext import WikiLinkExtension
 from .navigation import NavigationOptions, NavigationSite
@@ -131,8 +131,8 @@ class SiteBuild:
         beliefs = self.beliefs.panel(doc, page_url) if self.beliefs else ""
         reader = self.reader.panels_html(doc, page_url) if self.reader else ""
         if not backlinks:
-            return beliefs + reader
-        return beliefs + self.panels.backlinks(doc, page_url) + reader
+            return ascii_html(beliefs + reader)
+        return ascii_html(beliefs + self.panels.backlinks(doc, page_url) + reader)
 
     def page_top(self, doc: Document, html: str) -> str:
         """``html`` with the drift banner first and the aliases under the title."""
