@@ -103,3 +103,12 @@ def test_explorer_config_is_the_vault_config_with_the_explorer(tmp_path: Path) -
     written = explorer_config(tmp_path)
     assert written.read_text() == ("plugins:\n  - search\n  - beliefbase:\n"
                                    "      explorer: true\nx: 1\n")
+
+
+def test_nonav_config_empties_materials_navigation(tmp_path: Path) -> None:
+    from beliefbase.bench.vault import nonav_config
+
+    (tmp_path / "mkdocs.plain.yml").write_text("theme:\n  name: material\n  font: false\n")
+    written = nonav_config(tmp_path)
+    assert "  custom_dir: nonav-theme\n" in written.read_text()
+    assert (tmp_path / "nonav-theme" / "partials" / "nav.html").read_text() == ""

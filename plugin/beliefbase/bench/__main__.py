@@ -51,7 +51,8 @@ def parser() -> argparse.ArgumentParser:
         "--plain-max",
         type=int,
         default=1000,
-        help="time plain Material only up to this many notes (default 1000; its "
+        help="time builds with Material's default navigation (plain Material and "
+        "ours without the explorer) only up to this many notes (default 1000; that "
         "navigation is quadratic: 1-3 min at 1,000 notes, >10 min at 5,000)",
     )
     p.add_argument("--skip-plain", action="store_true", help="never time plain Material")

@@ -53,6 +53,7 @@ ROWS: tuple[tuple[str, Cell], ...] = (
     ("mkdocs build, beliefbase, warm cache", _time("build_warm")),
     ("mkdocs build, beliefbase + explorer, cold", _time("build_explorer")),
     ("mkdocs build, plain Material", _time("plain")),
+    ("mkdocs build, plain Material, navigation emptied", _time("plain_nonav")),
     ("peak RSS, compile-only", _rss("compile")),
     ("peak RSS, beliefbase cold build", _rss("build_cold")),
     ("peak RSS, beliefbase warm build", _rss("build_warm")),
@@ -65,6 +66,8 @@ ROWS: tuple[tuple[str, Cell], ...] = (
     ("explorer build/floor", _ratio("explorer/floor")),
     ("plain Material/explorer build (speed-up)", _ratio("plain/explorer")),
     ("explorer build/plain, peak RSS", _ratio("rss_explorer/plain")),
+    ("explorer build/Material without navigation", _ratio("explorer/nonav")),
+    ("Material without navigation/floor", _ratio("nonav/floor")),
     ("ours/floor, compile-only", _ratio("compile/floor")),
     ("compile-only per 1,000 notes", _ratio("compile_per_1000_s", " s")),
 )

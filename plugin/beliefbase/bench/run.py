@@ -9,8 +9,12 @@ For each vault size it measures, each in a fresh child process:
   first without ``.beliefbase/`` (the persistent cache), then with it;
 * ``build_explorer`` - the cold build with the plugin's ``explorer: true``, the
   setting recommended for large vaults (Material's navigation replaced);
-* ``plain`` - the same build with plain Material (wikilinks stay text), only up
-  to ``plain_max`` notes because Material's default navigation is quadratic.
+* ``plain`` - the same build with plain Material (wikilinks stay text);
+* ``plain_nonav`` - plain Material with its navigation partial emptied: what
+  MkDocs and Material cost at the least, for reference.
+
+Builds with Material's default navigation (``build_cold``, ``build_warm``,
+``plain``) run only up to ``plain_max`` notes: that navigation is quadratic.
 
 Each measurement keeps every sample; ``best`` is the minimum (the run least
 disturbed by the rest of the machine).  Builds also keep the peak RSS.
@@ -28,7 +32,15 @@ from pathlib import Path
 from typing import Any
 
 from .child import ChildResult, python_module, run_child
-from .vault import CONFIG, PLAIN_CONFIG, ensure_vault, explorer_config, read_manifest, vault_dir
+from .vault import (
+    CONFIG,
+    PLAIN_CONFIG,
+    ensure_vault,
+    explorer_config,
+    nonav_config,
+    read_manifest,
+    vault_dir,
+)
 
 #: Where the plugin keeps its persistent cache by default (``cache_dir``).
 CACHE_DIR = ".beliefbase"
@@ -111,6 +123,8 @@ class SizeResult:
             "explorer/floor": _ratio(self.best("build_explorer"), self.best("floor")),
             "plain/explorer": _ratio(self.best("plain"), self.best("build_explorer")),
             "rss_explorer/plain": _ratio(self._rss("build_explorer"), plain_rss),
+            "explorer/nonav": _ratio(self.best("build_explorer"), self.best("plain_nonav")),
+            "nonav/floor": _ratio(self.best("plain_nonav"), self.best("floor")),
             "compile/floor": _ratio(compile_s, self.best("floor")),
             "compile_per_1000_s": compile_s * 1000 / self.notes if compile_s is not None else None,
         }
@@ -152,6 +166,7 @@ def run_size(n: int, options: RunOptions, out: Path) -> SizeResult:
     m["build_explorer"] = _builds(n, "build_explorer", explorer_config(vault), options,
                                   clear_cache=True)
     m["plain"] = _plain_build(n, vault, options)
+    m["plain_nonav"] = _builds(n, "plain_nonav", nonav_config(vault), options, clear_cache=False)
     return result
 
 
@@ -208,6 +223,9 @@ def _incremental(n: int, vault: Path, options: RunOptions) -> Measurement:
 
 
 def _our_builds(n: int, vault: Path, options: RunOptions) -> tuple[Measurement, Measurement]:
+    if n > options.plain_max:
+        skipped = Measurement("skipped", note=f"more than --plain-max {options.plain_max} notes")
+        return skipped, skipped
     cold = _builds(n, "build_cold", vault / CONFIG, options, clear_cache=True)
     if cold.status != "ok":
         return cold, Measurement("skipped", note="the cold build did not finish")

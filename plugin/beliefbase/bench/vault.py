@@ -52,6 +52,7 @@ CONFIG = "mkdocs.yml"
 PLAIN_CONFIG = "mkdocs.plain.yml"
 #: mkdocs.yml with the plugin's ``explorer: true`` (the setting for large vaults)
 EXPLORER_CONFIG = "mkdocs.explorer.yml"
+NONAV_CONFIG = "mkdocs.nonav.yml"
 
 #: The Markdown extensions of a typical Material site; both configs use them.
 MARKDOWN_EXTENSIONS = """\
@@ -104,6 +105,18 @@ def explorer_config(vault: Path, name: str = EXPLORER_CONFIG) -> Path:
     text = (vault / CONFIG).read_text(encoding="utf-8")
     target = vault / name
     target.write_text(text.replace("  - beliefbase\n", "  - beliefbase:\n      explorer: true\n"),
+                      encoding="utf-8")
+    return target
+
+
+def nonav_config(vault: Path) -> Path:
+    """``mkdocs.nonav.yml``: plain Material with an empty navigation partial."""
+    partial = vault / "nonav-theme" / "partials" / "nav.html"
+    partial.parent.mkdir(parents=True, exist_ok=True)
+    partial.write_text("", encoding="utf-8")
+    text = (vault / PLAIN_CONFIG).read_text(encoding="utf-8")
+    target = vault / NONAV_CONFIG
+    target.write_text(text.replace("  font: false\n", "  font: false\n  custom_dir: nonav-theme\n"),
                       encoding="utf-8")
     return target
 

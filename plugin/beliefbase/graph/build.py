@@ -23,7 +23,7 @@ from ..builder.documents import Document, section_bid, section_of_line
 from ..builder.resolve import ResolvedLink
 from ..codecs.frontmatter import jsonable
 from ..ids import asset_url, provisional_bid
-from ..site.escape import json_for_html
+from ..site.escape import compact_json_for_html
 from .model import Edge, Graph, Node, WeightKind
 
 #: Frontmatter keys the graph shows as node fields rather than properties.
@@ -169,8 +169,8 @@ def edge_record(e: Edge) -> dict[str, Any]:
 
 
 def _node_json(n: Node) -> str:
-    return json_for_html(node_record(n), separators=(",", ":"))
+    return compact_json_for_html(node_record(n))
 
 
 def _edge_json(e: Edge) -> str:
-    return json_for_html(edge_record(e), separators=(",", ":"))
+    return compact_json_for_html(edge_record(e))

@@ -88,3 +88,13 @@ def ascii_html(html: str) -> str:
 def json_for_html(data: Any, **kwargs: Any) -> str:
     """JSON that is safe inside ``<script>`` and HTML attributes."""
     return json.dumps(data, ensure_ascii=False, **kwargs).translate(_JSON_HTML)
+
+
+#: one encoder for the many small compact records (``json.dumps`` with options
+#: builds a new encoder per call)
+_COMPACT = json.JSONEncoder(ensure_ascii=False, separators=(",", ":"))
+
+
+def compact_json_for_html(data: Any) -> str:
+    """``json_for_html(data, separators=(",", ":"))``, faster."""
+    return _COMPACT.encode(data).translate(_JSON_HTML)

@@ -14,6 +14,7 @@ never sees, so there hrefs are final URLs relative to the host page.
 
 from __future__ import annotations
 
+import functools
 import posixpath
 import re
 from collections import defaultdict
@@ -139,8 +140,7 @@ class PageRenderer:
             target_src = target if is_asset else page_path(self.compiled.documents[target].parsed)
             if target_src == source and fragment:
                 return fragment
-            rel = posixpath.relpath(target_src, posixpath.dirname(source) or ".")
-            return quote(rel) + fragment
+            return _relative(target_src, posixpath.dirname(source)) + fragment
         url = asset_url(target) if is_asset else (self.compiled.documents[target].url or "")
         return get_relative_url(url, frame.host_url) + fragment
 
@@ -266,3 +266,9 @@ class PageRenderer:
         el = etree.Element("a", {"href": href, "class": "bb-link bb-asset"})
         el.text = AtomicString(name)
         return el
+
+
+@functools.lru_cache(maxsize=65536)
+def _relative(target: str, folder: str) -> str:
+    """The quoted relative path from ``folder`` to ``target`` (both under docs_dir)."""
+    return quote(posixpath.relpath(target, folder or "."))
