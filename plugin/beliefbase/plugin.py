@@ -70,6 +70,7 @@ class BeliefbasePlugin(BasePlugin[BeliefbaseConfig]):
         self.dirty = False
         self.invalidation = Invalidation()
         self._belief_pages: dict[SrcPath, str] | None = None  # belief panels, for --dirty
+        self._dest_uris: set[str] = set()
         self._diagnostics: list[diag.Diagnostic] = []
         self._templates: tuple[Path | None, Templates] | None = None
         self._strict = False
@@ -135,6 +136,7 @@ class BeliefbasePlugin(BasePlugin[BeliefbaseConfig]):
             files.append(File.generated(config, f"{OUTPUT_DIR}/explorer.js",
                                         abs_src_path=str(theme_dir() / "assets" / "explorer.js")))
         page_urls = {f.url for f in files.documentation_pages()}
+        self._dest_uris = {f.dest_uri for f in files}  # alias redirects never replace these
         self._diagnostics += self.site.check_graph(page_urls, self.graph_builder)
         if self.dirty:  # MkDocs re-renders only changed files: make it re-render dependents too
             self.invalidation.remember_search_index(Path(config.site_dir))
@@ -265,7 +267,7 @@ class BeliefbasePlugin(BasePlugin[BeliefbaseConfig]):
         fix_search_index(site_dir, self.site.search_strings(),
                          self.invalidation.search_merge() if self.dirty else None)
         self.site.write_outputs(site_dir, self._diagnostics)
-        self.site.write_redirects(site_dir, config.use_directory_urls)
+        self.site.write_redirects(site_dir, config.use_directory_urls, self._dest_uris)
         counts = diag.summary(self._diagnostics)
         if counts:
             text = ", ".join(f"{n} {code}" for code, n in counts.items())

@@ -25,10 +25,16 @@ def test_dirty_rebuild_matches_clean_build(project, tmp_path: Path, plugins) -> 
     before = unrelated.stat().st_mtime_ns
     time.sleep(0.05)
     edit(project)  # a title change, a new note resolving a dangling link, a deletion
+    # an alias renamed: its old redirect page must go, the new one appear
+    project.write("beta.md", "---\ntitle: Beta Title\naliases: [Bee]\n---\nBeta [[alpha]].\n",
+                  dedent=False)
+    assert (first.site / "b" / "index.html").exists()
     second = project.build(dirty=True, **kwargs)
     assert second.error is None
     assert ">Renamed Alpha</a>" in second.article("")
     assert not (second.site / "old" / "index.html").exists()
+    assert not (second.site / "b" / "index.html").exists()
+    assert (second.site / "bee" / "index.html").exists()
     if plugins:  # with the explorer, pages that do not show the change are left alone
         assert unrelated.stat().st_mtime_ns == before
     clean_root = tmp_path / "clean"

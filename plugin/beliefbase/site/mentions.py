@@ -27,6 +27,7 @@ from bisect import bisect_left
 from collections import defaultdict
 from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass, field
+from typing import Any
 
 from ..builder.compiled import Compiled
 from ..builder.documents import Document
@@ -269,20 +270,29 @@ class MentionCache:
     """
 
     notes: dict[str, _Scanned] = field(default_factory=dict)
+    #: (names a note was scanned for, names now) -> (gone, added), for this build
+    diffs: dict[tuple[frozenset[Any], frozenset[Any]], tuple[set[str], set[str]]] = field(
+        default_factory=dict, repr=False)
 
     def hits(self, digest: str, body: Callable[[], str], names: NameIndex) -> _Scanned:
         seen = self.notes.get(digest)
         if seen is None:
             seen = scan_prose(prose(body()), names, None)
         elif seen.names != names.signature:
-            seen = _update(seen, body, names)
+            seen = _update(seen, body, names, self.diffs)
         self.notes[digest] = seen
         return seen
 
 
-def _update(seen: _Scanned, body: Callable[[], str], names: NameIndex) -> _Scanned:
-    gone = {name for name, _ in seen.names - names.signature}
-    added = {name for name, _ in names.signature - seen.names}
+def _update(seen: _Scanned, body: Callable[[], str], names: NameIndex,
+            diffs: dict[tuple[frozenset[Any], frozenset[Any]], tuple[set[str], set[str]]]
+            ) -> _Scanned:
+    key = (seen.names, names.signature)
+    diff = diffs.get(key)
+    if diff is None:  # once per pair of name sets, not once per note
+        diff = diffs[key] = ({name for name, _ in seen.names - names.signature},
+                             {name for name, _ in names.signature - seen.names})
+    gone, added = diff
     hits = {name: h for name, h in seen.hits.items() if name not in gone}
     wanted = {name for name in added if names.could_occur(name, seen.words)}
     if wanted:
@@ -316,6 +326,7 @@ def find_mentions(
                     if offset not in offsets and len(offsets) < SENTENCES_PER_SOURCE:
                         offsets.append(offset)
     cache.notes = used  # keep only what this build used
+    cache.diffs.clear()
     return {
         target: [Mention(source, target, tuple(sorted(o))) for source, o in sorted(sources.items())]
         for target, sources in found.items()

@@ -8,9 +8,12 @@ pages, and what ``on_post_build`` writes.
 
 from __future__ import annotations
 
+import contextlib
+import hashlib
 import json
 import os
 import posixpath
+from collections.abc import Set as AbstractSet
 from pathlib import Path
 from typing import Any
 
@@ -40,6 +43,7 @@ from .reader import ReaderCache, ReaderOptions, ReaderSite
 from .render import PageRenderer
 from .templates import Templates
 
+REDIRECTS_JSON = "redirects.json"
 OUTPUT_DIR = "_beliefbase"
 
 
@@ -223,8 +227,20 @@ class SiteBuild:
             {"version": 1, "diagnostics": [d.as_json() for d in sorted(public, key=diag.sort_key)]},
             indent=1, sort_keys=True))
 
-    def write_redirects(self, site_dir: Path, use_directory_urls: bool) -> list[str]:
-        """An ``alias/`` page for every alias that names no existing page."""
+    def write_redirects(self, site_dir: Path, use_directory_urls: bool,
+                        taken_dest: AbstractSet[str]) -> list[str]:
+        """An ``alias/`` page for every alias that names no existing page or file.
+
+        ``taken_dest``: the output paths of every file MkDocs writes.  The
+        redirects written are listed in ``_beliefbase/redirects.json``, so that a
+        ``--dirty`` rebuild (the old site still there) rewrites only the ones
+        that changed and removes the ones no alias asks for any more.
+        """
+        from mkdocs.utils import get_relative_url
+
+        manifest = site_dir / OUTPUT_DIR / REDIRECTS_JSON
+        before = _read_manifest(manifest)
+        now: dict[str, str] = {}
         written: list[str] = []
         taken = {d.url for d in self.compiled.documents.values() if d.url is not None}
         for doc in self.compiled.published.values():
@@ -238,18 +254,35 @@ class SiteBuild:
                     dest = (f"{name}/index.html" if use_directory_urls else f"{name}.html")
                     dest = posixpath.join(folder, dest) if folder else dest
                     url = url_for_dest(dest, use_directory_urls)
-                    target = site_dir / dest
-                    if url in taken or target.exists():
+                    if url in taken or dest in taken_dest:
                         continue
                     taken.add(url)
-                    from mkdocs.utils import get_relative_url
-
-                    rel = get_relative_url(doc.url, url)
-                    target.parent.mkdir(parents=True, exist_ok=True)
-                    _write(target, self.templates.render("redirect.html", title=doc.title,
-                                                         url=rel))
+                    text = self.templates.render("redirect.html", title=doc.title,
+                                                 url=get_relative_url(doc.url, url))
+                    now[dest] = hashlib.sha1(text.encode()).hexdigest()
+                    if before.get(dest) != now[dest]:
+                        target = site_dir / dest
+                        target.parent.mkdir(parents=True, exist_ok=True)
+                        _write(target, text)
                     written.append(url)
+        for dest in before.keys() - now.keys() - taken_dest:
+            with contextlib.suppress(OSError):
+                (site_dir / dest).unlink()
+        if now != before:
+            _write(manifest, json.dumps({"version": 1, "redirects": now}, indent=0,
+                                        sort_keys=True))
         return written
+
+
+def _read_manifest(path: Path) -> dict[str, str]:
+    """dest -> digest of the redirect pages the last build wrote ({} if none)."""
+    try:
+        data = json.loads(path.read_text(encoding="utf-8"))
+        redirects = data["redirects"]
+    except (OSError, ValueError, KeyError, TypeError):
+        return {}
+    return {k: v for k, v in redirects.items() if isinstance(k, str) and isinstance(v, str)} \
+        if isinstance(redirects, dict) else {}
 
 
 def _show(value: Any) -> str:
