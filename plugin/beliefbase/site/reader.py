@@ -22,11 +22,13 @@ Per-note work that survives ``mkdocs serve`` rebuilds lives in a
 
 from __future__ import annotations
 
+import multiprocessing
 import os
 import re
 import threading
 from collections.abc import Callable
 from dataclasses import dataclass, field
+from multiprocessing.process import BaseProcess
 from pathlib import Path
 from typing import Any
 
@@ -85,15 +87,23 @@ class ReaderCache:
     mentions: mention.MentionCache = field(default_factory=mention.MentionCache)
     paragraphs: dict[str, str] = field(default_factory=dict)
     excerpts: dict[Any, str] = field(default_factory=dict)
-    pending: threading.Thread | None = None  # a search index still being written
+    #: a search index still being written (a process where fork exists, else a thread)
+    pending: threading.Thread | BaseProcess | None = None
     #: the unlinked mentions the last build showed, for ``mkdocs serve --dirty``
     last_mentions: dict[SrcPath, list[mention.Mention]] | None = None
 
     def wait(self) -> None:
-        """Let a background write finish (before the next one, and on exit)."""
+        """Let a background write finish (on exit)."""
         if self.pending is not None:
             self.pending.join()
             self.pending = None
+
+    def cancel(self) -> None:
+        """Stop a background write: a newer build's index replaces it (a thread,
+        which cannot be stopped, is waited for)."""
+        if isinstance(self.pending, BaseProcess) and self.pending.is_alive():
+            self.pending.terminate()
+        self.wait()
 
 
 class ReaderSite:
@@ -236,15 +246,22 @@ class ReaderSite:
         """
         documents = index_documents(self.compiled)
         cache_dir = self.options.cache_dir
-        self.cache.wait()
+        self.cache.cancel()
         if not self.options.background:
-            _write(target, search_index_text(documents, cache_dir))
+            _write_search_index(target, documents, cache_dir)
             return
-        thread = threading.Thread(
-            target=lambda: _write(target, search_index_text(documents, cache_dir)),
-            name="beliefbase-search-index", daemon=True)
-        thread.start()
-        self.cache.pending = thread
+        worker: threading.Thread | BaseProcess
+        if "fork" in multiprocessing.get_all_start_methods():
+            # a process: the other core builds it while this one renders pages
+            worker = multiprocessing.get_context("fork").Process(
+                target=_write_search_index, args=(target, documents, cache_dir),
+                name="beliefbase-search-index", daemon=True)
+        else:
+            worker = threading.Thread(target=_write_search_index,
+                                      args=(target, documents, cache_dir),
+                                      name="beliefbase-search-index", daemon=True)
+        worker.start()
+        self.cache.pending = worker
 
     def write_outputs(self, out_dir: Path, graph: Graph) -> None:
         """``graph-view.json``, ``search-index.json`` and ``previews.json``."""
@@ -255,6 +272,11 @@ class ReaderSite:
                              self.cache.excerpts))
         live = {d.parsed.digest for d in self.compiled.published.values()}
         self.cache.paragraphs = {k: v for k, v in self.cache.paragraphs.items() if k in live}
+
+
+def _write_search_index(target: Path, documents: list[dict[str, str]],
+                        cache_dir: Path | None) -> None:
+    _write(target, search_index_text(documents, cache_dir))
 
 
 def _write(path: Path, text: str) -> None:

@@ -257,13 +257,13 @@ class SiteBuild:
                     if url in taken or dest in taken_dest:
                         continue
                     taken.add(url)
-                    text = self.templates.render("redirect.html", title=doc.title,
-                                                 url=get_relative_url(doc.url, url))
-                    now[dest] = hashlib.sha1(text.encode()).hexdigest()
-                    if before.get(dest) != now[dest]:
+                    rel = get_relative_url(doc.url, url)
+                    now[dest] = hashlib.sha1(f"{doc.title}\0{rel}".encode()).hexdigest()
+                    if before.get(dest) != now[dest]:  # rendered only when it changed
                         target = site_dir / dest
                         target.parent.mkdir(parents=True, exist_ok=True)
-                        _write(target, text)
+                        _write(target, self.templates.render("redirect.html", title=doc.title,
+                                                             url=rel))
                     written.append(url)
         for dest in before.keys() - now.keys() - taken_dest:
             with contextlib.suppress(OSError):
