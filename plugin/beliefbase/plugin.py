@@ -207,7 +207,9 @@ class BeliefbasePlugin(BasePlugin[BeliefbaseConfig]):
         doc = self._doc(page)
         if doc is None:
             if page.file.src_uri == self.site.wanted_src:
-                page.meta["title"] = "Wanted notes"
+                # a list of every dangling link: nothing to search for, and parsing
+                # it costs the theme's search a second per rebuild in a large vault
+                page.meta.update({"title": "Wanted notes", "search": {"exclude": True}})
             elif meta := self.site.generated_meta(page.file.src_uri):
                 page.meta.update(meta)
             return markdown

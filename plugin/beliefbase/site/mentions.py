@@ -274,11 +274,21 @@ class MentionCache:
     diffs: dict[tuple[frozenset[Any], frozenset[Any]], tuple[set[str], set[str]]] = field(
         default_factory=dict, repr=False)
 
+    #: the name set of the last build: an equal one is replaced by it, so that
+    #: comparing a note's names with the current ones is an identity check, not a
+    #: comparison of thousands of names per note
+    signature: frozenset[Any] = frozenset()
+
+    def intern(self, names: NameIndex) -> None:
+        if names.signature == self.signature:
+            names.signature = self.signature
+        self.signature = names.signature
+
     def hits(self, digest: str, body: Callable[[], str], names: NameIndex) -> _Scanned:
         seen = self.notes.get(digest)
         if seen is None:
             seen = scan_prose(prose(body()), names, None)
-        elif seen.names != names.signature:
+        elif seen.names is not names.signature:
             seen = _update(seen, body, names, self.diffs)
         self.notes[digest] = seen
         return seen
@@ -307,6 +317,7 @@ def find_mentions(
     """Unlinked mentions of every published note, by target path (sources sorted)."""
     published = compiled.published
     names = NameIndex(published.values())
+    cache.intern(names)
     used: dict[str, _Scanned] = {}
     found: dict[SrcPath, dict[SrcPath, list[int]]] = defaultdict(dict)
     for doc in published.values():

@@ -163,7 +163,8 @@ class SiteBuild:
     def generated_meta(self, src: str) -> dict[str, Any]:
         """``page.meta`` of a generated page (title, search exclusion); empty if not ours."""
         if self.navigation is not None and self.navigation.is_all_notes(src):
-            return {"title": "All notes"}
+            # every title once more: the notes themselves are searched already
+            return {"title": "All notes", "search": {"exclude": True}}
         return self.beliefs.meta(src) if self.beliefs else {}
 
     def add_navigation(self, options: NavigationOptions, files: Files, config: Any) -> None:
