@@ -101,7 +101,21 @@ def previews_json(
     wikitext_of: Callable[[Document], WikiText],
     excerpts: dict[Any, str] | None = None,
 ) -> str:
-    """The text of ``previews.json`` (sorted keys: two builds give the same bytes).
+    """The text of ``previews.json`` (sorted keys: two builds give the same bytes)."""
+    return previews_text(previews_data(compiled, paragraph_of, wikitext_of, excerpts))
+
+
+def previews_text(data: dict[str, Any]) -> str:
+    return json_for_html(data, sort_keys=True, separators=(",", ":"))
+
+
+def previews_data(
+    compiled: Compiled,
+    paragraph_of: Callable[[Document], str],
+    wikitext_of: Callable[[Document], WikiText],
+    excerpts: dict[Any, str] | None = None,
+) -> dict[str, Any]:
+    """What ``previews.json`` holds: ``{"version", "pages": {bid: {title, url, excerpt}}}``.
 
     ``excerpts`` (kept across ``mkdocs serve`` rebuilds) maps a note's content
     hash and the titles its links show to its excerpt, so a rebuild only
@@ -123,8 +137,7 @@ def previews_json(
     if excerpts is not None:
         excerpts.clear()
         excerpts.update(used)
-    return json_for_html({"version": PREVIEWS_VERSION, "pages": pages},
-                         sort_keys=True, separators=(",", ":"))
+    return {"version": PREVIEWS_VERSION, "pages": pages}
 
 
 def _shown_titles(compiled: Compiled, doc: Document) -> tuple[str, ...]:

@@ -22,6 +22,7 @@ Per-note work that survives ``mkdocs serve`` rebuilds lives in a
 
 from __future__ import annotations
 
+import hashlib
 import multiprocessing
 import os
 import re
@@ -50,7 +51,7 @@ from .dependents import changed_mentions
 from .escape import UserText
 from .lunr_index import LUNR_JS, SEARCH_INDEX, index_documents, lunr_js, search_index_text
 from .panels import _titles
-from .previews import PREVIEWS_JSON, first_paragraph, previews_json
+from .previews import PREVIEWS_JSON, first_paragraph, previews_data, previews_text
 from .templates import Templates, theme_dir
 
 OUTPUT_DIR = "_beliefbase"  # session.OUTPUT_DIR (session imports this module)
@@ -91,6 +92,9 @@ class ReaderCache:
     pending: threading.Thread | BaseProcess | None = None
     #: the unlinked mentions the last build showed, for ``mkdocs serve --dirty``
     last_mentions: dict[SrcPath, list[mention.Mention]] | None = None
+    #: what the last build wrote, so a rebuild can skip writing the same again
+    last_graph: bytes = b""
+    last_previews: dict[str, Any] | None = None
 
     def wait(self) -> None:
         """Let a background write finish (on exit)."""
@@ -263,13 +267,26 @@ class ReaderSite:
         worker.start()
         self.cache.pending = worker
 
-    def write_outputs(self, out_dir: Path, graph: Graph) -> None:
-        """``graph-view.json``, ``search-index.json`` and ``previews.json``."""
-        _write(out_dir / GRAPH_VIEW_JSON, dumps(graph_view_json(graph)))
+    def same_graph(self, graph_text: str) -> bool:
+        """Is ``graph.json`` what the last build wrote?  (Then so is everything
+        derived from the graph: a ``mkdocs serve`` rebuild need not write it.)"""
+        digest = hashlib.blake2b(graph_text.encode(), digest_size=16).digest()
+        same, self.cache.last_graph = digest == self.cache.last_graph, digest
+        return same
+
+    def write_outputs(self, out_dir: Path, graph: Graph, graph_changed: bool = True) -> None:
+        """``graph-view.json``, ``search-index.json`` and ``previews.json``
+        (each unless a rebuild would write the same bytes again)."""
+        view = out_dir / GRAPH_VIEW_JSON
+        if graph_changed or not view.exists():
+            _write(view, dumps(graph_view_json(graph)))
         self._write_search_index(out_dir / SEARCH_INDEX)
-        _write(out_dir / PREVIEWS_JSON,
-               previews_json(self.compiled, self._paragraph, self._wikitext,
-                             self.cache.excerpts))
+        previews = previews_data(self.compiled, self._paragraph, self._wikitext,
+                                 self.cache.excerpts)
+        target = out_dir / PREVIEWS_JSON
+        if previews != self.cache.last_previews or not target.exists():
+            _write(target, previews_text(previews))
+        self.cache.last_previews = previews
         live = {d.parsed.digest for d in self.compiled.published.values()}
         self.cache.paragraphs = {k: v for k, v in self.cache.paragraphs.items() if k in live}
 

@@ -214,13 +214,17 @@ class SiteBuild:
         out.mkdir(parents=True, exist_ok=True)
         if self.graph is None:
             self.graph = GraphBuilder().build(self.compiled)
-        _write(out / "graph.json", graph_json_text(self.graph))
+        text = graph_json_text(self.graph)
+        graph_file = out / "graph.json"
+        same = self.reader is not None and self.reader.same_graph(text) and graph_file.exists()
+        if not same:
+            _write(graph_file, text)
         hidden = {self.compiled.options.display(p) for p in self.compiled.drafts}
         if self.beliefs is not None:
             hidden |= self.beliefs.hidden_files()
             self.beliefs.write_outputs(out)
         if self.reader is not None:
-            self.reader.write_outputs(out, self.graph)
+            self.reader.write_outputs(out, self.graph, graph_changed=not same)
         if self.navigation is not None:
             self.navigation.write_outputs(out)
         public = [d for d in diagnostics if d.file not in hidden]
