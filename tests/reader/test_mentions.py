@@ -83,8 +83,8 @@ def test_mentions_in_the_built_site(built: BuildResult) -> None:
     assert "Secret" not in alpha
 
 
-def test_rebuild_rescans_only_changed_notes(kb: Any, monkeypatch: pytest.MonkeyPatch) -> None:
-    """MkDocs keeps the plugin instance (it has ``on_startup``), and with it the cache."""
+def _count_scans(monkeypatch: pytest.MonkeyPatch) -> list[str]:
+    """The texts ``scan_prose`` is called on from now on."""
     scanned: list[str] = []
     real_scan = m.scan_prose
 
@@ -93,6 +93,12 @@ def test_rebuild_rescans_only_changed_notes(kb: Any, monkeypatch: pytest.MonkeyP
         return real_scan(text, names, only)
 
     monkeypatch.setattr(m, "scan_prose", counting)
+    return scanned
+
+
+def test_rebuild_rescans_only_changed_notes(kb: Any, monkeypatch: pytest.MonkeyPatch) -> None:
+    """MkDocs keeps the plugin instance (it has ``on_startup``), and with it the cache."""
+    scanned = _count_scans(monkeypatch)
     kb.build()
     scanned.clear()
     kb.build()
@@ -109,14 +115,7 @@ def test_rename_scans_only_notes_that_can_contain_the_new_name(
     kb: Any, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     kb.build()
-    scanned: list[str] = []
-    real_scan = m.scan_prose
-
-    def counting(text: str, names: m.NameIndex, only: set[str] | None) -> Any:
-        scanned.append(text)
-        return real_scan(text, names, only)
-
-    monkeypatch.setattr(m, "scan_prose", counting)
+    scanned = _count_scans(monkeypatch)
     beta = kb.docs / "notes/beta.md"
     text = beta.read_text(encoding="utf-8")
     kb.write("notes/beta.md", text.replace("title: Beta", "title: Zyxwvut Beta", 1), dedent=False)

@@ -102,11 +102,8 @@ def generate_vault(root: Path, n: int, seed: int = 1) -> Path:
 
 def explorer_config(vault: Path, name: str = EXPLORER_CONFIG) -> Path:
     """Write ``name`` beside the vault's mkdocs.yml: the same site with ``explorer: true``."""
-    text = (vault / CONFIG).read_text(encoding="utf-8")
-    target = vault / name
-    target.write_text(text.replace("  - beliefbase\n", "  - beliefbase:\n      explorer: true\n"),
-                      encoding="utf-8")
-    return target
+    return _variant(vault, CONFIG, name, "  - beliefbase\n",
+                    "  - beliefbase:\n      explorer: true\n")
 
 
 def nonav_config(vault: Path) -> Path:
@@ -114,10 +111,15 @@ def nonav_config(vault: Path) -> Path:
     partial = vault / "nonav-theme" / "partials" / "nav.html"
     partial.parent.mkdir(parents=True, exist_ok=True)
     partial.write_text("", encoding="utf-8")
-    text = (vault / PLAIN_CONFIG).read_text(encoding="utf-8")
-    target = vault / NONAV_CONFIG
-    target.write_text(text.replace("  font: false\n", "  font: false\n  custom_dir: nonav-theme\n"),
-                      encoding="utf-8")
+    return _variant(vault, PLAIN_CONFIG, NONAV_CONFIG, "  font: false\n",
+                    "  font: false\n  custom_dir: nonav-theme\n")
+
+
+def _variant(vault: Path, source: str, name: str, old: str, new: str) -> Path:
+    """Write ``vault/name``: ``vault/source`` with ``old`` replaced by ``new``."""
+    text = (vault / source).read_text(encoding="utf-8")
+    target = vault / name
+    target.write_text(text.replace(old, new), encoding="utf-8")
     return target
 
 
