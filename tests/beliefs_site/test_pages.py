@@ -175,6 +175,21 @@ def test_beliefs_of_drafts_leak_nowhere(kb: Any) -> None:
     assert not (result.site / "beliefs" / "b-secret-001").exists()
 
 
+def test_a_published_belief_superseded_from_a_draft_names_no_draft_belief(kb: Any) -> None:
+    from belief_kb import billing_sidecar, write_json
+
+    sidecar = billing_sidecar()
+    sidecar["beliefs"][0].update(superseded_at="2026-05-26", superseded_by_belief_id="b-secret-001")
+    write_json(kb, "topics/billing.beliefs.json", sidecar)
+    result = kb.build()
+    assert result.error is None
+    assert any("b-billing-eur is superseded by a belief on an unpublished page" in line
+               for line in result.lines)
+    for file in result.site.rglob("*"):
+        if file.is_file() and file.suffix in (".html", ".json", ".js"):
+            assert "b-secret-001" not in file.read_text(encoding="utf-8"), file
+
+
 def test_json_outputs(kb: Any) -> None:
     out = kb.build().site / "_beliefbase"
     data = json.loads((out / "beliefs.json").read_text(encoding="utf-8"))

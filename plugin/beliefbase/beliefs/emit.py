@@ -69,7 +69,9 @@ def belief_record(vb: VerifiedBelief, bs: BeliefSet) -> dict[str, Any]:
         "asserted_at": b.asserted_at,
         "asserted_in_run": b.asserted_in_run,
         "superseded_at": vb.superseded_at,
-        "superseded_by_belief_id": b.superseded_by_belief_id,
+        # a successor on a draft page is not in the set: its id says nothing public
+        "superseded_by_belief_id": b.superseded_by_belief_id
+        if b.superseded_by_belief_id in bs.beliefs else None,
         "superseded_in_run": b.superseded_in_run,
         "supersession_reason": b.supersession_reason,
         "source_valid_from": b.source_valid_from,

@@ -63,13 +63,12 @@ def _supersession(
         target = old.superseded_by_belief_id
         new = beliefs.get(target) if target is not None else None
         if target is not None and new is None:
-            why = (
-                " which is on an unpublished page"
-                if target in unpublished
-                else diag.did_you_mean(target, list(beliefs)) or " which does not exist"
-            )
-            report("belief-supersession", old, "superseded_by_belief_id",
-                   f"{belief_id} is superseded by {target!r}{why}")
+            if target in unpublished:  # not named: diagnostics.json is published
+                message = f"{belief_id} is superseded by a belief on an unpublished page"
+            else:
+                why = diag.did_you_mean(target, list(beliefs)) or " which does not exist"
+                message = f"{belief_id} is superseded by {target!r}{why}"
+            report("belief-supersession", old, "superseded_by_belief_id", message)
         if new is not None and new is not old:
             if when is None:
                 when = new.asserted_at
