@@ -66,6 +66,11 @@ class BeliefbaseConfig(base.Config):
     all_notes_page = PageUrl("notes/")
     """URL of the "All notes" page (the explorer tree as HTML), with ``explorer``."""
 
+    watcher = c.Choice(("native", "polling"), default="native")
+    """How ``mkdocs serve`` notices saved files: ``native`` (the operating system
+    reports changes at once) or ``polling`` (MkDocs' own: every file stat-ed twice a
+    second; needed on network drives and some container mounts)."""
+
     backlinks = c.Type(bool, default=True)
     """A "Linked from" panel on every page."""
 

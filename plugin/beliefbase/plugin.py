@@ -49,6 +49,7 @@ from .site.reader import ReaderCache, reader_options
 from .site.search_index import fix_search_index
 from .site.session import OUTPUT_DIR, SiteBuild
 from .site.templates import MemoryBytecodeCache, Templates, theme_dir
+from .watcher import use_native_watcher
 
 log = get_plugin_logger(__name__)
 
@@ -285,6 +286,8 @@ class BeliefbasePlugin(BasePlugin[BeliefbaseConfig]):
             self.compiler.cache.save()
 
     def on_serve(self, server: Any, *, config: MkDocsConfig, builder: Any) -> Any:
+        if self.config.watcher == "native" and use_native_watcher(server):
+            log.debug("watching files with the operating system's change events")
         raw = Path(config.config_file_path or ".").parent / self.config.raw_dir
         if raw.is_dir():
             server.watch(str(raw))
