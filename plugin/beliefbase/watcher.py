@@ -27,6 +27,25 @@ from typing import Any
 _CHANGES = frozenset({"created", "modified", "deleted", "moved"})
 
 
+def native_events_work(paths: Any) -> bool:
+    """Can a native observer start here (inotify may be missing or exhausted)?"""
+    from watchdog.events import FileSystemEventHandler
+    from watchdog.observers import Observer
+
+    probe = Observer()
+    try:
+        for path in list(paths)[:1]:
+            probe.schedule(FileSystemEventHandler(), path, recursive=False)
+        probe.start()
+    except OSError:
+        return False
+    finally:
+        if probe.is_alive():
+            probe.stop()
+            probe.join()
+    return True
+
+
 def use_native_watcher(server: Any) -> bool:
     """Re-schedule ``server``'s watched paths on a native observer; False if not possible."""
     try:
@@ -40,7 +59,7 @@ def use_native_watcher(server: Any) -> bool:
         polling = server.observer
     except (ImportError, AttributeError):
         return False
-    if Observer is PollingObserver or polling.is_alive():
+    if Observer is PollingObserver or polling.is_alive() or not native_events_work(refs):
         return False  # no native observer here, or the server runs already
 
     class Handler(FileSystemEventHandler):
