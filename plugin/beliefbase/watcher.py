@@ -78,15 +78,13 @@ def use_native_watcher(server: Any) -> bool:
     server.observer = native
     # later server.watch() calls schedule MkDocs' own handler on the native
     # observer; route them through ours
-    original_watch = server.watch
-
     def watch(path: str, func: None = None, *, recursive: bool = True) -> None:
+        if func is not None:  # as MkDocs' own watch() says
+            raise TypeError("Plugins can no longer pass a 'func' parameter to watch().")
         path = os.path.abspath(path)
         if path in counts:
             counts[path] += 1
             return
-        if func is not None:
-            original_watch(path, func, recursive=recursive)  # MkDocs raises the TypeError
         counts[path] = 1
         refs[path] = native.schedule(handler, path, recursive=recursive)
 

@@ -8,10 +8,7 @@ does a console error or a dialog (a hostile statement that ran).
 
 from __future__ import annotations
 
-import functools
-import http.server
 import shutil
-import threading
 from collections.abc import Iterator
 from datetime import UTC, datetime
 from pathlib import Path
@@ -21,11 +18,11 @@ from urllib.parse import urlsplit
 import pytest
 from belief_kb import BUILD_DATE, belief_kb
 
+from tests.browser.graph_site import CHROMIUM_ARGS, serve
 from tests.conftest import BASE_CONFIG, Project
 
 pytestmark = pytest.mark.browser
 
-CHROMIUM_ARGS = ["--no-sandbox", "--headless", "--disable-gpu", "--disable-background-networking"]
 LOCAL_HOSTS = {"127.0.0.1", "localhost", "::1"}
 
 
@@ -55,22 +52,10 @@ def site(tmp_path_factory: pytest.TempPathFactory) -> Path:
     return result.site
 
 
-class _Quiet(http.server.SimpleHTTPRequestHandler):
-    def log_message(self, *args: Any) -> None:
-        pass
-
-
 @pytest.fixture(scope="module")
 def base_url(site: Path) -> Iterator[str]:
-    handler = functools.partial(_Quiet, directory=str(site))
-    server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), handler)
-    thread = threading.Thread(target=server.serve_forever, daemon=True)
-    thread.start()
-    try:
-        yield f"http://127.0.0.1:{server.server_address[1]}/"
-    finally:
-        server.shutdown()
-        server.server_close()
+    with serve(site) as url:
+        yield url
 
 
 @pytest.fixture(scope="module")

@@ -205,6 +205,21 @@ SEARCH = """async (text) => {
 }"""
 
 
+
+def _pan(page: Any, cx: float, cy: float, steps: int, wobble: int) -> dict[str, Any]:
+    """Drag the canvas with ``steps`` real mouse moves; frames per second while it moved."""
+    page.evaluate(FPS_PROBE)
+    page.mouse.move(cx - 200, cy)
+    page.mouse.down()
+    t0 = time.perf_counter()
+    for k in range(steps):
+        page.mouse.move(cx - 200 + 3 * k, cy + (k % wobble) - wobble // 2)
+    page.mouse.up()
+    result: dict[str, Any] = page.evaluate(FPS_READ)
+    result["input_events_per_s"] = steps / (time.perf_counter() - t0)
+    return result
+
+
 def measure(
     url: str, loads: int, shots: Path | None, queries: list[str] | None = None
 ) -> dict[str, Any]:
@@ -250,28 +265,12 @@ def measure(
         cx, cy = box["x"] + box["width"] / 2, box["y"] + box["height"] / 2
 
         # Pan while the layout is still running (positions stream in from the worker).
-        page.evaluate(FPS_PROBE)
-        page.mouse.move(cx - 200, cy)
-        page.mouse.down()
-        t0 = time.perf_counter()
-        for k in range(120):
-            page.mouse.move(cx - 200 + 3 * k, cy + (k % 20) - 10)
-        page.mouse.up()
-        out["pan_during_layout"] = page.evaluate(FPS_READ)
-        out["pan_during_layout"]["input_events_per_s"] = 120 / (time.perf_counter() - t0)
+        out["pan_during_layout"] = _pan(page, cx, cy, steps=120, wobble=20)
 
         page.wait_for_function("__bbGraph.isSettled()", timeout=120_000, polling=100)
         page.evaluate("__bbGraph.camera()")
         # Pan after the layout settled.
-        page.evaluate(FPS_PROBE)
-        page.mouse.move(cx - 200, cy)
-        page.mouse.down()
-        t0 = time.perf_counter()
-        for k in range(150):
-            page.mouse.move(cx - 200 + 3 * k, cy + (k % 30) - 15)
-        page.mouse.up()
-        out["pan"] = page.evaluate(FPS_READ)
-        out["pan"]["input_events_per_s"] = 150 / (time.perf_counter() - t0)
+        out["pan"] = _pan(page, cx, cy, steps=150, wobble=30)
 
         # Zoom in and out with the wheel.
         page.evaluate(FPS_PROBE)
