@@ -54,13 +54,15 @@ class Suggester:
             self._grams = self._index()
         index = self._grams
         grams = _trigrams(normalize_name(word))
-        # candidates: names sharing at least two of the word's rarest trigrams
-        postings = sorted((index[g] for g in grams if g in index), key=len)
+        # candidates: names sharing at least two of the word's rarest trigrams; every
+        # tie is broken by value, never by set or hash order (same output every run)
+        rarest = sorted((len(index[g]), g) for g in grams if g in index)[:_RAREST]
         counts: Counter[int] = Counter()
-        for ids in postings[:_RAREST]:
-            counts.update(ids)
+        for _, gram in rarest:
+            counts.update(index[gram])
+        shortlist = sorted(counts.items(), key=lambda item: (-item[1], item[0]))[:_SHORTLIST]
         scored = []
-        for i, shared in counts.most_common(_SHORTLIST):
+        for i, shared in shortlist:
             if shared < 2:
                 break
             theirs = _trigrams(normalize_name(self._names[i]))
