@@ -44,6 +44,7 @@ from .site.dirty import Invalidation
 from .site.escape import finalize
 from .site.footnote_beliefs import FootnoteBeliefsExtension
 from .site.markdown_ext import WikiLinkExtension
+from .site.nav_memo import NavMemo
 from .site.navigation import NavigationOptions, install_theme_overrides
 from .site.reader import ReaderCache, reader_options
 from .site.search_index import fix_search_index
@@ -258,6 +259,8 @@ class BeliefbasePlugin(BasePlugin[BeliefbaseConfig]):
             env.finalize = finalize(env.finalize)
         if env.bytecode_cache is None:
             env.bytecode_cache = self.theme_bytecode
+        if self.config.nav_cache and "url" in env.filters:
+            NavMemo(env.filters["url"]).install(env)
         return env
 
     # -- outputs -----------------------------------------------------------------------
