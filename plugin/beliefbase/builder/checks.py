@@ -10,6 +10,7 @@ import os
 from collections import defaultdict
 from collections.abc import Iterable
 from dataclasses import dataclass
+from operator import attrgetter
 from pathlib import Path
 from typing import Any
 
@@ -18,17 +19,28 @@ from .documents import Document
 from .options import CompileOptions
 
 
-def duplicate_ids(docs: Iterable[Document], options: CompileOptions) -> list[diag.Diagnostic]:
-    """``id`` twice in one network, a ``bid`` twice, a block id twice in a note."""
+def duplicate_ids(docs: Iterable[Document], options: CompileOptions,
+                  memo: dict[str, tuple[Document, list[diag.Diagnostic]]] | None = None) -> (
+    list[diag.Diagnostic]
+):
+    """``id`` twice in one network, a ``bid`` twice, a block id twice in a note.
+
+    ``memo`` (path -> (document, its duplicate blocks)) keeps the per-note part
+    between compiles of ``mkdocs serve``: unchanged notes are the same objects.
+    """
     found: list[diag.Diagnostic] = []
     by_id: dict[tuple[str, str], list[Document]] = defaultdict(list)
     by_bid: dict[str, list[Document]] = defaultdict(list)
-    for doc in sorted(docs, key=lambda d: d.path):
+    memo = {} if memo is None else memo
+    for doc in sorted(docs, key=attrgetter("path")):
         if doc.id:
             by_id[(doc.network.id, doc.id)].append(doc)
-        if "bid" in doc.meta:
+        if "bid" in doc.parsed.meta:
             by_bid[doc.bid].append(doc)
-        found += _duplicate_blocks(doc, options)
+        known = memo.get(doc.path)
+        if known is None or known[0] is not doc:
+            known = memo[doc.path] = (doc, _duplicate_blocks(doc, options))
+        found += known[1]
     for (_net, value), group in sorted(by_id.items()):
         found += _report(group, "id", value, options)
     for value, group in sorted(by_bid.items()):

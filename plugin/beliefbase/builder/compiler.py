@@ -38,12 +38,12 @@ from .cache import ParseCache
 from .checks import SourceRefChecker, duplicate_ids
 from .compiled import Compiled
 from .documents import Document, Network, build_sections, make_document
-from .embeds import check_embeds
+from .embeds import EmbedMemo, check_embeds
 from .index import NameIndex, doc_keys, target_keys
 from .links import LinkResolver
 from .options import CompileOptions
 from .resolve import ResolvedLink, Resolver
-from .sources import SourceFile, escapes
+from .sources import SourceFile, Symlinks, escapes
 from .suggest import Suggester
 from .wikitext import auto_title
 
@@ -99,8 +99,19 @@ class Compiler:
         self._identity: dict[SrcPath, _Identity] = {}
         self._resolved: dict[SrcPath, tuple[list[ResolvedLink], list[diag.Diagnostic]]] = {}
         self._key_sources: dict[str, set[SrcPath]] = defaultdict(set)
+        # backlinks kept up to date link by link: target -> sources with a link to it
+        self._linkers: dict[SrcPath, set[SrcPath]] = defaultdict(set)
+        self._backlinks: dict[SrcPath, list[ResolvedLink]] = {}
+        self._touched: set[SrcPath] = set()  # targets whose backlinks changed
+        self._embedders: set[SrcPath] = set()  # notes with at least one note embed
+        self._unresolved: set[SrcPath] = set()  # notes with a link that matches nothing
+        self._renamed = False  # the suggester's names changed: "did you mean" may too
+        self._embed_memo: EmbedMemo = {}  # per embedding note: findings, documents walked
+        self._dup_memo: dict[SrcPath, tuple[Document, list[diag.Diagnostic]]] = {}
         self._assets: set[SrcPath] = set()
         self._links: LinkResolver | None = None
+        self._symlinks = Symlinks(options.docs_dir)
+        self._networks_seen: dict[str, Network] = {}
 
     # -- the stages -------------------------------------------------------------------
 
@@ -117,6 +128,7 @@ class Compiler:
         self._docs, self._assets = docs, assets
         to_resolve = self._dirty(docs, changed, removed, affected)
         self._resolve(docs, to_resolve, removed)
+        self._forget_checks(changed | removed | to_resolve, removed)
         compiled = self._check(docs, networks, assets, readable, escaped, parsed)
         compiled.changed, compiled.removed = changed, removed
         self.cache.retain({s.path for s in readable})
@@ -131,29 +143,15 @@ class Compiler:
         """Sources that lie (symlinks resolved) outside docs_dir, and the others."""
         escaped: list[SourceFile] = []
         readable: list[SourceFile] = []
-        links = self._linked_folders()
+        linked_folders, linked_files = self._symlinks.find()
         for source in sources:
-            folder = posixpath.dirname(source.path)
-            suspicious = folder in links or os.path.islink(source.file)
+            suspicious = source.path in linked_files or (
+                linked_folders and posixpath.dirname(source.path) in linked_folders)
             if suspicious and escapes(source, self.options.docs_real):
                 escaped.append(source)
             else:
                 readable.append(source)
         return escaped, readable
-
-    def _linked_folders(self) -> set[str]:
-        """Folders under docs_dir reached through a symlink (one walk of folders only)."""
-        found: set[str] = set()
-        root = str(self.options.docs_dir)
-        for folder, dirs, _files in os.walk(root, followlinks=True):
-            rel = os.path.relpath(folder, root).replace(os.sep, "/")
-            rel = "" if rel == "." else rel
-            inherited = rel in found
-            for name in dirs:
-                child = f"{rel}/{name}" if rel else name
-                if inherited or os.path.islink(os.path.join(folder, name)):
-                    found.add(child)
-        return found
 
     def _parse(self, sources: Iterable[SourceFile]) -> dict[SrcPath, ParsedDoc]:
         """Parse every source, reusing the cache; new parses in parallel when many."""
@@ -202,10 +200,20 @@ class Compiler:
         self, parsed: dict[SrcPath, ParsedDoc], networks: dict[str, Network]
     ) -> dict[SrcPath, Document]:
         docs: dict[SrcPath, Document] = {}
+        by_folder: dict[str, Network] = {}
+        same_networks = networks == self._networks_seen
+        self._networks_seen = networks
         for path, doc in parsed.items():
             if doc.kind == "network":
                 continue
-            network = _nearest_network(path, networks)
+            old = self._docs.get(path)
+            if same_networks and old is not None and old.parsed is doc:
+                docs[path] = old
+                continue
+            folder = posixpath.dirname(path)
+            network = by_folder.get(folder)
+            if network is None:
+                network = by_folder[folder] = _nearest_network(path, networks)
             old = self._docs.get(path)
             if old is not None and old.parsed is doc and old.network == network:
                 docs[path] = old
@@ -222,7 +230,11 @@ class Compiler:
     ) -> set[str]:
         """(Re)build the name indexes; return the names whose meaning changed."""
         affected: set[str] = set()
-        identity = {p: _identity(d) for p, d in docs.items()}
+        identity = dict(self._identity)
+        for path in removed:
+            identity.pop(path, None)
+        for path in changed:
+            identity[path] = _identity(docs[path])
         for path in changed | removed:
             old, new = self._identity.get(path), identity.get(path)
             if old == new:
@@ -240,6 +252,8 @@ class Compiler:
                                   (a for a in assets))
             drafts = NameIndex((d for d in docs.values() if not d.published), ())
             suggester = Suggester(published.suggestion_names())
+            self._renamed = self._links is not None and not suggester.same_names(
+                self._links.suggester)
             self._links = LinkResolver(Resolver(published, drafts), published, suggester,
                                        self.options)
         else:
@@ -276,11 +290,16 @@ class Compiler:
             dirty |= self._key_sources.get(key, set())
         previous = self.previous.documents
         for path in changed | removed:
+            linkers = self.previous.backlinks.get(path, [])
             if path in docs and path in previous and _anchors(docs[path]) == _anchors(
                 previous[path]
             ):
-                continue  # same headings and blocks: links into it resolve as before
-            dirty |= {rl.source for rl in self.previous.backlinks.get(path, [])}
+                # same headings and blocks: links into it resolve as before; only a
+                # missing-anchor message names its title
+                if docs[path].title != previous[path].title:
+                    dirty |= {rl.source for rl in linkers if rl.anchor_missing}
+                continue
+            dirty |= {rl.source for rl in linkers}
         return {p for p in dirty if p in docs and docs[p].published}
 
     def _resolve(
@@ -289,23 +308,72 @@ class Compiler:
         assert self._links is not None
         for path in list(self._resolved):
             if path not in docs or not docs[path].published:
-                self._forget_keys(path)
+                self._forget(path)
                 del self._resolved[path]
         for path in sorted(dirty):
-            self._forget_keys(path)
+            self._forget(path)
             links, found = self._links.resolve_doc(docs[path])
             self._resolved[path] = (links, found)
             for link in docs[path].parsed.links:
                 for key in target_keys(link.target):
                     self._key_sources[key].add(path)
+            for target in _backlink_targets(links):
+                self._linkers[target].add(path)
+                self._touched.add(target)
+            if any(rl.link.form == "embed" for rl in links):
+                self._embedders.add(path)
+            if any(rl.status == "unresolved" for rl in links):
+                self._unresolved.add(path)
+        if self._renamed:
+            for path in sorted(self._unresolved - dirty):
+                links = self._resolved[path][0]
+                self._resolved[path] = (links, self._links.rediagnose(docs[path], links))
+            self._renamed = False
 
-    def _forget_keys(self, path: SrcPath) -> None:
+    def _forget(self, path: SrcPath) -> None:
+        """Drop what ``path``'s resolved links put into the indexes."""
         old = self._resolved.get(path)
         if old is None:
             return
         for rl in old[0]:
             for key in target_keys(rl.link.target):
                 self._key_sources.get(key, set()).discard(path)
+        for target in _backlink_targets(old[0]):
+            self._linkers[target].discard(path)
+            self._touched.add(target)
+        self._embedders.discard(path)
+        self._unresolved.discard(path)
+        self._embed_memo.pop(path, None)
+
+    def _forget_checks(self, changed: set[SrcPath], removed: set[SrcPath]) -> None:
+        """Drop per-note check results that ``changed`` (or re-resolved) notes may alter."""
+        if changed:
+            stale = [root for root, (_, reached) in self._embed_memo.items() if reached & changed]
+            for root in stale:
+                del self._embed_memo[root]
+        for path in removed:
+            self._dup_memo.pop(path, None)
+
+    def _updated_backlinks(self, links: dict[SrcPath, list[ResolvedLink]]) -> (
+        dict[SrcPath, list[ResolvedLink]]
+    ):
+        """Backlinks, rebuilt only for targets whose linking notes changed.
+
+        A new dict each compile: the previous ``Compiled`` keeps its own (``--dirty``
+        rebuilds compare the two).  Lists are in source path order, then link order.
+        """
+        backlinks = dict(self._backlinks)
+        for target in self._touched:
+            items = [rl for source in sorted(self._linkers.get(target, ()))
+                     for rl in links[source] if rl.target == target and _is_backlink(rl)]
+            if items:
+                backlinks[target] = items
+            else:
+                backlinks.pop(target, None)
+                self._linkers.pop(target, None)
+        self._touched = set()
+        self._backlinks = dict(sorted(backlinks.items()))
+        return self._backlinks
 
     def _check(
         self,
@@ -317,21 +385,20 @@ class Compiler:
         parsed: dict[SrcPath, ParsedDoc],
     ) -> Compiled:
         links = {p: self._resolved[p][0] for p in sorted(self._resolved)}
-        backlinks: dict[SrcPath, list[ResolvedLink]] = defaultdict(list)
-        for source_links in links.values():
-            for rl in source_links:
-                if rl.status == "ok" and rl.target is not None and rl.target != rl.source:
-                    backlinks[rl.target].append(rl)
+        backlinks = self._updated_backlinks(links)
         found: list[diag.Diagnostic] = []
         for parsed_doc in parsed.values():
             found.extend(parsed_doc.diagnostics)
         for _links, link_diags in self._resolved.values():
             found.extend(link_diags)
         published = [d for d in docs.values() if d.published]
-        found += duplicate_ids(published, self.options)
-        found += check_embeds(docs, links, self.options.embed_depth, self.options.display)
+        found += duplicate_ids(published, self.options, self._dup_memo)
+        found += check_embeds(docs, links, self.options.embed_depth, self.options.display,
+                              self._embedders, self._embed_memo)
         refs = {}
         for doc in published:
+            if "source_refs" not in doc.parsed.meta:
+                continue
             doc_refs, ref_diags = self.refs.check(doc)
             if doc_refs:
                 refs[doc.path] = doc_refs
@@ -349,13 +416,21 @@ class Compiler:
             networks={n.id: n for n in networks.values()},
             assets=assets,
             links=links,
-            backlinks=dict(backlinks),
+            backlinks=backlinks,
             source_refs=refs,
             diagnostics=sorted(set(found), key=diag.sort_key),
             sidecars=[s for s in readable if s.kind == "sidecar"],
             escaped=escaped,
             link_resolver=self._links,
         )
+
+
+def _is_backlink(rl: ResolvedLink) -> bool:
+    return rl.status == "ok" and rl.target is not None and rl.target != rl.source
+
+
+def _backlink_targets(links: list[ResolvedLink]) -> set[SrcPath]:
+    return {rl.target for rl in links if _is_backlink(rl)}  # type: ignore[misc]
 
 
 def _nearest_network(path: SrcPath, networks: dict[str, Network]) -> Network:

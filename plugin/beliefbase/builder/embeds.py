@@ -13,7 +13,7 @@ renders, so what is reported is what the reader sees.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass
 
 from .. import diagnostics as diag
@@ -70,18 +70,39 @@ def embeds_within(links: list[ResolvedLink], unit: Unit) -> Iterator[ResolvedLin
             yield rl
 
 
+EmbedMemo = dict[SrcPath, tuple[list[diag.Diagnostic], set[SrcPath]]]
+
+
 def check_embeds(
     docs: dict[SrcPath, Document],
     links: dict[SrcPath, list[ResolvedLink]],
     max_depth: int,
     display: Callable[[str], str],
+    roots: Iterable[SrcPath] | None = None,
+    memo: EmbedMemo | None = None,
 ) -> list[diag.Diagnostic]:
-    """Walk every page's embeds; one diagnostic per offending link."""
-    reported: dict[tuple[SrcPath, int, int], diag.Diagnostic] = {}
-    for path in sorted(links):
-        if any(rl.link.form == "embed" for rl in links[path]):
-            walker = _Walker(docs, links, max_depth, display, reported)
+    """Walk every page's embeds; one diagnostic per offending link.
+
+    ``roots``: the pages that have note embeds, when the caller knows them.
+    ``memo``: page -> (its walk's findings, every document the walk went
+    through); a page's entry stays right until one of those documents changes,
+    and the caller drops it then.
+    """
+    reported: dict[tuple[str, int, int], diag.Diagnostic] = {}
+    for path in sorted(links if roots is None else roots):
+        if path not in links or not any(rl.link.form == "embed" for rl in links[path]):
+            continue
+        entry = memo.get(path) if memo is not None else None
+        if entry is None:
+            own: dict[tuple[SrcPath, int, int], diag.Diagnostic] = {}
+            reached = {path}
+            walker = _Walker(docs, links, max_depth, display, own, reached)
             walker.walk(unit_of(docs[path], None), (), (path,))
+            entry = (list(own.values()), reached)
+            if memo is not None:
+                memo[path] = entry
+        for found in entry[0]:  # the first page (in path order) to report a link wins
+            reported.setdefault((found.file, found.line, found.column), found)
     return list(reported.values())
 
 
@@ -93,13 +114,15 @@ class _Walker:
         max_depth: int,
         display: Callable[[str], str],
         reported: dict[tuple[SrcPath, int, int], diag.Diagnostic],
+        reached: set[SrcPath],
     ) -> None:
         self.docs, self.links, self.max_depth = docs, links, max_depth
-        self.display, self.reported = display, reported
+        self.display, self.reported, self.reached = display, reported, reached
 
     def walk(self, unit: Unit, chain: Chain, names: tuple[str, ...]) -> None:
         for rl in embeds_within(self.links.get(unit.path, []), unit):
             assert rl.target is not None
+            self.reached.add(rl.target)
             target_doc = self.docs.get(rl.target)
             if target_doc is None:
                 continue

@@ -59,6 +59,16 @@ class LinkResolver:
                 found.append(message)
         return links, found
 
+    def rediagnose(self, doc: Document, links: list[ResolvedLink]) -> list[diag.Diagnostic]:
+        """The diagnostics of links resolved earlier, worded with today's names.
+
+        "Did you mean" depends on every name in the knowledge base: when names
+        change, a note whose links still resolve the same gets its messages again.
+        """
+        display = self.options.display(doc.path)
+        found = (self._diagnose(rl, doc, display) for rl in links if rl.link.form != "autolink")
+        return [d for d in found if d is not None]
+
     def resolve_one(self, link: LinkRef, doc: Document) -> ResolvedLink:
         """Resolve a single wikilink-style link (for links only the renderer met)."""
         return self._wikilink(link, doc)

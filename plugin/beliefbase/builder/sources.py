@@ -103,3 +103,66 @@ def escapes(source: SourceFile, docs_real: Path) -> bool:
     except OSError:
         return True
     return real != docs_real and docs_real not in real.parents
+
+
+class Symlinks:
+    """(folders reached through a symlink, files that are symlinks) under ``root``.
+
+    One ``scandir`` walk that follows folder links (each real folder entered once,
+    so a link loop ends); ``is_symlink`` comes from the directory entry, so no
+    file is stat-ed.  Paths are POSIX, relative to ``root``.  A second call
+    stats only the folders: if none changed (a new or removed link changes its
+    folder's mtime), the previous answer stands.
+    """
+
+    def __init__(self, root: Path) -> None:
+        self.root = root
+        self._stamps: dict[str, tuple[int, int]] = {}  # folder -> (inode, mtime_ns)
+        self._result: tuple[set[str], set[str]] = (set(), set())
+
+    def find(self) -> tuple[set[str], set[str]]:
+        if not self._stamps or any(_stamp(f) != s for f, s in self._stamps.items()):
+            self._stamps = {}
+            self._result = _walk_links(self.root, self._stamps)
+        return self._result
+
+
+def _stamp(folder: str) -> tuple[int, int] | None:
+    try:
+        st = os.stat(folder)
+    except OSError:
+        return None
+    return (st.st_ino, st.st_mtime_ns)
+
+
+def _walk_links(root: Path, stamps: dict[str, tuple[int, int]]) -> tuple[set[str], set[str]]:
+    folders: set[str] = set()
+    files: set[str] = set()
+    seen: set[tuple[int, int]] = set()
+    stack: list[tuple[str, str, bool]] = [(str(root), "", False)]
+    while stack:
+        folder, rel, inherited = stack.pop()
+        try:
+            st = os.stat(folder)
+            stamps[folder] = (st.st_ino, st.st_mtime_ns)
+            if (st.st_dev, st.st_ino) in seen:
+                continue
+            seen.add((st.st_dev, st.st_ino))
+            entries = list(os.scandir(folder))
+        except OSError:
+            continue
+        for entry in entries:
+            child = f"{rel}/{entry.name}" if rel else entry.name
+            link = entry.is_symlink()
+            try:
+                is_dir = entry.is_dir()
+            except OSError:
+                continue
+            if is_dir:
+                if inherited or link:
+                    folders.add(child)
+                stack.append((entry.path, child, inherited or link))
+            elif link:
+                files.add(child)
+    return folders, files
+

@@ -38,6 +38,9 @@ class Suggester:
         self._grams: dict[str, list[int]] | None = None
         self._memo: dict[str, str] = {}
 
+    def same_names(self, other: Suggester | None) -> bool:
+        return other is not None and self._names == other._names
+
     def _index(self) -> dict[str, list[int]]:
         grams: dict[str, list[int]] = defaultdict(list)
         for i, name in enumerate(self._names):
