@@ -36,6 +36,7 @@ class Suggester:
     def __init__(self, names: Iterable[str]) -> None:
         self._names: list[str] = sorted(set(names))
         self._grams: dict[str, list[int]] | None = None
+        self._name_grams: list[set[str]] = []
         self._memo: dict[str, str] = {}
 
     def same_names(self, other: Suggester | None) -> bool:
@@ -43,8 +44,9 @@ class Suggester:
 
     def _index(self) -> dict[str, list[int]]:
         grams: dict[str, list[int]] = defaultdict(list)
-        for i, name in enumerate(self._names):
-            for gram in _trigrams(normalize_name(name)):
+        self._name_grams = [_trigrams(normalize_name(name)) for name in self._names]
+        for i, name_grams in enumerate(self._name_grams):
+            for gram in name_grams:
                 grams[gram].append(i)
         limit = max(50, int(len(self._names) * _COMMON))
         return {g: ids for g, ids in grams.items() if len(ids) <= limit}
@@ -68,7 +70,7 @@ class Suggester:
         for i, shared in shortlist:
             if shared < 2:
                 break
-            theirs = _trigrams(normalize_name(self._names[i]))
+            theirs = self._name_grams[i]
             dice = 2 * len(grams & theirs) / (len(grams) + len(theirs))
             if dice >= _MIN_DICE:
                 scored.append((-dice, self._names[i]))
