@@ -26,7 +26,7 @@ from typing import Any
 from jinja2 import Environment
 from mkdocs.config.defaults import MkDocsConfig
 from mkdocs.exceptions import PluginError
-from mkdocs.plugins import BasePlugin, event_priority, get_plugin_logger
+from mkdocs.plugins import BasePlugin, CombinedEvent, event_priority, get_plugin_logger
 from mkdocs.structure.files import File, Files, InclusionLevel
 from mkdocs.structure.pages import Page
 
@@ -47,7 +47,7 @@ from .site.markdown_ext import WikiLinkExtension
 from .site.nav_memo import NavMemo
 from .site.navigation import NavigationOptions, install_theme_overrides
 from .site.reader import ReaderCache, reader_options
-from .site.search_index import fix_search_index
+from .site.search_index import escape_before_writing, fix_search_index
 from .site.session import OUTPUT_DIR, SiteBuild
 from .site.templates import MemoryBytecodeCache, Templates, theme_dir
 from .watcher import use_native_watcher
@@ -70,6 +70,7 @@ class BeliefbasePlugin(BasePlugin[BeliefbaseConfig]):
         self.theme_bytecode = MemoryBytecodeCache()  # compiled theme templates, likewise
         self.serving = False
         self.dirty = False
+        self._search_escaped = False  # the theme's search index escaped in memory
         self.invalidation = Invalidation()
         self._belief_pages: dict[SrcPath, str] | None = None  # belief panels, for --dirty
         self._dest_uris: set[str] = set()
@@ -116,6 +117,8 @@ class BeliefbasePlugin(BasePlugin[BeliefbaseConfig]):
         own = [f for f in files if f.generated_by is None and f.abs_src_path]
         previous = self.compiler.previous
         compiled = self.compiler.compile(make_sources(docs_dir, [f.src_uri for f in own]))
+        if not self.serving and compiled.link_resolver is not None:
+            compiled.link_resolver.suggester.release()  # no edit will need it again
         # under serve, the first build leaves the cache for the next cold start; later
         # rebuilds keep it in memory (written again on exit) instead of 10 MB per save
         self.compiler.autosave = not self.serving
@@ -261,17 +264,27 @@ class BeliefbasePlugin(BasePlugin[BeliefbaseConfig]):
             env.bytecode_cache = self.theme_bytecode
         if self.config.nav_cache and "url" in env.filters:
             NavMemo(env.filters["url"]).install(env)
+        # --dirty rebuilds put the index together from the previous file: fixed there
+        site = self.site
+        self._search_escaped = site is not None and not self.dirty and escape_before_writing(
+            config.plugins, site.search_strings)
         return env
 
     # -- outputs -----------------------------------------------------------------------
 
+    @event_priority(100)  # first: before the search plugin writes its index
+    def _release_page_caches(self, *, config: MkDocsConfig) -> None:
+        if self.site is not None:
+            self.site.release_page_caches()
+
     @event_priority(-100)  # last: after the search plugin wrote its index
-    def on_post_build(self, *, config: MkDocsConfig) -> None:
+    def _write_outputs(self, *, config: MkDocsConfig) -> None:
         if self.site is None:
             return
         site_dir = Path(config.site_dir)
-        fix_search_index(site_dir, self.site.search_strings(),
-                         self.invalidation.search_merge() if self.dirty else None)
+        if not self._search_escaped:
+            fix_search_index(site_dir, self.site.search_strings(),
+                             self.invalidation.search_merge() if self.dirty else None)
         self.site.write_outputs(site_dir, self._diagnostics)
         self.site.write_redirects(site_dir, config.use_directory_urls, self._dest_uris)
         counts = diag.summary(self._diagnostics)
@@ -282,6 +295,8 @@ class BeliefbasePlugin(BasePlugin[BeliefbaseConfig]):
         warnings = [d for d in self._diagnostics if d.level is not diag.Level.INFO]
         if self.config.strict and warnings:
             raise PluginError(f"beliefbase: strict: {len(warnings)} warnings (see above)")
+
+    on_post_build = CombinedEvent(_release_page_caches, _write_outputs)
 
     def on_shutdown(self) -> None:
         self.reader_cache.wait()

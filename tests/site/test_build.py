@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import html
 import json
 import re
 
@@ -126,6 +127,9 @@ def test_hostile_strings_escaped_everywhere(project) -> None:  # type: ignore[no
             assert "{{ 7*7 }}" not in text or "49" not in text
     home = result.page("")
     assert "&lt;script&gt;alert(1)&lt;/script&gt;" in home  # shown as text in nav and link
+    index = json.loads((result.site / "search/search_index.json").read_text(encoding="utf-8"))
+    entry = next(e for e in index["docs"] if e["location"] == "evil/")
+    assert entry["title"] == html.escape(HOSTILE, quote=False)  # escaped once, not twice
 
 
 def test_drafts_leak_nowhere(project) -> None:  # type: ignore[no-untyped-def]

@@ -36,17 +36,19 @@ class Suggester:
     def __init__(self, names: Iterable[str]) -> None:
         self._names: list[str] = sorted(set(names))
         self._grams: dict[str, list[int]] | None = None
-        self._name_grams: list[set[str]] = []
         self._memo: dict[str, str] = {}
+
+    def release(self) -> None:
+        """Drop the trigram index (a one-shot build needs no more suggestions)."""
+        self._grams = None
 
     def same_names(self, other: Suggester | None) -> bool:
         return other is not None and self._names == other._names
 
     def _index(self) -> dict[str, list[int]]:
         grams: dict[str, list[int]] = defaultdict(list)
-        self._name_grams = [_trigrams(normalize_name(name)) for name in self._names]
-        for i, name_grams in enumerate(self._name_grams):
-            for gram in name_grams:
+        for i, name in enumerate(self._names):
+            for gram in _trigrams(normalize_name(name)):
                 grams[gram].append(i)
         limit = max(50, int(len(self._names) * _COMMON))
         return {g: ids for g, ids in grams.items() if len(ids) <= limit}
@@ -70,7 +72,7 @@ class Suggester:
         for i, shared in shortlist:
             if shared < 2:
                 break
-            theirs = self._name_grams[i]
+            theirs = _trigrams(normalize_name(self._names[i]))
             dice = 2 * len(grams & theirs) / (len(grams) + len(theirs))
             if dice >= _MIN_DICE:
                 scored.append((-dice, self._names[i]))

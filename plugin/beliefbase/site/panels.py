@@ -35,6 +35,9 @@ class Panels:
         self.templates = templates
         self._wikitexts: dict[str, WikiText] = {}
 
+    def release(self) -> None:
+        self._wikitexts.clear()
+
     def backlinks(self, doc: Document, page_url: str) -> str:
         """The "Linked from" panel of ``doc``: each linking page with its sentences."""
         compiled = self.compiled

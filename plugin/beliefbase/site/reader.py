@@ -27,7 +27,7 @@ import multiprocessing
 import os
 import re
 import threading
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from multiprocessing.process import BaseProcess
 from pathlib import Path
@@ -267,10 +267,13 @@ class ReaderSite:
         worker.start()
         self.cache.pending = worker
 
-    def same_graph(self, graph_text: str) -> bool:
+    def same_graph(self, graph_chunks: Iterable[str]) -> bool:
         """Is ``graph.json`` what the last build wrote?  (Then so is everything
         derived from the graph: a ``mkdocs serve`` rebuild need not write it.)"""
-        digest = hashlib.blake2b(graph_text.encode(), digest_size=16).digest()
+        hasher = hashlib.blake2b(digest_size=16)
+        for chunk in graph_chunks:
+            hasher.update(chunk.encode())
+        digest = hasher.digest()
         same, self.cache.last_graph = digest == self.cache.last_graph, digest
         return same
 

@@ -79,6 +79,11 @@ class PageRenderer:
 
     # -- frames ------------------------------------------------------------------------
 
+    def release(self) -> None:
+        """Forget the per-note link tables (rebuilt on demand)."""
+        self._tables.clear()
+        _relative.cache_clear()
+
     def begin_page(self, doc: Document, page_url: str) -> None:
         self.frames = [Frame(doc, page_url)]
 

@@ -14,7 +14,7 @@ from __future__ import annotations
 import html
 import json
 import os
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -37,7 +37,13 @@ def fix_search_index(
         return
     if dirty is not None and dirty.previous is not None:
         index["docs"] = _merge(index, dirty)
-    for entry in index.get("docs", []):
+    escape_entries(index.get("docs", []), strings)
+    _write(site_dir / INDEX, index)
+
+
+def escape_entries(entries: list[Any], strings: Mapping[str, tuple[str, tuple[str, ...]]]) -> None:
+    """Escape, in place, the page-level titles and tags that are ours."""
+    for entry in entries:
         mine = strings.get(_page_of(entry)) if "#" not in str(entry.get("location", "")) else None
         if mine is None:
             continue
@@ -47,7 +53,32 @@ def fix_search_index(
         if isinstance(entry.get("tags"), list):
             entry["tags"] = [html.escape(str(t), quote=False) if t in tags else t
                              for t in entry["tags"]]
-    _write(site_dir / INDEX, index)
+
+
+def escape_before_writing(plugins: Mapping[str, Any],
+                          strings: Callable[[], Mapping[str, tuple[str, tuple[str, ...]]]]) -> (
+    bool
+):
+    """Escape in Material's search index in memory, before the theme writes it.
+
+    Saves reading, parsing and writing the index once more (25 MB at 5,000
+    notes).  False when the site has no Material search plugin to hook into
+    (the caller then fixes the written file).
+    """
+    for plugin in plugins.values():
+        index = getattr(plugin, "search_index", None)
+        generate = getattr(index, "generate_search_index", None)
+        if generate is None or not isinstance(getattr(index, "entries", None), list):
+            continue
+
+        def escaped_first(*args: Any, _index: Any = index, _generate: Any = generate,
+                          **kwargs: Any) -> Any:
+            escape_entries(_index.entries, strings())
+            return _generate(*args, **kwargs)
+
+        index.generate_search_index = escaped_first
+        return True
+    return False
 
 
 def read_index(site_dir: Path) -> dict[str, Any] | None:

@@ -13,6 +13,7 @@ import hashlib
 import json
 import os
 import posixpath
+from collections.abc import Iterable
 from collections.abc import Set as AbstractSet
 from pathlib import Path
 from typing import Any
@@ -29,7 +30,7 @@ from ..codecs.frontmatter import jsonable
 from ..codecs.guards import make_renderable
 from ..codecs.markdown import decode
 from ..graph.build import GraphBuilder
-from ..graph.emit import graph_json_text
+from ..graph.emit import graph_json_chunks
 from ..graph.invariants import check_graph
 from ..graph.model import Graph
 from ..ids import SrcPath, url_for_dest, url_slug
@@ -89,6 +90,13 @@ class SiteBuild:
                 text = ""
             self._texts[path] = text
         return text
+
+    def release_page_caches(self) -> None:
+        """Drop what only rendering pages needed (note texts, link tables, panel
+        lookups) before the theme writes its search index, the build's peak."""
+        self._texts.clear()
+        self.renderer.release()
+        self.panels.release()
 
     def page_markdown(self, doc: Document) -> str:
         """The Markdown MkDocs renders for ``doc``: its body, frontmatter removed.
@@ -214,11 +222,11 @@ class SiteBuild:
         out.mkdir(parents=True, exist_ok=True)
         if self.graph is None:
             self.graph = GraphBuilder().build(self.compiled)
-        text = graph_json_text(self.graph)
         graph_file = out / "graph.json"
-        same = self.reader is not None and self.reader.same_graph(text) and graph_file.exists()
+        chunks = graph_json_chunks(self.graph)
+        same = self.reader is not None and self.reader.same_graph(chunks) and graph_file.exists()
         if not same:
-            _write(graph_file, text)
+            _write_chunks(graph_file, graph_json_chunks(self.graph))
         hidden = {self.compiled.options.display(p) for p in self.compiled.drafts}
         if self.beliefs is not None:
             hidden |= self.beliefs.hidden_files()
@@ -304,8 +312,13 @@ def _longest_run(text: str, char: str) -> int:
 
 
 def _write(path: Path, text: str) -> None:
+    _write_chunks(path, (text,))
+
+
+def _write_chunks(path: Path, chunks: Iterable[str]) -> None:
     tmp = path.with_name(path.name + ".tmp")
-    tmp.write_text(text, encoding="utf-8")
+    with open(tmp, "w", encoding="utf-8") as handle:
+        handle.writelines(chunks)
     os.replace(tmp, path)
 
 
