@@ -97,7 +97,9 @@ class Project:
         file.write_text(yaml.safe_dump(config, sort_keys=False), encoding="utf-8")
         return file
 
-    def build(self, strict: bool = False, dirty: bool = False, **changes: Any) -> BuildResult:
+    def build(self, strict: bool = False, dirty: bool = False, serve: bool = False,
+              **changes: Any) -> BuildResult:
+        """``mkdocs build`` (``serve``/``dirty``: a rebuild of ``mkdocs serve [--dirty]``)."""
         from mkdocs.commands.build import build
 
         self.write_config(**changes)
@@ -110,7 +112,7 @@ class Project:
         try:
             config = load_config(self.root / "mkdocs.yml")
             config["strict"] = strict
-            config.plugins.on_startup(command="serve" if dirty else "build", dirty=dirty)
+            config.plugins.on_startup(command="serve" if dirty or serve else "build", dirty=dirty)
             try:
                 build(config, dirty=dirty)
             finally:

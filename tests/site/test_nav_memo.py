@@ -8,9 +8,6 @@ from pathlib import Path
 
 import pytest
 from beliefbase.site import nav_memo
-from hypothesis import given
-from hypothesis import strategies as st
-from mkdocs.utils import normalize_url
 
 FEATURE_SETS = [
     [],
@@ -105,20 +102,3 @@ def test_a_theme_with_another_nav_item_is_left_alone(project, tmp_path) -> None:
     result = project.build(theme=theme)
     assert result.error is None
     assert "<li class=mine>Alpha</li>" in result.page("topics/beta/")
-
-
-PATH_PARTS = st.sampled_from(["a", "b", "x.html", "index.html", "c d", ".", "..", ".h", "",
-                              "é", "q?x", "#f", "h:", "\\", "a.b"])
-PATHS = st.lists(PATH_PARTS, max_size=5).map("/".join) | st.sampled_from(["", "/", "//h/x"])
-
-
-class _Page:
-    def __init__(self, url: str) -> None:
-        self.url = url
-
-
-@given(page_url=PATHS, path=PATHS)
-def test_fast_relative_urls_are_mkdocs_urls(page_url: str, path: str) -> None:
-    url = nav_memo.PageLinks(page_url).relative(path)
-    if url is not None:
-        assert url == normalize_url(path, page=_Page(page_url))  # type: ignore[arg-type]

@@ -236,12 +236,13 @@ class WordSketch:
 class _Scanned:
     """One note's scan: its words (to find candidates again) and its hits per name."""
 
-    words: WordSketch
+    words: WordSketch | None  # None in a one-shot build: no later name change to check
     hits: dict[str, list[tuple[str, int]]]  # name -> [(name, offset)]
     names: frozenset[tuple[str, str | None]]  # (name, exact spelling) scanned for
 
 
-def scan_prose(text: str, names: NameIndex, only: set[str] | None) -> _Scanned:
+def scan_prose(text: str, names: NameIndex, only: set[str] | None,
+               keep_words: bool = True) -> _Scanned:
     """Scan prose for the candidate names (``only``: just these)."""
     low = text.lower()
     words = low.translate(_SPACES).split()
@@ -255,8 +256,7 @@ def scan_prose(text: str, names: NameIndex, only: set[str] | None) -> _Scanned:
             if k == SENTENCES_PER_SOURCE:
                 break
             hits.setdefault(name, []).append((name, offset))
-    return _Scanned(WordSketch(words), hits,
-                    names.signature)
+    return _Scanned(WordSketch(words) if keep_words else None, hits, names.signature)
 
 
 @dataclass
@@ -278,6 +278,9 @@ class MentionCache:
     #: comparing a note's names with the current ones is an identity check, not a
     #: comparison of thousands of names per note
     signature: frozenset[Any] = frozenset()
+    #: keep each note's word sketch for the next rebuild (``mkdocs serve``); a
+    #: one-shot build skips them (a third of the scan's time)
+    keep_words: bool = True
 
     def intern(self, names: NameIndex) -> None:
         if names.signature == self.signature:
@@ -286,8 +289,8 @@ class MentionCache:
 
     def hits(self, digest: str, body: Callable[[], str], names: NameIndex) -> _Scanned:
         seen = self.notes.get(digest)
-        if seen is None:
-            seen = scan_prose(prose(body()), names, None)
+        if seen is None or (self.keep_words and seen.words is None):
+            seen = scan_prose(prose(body()), names, None, self.keep_words)
         elif seen.names is not names.signature:
             seen = _update(seen, body, names, self.diffs)
         self.notes[digest] = seen
@@ -304,7 +307,8 @@ def _update(seen: _Scanned, body: Callable[[], str], names: NameIndex,
                              {name for name, _ in names.signature - seen.names})
     gone, added = diff
     hits = {name: h for name, h in seen.hits.items() if name not in gone}
-    wanted = {name for name in added if names.could_occur(name, seen.words)}
+    wanted = {name for name in added
+              if seen.words is None or names.could_occur(name, seen.words)}
     if wanted:
         fresh = scan_prose(prose(body()), names, wanted)
         hits.update(fresh.hits)

@@ -213,6 +213,7 @@ class ReaderSite:
     def mentions(self) -> dict[SrcPath, list[mention.Mention]]:
         """Unlinked mentions of every page (computed on first use, once per build)."""
         if self._mentions is None:
+            self.cache.mentions.keep_words = self.options.background  # only serve rebuilds
             self._mentions = mention.find_mentions(self.compiled, self._body,
                                                    self.cache.mentions)
         return self._mentions
