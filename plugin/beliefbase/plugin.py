@@ -44,6 +44,7 @@ from .site.dirty import Invalidation
 from .site.escape import finalize
 from .site.footnote_beliefs import FootnoteBeliefsExtension
 from .site.markdown_ext import WikiLinkExtension
+from .site.markdown_reuse import MarkdownReuse, reusable
 from .site.nav_memo import NavMemo
 from .site.navigation import NavigationOptions, install_theme_overrides
 from .site.reader import ReaderCache, reader_options
@@ -129,6 +130,8 @@ class BeliefbasePlugin(BasePlugin[BeliefbaseConfig]):
             self._templates = (override, Templates(override))
         self.site = SiteBuild(compiled, self._templates[1], self.extension,
                               list(config.markdown_extensions), dict(config.mdx_configs))
+        if self.config.reuse_markdown and reusable(config.markdown_extensions):
+            MarkdownReuse(config.markdown_extensions, dict(config.mdx_configs or {})).install()
         self._diagnostics = list(compiled.diagnostics)
         files = self._arrange_files(files, config)
         self._diagnostics += self.site.add_beliefs(belief_options(config, self.config),
@@ -258,6 +261,7 @@ class BeliefbasePlugin(BasePlugin[BeliefbaseConfig]):
         return context
 
     def on_env(self, env: Environment, *, config: MkDocsConfig, files: Files) -> Environment:
+        MarkdownReuse.uninstall()  # every page's Markdown is converted by now
         if not getattr(env.finalize, "beliefbase", False):
             env.finalize = finalize(env.finalize)
         if env.bytecode_cache is None:
@@ -299,6 +303,7 @@ class BeliefbasePlugin(BasePlugin[BeliefbaseConfig]):
     on_post_build = CombinedEvent(_release_page_caches, _write_outputs)
 
     def on_shutdown(self) -> None:
+        MarkdownReuse.uninstall()
         self.reader_cache.wait()
         if self.compiler is not None:
             self.compiler.cache.save()
