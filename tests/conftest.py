@@ -9,6 +9,7 @@ exception, if the build failed.  ``project.compile()`` runs the compiler only.
 
 from __future__ import annotations
 
+import filecmp
 import logging
 import re
 import textwrap
@@ -162,3 +163,17 @@ def diagnostic_lines(result: BuildResult, code: str | None = None) -> list[str]:
 
 
 _DIAGNOSTIC = re.compile(r"^[A-Z]+ \S+:\d+:\d+: [a-z-]+: ")
+
+
+def differing(a: Path, b: Path) -> list[str]:
+    """Files of two site folders that differ, or exist in one only (relative paths)."""
+    out: list[str] = []
+    cmp = filecmp.dircmp(a, b)
+    stack = [(cmp, "")]
+    while stack:
+        node, prefix = stack.pop()
+        out += [prefix + n for n in node.left_only + node.right_only + node.diff_files]
+        out += [prefix + n for n in filecmp.cmpfiles(node.left, node.right, node.same_files,
+                                                     shallow=False)[1]]
+        stack += [(sub, f"{prefix}{name}/") for name, sub in node.subdirs.items()]
+    return sorted(out)

@@ -8,7 +8,7 @@ from pathlib import Path
 import markdown
 from beliefbase.site import markdown_reuse
 
-from tests.site.test_nav_memo import differing
+from tests.conftest import differing
 
 EXTENSIONS = [
     {"toc": {"permalink": True}}, "abbr", "admonition", "attr_list", "def_list", "footnotes",

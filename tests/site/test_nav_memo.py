@@ -2,12 +2,13 @@
 
 from __future__ import annotations
 
-import filecmp
 import shutil
 from pathlib import Path
 
 import pytest
 from beliefbase.site import nav_memo
+
+from tests.conftest import differing
 
 FEATURE_SETS = [
     [],
@@ -39,19 +40,6 @@ def build_both(project, tmp_path: Path, **changes):  # type: ignore[no-untyped-d
         shutil.copytree(result.site, copy)
         sites.append(copy)
     return sites
-
-
-def differing(a: Path, b: Path) -> list[str]:
-    out: list[str] = []
-    cmp = filecmp.dircmp(a, b)
-    stack = [(cmp, "")]
-    while stack:
-        node, prefix = stack.pop()
-        out += [prefix + n for n in node.left_only + node.right_only + node.diff_files]
-        out += [prefix + n for n in filecmp.cmpfiles(node.left, node.right, node.same_files,
-                                                     shallow=False)[1]]
-        stack += [(sub, f"{prefix}{name}/") for name, sub in node.subdirs.items()]
-    return sorted(out)
 
 
 @pytest.mark.parametrize("features", FEATURE_SETS, ids=lambda f: "+".join(f) or "default")
