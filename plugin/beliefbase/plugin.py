@@ -268,10 +268,12 @@ class BeliefbasePlugin(BasePlugin[BeliefbaseConfig]):
             env.bytecode_cache = self.theme_bytecode
         if self.config.nav_cache and "url" in env.filters:
             NavMemo(env.filters["url"]).install(env)
-        # --dirty rebuilds put the index together from the previous file: fixed there
         site = self.site
-        self._search_escaped = site is not None and not self.dirty and escape_before_writing(
-            config.plugins, site.search_strings)
+        self._search_escaped = site is not None and escape_before_writing(
+            config.plugins, site.search_strings,
+            self.invalidation.search_merge if self.dirty else None)
+        if self.dirty and not self._search_escaped:
+            self.invalidation.search_merge()  # read the last index before the theme replaces it
         return env
 
     # -- outputs -----------------------------------------------------------------------

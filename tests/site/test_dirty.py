@@ -86,3 +86,29 @@ def test_dirty_rebuild_follows_unlinked_mentions(project, tmp_path: Path) -> Non
 def _mentions_panel(page: str) -> str:
     start = page.index('class="bb-panel bb-mentions"')
     return page[start:page.index("</section>", start)]
+
+
+def test_search_index_stays_whole_over_many_dirty_rebuilds(project, tmp_path: Path) -> None:  # type: ignore[no-untyped-def]
+    """Each rebuild merges into the index the previous one left (kept in memory by
+    the theme's plugin); after three, it and every page still equal a clean build's."""
+    write_vault(project, VAULT)
+    assert project.build(dirty=True, plugins=EXPLORER).error is None
+    for i in range(3):
+        time.sleep(0.05)
+        project.write("beta.md", f"---\ntitle: Beta {i} <b>\naliases: [B]\n---\nBeta [[alpha]].\n",
+                      dedent=False)
+        project.write(f"new-{i}.md", f"# New {i}\n\nLinks [[alpha]].\n", dedent=False)
+        built = project.build(dirty=True, plugins=EXPLORER)
+        assert built.error is None
+    clean_root = tmp_path / "clean"
+    shutil.copytree(project.root / "docs", clean_root / "docs")
+    clean = type(project)(clean_root, project.config).build(plugins=EXPLORER)
+    index = lambda site: sorted(json.dumps(e, sort_keys=True) for e in json.loads(  # noqa: E731
+        (site / "search/search_index.json").read_text(encoding="utf-8"))["docs"])
+    assert index(built.site) == index(clean.site)
+    assert any('"title": "Beta 2 &lt;b&gt;"' in e for e in index(built.site))
+    # home embeds alpha#Part, whose link to beta shows beta's title: rebuilt too
+    pages = lambda site: {k: v for k, v in site_files(site).items()  # noqa: E731
+                          if k != "search/search_index.json"}
+    got, want = pages(built.site), pages(clean.site)
+    assert sorted(got) == sorted(want) and [k for k in got if got[k] != want[k]] == []

@@ -7,9 +7,10 @@ and the like would go stale.  After each compile the plugin asks
 removes their output files, so MkDocs rebuilds exactly those.
 
 A page depends on a changed note when it is linked from it (its backlinks
-panel quotes the note), embeds it directly or through other embeds, resolved
-any of its links differently this time, or links to it while the note's face
-changed (title, headings, blocks, URL — a body edit leaves linkers alone).
+panel quotes the note), resolved any of its links differently this time, links
+to it while the note's face changed (title, headings, blocks, URL — a body
+edit leaves linkers alone), or embeds — directly or through other embeds — the
+note or a page of the last two kinds (the embed shows their text).
 When a title or an alias changes and the theme prints the navigation into
 every page (Material without the explorer), every page depends on it.
 ``changed_mentions`` adds the pages whose "Unlinked mentions" panel changed:
@@ -45,6 +46,7 @@ def dependent_pages(
     if nav_in_every_page and _names_changed(old, new, changed):
         return None
     pages: set[SrcPath] = set()
+    showing: set[SrcPath] = set()  # notes whose own text renders differently now
     for path in changed:
         before, after = old.documents.get(path), new.documents.get(path)
         for compiled in (old, new):
@@ -52,10 +54,11 @@ def dependent_pages(
             pages |= _targets(compiled.links.get(path, []))
             if _face_changed(before, after):
                 # the notes linking to it show its title, headings, existence
-                pages |= {rl.source for rl in compiled.backlinks.get(path, [])}
-    relinked = _relinked(old, new)
-    pages |= relinked
-    pages |= _embedders(new, changed | relinked)
+                showing |= {rl.source for rl in compiled.backlinks.get(path, [])}
+    showing |= _relinked(old, new)
+    pages |= showing
+    # and whatever embeds one of those shows it too (an auto-title inside an embed)
+    pages |= _embedders(new, changed | showing)
     return {p for p in pages if p in new.documents and new.documents[p].published}
 
 

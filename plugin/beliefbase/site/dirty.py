@@ -30,6 +30,7 @@ class Invalidation:
         self._rendered: set[str] = set()
         self.live: set[str] = set()  # URLs of every page of the current build
         self._previous_index: dict[str, Any] | None = None
+        self._site_dir: Path | None = None
 
     def invalidate(self, old: Compiled | None, new: Compiled, files: Files, config: Any,
                    nav_in_every_page: bool, also: AbstractSet[SrcPath] = frozenset()) -> int:
@@ -58,11 +59,15 @@ class Invalidation:
     def rendered(self, url: str) -> None:
         self._rendered.add(url)
 
-    def remember_search_index(self, site_dir: Path) -> None:
-        """Before Material writes its index: keep the last good one."""
-        self._previous_index = read_index(site_dir)
+    def remember_search_index(self, site_dir: Path | None) -> None:
+        """Where the last good index is, before Material writes its own: read only
+        if the merge needs it (``search_merge``); None forgets it."""
+        self._site_dir = site_dir
+        self._previous_index = None
 
-    def search_merge(self) -> DirtyMerge:
+    def search_merge(self, read_previous: bool = True) -> DirtyMerge:
+        if read_previous and self._previous_index is None and self._site_dir is not None:
+            self._previous_index = read_index(self._site_dir)
         return DirtyMerge(self._previous_index, {_location(u) for u in self._rendered},
                           {_location(u) for u in self.live})
 

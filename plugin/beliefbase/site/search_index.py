@@ -3,10 +3,12 @@
 MkDocs-Material's search treats an entry's ``title`` and ``tags`` as HTML
 (headings keep their markup there) and writes them into the page with
 ``innerHTML``.  Page titles and tags come from our frontmatter, raw, so a
-title ``<img src=x onerror=...>`` would run in the search results.  After
-the search plugin has written ``search/search_index.json`` we escape exactly
-the strings that came from frontmatter (page-level titles and tags), and after
-a ``--dirty`` rebuild we first put the index together again (``DirtyMerge``).
+title ``<img src=x onerror=...>`` would run in the search results.  We escape
+exactly the strings that came from frontmatter (page-level titles and tags) in
+the search plugin's entries just before it writes them, and after a ``--dirty``
+rebuild first put the index together again (``merge_entries``): Material's own
+merge assumes one changed page.  Without Material's plugin to hook into, the
+same is done to the written file (``fix_search_index``).
 """
 
 from __future__ import annotations
@@ -55,15 +57,19 @@ def escape_entries(entries: list[Any], strings: Mapping[str, tuple[str, tuple[st
                              for t in entry["tags"]]
 
 
-def escape_before_writing(plugins: Mapping[str, Any],
-                          strings: Callable[[], Mapping[str, tuple[str, tuple[str, ...]]]]) -> (
-    bool
-):
-    """Escape in Material's search index in memory, before the theme writes it.
+def escape_before_writing(
+    plugins: Mapping[str, Any],
+    strings: Callable[[], Mapping[str, tuple[str, tuple[str, ...]]]],
+    dirty: Callable[[bool], DirtyMerge] | None = None,
+) -> bool:
+    """Escape (and after a ``--dirty`` rebuild, merge) Material's search index in
+    memory, just before the theme writes it.
 
-    Saves reading, parsing and writing the index once more (25 MB at 5,000
-    notes).  False when the site has no Material search plugin to hook into
-    (the caller then fixes the written file).
+    Saves reading, parsing and writing the index once or twice more (25 MB at
+    5,000 notes).  The merge starts from the entries Material kept of the last
+    build, or — on the first dirty build of a process — from the file the last
+    build left, still unwritten at this point.  False when the site has no
+    Material search plugin to hook into (the caller then fixes the written file).
     """
     for plugin in plugins.values():
         index = getattr(plugin, "search_index", None)
@@ -71,12 +77,20 @@ def escape_before_writing(plugins: Mapping[str, Any],
         if generate is None or not isinstance(getattr(index, "entries", None), list):
             continue
 
-        def escaped_first(*args: Any, _index: Any = index, _generate: Any = generate,
-                          **kwargs: Any) -> Any:
+        def merged_and_escaped(prev: Any = None, *args: Any, _index: Any = index,
+                               _generate: Any = generate, **kwargs: Any) -> Any:
+            if dirty is not None:
+                previous = getattr(prev, "entries", None)
+                merge = dirty(previous is None)  # read the last file only without them
+                if previous is None and merge.previous is not None:
+                    previous = merge.previous.get("docs", [])
+                if previous is not None:
+                    _index.entries = merge_entries(previous, _index.entries, merge)
+                prev = None  # merged: Material must not merge again
             escape_entries(_index.entries, strings())
-            return _generate(*args, **kwargs)
+            return _generate(prev, *args, **kwargs)
 
-        index.generate_search_index = escaped_first
+        index.generate_search_index = merged_and_escaped
         return True
     return False
 
@@ -100,6 +114,11 @@ class DirtyMerge:
 
 
 def _merge(current: dict[str, Any], dirty: DirtyMerge) -> list[Any]:
+    assert dirty.previous is not None
+    return merge_entries(dirty.previous.get("docs", []), current.get("docs", []), dirty)
+
+
+def merge_entries(previous: list[Any], current: list[Any], dirty: DirtyMerge) -> list[Any]:
     """Entries of pages not rebuilt (from the previous index) + this build's pages.
 
     Material's dirty-reload merge assumes one page changed: it drops the first
@@ -108,12 +127,11 @@ def _merge(current: dict[str, Any], dirty: DirtyMerge) -> list[Any]:
     vanish; deleted pages stay.
     """
     fresh: dict[str, list[Any]] = {}
-    for entry in current.get("docs", []):
+    for entry in current:
         page = _page_of(entry)
         if page in dirty.rebuilt:
             fresh.setdefault(page, []).append(entry)
-    assert dirty.previous is not None
-    docs = [e for e in dirty.previous.get("docs", [])
+    docs = [e for e in previous
             if _page_of(e) not in dirty.rebuilt and (not dirty.live or _page_of(e) in dirty.live)]
     for entries in fresh.values():
         docs.extend(_last_block(entries))
