@@ -36,3 +36,22 @@ def test_suggestions_do_not_depend_on_hash_order() -> None:
         outputs.add(run.stdout)
     assert len(outputs) == 1
     assert any(json.loads(outputs.pop()))  # the probe does get suggestions
+
+
+def test_inherited_answers_equal_fresh_ones_after_a_rename() -> None:
+    from beliefbase.bench.notes import plan_vault
+
+    notes = plan_vault(1000).notes
+    names = [n.title for n in notes] + [a for n in notes for a in n.aliases]
+    words = [n.title.rsplit(" ", 1)[0] + f" Draft {i}" for i, n in enumerate(notes[:300])]
+    old = Suggester(names)
+    for word in words:
+        old.suggest(word)
+    renamed = [("Continuous Pricing Planner" if i == 5 else n) for i, n in enumerate(names)]
+    renamed[7] = names[7] + " Renamed"
+    new = Suggester(renamed)
+    new.inherit(old)
+    kept = len(new._memo)
+    assert 0 < kept < len(words)  # most answers kept, the ones near the change not
+    fresh = Suggester(renamed)
+    assert [new.suggest(w) for w in words] == [fresh.suggest(w) for w in words]

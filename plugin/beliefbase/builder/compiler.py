@@ -252,8 +252,10 @@ class Compiler:
                                   (a for a in assets))
             drafts = NameIndex((d for d in docs.values() if not d.published), ())
             suggester = Suggester(published.suggestion_names())
-            self._renamed = self._links is not None and not suggester.same_names(
-                self._links.suggester)
+            previous = self._links.suggester if self._links is not None else None
+            self._renamed = previous is not None and not suggester.same_names(previous)
+            if self._renamed:
+                suggester.inherit(previous)
             self._links = LinkResolver(Resolver(published, drafts), published, suggester,
                                        self.options)
         else:

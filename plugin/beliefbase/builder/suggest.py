@@ -45,12 +45,31 @@ class Suggester:
     def same_names(self, other: Suggester | None) -> bool:
         return other is not None and self._names == other._names
 
+    def inherit(self, old: Suggester | None) -> None:
+        """Keep ``old``'s answers that the change of names cannot alter.
+
+        A word's suggestions come from the names sharing its trigrams, ranked by
+        their overlap and then by name; if no added or removed name shares a
+        trigram with the word (and the cut-off for common trigrams, which depends
+        on the number of names, stayed), the answer is the same.  A retitled note
+        then costs a few words' suggestions, not every unresolved link's.
+        """
+        if old is None or not old._memo or _limit(len(old._names)) != _limit(len(self._names)):
+            return
+        changed = set(old._names).symmetric_difference(self._names)
+        grams: set[str] = set()
+        for name in changed:
+            grams |= _trigrams(normalize_name(name))
+        for word, answer in old._memo.items():
+            if grams.isdisjoint(_trigrams(normalize_name(word))):
+                self._memo[word] = answer
+
     def _index(self) -> dict[str, list[int]]:
         grams: dict[str, list[int]] = defaultdict(list)
         for i, name in enumerate(self._names):
             for gram in _trigrams(normalize_name(name)):
                 grams[gram].append(i)
-        limit = max(50, int(len(self._names) * _COMMON))
+        limit = _limit(len(self._names))
         return {g: ids for g, ids in grams.items() if len(ids) <= limit}
 
     def suggest(self, word: str) -> str:
@@ -79,6 +98,11 @@ class Suggester:
         result = _phrase([name for _, name in sorted(scored)[:3]])
         self._memo[word] = result
         return result
+
+
+def _limit(names: int) -> int:
+    """Postings longer than this are too common a trigram to rank by."""
+    return max(50, int(names * _COMMON))
 
 
 def _phrase(names: list[str]) -> str:
