@@ -17,6 +17,8 @@ FEATURE_SETS = [
     ["navigation.tabs", "navigation.sections", "navigation.indexes"],
     ["navigation.prune"],
     ["navigation.expand"],
+    ["navigation.tabs"],
+    ["navigation.tabs", "navigation.prune", "navigation.indexes"],
 ]
 
 
