@@ -20,6 +20,7 @@ import posixpath
 import re
 import unicodedata
 import uuid
+from collections.abc import Sequence
 from pathlib import Path
 from typing import NewType
 from urllib.parse import quote
@@ -84,6 +85,22 @@ def normalize_name(text: str) -> str:
     if text.isascii():
         return " ".join(text.lower().split())
     return " ".join(unicodedata.normalize("NFC", text).casefold().split())
+
+
+def common_prefix_length(a: Sequence[str], b: Sequence[str]) -> int:
+    """How many leading path segments ``a`` and ``b`` share."""
+    n = 0
+    for x, y in zip(a, b, strict=False):
+        if x != y:
+            break
+        n += 1
+    return n
+
+
+def relative_segments(target: Sequence[str], start: Sequence[str]) -> str:
+    """``target`` relative to the folder ``start`` (both as segments), ``.`` if equal."""
+    common = common_prefix_length(start, target)
+    return "/".join([".."] * (len(start) - common) + list(target[common:])) or "."
 
 
 def stem(path: SrcPath | str) -> str:

@@ -28,6 +28,8 @@ from typing import Any
 import jinja2
 from jinja2 import pass_context
 
+from ..ids import common_prefix_length, relative_segments
+
 NAV_ITEM = "partials/nav-item.html"
 _SIGNATURE = re.compile(r"{%-?\s*macro\s+render\(nav_item,\s*path,\s*level,\s*parent\)\s*-?%}")
 _HOOK = "\n{% set render = bb_nav_memo(render) %}\n"
@@ -44,15 +46,6 @@ def plain_parts(path: str) -> list[str] | None:
     if not parts[-1]:
         parts.pop()
     return parts
-
-
-def common_length(a: list[str] | tuple[str, ...], b: list[str] | tuple[str, ...]) -> int:
-    n = 0
-    for x, y in zip(a, b, strict=False):
-        if x != y:
-            break
-        n += 1
-    return n
 
 
 class PageLinks:
@@ -73,8 +66,7 @@ class PageLinks:
         dest = plain_parts(path)
         if dest is None:
             return None
-        common = common_length(self.parts, dest)
-        rel = "/".join([".."] * (len(self.parts) - common) + dest[common:]) or "."
+        rel = relative_segments(dest, self.parts)
         return rel + "/" if path.endswith("/") else rel
 
 
@@ -140,7 +132,10 @@ class NavMemo:
             parts = plain_parts(path)
             if parts is None:
                 return _Subtree(html, None)
-            prefix = tuple(parts) if prefix is None else prefix[:common_length(prefix, parts)]
+            if prefix is None:
+                prefix = tuple(parts)
+            else:
+                prefix = prefix[:common_prefix_length(prefix, parts)]
         return _Subtree(html, prefix)
 
     @pass_context
@@ -159,7 +154,7 @@ class NavMemo:
             prefix = subtree.prefix
             if links is None or prefix is None:
                 return html.__class__(self._placeholder.sub(relative, html))
-            shared = common_length(links.parts, prefix)
+            shared = common_prefix_length(links.parts, prefix)
             if shared == len(prefix):  # the page lies inside the links' folder
                 return html.__class__(self._placeholder.sub(relative, html))
             # Every link's URL depends only on the page's depth and on ``shared``.

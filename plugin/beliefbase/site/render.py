@@ -33,7 +33,7 @@ from ..builder.embeds import Chain, blocked, unit_of
 from ..builder.resolve import ResolvedLink
 from ..builder.wikitext import link_text, unresolved_text
 from ..codecs.model import LinkRef
-from ..ids import SrcPath, asset_url, join_src
+from ..ids import SrcPath, asset_url, join_src, relative_segments
 from .templates import Templates
 
 _SCHEME = re.compile(r"^[A-Za-z][A-Za-z0-9+.\-]*:")
@@ -287,14 +287,7 @@ def relative_path(target: str, folder: str) -> str:
     """
     if not (_plain(target) and _plain(folder)):
         return posixpath.relpath(target, folder or ".")
-    to = target.split("/")
-    start = folder.split("/") if folder else []
-    common = 0
-    for a, b in zip(start, to, strict=False):
-        if a != b:
-            break
-        common += 1
-    return "/".join([".."] * (len(start) - common) + to[common:]) or "."
+    return relative_segments(target.split("/"), folder.split("/") if folder else [])
 
 
 def _plain(path: str) -> bool:
