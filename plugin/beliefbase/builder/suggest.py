@@ -48,18 +48,23 @@ class Suggester:
     def inherit(self, old: Suggester | None) -> None:
         """Keep ``old``'s answers that the change of names cannot alter.
 
-        A word's suggestions come from the names sharing its trigrams, ranked by
-        their overlap and then by name; if no added or removed name shares a
-        trigram with the word (and the cut-off for common trigrams, which depends
-        on the number of names, stayed), the answer is the same.  A retitled note
+        A word's suggestions come from the names sharing its (not too common)
+        trigrams, ranked by their overlap and then by name; if no added or
+        removed name shares such a trigram with the word (and the cut-off for
+        common trigrams, which depends on the number of names, stayed), the
+        answer is the same.  A retitled note
         then costs a few words' suggestions, not every unresolved link's.
         """
-        if old is None or not old._memo or _limit(len(old._names)) != _limit(len(self._names)):
+        if (old is None or not old._memo or old._grams is None
+                or _limit(len(old._names)) != _limit(len(self._names))):
             return
-        changed = set(old._names).symmetric_difference(self._names)
+        if self._grams is None:
+            self._grams = self._index()
+        # Trigrams too common to rank by (left out of both indexes) never count.
         grams: set[str] = set()
-        for name in changed:
-            grams |= _trigrams(normalize_name(name))
+        for name in set(old._names).symmetric_difference(self._names):
+            grams |= {g for g in _trigrams(normalize_name(name))
+                      if g in old._grams or g in self._grams}
         for word, answer in old._memo.items():
             if grams.isdisjoint(_trigrams(normalize_name(word))):
                 self._memo[word] = answer
