@@ -214,7 +214,6 @@ class Compiler:
             network = by_folder.get(folder)
             if network is None:
                 network = by_folder[folder] = _nearest_network(path, networks)
-            old = self._docs.get(path)
             if old is not None and old.parsed is doc and old.network == network:
                 docs[path] = old
             else:

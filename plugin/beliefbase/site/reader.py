@@ -24,7 +24,6 @@ from __future__ import annotations
 
 import hashlib
 import multiprocessing
-import os
 import re
 import threading
 from collections.abc import Callable, Iterable
@@ -50,6 +49,7 @@ from . import mentions as mention
 from .dependents import changed_mentions
 from .escape import UserText
 from .lunr_index import LUNR_JS, SEARCH_INDEX, index_documents, lunr_js, search_index_text
+from .output import write_text
 from .panels import _titles
 from .previews import PREVIEWS_JSON, first_paragraph, previews_data, previews_text
 from .templates import Templates, theme_dir
@@ -283,13 +283,13 @@ class ReaderSite:
         (each unless a rebuild would write the same bytes again)."""
         view = out_dir / GRAPH_VIEW_JSON
         if graph_changed or not view.exists():
-            _write(view, dumps(graph_view_json(graph)))
+            write_text(view, dumps(graph_view_json(graph)))
         self._write_search_index(out_dir / SEARCH_INDEX)
         previews = previews_data(self.compiled, self._paragraph, self._wikitext,
                                  self.cache.excerpts)
         target = out_dir / PREVIEWS_JSON
         if previews != self.cache.last_previews or not target.exists():
-            _write(target, previews_text(previews))
+            write_text(target, previews_text(previews))
         self.cache.last_previews = previews
         live = {d.parsed.digest for d in self.compiled.published.values()}
         self.cache.paragraphs = {k: v for k, v in self.cache.paragraphs.items() if k in live}
@@ -297,13 +297,7 @@ class ReaderSite:
 
 def _write_search_index(target: Path, documents: list[dict[str, str]],
                         cache_dir: Path | None) -> None:
-    _write(target, search_index_text(documents, cache_dir))
-
-
-def _write(path: Path, text: str) -> None:
-    tmp = path.with_name(path.name + ".tmp")
-    tmp.write_text(text, encoding="utf-8")
-    os.replace(tmp, path)
+    write_text(target, search_index_text(documents, cache_dir))
 
 
 def reader_options(

@@ -15,11 +15,12 @@ from __future__ import annotations
 
 import html
 import json
-import os
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
+
+from .output import write_text
 
 INDEX = Path("search") / "search_index.json"
 
@@ -40,7 +41,7 @@ def fix_search_index(
     if dirty is not None and dirty.previous is not None:
         index["docs"] = _merge(index, dirty)
     escape_entries(index.get("docs", []), strings)
-    _write(site_dir / INDEX, index)
+    write_text(site_dir / INDEX, json.dumps(index, ensure_ascii=False, separators=(",", ":")))
 
 
 def escape_entries(entries: list[Any], strings: Mapping[str, tuple[str, tuple[str, ...]]]) -> None:
@@ -146,9 +147,3 @@ def _last_block(entries: list[Any]) -> list[Any]:
     """A page's newest entries: from its last page-level entry (no #anchor) on."""
     starts = [i for i, e in enumerate(entries) if "#" not in str(e.get("location", ""))]
     return entries[starts[-1]:] if starts else entries
-
-
-def _write(file: Path, data: dict[str, Any]) -> None:
-    tmp = file.with_name(file.name + ".tmp")
-    tmp.write_text(json.dumps(data, ensure_ascii=False, separators=(",", ":")), encoding="utf-8")
-    os.replace(tmp, file)

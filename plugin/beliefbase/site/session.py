@@ -11,9 +11,7 @@ from __future__ import annotations
 import contextlib
 import hashlib
 import json
-import os
 import posixpath
-from collections.abc import Iterable
 from collections.abc import Set as AbstractSet
 from pathlib import Path
 from typing import Any
@@ -39,6 +37,7 @@ from .escape import ascii_html, json_for_html, user_text
 from .footnote_beliefs import FootnoteBeliefsExtension
 from .markdown_ext import WikiLinkExtension
 from .navigation import NavigationOptions, NavigationSite
+from .output import write_chunks, write_text
 from .panels import Panels, drift_banner_html, wanted_html
 from .reader import ReaderCache, ReaderOptions, ReaderSite
 from .render import PageRenderer
@@ -226,7 +225,7 @@ class SiteBuild:
         chunks = graph_json_chunks(self.graph)
         same = self.reader is not None and self.reader.same_graph(chunks) and graph_file.exists()
         if not same:
-            _write_chunks(graph_file, graph_json_chunks(self.graph))
+            write_chunks(graph_file, graph_json_chunks(self.graph))
         hidden = {self.compiled.options.display(p) for p in self.compiled.drafts}
         if self.beliefs is not None:
             hidden |= self.beliefs.hidden_files()
@@ -236,7 +235,7 @@ class SiteBuild:
         if self.navigation is not None:
             self.navigation.write_outputs(out)
         public = [d for d in diagnostics if d.file not in hidden]
-        _write(out / "diagnostics.json", json_for_html(
+        write_text(out / "diagnostics.json", json_for_html(
             {"version": 1, "diagnostics": [d.as_json() for d in sorted(public, key=diag.sort_key)]},
             indent=1, sort_keys=True))
 
@@ -275,14 +274,14 @@ class SiteBuild:
                     if before.get(dest) != now[dest]:  # rendered only when it changed
                         target = site_dir / dest
                         target.parent.mkdir(parents=True, exist_ok=True)
-                        _write(target, self.templates.render("redirect.html", title=doc.title,
+                        write_text(target, self.templates.render("redirect.html", title=doc.title,
                                                              url=rel))
                     written.append(url)
         for dest in before.keys() - now.keys() - taken_dest:
             with contextlib.suppress(OSError):
                 (site_dir / dest).unlink()
         if now != before:
-            _write(manifest, json.dumps({"version": 1, "redirects": now}, indent=0,
+            write_text(manifest, json.dumps({"version": 1, "redirects": now}, indent=0,
                                         sort_keys=True))
         return written
 
@@ -309,17 +308,6 @@ def _longest_run(text: str, char: str) -> int:
         run = run + 1 if c == char else 0
         best = max(best, run)
     return best
-
-
-def _write(path: Path, text: str) -> None:
-    _write_chunks(path, (text,))
-
-
-def _write_chunks(path: Path, chunks: Iterable[str]) -> None:
-    tmp = path.with_name(path.name + ".tmp")
-    with open(tmp, "w", encoding="utf-8") as handle:
-        handle.writelines(chunks)
-    os.replace(tmp, path)
 
 
 __all__ = ["OUTPUT_DIR", "Markup", "SiteBuild"]
