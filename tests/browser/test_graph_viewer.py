@@ -267,6 +267,7 @@ def test_missing_graph_json_shows_a_message(browser: Any, base_url: str) -> None
     page.goto(f"{base_url}graph/")
     page.evaluate("""() => {
         const root = document.createElement('div');
+        root.id = 'broken-graph';
         root.dataset.bbGraph = ''; root.dataset.mode = 'full';
         root.dataset.graphUrl = '../_beliefbase/missing.json';
         root.innerHTML = '<div data-bb-role="stage"><canvas data-bb-role="canvas"></canvas>'
@@ -274,11 +275,16 @@ def test_missing_graph_json_shows_a_message(browser: Any, base_url: str) -> None
         document.body.append(root);
         return import('../_beliefbase/graph/graph.js').then((m) => m.init(root));
     }""")
+    # The message first says "Loading the graph…"; wait for the failure to
+    # replace it (a fixed wait here raced the fetch on a slow CI machine).
+    message = "#broken-graph [data-bb-role=message]"
     page.wait_for_function(
-        "document.querySelectorAll('[data-bb-role=message]:not([hidden])').length > 0"
+        f"(document.querySelector('{message}').textContent || '').startsWith('Could not')"
     )
-    text = page.locator("[data-bb-role=message]:not([hidden])").text_content()
+    text = page.locator(message).text_content()
     assert "Could not load the graph" in text
+    assert "missing.json" in text
+    assert page.locator(message).is_visible()
     page.close()
 
 
