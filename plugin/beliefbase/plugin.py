@@ -48,7 +48,8 @@ from .site.markdown_reuse import MarkdownReuse, reusable
 from .site.nav_memo import NavMemo
 from .site.navigation import NavigationOptions, install_theme_overrides
 from .site.reader import ReaderCache, reader_options
-from .site.search_index import escape_before_writing, fix_search_index
+from .site.search_index import EntryTexts, escape_before_writing, fix_search_index
+from .site.search_offload import SearchOffload
 from .site.session import OUTPUT_DIR, SiteBuild
 from .site.templates import MemoryBytecodeCache, Templates, theme_dir
 from .watcher import use_native_watcher
@@ -72,6 +73,8 @@ class BeliefbasePlugin(BasePlugin[BeliefbaseConfig]):
         self.serving = False
         self.dirty = False
         self._search_escaped = False  # the theme's search index escaped in memory
+        self._search_offload: SearchOffload | None = None
+        self._search_texts = EntryTexts()  # the theme's search entries as JSON, for serve
         self.invalidation = Invalidation()
         self._belief_pages: dict[SrcPath, str] | None = None  # belief panels, for --dirty
         self._dest_uris: set[str] = set()
@@ -143,7 +146,12 @@ class BeliefbasePlugin(BasePlugin[BeliefbaseConfig]):
         if self.config.explorer:
             files.append(File.generated(config, f"{OUTPUT_DIR}/explorer.js",
                                         abs_src_path=str(theme_dir() / "assets" / "explorer.js")))
-        page_urls = {f.url for f in files.documentation_pages()}
+        pages = files.documentation_pages()
+        page_urls = {f.url for f in pages}
+        if self._search_offload is not None:
+            self._search_offload.close()
+        if self.config.search_offload and not self.dirty:
+            self._search_offload = SearchOffload.install(config.plugins, len(pages))
         self._dest_uris = {f.dest_uri for f in files}  # alias redirects never replace these
         self._diagnostics += self.site.check_graph(page_urls, self.graph_builder)
         if self.dirty:  # MkDocs re-renders only changed files: make it re-render dependents too
@@ -271,7 +279,8 @@ class BeliefbasePlugin(BasePlugin[BeliefbaseConfig]):
         site = self.site
         self._search_escaped = site is not None and escape_before_writing(
             config.plugins, site.search_strings,
-            self.invalidation.search_merge if self.dirty else None)
+            self.invalidation.search_merge if self.dirty else None,
+            self._search_texts if self.serving and self.dirty else None)
         if self.dirty and not self._search_escaped:
             self.invalidation.search_merge()  # read the last index before the theme replaces it
         return env
@@ -280,6 +289,9 @@ class BeliefbasePlugin(BasePlugin[BeliefbaseConfig]):
 
     @event_priority(100)  # first: before the search plugin writes its index
     def _release_page_caches(self, *, config: MkDocsConfig) -> None:
+        if self._search_offload is not None:
+            self._search_offload.finish()
+            self._search_offload = None
         if self.site is not None:
             self.site.release_page_caches()
 
@@ -306,6 +318,8 @@ class BeliefbasePlugin(BasePlugin[BeliefbaseConfig]):
 
     def on_shutdown(self) -> None:
         MarkdownReuse.uninstall()
+        if self._search_offload is not None:
+            self._search_offload.close()
         self.reader_cache.wait()
         if self.compiler is not None:
             self.compiler.cache.save()

@@ -62,6 +62,7 @@ def escape_before_writing(
     plugins: Mapping[str, Any],
     strings: Callable[[], Mapping[str, tuple[str, tuple[str, ...]]]],
     dirty: Callable[[bool], DirtyMerge] | None = None,
+    texts: EntryTexts | None = None,
 ) -> bool:
     """Escape (and after a ``--dirty`` rebuild, merge) Material's search index in
     memory, just before the theme writes it.
@@ -71,6 +72,8 @@ def escape_before_writing(
     build, or — on the first dirty build of a process — from the file the last
     build left, still unwritten at this point.  False when the site has no
     Material search plugin to hook into (the caller then fixes the written file).
+    With ``texts`` (under ``mkdocs serve``) the JSON is put together from each
+    entry's text, kept from the last rebuild for entries it did not change.
     """
     for plugin in plugins.values():
         index = getattr(plugin, "search_index", None)
@@ -89,11 +92,55 @@ def escape_before_writing(
                     _index.entries = merge_entries(previous, _index.entries, merge)
                 prev = None  # merged: Material must not merge again
             escape_entries(_index.entries, strings())
+            if texts is not None and prev is None and not args and not kwargs and _is_material(
+                    _index):
+                return texts.index_json(_index.config, _index.entries)
             return _generate(prev, *args, **kwargs)
 
         index.generate_search_index = merged_and_escaped
         return True
     return False
+
+
+_SEPARATORS = (",", ":")
+
+
+class EntryTexts:
+    """The JSON text of every search entry, kept from one ``mkdocs serve`` rebuild to
+    the next: an edit changes a few pages' entries, and serialising all of them
+    again (25 MB at 5,000 notes) took half a second of every rebuild.
+
+    An entry is known by identity (the theme keeps the last build's entry objects,
+    and ``merge_entries`` carries over those of pages not rebuilt); its title and
+    tags, the only fields changed in place (``escape_entries``), are compared too.
+    """
+
+    def __init__(self) -> None:
+        self._texts: dict[int, tuple[dict[str, Any], Any, Any, str]] = {}
+
+    def index_json(self, config: Mapping[str, Any], entries: list[dict[str, Any]]) -> str:
+        """What Material's ``generate_search_index`` returns for ``entries``, byte for byte."""
+        kept: dict[int, tuple[dict[str, Any], Any, Any, str]] = {}
+        parts = []
+        for entry in entries:
+            title, tags = entry.get("title"), entry.get("tags")
+            known = self._texts.get(id(entry))
+            if known is not None and known[0] is entry and known[1] == title and known[2] == tags:
+                text = known[3]
+            else:
+                text = json.dumps(entry, separators=_SEPARATORS, default=str)
+            kept[id(entry)] = (entry, title, list(tags) if isinstance(tags, list) else tags, text)
+            parts.append(text)
+        self._texts = kept
+        head = {key: config[key] for key in ("lang", "separator", "pipeline", "fields")}
+        return ('{"config":' + json.dumps(head, separators=_SEPARATORS, default=str)
+                + ',"docs":[' + ",".join(parts) + "]}")
+
+
+def _is_material(index: Any) -> bool:
+    """Is ``index`` Material's own search index (whose JSON ``EntryTexts`` reproduces)?"""
+    cls = type(index)
+    return cls.__name__ == "SearchIndex" and cls.__module__ == "material.plugins.search.plugin"
 
 
 def read_index(site_dir: Path) -> dict[str, Any] | None:

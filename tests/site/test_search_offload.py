@@ -1,0 +1,96 @@
+"""Material's search parse on a second core (``search_offload``): the same index, byte for byte."""
+
+from __future__ import annotations
+
+import shutil
+from concurrent.futures import Future
+from pathlib import Path
+from typing import Any
+
+import pytest
+from beliefbase.site import search_offload
+
+from tests.conftest import differing
+
+# What the search plugin treats specially: excluded pages and sections, a page
+# without an h1 (its title comes from the page), tags, headings with markup,
+# code, and text our panels add after the page was indexed.
+PAGES = {
+    "index.md": "# Home\n\nSee [[Alpha]] and [[Beta|the second]].\n",
+    "alpha.md": "---\ntags: [greek, first]\n---\n# Alpha\n\nAlpha text links [[Beta]].\n\n"
+                "## Kept *section*\n\nKept words.\n\n## Hidden { data-search-exclude }\n\n"
+                "Words nobody finds.\n",
+    "beta.md": "## No h1 here\n\nBeta text with `code` and\n\n```python\nx = 1\n```\n",
+    "gamma.md": "---\nsearch:\n  exclude: true\n---\n# Gamma\n\nNever indexed.\n",
+    "delta.md": "---\ntitle: \"<b>Delta</b> & co\"\nsearch:\n  boost: 2\n---\nDelta body "
+                "embeds ![[Alpha#Kept section]].\n",
+}
+
+
+def build_both(project: Any, tmp_path: Path) -> list[Path]:
+    for path, text in PAGES.items():
+        project.write(path, text, dedent=False)
+    sites = []
+    for flag in (True, False):
+        result = project.build(plugins=["search", {"beliefbase": {"search_offload": flag}}],
+                               markdown_extensions=["attr_list", {"toc": {"permalink": True}}])
+        assert result.error is None
+        copy = tmp_path / f"site-{flag}"
+        shutil.copytree(result.site, copy)
+        sites.append(copy)
+    return sites
+
+
+@pytest.fixture
+def offloaded(monkeypatch: pytest.MonkeyPatch) -> list[search_offload.SearchOffload]:
+    """Offload even these few pages, and remember each offload."""
+    made: list[search_offload.SearchOffload] = []
+    init = search_offload.SearchOffload.__init__
+
+    def spy(self: search_offload.SearchOffload, index: Any) -> None:
+        init(self, index)
+        made.append(self)
+
+    monkeypatch.setattr(search_offload, "OFFLOAD_THRESHOLD", 1)
+    monkeypatch.setattr(search_offload.SearchOffload, "__init__", spy)
+    return made
+
+
+def test_offloaded_parse_writes_the_same_site(project: Any, tmp_path: Path,
+                                              offloaded: list[Any]) -> None:
+    on, off = build_both(project, tmp_path)
+    assert len(offloaded) == 1  # only the build with the option on
+    assert differing(on, off) == []
+    index = (on / "search/search_index.json").read_text(encoding="utf-8")
+    assert "Kept words" in index and "nobody finds" not in index and "Never indexed" not in index
+    assert "&lt;b&gt;Delta&lt;/b&gt;" in index  # our escaping still applies
+
+
+def test_a_failing_worker_loses_no_page(project: Any, tmp_path: Path, offloaded: list[Any],
+                                        monkeypatch: pytest.MonkeyPatch) -> None:
+    def broken(self: Any, fn: Any, *args: Any) -> Future[Any]:
+        future: Future[Any] = Future()
+        future.set_exception(OSError("worker died"))
+        return future
+
+    monkeypatch.setattr(search_offload.ProcessPoolExecutor, "submit", broken)
+    on, off = build_both(project, tmp_path)
+    assert len(offloaded) == 1
+    assert differing(on, off) == []
+
+
+def test_offload_only_for_large_builds_with_materials_search(
+        project: Any, monkeypatch: pytest.MonkeyPatch) -> None:
+    from mkdocs.config import load_config
+
+    project.write_config(plugins=["search", "beliefbase"])
+    config = load_config(str(project.root / "mkdocs.yml"))
+    config.plugins.run_event("config", config)  # Material makes its search index here
+    assert search_offload.SearchOffload.install(config.plugins, pages=10) is None
+    offload = search_offload.SearchOffload.install(config.plugins, pages=1_000)
+    assert offload is not None
+    offload.close()
+    assert "add_entry_from_context" not in vars(offload.index)  # Material's method again
+    assert search_offload.SearchOffload.install({}, pages=1_000) is None  # no Material search
+    monkeypatch.setattr(search_offload.os, "cpu_count", lambda: 1)
+    assert search_offload.SearchOffload.install(config.plugins, pages=1_000) is None
