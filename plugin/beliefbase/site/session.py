@@ -13,6 +13,7 @@ import hashlib
 import json
 import posixpath
 from collections.abc import Set as AbstractSet
+from functools import lru_cache
 from pathlib import Path
 from typing import Any
 
@@ -20,6 +21,7 @@ import markdown
 from markupsafe import Markup
 from mkdocs.config.defaults import MkDocsConfig
 from mkdocs.structure.files import Files
+from mkdocs.utils import get_relative_url
 
 from .. import diagnostics as diag
 from ..builder.compiled import Compiled
@@ -248,8 +250,6 @@ class SiteBuild:
         ``--dirty`` rebuild (the old site still there) rewrites only the ones
         that changed and removes the ones no alias asks for any more.
         """
-        from mkdocs.utils import get_relative_url
-
         manifest = site_dir / OUTPUT_DIR / REDIRECTS_JSON
         before = _read_manifest(manifest)
         now: dict[str, str] = {}
@@ -260,16 +260,11 @@ class SiteBuild:
                 continue
             folder = posixpath.dirname(page_path(doc.parsed))
             for alias in doc.aliases:
-                for name in dict.fromkeys((url_slug(alias), alias.strip())):
-                    if not name or "/" in name or name.startswith("."):
-                        continue
-                    dest = (f"{name}/index.html" if use_directory_urls else f"{name}.html")
-                    dest = posixpath.join(folder, dest) if folder else dest
-                    url = url_for_dest(dest, use_directory_urls)
+                for dest, url in _alias_pages(alias, folder, use_directory_urls):
                     if url in taken or dest in taken_dest:
                         continue
                     taken.add(url)
-                    rel = get_relative_url(doc.url, url)
+                    rel = _relative_url(doc.url, url)
                     now[dest] = hashlib.sha1(f"{doc.title}\0{rel}".encode()).hexdigest()
                     if before.get(dest) != now[dest]:  # rendered only when it changed
                         target = site_dir / dest
@@ -284,6 +279,24 @@ class SiteBuild:
             write_text(manifest, json.dumps({"version": 1, "redirects": now}, indent=0,
                                         sort_keys=True))
         return written
+
+
+@lru_cache(maxsize=1 << 16)  # the same every rebuild of `mkdocs serve`
+def _alias_pages(alias: str, folder: str, use_directory_urls: bool) -> tuple[tuple[str, str], ...]:
+    """(output path, URL) of the redirect pages ``alias`` may get, in order of preference."""
+    pages = []
+    for name in dict.fromkeys((url_slug(alias), alias.strip())):
+        if not name or "/" in name or name.startswith("."):
+            continue
+        dest = (f"{name}/index.html" if use_directory_urls else f"{name}.html")
+        dest = posixpath.join(folder, dest) if folder else dest
+        pages.append((dest, str(url_for_dest(dest, use_directory_urls))))
+    return tuple(pages)
+
+
+@lru_cache(maxsize=1 << 16)
+def _relative_url(url: str, other: str) -> str:
+    return get_relative_url(url, other)
 
 
 def _read_manifest(path: Path) -> dict[str, str]:
