@@ -5,8 +5,8 @@ from __future__ import annotations
 import re
 
 from beliefbase.codecs import frontmatter as fm
-from beliefbase.codecs.markdown import decode, parse_markdown
-from beliefbase.codecs.mask import code_regions, mask
+from beliefbase.codecs.markdown import _LINK, _next_link, decode, parse_markdown
+from beliefbase.codecs.mask import _backtick_runs, code_regions, mask
 from hypothesis import HealthCheck, example, given, settings
 from hypothesis import strategies as st
 
@@ -63,6 +63,33 @@ def test_mask_preserves_length_lines_and_outside_text(text: str) -> None:
         assert start >= pos and end >= start
         pos = max(pos, end)
     assert out[pos:] == text[pos:]
+
+
+link_text = st.lists(
+    st.one_of(MARKDOWN_ALPHABET, st.sampled_from(["<http://a.b>", "<https://x", "<htt", "!["])),
+    max_size=200,
+).map("".join)
+
+
+@given(link_text)
+@example("![[a]] ![b](c) <http://x> !x [y] \\![[z]]")
+def test_next_link_finds_what_a_regex_search_finds(text: str) -> None:
+    for at in range(len(text) + 1):
+        found, searched = _next_link(text, at), _LINK.search(text, at)
+        assert (found and found.span()) == (searched and searched.span())
+
+
+@given(markdown_text)
+@example("\\` \\`` a\\\\``` `` `")
+def test_backtick_runs_are_the_unescaped_runs(text: str) -> None:
+    unescaped = re.compile(r"(?<!\\)`+")  # what the runs were found with before
+    assert _backtick_runs(text) == [m.span() for m in unescaped.finditer(text)]
+
+
+@given(markdown_text)
+def test_mask_blanks_everything_but_newlines_inside_regions(text: str) -> None:
+    out = mask(text)
+    assert all(o == c or (o == " " and c != "\n") for o, c in zip(out, text, strict=True))
 
 
 @given(markdown_text)

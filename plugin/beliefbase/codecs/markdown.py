@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import hashlib
 import re
-from bisect import bisect_right
+from bisect import bisect_left, bisect_right
 from collections.abc import Iterator
 from typing import Any
 from urllib.parse import unquote
@@ -41,9 +41,8 @@ _ATTR_LIST = re.compile(r"[ \t]*\{:?(?P<attrs>[^}\n]*)\}[ \t]*$")
 _ATTR_ID = re.compile(r"(?:^|\s)#(?P<id>[^\s}]+)")
 _LIST_ITEM = re.compile(r"^[ \t]*(?:[*+-]|\d{1,9}[.)])[ \t]", re.MULTILINE)
 
-# One pass finds every inline link form, in document order.
-# One pass finds every inline link form, in document order.  The lookahead lets
-# the regex engine skip straight to '!', '[' or '<'; escapes are checked in Python.
+# Every inline link form.  A link starts at '[', '![' or '<http': `_next_link` jumps
+# between those with str.find and matches there; escapes are checked in Python.
 _LINK = re.compile(
     r"""
     (?=[!\[<])
@@ -74,9 +73,19 @@ _TAG = re.compile(
 _BLOCK_ID = re.compile(r"\^(?P<id>[A-Za-z0-9][A-Za-z0-9\-]*)[ \t]*$", re.MULTILINE)
 _FOOTNOTE_DEF = re.compile(r"^\[\^(?P<id>[^\]\s]+)\]:", re.MULTILINE)
 _FOOTNOTE_REF = re.compile(r"\[\^(?P<id>[^\]\s]+)\](?!:)")
-_SENTENCE_END = re.compile(r"(?<=[.!?])[ \t\n]+(?=[A-Z0-9\"'(\[*_])")
+# Both scan a whole body once (see `_Sentences`), so each starts with a character
+# class or a literal the regex engine can skip to, not a lookbehind or a `^`.
+_SENTENCE_END = re.compile(
+    r"""
+    [.!?]                       # the end of a sentence...
+    (?P<gap>[ \t\n]+)           # ...the whitespace after it, which is the boundary...
+    (?=[A-Z0-9"'(\[*_])         # ...and what can start the next one
+    """,
+    re.VERBOSE,
+)
 _NEWLINE = re.compile(r"\n")
-_LINE_UNIT = re.compile(r"^[ \t]*(?:[*+-][ \t]|\d{1,9}[.)][ \t]|\|)", re.MULTILINE)
+# Scans "\n" + body: a match starts on the newline, i.e. at the body offset of its line.
+_LINE_UNIT = re.compile(r"\n[ \t]*(?:[*+-][ \t]|\d{1,9}[.)][ \t]|\|)")
 _SIZE = re.compile(r"\d+(?:x\d+)?")
 _ESCAPED_PIPE = re.compile(r"\\\|")
 _SCHEME = re.compile(r"^[A-Za-z][A-Za-z0-9+.\-]*:")
@@ -163,12 +172,8 @@ def _scan(
         blocks=tuple(_block_ids(masked, pos)),
         links=tuple(links),
         tags=tuple(_tags(masked, pos)),
-        footnote_refs=tuple(
-            Footnote(m.group("id"), *pos.at(m.start())) for m in _FOOTNOTE_REF.finditer(masked)
-        ),
-        footnote_defs=tuple(
-            Footnote(m.group("id"), *pos.at(m.start())) for m in _FOOTNOTE_DEF.finditer(masked)
-        ),
+        footnote_refs=_footnotes(_FOOTNOTE_REF, masked, pos),
+        footnote_defs=_footnotes(_FOOTNOTE_DEF, masked, pos),
         fields=tuple(plain_fields),
         meta_lines=meta_lines,
         line_count=first_line - 1 + body.count("\n") + (0 if body.endswith("\n") else 1),
@@ -276,8 +281,9 @@ def _links(
 ) -> Iterator[LinkRef]:
     if "[" not in masked and "<http" not in masked:
         return
+    sentences = _Sentences(body)
     at = 0
-    while (m := _LINK.search(masked, at)) is not None:
+    while (m := _next_link(masked, at)) is not None:
         start = m.start()
         escaped = start > 0 and masked[start - 1] == "\\"
         if escaped or (m.group("mdbang") is not None and start > 0 and masked[start - 1] == "]"):
@@ -286,13 +292,39 @@ def _links(
         at = m.end()
         line, col = pos.at(start)
         if m.group("inner") is not None:
-            link = _wikilink(m, body, line, col, fields_at)
+            link = _wikilink(m, sentences, line, col, fields_at)
         elif m.group("url") is not None:
             link = LinkRef("autolink", m.group("url"), "", None, line, col, "links_to")
         else:
-            link = _markdown_link(m, body, line, col)
+            link = _markdown_link(m, sentences, line, col)
         if link is not None:
             yield link
+
+
+def _next_link(masked: str, at: int) -> re.Match[str] | None:
+    """``_LINK.search(masked, at)``, without trying the regex at every offset.
+
+    The regex engine cannot skip ahead to a lookahead or a class of characters
+    (it tries each offset), but ``str.find`` jumps to a literal at C speed.
+    """
+    bracket = masked.find("[", at)
+    angle = masked.find("<http", at)
+    while bracket >= 0 or angle >= 0:
+        if angle < 0 or 0 <= bracket < angle:
+            if bracket > at and masked[bracket - 1] == "!":
+                m = _LINK.match(masked, bracket - 1)
+                if m is not None:
+                    return m
+            m = _LINK.match(masked, bracket)
+            if m is not None:
+                return m
+            bracket = masked.find("[", bracket + 1)
+        else:
+            m = _LINK.match(masked, angle)
+            if m is not None:
+                return m
+            angle = masked.find("<http", angle + 1)
+    return None
 
 
 def split_wikilink(inner: str) -> tuple[str, str, str | None]:
@@ -308,13 +340,17 @@ def split_wikilink(inner: str) -> tuple[str, str, str | None]:
 
 
 def _wikilink(
-    m: re.Match[str], body: str, line: int, col: int, fields_at: dict[int, tuple[str, int]]
+    m: re.Match[str],
+    sentences: _Sentences,
+    line: int,
+    col: int,
+    fields_at: dict[int, tuple[str, int]],
 ) -> LinkRef | None:
-    inner = body[m.start("inner"):m.end("inner")]
+    inner = sentences.body[m.start("inner"):m.end("inner")]
     target, fragment, display = split_wikilink(inner)
     if not target and not fragment:
         return None
-    context = _context(body, m.start(), m.end())
+    context = sentences.around(m.start(), m.end())
     if m.group("bang"):
         size = display if display and _SIZE.fullmatch(display) else None
         return LinkRef("embed", target, fragment, None if size else display, line, col,
@@ -325,11 +361,13 @@ def _wikilink(
     return LinkRef("wikilink", target, fragment, display, line, col, "links_to", context)
 
 
-def _markdown_link(m: re.Match[str], body: str, line: int, col: int) -> LinkRef | None:
+def _markdown_link(
+    m: re.Match[str], sentences: _Sentences, line: int, col: int
+) -> LinkRef | None:
     href = m.group("href").strip()
     if href.startswith("<") and href.endswith(">"):
         href = href[1:-1].strip()
-    text = body[m.start("text"):m.end("text")]
+    text = sentences.body[m.start("text"):m.end("text")]
     image = bool(m.group("mdbang"))
     if _SCHEME.match(href):
         if href.lower().startswith(("http://", "https://")):
@@ -341,7 +379,7 @@ def _markdown_link(m: re.Match[str], body: str, line: int, col: int) -> LinkRef 
         return None
     form: LinkForm = "image" if image else "markdown"
     return LinkRef(form, path, unquote(fragment), text or None, line, col,
-                   "embeds" if image else "links_to", _context(body, m.start(), m.end()))
+                   "embeds" if image else "links_to", sentences.around(m.start(), m.end()))
 
 
 def meta_links(data: dict[str, Any], lines: dict[str, int]) -> list[LinkRef]:
@@ -378,36 +416,62 @@ def _wikilink_values(value: Any) -> Iterator[str]:
                 yield item[0]
 
 
-def _context(body: str, start: int, end: int) -> str:
-    """The sentence around ``body[start:end]``, within its paragraph."""
-    para_start = body.rfind("\n\n", 0, start)
-    para_start = 0 if para_start < 0 else para_start + 2
-    para_end = body.find("\n\n", end)
-    para_end = len(body) if para_end < 0 else para_end
-    # A list item (all its lines) or a table row is its own unit of text.
-    for unit in _LINE_UNIT.finditer(body, para_start, para_end):
-        if unit.start() <= start:
-            para_start = unit.start()
-        elif unit.start() > end:
-            para_end = unit.start() - 1
-            break
-    if para_end - para_start > 4 * _CONTEXT_MAX:
-        para_start = max(para_start, start - _CONTEXT_MAX)
-        para_end = min(para_end, end + _CONTEXT_MAX)
-    sent_start, sent_end = para_start, para_end
-    for s in _SENTENCE_END.finditer(body, para_start, para_end):
-        if s.end() <= start:
-            sent_start = s.end()
-        elif s.start() >= end:
-            sent_end = s.start()
-            break
-    snippet = " ".join(body[sent_start:sent_end].split())
-    if len(snippet) > _CONTEXT_MAX:
-        rel = body[sent_start:start].count(" ")
-        words = snippet.split(" ")
-        lo = max(0, rel - 20)
-        snippet = ("… " if lo else "") + " ".join(words[lo: lo + 45]) + " …"
-    return snippet
+class _Sentences:
+    """The sentence around any link of one body, within its paragraph.
+
+    Line units (list items, table rows) and sentence ends are found once per
+    body; each link then costs a few bisections instead of a scan of its
+    paragraph.  A scan of ``body[a:b]`` (``finditer(body, a, b)``) would find
+    exactly the whole-body matches that start at or after ``a`` and, for a
+    sentence end, whose lookahead character lies before ``b``: ``_LINE_UNIT``
+    matches hold no newline, and a ``_SENTENCE_END`` match is a whole run of
+    whitespace after ``.!?`` (lookbehind sees before ``a``; the lookahead
+    cannot see ``b``).
+    """
+
+    __slots__ = ("body", "_units", "_starts", "_ends")
+
+    def __init__(self, body: str) -> None:
+        self.body = body
+        self._units: list[int] | None = None
+        self._starts: list[int] = []
+        self._ends: list[int] = []
+
+    def around(self, start: int, end: int) -> str:
+        """The sentence around ``body[start:end]``, whitespace collapsed, at most ~280 chars."""
+        body = self.body
+        units = self._units
+        if units is None:
+            units = self._units = [m.start() for m in _LINE_UNIT.finditer("\n" + body)]
+            for m in _SENTENCE_END.finditer(body):
+                self._starts.append(m.start("gap"))
+                self._ends.append(m.end())
+        para_start = body.rfind("\n\n", 0, start)
+        para_start = 0 if para_start < 0 else para_start + 2
+        para_end = body.find("\n\n", end)
+        para_end = len(body) if para_end < 0 else para_end
+        # A list item (all its lines) or a table row is its own unit of text.
+        i = bisect_right(units, start) - 1
+        j = bisect_right(units, end)
+        if i >= 0 and units[i] >= para_start:
+            para_start = units[i]
+        if j < len(units) and units[j] < para_end:
+            para_end = units[j] - 1
+        if para_end - para_start > 4 * _CONTEXT_MAX:
+            para_start = max(para_start, start - _CONTEXT_MAX)
+            para_end = min(para_end, end + _CONTEXT_MAX)
+        starts, ends = self._starts, self._ends
+        k = bisect_right(ends, start) - 1
+        sent_start = ends[k] if k >= 0 and starts[k] >= para_start else para_start
+        k = bisect_left(starts, end)
+        sent_end = starts[k] if k < len(starts) and ends[k] < para_end else para_end
+        snippet = " ".join(body[sent_start:sent_end].split())
+        if len(snippet) > _CONTEXT_MAX:
+            rel = body[sent_start:start].count(" ")
+            words = snippet.split(" ")
+            lo = max(0, rel - 20)
+            snippet = ("… " if lo else "") + " ".join(words[lo: lo + 45]) + " …"
+        return snippet
 
 
 def _tags(masked: str, pos: _Positions) -> Iterator[Tag]:
@@ -427,6 +491,12 @@ def _is_heading_marker(masked: str, line_start: int, at: int) -> bool:
     """The ``#`` at ``at`` is part of the heading's own ``##`` marker."""
     prefix = masked[line_start:at]
     return not prefix.strip(" #")
+
+
+def _footnotes(pattern: re.Pattern[str], masked: str, pos: _Positions) -> tuple[Footnote, ...]:
+    if "[^" not in masked:
+        return ()  # the check spares a scan: `^` gives the regex engine nothing to skip to
+    return tuple(Footnote(m.group("id"), *pos.at(m.start())) for m in pattern.finditer(masked))
 
 
 def _block_ids(masked: str, pos: _Positions) -> Iterator[BlockId]:
