@@ -5,7 +5,7 @@ from __future__ import annotations
 import random
 
 from beliefbase.builder import Compiled, Compiler
-from beliefbase.builder.resolve import nearness
+from beliefbase.builder.resolve import Resolver, nearness
 
 
 def targets(compiled: Compiled, source: str) -> list[tuple[str, str, str | None, str | None]]:
@@ -173,3 +173,29 @@ def test_compiler_reused_keeps_results_identical(project) -> None:  # type: igno
     first = compiler.compile(project.sources())
     second = compiler.compile(project.sources())
     assert targets(first, "a.md") == targets(second, "a.md")
+
+
+def test_answers_kept_for_every_note_are_what_each_note_gets(project) -> None:  # type: ignore[no-untyped-def]
+    # Resolver.find keeps an answer per target when no linking note could change it;
+    # from any note, in any order, it must answer as a resolver that remembers nothing.
+    project.write("BeliefNetwork.toml", 'id = "main"\n')
+    project.write("team/BeliefNetwork.toml", 'id = "team"\n')
+    project.write("team/spec.md", "---\nid: spec\naliases: [Shared]\n---\n")
+    project.write("spec-main.md", "---\nid: spec\n---\n")
+    project.write("solo.md", "---\nid: solo-id\ntitle: Unique Title\naliases: [Shared]\n---\n")
+    for folder in ("a", "a/b", "team"):
+        project.write(f"{folder}/dup.md", "")
+    project.write("secret.md", "---\ndraft: true\ntitle: Secret Plan\n---\n")
+    project.write("a/b/sub/note.md", "")
+    project.write("guide/index.md", "")
+    compiled = project.compile()
+    resolver = compiled.link_resolver.resolver
+    notes = list(compiled.documents.values())
+    wanted = ["spec", "solo-id", "dup", "DUP", "Unique Title", "Shared", "Secret Plan", "nothing",
+              "sub/note", "../dup", "dup.md", "guide", "bid:00000000", " spec "]
+    for order in (notes, notes[::-1]):
+        remembering = Resolver(resolver.published, resolver.drafts)
+        for target in wanted:
+            for note in order:
+                fresh = Resolver(resolver.published, resolver.drafts).find(target, note)
+                assert remembering.find(target, note) == fresh, (target, note.path)

@@ -70,6 +70,11 @@ class Document:
     blocks: dict[str, BlockId] = field(default_factory=dict)
     #: fragment -> (anchor, missing): links into this document, resolved once
     fragments: dict[str, tuple[str | None, bool]] = field(default_factory=dict, repr=False)
+    #: the folder of ``path`` ("" at the docs root); link resolution asks for it per link
+    folder: str = field(init=False, repr=False, compare=False)
+
+    def __post_init__(self) -> None:
+        self.folder = posixpath.dirname(self.path)
 
     @property
     def kind(self) -> str:
@@ -78,10 +83,6 @@ class Document:
     @property
     def meta(self) -> dict[str, Any]:
         return self.parsed.meta
-
-    @property
-    def folder(self) -> str:
-        return posixpath.dirname(self.path)
 
 
 def is_published(meta: dict[str, Any]) -> bool:

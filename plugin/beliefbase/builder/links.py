@@ -126,6 +126,8 @@ class LinkResolver:
         return self._with_fragment(link, doc, found.path, found)
 
     def _diagnose(self, rl: ResolvedLink, doc: Document, display: str) -> diag.Diagnostic | None:
+        if rl.status == "ok" and len(rl.candidates) < 2 and not rl.anchor_missing:
+            return None  # most links: nothing to say, and no message to word
         link = rl.link
         written = written_form(link)
         where = (display, link.line, link.column)

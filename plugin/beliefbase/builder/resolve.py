@@ -66,9 +66,12 @@ class Resolver:
         self.published = published
         self.drafts = drafts
         self._memo: dict[tuple[str, str, str], Found | Status | None] = {}
+        self._anywhere: dict[str, Found | Status | None] = {}  # same for every linking note
 
     def find(self, target: str, source: Document) -> Found | Status | None:
         """Found, "escape" (path leaves docs_dir), "unpublished", or None."""
+        if target in self._anywhere:
+            return self._anywhere[target]
         key = (source.folder, source.network.id, target)
         if key in self._memo:
             return self._memo[key]
@@ -76,8 +79,27 @@ class Resolver:
         if result is None:
             in_drafts = find_target(self.drafts, target, source)
             result = "unpublished" if isinstance(in_drafts, Found) else None
-        self._memo[key] = result
+        if self._same_for_every_source(target, result):
+            self._anywhere[target] = result
+        else:
+            self._memo[key] = result
         return result
+
+    def _same_for_every_source(self, target: str, result: Found | Status | None) -> bool:
+        """Would a link from any other note get ``result`` for ``target`` too?
+
+        Only two things read the linking note: the path step (a target with
+        '/' or '.md' is relative to its folder) and the choice among several
+        candidates (the nearest, and for an ``id`` its own network's first).
+        """
+        text = target.strip()
+        if "/" in text or text.lower().endswith(".md"):
+            return False
+        if not isinstance(result, Found):
+            return True  # found nothing, or only a draft: the steps themselves read no note
+        if result.candidates:
+            return False
+        return result.step != 3 or len(self.published.ids.get(text, ())) == 1
 
 
 def find_target(index: NameIndex, target: str, source: Document) -> Found | Status | None:

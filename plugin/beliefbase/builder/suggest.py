@@ -37,6 +37,7 @@ class Suggester:
         self._names: list[str] = sorted(set(names))
         self._grams: dict[str, list[int]] | None = None
         self._memo: dict[str, str] = {}
+        self._name_grams: dict[int, set[str]] = {}  # of the names that made a shortlist
 
     def release(self) -> None:
         """Drop the trigram index (a one-shot build needs no more suggestions)."""
@@ -91,12 +92,12 @@ class Suggester:
         counts: Counter[int] = Counter()
         for _, gram in rarest:
             counts.update(index[gram])
-        shortlist = sorted(counts.items(), key=lambda item: (-item[1], item[0]))[:_SHORTLIST]
+        shortlist = sorted((-shared, i) for i, shared in counts.items() if shared >= 2)
         scored = []
-        for i, shared in shortlist:
-            if shared < 2:
-                break
-            theirs = _trigrams(normalize_name(self._names[i]))
+        for _, i in shortlist[:_SHORTLIST]:
+            theirs = self._name_grams.get(i)
+            if theirs is None:
+                theirs = self._name_grams[i] = _trigrams(normalize_name(self._names[i]))
             dice = 2 * len(grams & theirs) / (len(grams) + len(theirs))
             if dice >= _MIN_DICE:
                 scored.append((-dice, self._names[i]))
