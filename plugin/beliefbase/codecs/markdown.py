@@ -73,15 +73,16 @@ _TAG = re.compile(
 _BLOCK_ID = re.compile(r"\^(?P<id>[A-Za-z0-9][A-Za-z0-9\-]*)[ \t]*$", re.MULTILINE)
 _FOOTNOTE_DEF = re.compile(r"^\[\^(?P<id>[^\]\s]+)\]:", re.MULTILINE)
 _FOOTNOTE_REF = re.compile(r"\[\^(?P<id>[^\]\s]+)\](?!:)")
-# Both scan a whole body once (see `_Sentences`), so each starts with a character
-# class or a literal the regex engine can skip to, not a lookbehind or a `^`.
-_SENTENCE_END = re.compile(
-    r"""
-    [.!?]                       # the end of a sentence...
-    (?P<gap>[ \t\n]+)           # ...the whitespace after it, which is the boundary...
-    (?=[A-Z0-9"'(\[*_])         # ...and what can start the next one
-    """,
-    re.VERBOSE,
+# These scan a whole body once (see `_Sentences`), so each starts with a literal
+# the regex engine jumps to at C speed; it tries a lookbehind, a `^` or even a
+# class like [.!?] at every offset.  Hence one sentence-end pattern per mark.
+_SENTENCE_ENDS = tuple(
+    (mark, re.compile(
+        re.escape(mark)                # the end of a sentence...
+        + r"(?P<gap>[ \t\n]+)"         # ...the whitespace after it, which is the boundary...
+        + r"(?=[A-Z0-9\"'(\[*_])"      # ...and what can start the next one
+    ))
+    for mark in ".!?"
 )
 _NEWLINE = re.compile(r"\n")
 # Scans "\n" + body: a match starts on the newline, i.e. at the body offset of its line.
@@ -205,7 +206,9 @@ def _headings(masked: str, body: str, pos: _Positions) -> Iterator[Heading]:
     if "#" in masked:
         for m in _ATX_SCAN.finditer(padded):
             raw = body[m.start("text") - 1:m.end("text") - 1] if m.group("text") else ""
-            raw = _CLOSING_HASHES.sub("", raw).strip()
+            if raw.endswith(("#", " ", "\t")):  # else there is nothing to remove
+                raw = _CLOSING_HASHES.sub("", raw)
+            raw = raw.strip()
             found.append((m.start(), _heading(len(m.group("hashes")), raw, m.start(), pos)))
     if "\n=" in masked or "\n-" in masked:
         for m in _SETEXT_SCAN.finditer(padded):
@@ -243,7 +246,7 @@ def _setext_text_start(masked: str, underline: int) -> int | None:
 
 def _heading(level: int, raw: str, offset: int, pos: _Positions) -> Heading:
     explicit = None
-    attrs = _ATTR_LIST.search(raw)
+    attrs = _ATTR_LIST.search(raw) if "{" in raw else None
     if attrs:
         id_match = _ATTR_ID.search(attrs.group("attrs"))
         if id_match:
@@ -332,7 +335,8 @@ def split_wikilink(inner: str) -> tuple[str, str, str | None]:
 
     ``\\|`` (the escaped pipe Obsidian needs inside tables) separates too.
     """
-    inner = _ESCAPED_PIPE.sub("|", inner)
+    if "\\|" in inner:
+        inner = _ESCAPED_PIPE.sub("|", inner)
     target_part, bar, display = inner.partition("|")
     target, _, fragment = target_part.partition("#")
     shown = display.strip() if bar else None
@@ -424,7 +428,7 @@ class _Sentences:
     paragraph.  A scan of ``body[a:b]`` (``finditer(body, a, b)``) would find
     exactly the whole-body matches that start at or after ``a`` and, for a
     sentence end, whose lookahead character lies before ``b``: ``_LINE_UNIT``
-    matches hold no newline, and a ``_SENTENCE_END`` match is a whole run of
+    matches hold no newline, and a sentence-end match is a whole run of
     whitespace after ``.!?`` (lookbehind sees before ``a``; the lookahead
     cannot see ``b``).
     """
@@ -437,15 +441,23 @@ class _Sentences:
         self._starts: list[int] = []
         self._ends: list[int] = []
 
+    def _find_boundaries(self) -> list[int]:
+        """Scan the body for line units and sentence ends (once: on its first link)."""
+        body = self.body
+        self._units = [m.start() for m in _LINE_UNIT.finditer("\n" + body)]
+        gaps: list[tuple[int, int]] = []
+        for mark, pattern in _SENTENCE_ENDS:
+            if mark in body:
+                gaps += [m.span("gap") for m in pattern.finditer(body)]
+        gaps.sort()
+        self._starts = [gap_start for gap_start, _ in gaps]
+        self._ends = [gap_end for _, gap_end in gaps]
+        return self._units
+
     def around(self, start: int, end: int) -> str:
         """The sentence around ``body[start:end]``, whitespace collapsed, at most ~280 chars."""
         body = self.body
-        units = self._units
-        if units is None:
-            units = self._units = [m.start() for m in _LINE_UNIT.finditer("\n" + body)]
-            for m in _SENTENCE_END.finditer(body):
-                self._starts.append(m.start("gap"))
-                self._ends.append(m.end())
+        units = self._units if self._units is not None else self._find_boundaries()
         para_start = body.rfind("\n\n", 0, start)
         para_start = 0 if para_start < 0 else para_start + 2
         para_end = body.find("\n\n", end)
