@@ -122,3 +122,27 @@ def test_rename_scans_only_notes_that_can_contain_the_new_name(
     kb.build(serve=True)
     # the edited note itself is scanned; no other note contains "zyxwvut"
     assert len(scanned) == 1
+
+
+def test_a_much_mentioned_page_shows_the_first_sources_and_counts_the_rest(
+    project: Any, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from beliefbase.site import reader
+
+    project.write("target.md", "# Target Note\n\nThe target.\n", dedent=False)
+    for i in range(30):
+        project.write(f"s{i:02}.md", f"# Source {i:02}\n\nSource {i:02} is about the Target "
+                      f"Note, again.\n", dedent=False)
+    sentences: list[int] = []
+    real_snippet = m.snippet
+    monkeypatch.setattr(m, "snippet", lambda *a: sentences.append(1) or real_snippet(*a))
+    result = project.build()
+    assert result.error is None
+    panel = result.article("target/")
+    panel = panel[panel.index('class="bb-panel bb-mentions"'):]
+    assert 'Unlinked mentions <span class="bb-count">30</span>' in panel
+    shown = [f"Source {i:02}" for i in range(30) if f">Source {i:02}</a>" in panel]
+    assert shown == [f"Source {i:02}" for i in range(reader.MENTIONS_SHOWN)]  # sorted by title
+    assert f"and {30 - reader.MENTIONS_SHOWN} more pages." in panel
+    # sentences are made only for the sources shown
+    assert len(sentences) == reader.MENTIONS_SHOWN

@@ -43,7 +43,7 @@ def build_both(project: Any, tmp_path: Path) -> list[Path]:
 
 @pytest.fixture
 def offloaded(monkeypatch: pytest.MonkeyPatch) -> list[search_offload.SearchOffload]:
-    """Offload even these few pages, and remember each offload."""
+    """Offload even these few pages, in jobs of two, and remember each offload."""
     made: list[search_offload.SearchOffload] = []
     init = search_offload.SearchOffload.__init__
 
@@ -52,6 +52,7 @@ def offloaded(monkeypatch: pytest.MonkeyPatch) -> list[search_offload.SearchOffl
         made.append(self)
 
     monkeypatch.setattr(search_offload, "OFFLOAD_THRESHOLD", 1)
+    monkeypatch.setattr(search_offload, "BATCH", 2)  # several jobs, the last one short
     monkeypatch.setattr(search_offload.SearchOffload, "__init__", spy)
     return made
 

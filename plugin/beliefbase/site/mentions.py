@@ -73,6 +73,7 @@ _NOT_NEWLINE = re.compile(r"[^\n]")
 # Punctuation (and blanked text) as spaces: then str.split() gives the words, fast.
 _SPACES = str.maketrans(
     {c: " " for c in string.punctuation + "\x00\u2013\u2014\u2019\u201c\u201d"})
+_GAP = re.compile(r"[ \t\r\n]+")  # what may separate the words of a name in a text
 _BLANK = "\x00"  # fills what is not prose: neither a word nor whitespace, so no name spans it
 
 
@@ -178,7 +179,7 @@ def _is_word(char: str) -> bool:
     return char.isalnum() or char == "_"
 
 
-def find_name(low: str, name: str) -> Iterator[int]:
+def find_name(low: str, name: str, start: int = 0) -> Iterator[int]:
     """Offsets where ``name`` (lowercase, single spaces) occurs in ``low`` as whole
     words, any run of whitespace between its words.  Plain string search: no
     regex to compile for each of thousands of names."""
@@ -187,7 +188,7 @@ def find_name(low: str, name: str) -> Iterator[int]:
     head = _is_word(first[0])
     tail = _is_word(parts[-1][-1])
     size = len(low)
-    at = low.find(first)
+    at = low.find(first, start)
     while at >= 0:
         end = at + len(first)
         ok = not (head and at > 0 and _is_word(low[at - 1]))
@@ -202,6 +203,36 @@ def find_name(low: str, name: str) -> Iterator[int]:
         if ok and not (tail and end < size and _is_word(low[end])):
             yield at
         at = low.find(first, at + 1)
+
+
+def single_spaced(text: str) -> str:
+    """``text`` with each gap between words (spaces, tabs, newlines) as one space."""
+    return _GAP.sub(" ", text)
+
+
+def find_spaced(low: str, spaced: str, name: str) -> Iterator[int]:
+    """``find_name(low, name)`` for a name of several words, faster.
+
+    A common first word occurs dozens of times per note; the whole name is
+    looked for in ``spaced`` (``single_spaced(low)``) instead, and each hit is
+    placed in ``low`` by ``find_name`` from where it can start: offsets only
+    shrink in ``spaced``, and the hits keep their order.
+    """
+    head = _is_word(name[0])
+    tail = _is_word(name[-1])
+    size = len(spaced)
+    resume = 0
+    at = spaced.find(name)
+    while at >= 0:
+        end = at + len(name)
+        if not (head and at > 0 and _is_word(spaced[at - 1])) and not (
+                tail and end < size and _is_word(spaced[end])):
+            found = next(find_name(low, name, max(at, resume)), None)
+            if found is None:
+                return
+            yield found
+            resume = found + 1
+        at = spaced.find(name, at + 1)
 
 
 def scan(body: str, names: NameIndex) -> list[tuple[str, int]]:
@@ -247,11 +278,18 @@ def scan_prose(text: str, names: NameIndex, only: set[str] | None,
     low = text.lower()
     words = low.translate(_SPACES).split()
     hits: dict[str, list[tuple[str, int]]] = {}
+    spaced: str | None = None
     for name in names.candidates(words):
         if only is not None and name not in only:
             continue
         exact = names.exact.get(name)
-        found = find_name(text, exact) if exact else find_name(low, name)
+        if exact:
+            found = find_name(text, exact)
+        elif " " in name:
+            spaced = single_spaced(low) if spaced is None else spaced
+            found = find_spaced(low, spaced, name)
+        else:
+            found = find_name(low, name)
         for k, offset in enumerate(found):
             if k == SENTENCES_PER_SOURCE:
                 break

@@ -189,24 +189,22 @@ class ReaderSite:
         return html
 
     def _mentions_html(self, doc: Document, page_url: str) -> str:
-        found = self.mentions().get(doc.path, [])
-        sources: list[tuple[tuple[str, str], dict[str, Any]]] = []
-        for m in found:
-            source = self.compiled.documents[m.source]
-            if source.url is None:
-                continue
+        found = [(mention.sort_key(source), source, m)
+                 for m in self.mentions().get(doc.path, [])
+                 if (source := self.compiled.documents[m.source]).url is not None]
+        found.sort(key=lambda f: f[0])
+        shown = []
+        for _key, source, m in found[:MENTIONS_SHOWN]:  # a sentence costs: only those shown
             body = self._body(source)
-            sources.append((mention.sort_key(source), {
+            shown.append({
                 "title": source.title,
                 "href": get_relative_url(source.url, page_url),
                 "bid": source.bid,
                 "snippets": [mention.snippet(body, offset, doc, self._wikitext(source))
                              for offset in m.offsets],
-            }))
-        sources.sort(key=lambda s: s[0])
-        return self.templates.render("mentions.html",
-                                     sources=[s for _key, s in sources[:MENTIONS_SHOWN]],
-                                     total=len(sources), title=doc.title)
+            })
+        return self.templates.render("mentions.html", sources=shown, total=len(found),
+                                     title=doc.title)
 
     # -- data --------------------------------------------------------------------------
 

@@ -28,8 +28,21 @@ from typing import Any
 OFFLOAD_THRESHOLD = 200
 
 
-def _sections(html: str) -> list[Any]:
-    """In the worker: Material's parse of one page (its ``Section`` objects)."""
+#: Pages per job: each job costs the main process a wake-up of the pool's threads,
+#: which then compete with it for the GIL; one per page cost more than the parse.
+BATCH = 16
+
+#: (tag, attributes, depth, id, title parts, text parts) of one kept section
+_Section = tuple[str, dict[str, Any], int, Any, list[str], list[str]]
+
+
+def _parse_pages(pages: list[str]) -> list[list[_Section]]:
+    """In the worker: Material's parse of each page, as plain tuples (cheap to send)."""
+    return [[(s.el.tag, s.el.attrs, s.depth, s.id, s.title, s.text)
+             for s in _parse(html) if not s.is_excluded()] for html in pages]
+
+
+def _parse(html: str) -> list[Any]:
     from material.plugins.search.plugin import Parser
 
     parser = Parser()
@@ -38,14 +51,27 @@ def _sections(html: str) -> list[Any]:
     return list(parser.data)
 
 
+def _section(data: _Section) -> Any:
+    """Material's ``Section`` again, from what the worker sent."""
+    from material.plugins.search.plugin import Element, Section
+
+    tag, attrs, depth, ident, title, text = data
+    section = Section(Element(tag, attrs), depth)
+    section.id, section.title, section.text = ident, title, text
+    return section
+
+
 class SearchOffload:
     """Parses pages for Material's search index in a worker process."""
 
     def __init__(self, index: Any) -> None:
         self.index = index
-        self.pending: list[tuple[Future[list[Any]] | None, Any]] = []
-        #: the HTML of pages whose parse has not succeeded yet, to parse here if it fails
-        self.html: dict[int, str] = {}
+        #: per job of up to BATCH pages: its future (None: parse here) and its pages
+        self.jobs: list[tuple[Future[list[list[_Section]]] | None, list[Any]]] = []
+        self.pages: list[Any] = []  # of the job being filled
+        self.batch: list[str] = []  # their HTML
+        #: the HTML of the pages of jobs not done yet, to parse here if a job fails
+        self.html: dict[int, list[str]] = {}
         self.pool = ProcessPoolExecutor(1, mp_context=mp.get_context(_start_method()))
         index.add_entry_from_context = self.add_entry_from_context
 
@@ -62,43 +88,53 @@ class SearchOffload:
         search = page.meta.get("search") or {}
         if search.get("exclude"):
             return
-        key = len(self.pending)
-        self.html[key] = page.content  # later hooks change page.content
-        future: Future[list[Any]] | None
+        self.pages.append(page)
+        self.batch.append(page.content)  # as it is now: later hooks change page.content
+        if len(self.batch) == BATCH:
+            self._submit()
+
+    def _submit(self) -> None:
+        key, batch, pages = len(self.jobs), self.batch, self.pages
+        self.batch, self.pages = [], []
+        self.html[key] = batch
+        job: Future[list[list[_Section]]] | None
         try:
-            future = self.pool.submit(_sections, page.content)
+            job = self.pool.submit(_parse_pages, batch)
         except RuntimeError:  # the pool broke: parse here, at the end
-            future = None
+            job = None
         else:
-            future.add_done_callback(lambda f: f.exception() or self.html.pop(key, None))
-        self.pending.append((future, page))
+            job.add_done_callback(lambda f: f.exception() or self.html.pop(key, None))
+        self.jobs.append((job, pages))
 
     def finish(self) -> None:
         """Add every page's sections to the index, in page order; stop the worker."""
-        pending, self.pending = self.pending, []
+        if self.batch:
+            self._submit()
         try:
-            for key, (future, page) in enumerate(pending):
-                sections = _result(future, self.html.pop(key, ""))
-                for section in sections:
-                    if not section.is_excluded():
-                        self.index.create_entry_for_section(section, page.toc, page.url, page)
+            for key, (job, pages) in enumerate(self.jobs):
+                for page, sections in zip(pages, _result(job, self.html.pop(key, [])),
+                                          strict=True):
+                    for data in sections:
+                        self.index.create_entry_for_section(_section(data), page.toc,
+                                                            page.url, page)
         finally:
             self.close()
 
     def close(self) -> None:
         """Stop the worker (a build that failed half-way never reached ``finish``)."""
         self.pool.shutdown(cancel_futures=True)
+        self.pages, self.jobs, self.batch = [], [], []
         self.html.clear()
         self.index.__dict__.pop("add_entry_from_context", None)  # Material's method again
 
 
-def _result(future: Future[list[Any]] | None, html: str) -> list[Any]:
-    if future is not None:
+def _result(job: Future[list[list[_Section]]] | None, html: list[str]) -> list[list[_Section]]:
+    if job is not None:
         try:
-            return future.result()
-        except Exception:  # noqa: BLE001 - a broken worker must not lose the page
+            return job.result()
+        except Exception:  # noqa: BLE001 - a broken worker must not lose the pages
             pass
-    return _sections(html)
+    return _parse_pages(html)
 
 
 def _material_index(plugins: Mapping[str, Any]) -> Any:
