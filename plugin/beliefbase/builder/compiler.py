@@ -19,13 +19,10 @@ path...), and notes linking to a changed note (its headings may have moved).
 
 from __future__ import annotations
 
-import multiprocessing as mp
 import os
 import posixpath
 from collections import defaultdict
 from collections.abc import Iterable, Sequence
-from concurrent.futures import ProcessPoolExecutor
-from concurrent.futures.process import BrokenProcessPool
 from pathlib import Path
 from pickle import PicklingError
 
@@ -42,6 +39,7 @@ from .embeds import EmbedMemo, check_embeds
 from .index import NameIndex, doc_keys, target_keys
 from .links import LinkResolver
 from .options import CompileOptions
+from .parallel import shared_map
 from .resolve import ResolvedLink, Resolver
 from .sources import SourceFile, Symlinks, escapes
 from .suggest import Suggester
@@ -57,18 +55,19 @@ def parse_source(path: SrcPath, kind: str, data: bytes, display: str) -> ParsedD
     return parse_toml(path, data, display, "network" if kind == "network" else "toml")
 
 
-def _parse_job(job: tuple[SrcPath, str, bytes, str]) -> ParsedDoc:
+_Job = tuple[SrcPath, str, bytes, str]
+
+
+def _parse_job(job: _Job) -> ParsedDoc:
     return parse_source(*job)
 
 
-#: Below this many files to parse, a process pool costs more than it saves.
+#: Below this many files to parse, other processes cost more than they save.
 POOL_THRESHOLD = 300
 
 
-def parse_many(
-    jobs: Sequence[tuple[SrcPath, str, bytes, str]], workers: int = 0
-) -> list[ParsedDoc]:
-    """Parse ``jobs`` in order; in a pool of processes when there are enough of them.
+def parse_many(jobs: Sequence[_Job], workers: int = 0) -> list[ParsedDoc]:
+    """Parse ``jobs`` in order; in several processes when there are enough of them.
 
     ``workers``: 0 = one per CPU (at most 4), 1 = in this process.  The output
     is the same either way: parsing is a pure function of the bytes.
@@ -76,11 +75,9 @@ def parse_many(
     count = workers or min(os.cpu_count() or 1, 4)
     if count <= 1 or len(jobs) < POOL_THRESHOLD:
         return [_parse_job(job) for job in jobs]
-    method = "fork" if "fork" in mp.get_all_start_methods() else "spawn"
     try:
-        with ProcessPoolExecutor(count, mp_context=mp.get_context(method)) as pool:
-            return list(pool.map(_parse_job, jobs, chunksize=max(16, len(jobs) // (8 * count))))
-    except (OSError, BrokenProcessPool, PicklingError):
+        return shared_map(_parse_job, jobs, count)
+    except (OSError, EOFError, PicklingError):
         return [_parse_job(job) for job in jobs]
 
 
