@@ -6,7 +6,7 @@ import re
 
 from beliefbase.codecs import frontmatter as fm
 from beliefbase.codecs.markdown import _LINK, _next_link, decode, parse_markdown
-from beliefbase.codecs.mask import _backtick_runs, code_regions, mask
+from beliefbase.codecs.mask import _FENCE, _backtick_runs, code_regions, mask
 from hypothesis import HealthCheck, example, given, settings
 from hypothesis import strategies as st
 
@@ -84,6 +84,15 @@ def test_next_link_finds_what_a_regex_search_finds(text: str) -> None:
 def test_backtick_runs_are_the_unescaped_runs(text: str) -> None:
     unescaped = re.compile(r"(?<!\\)`+")  # what the runs were found with before
     assert _backtick_runs(text) == [m.span() for m in unescaped.finditer(text)]
+
+
+@given(markdown_text)
+@example("```\n> ~~~~ x\n  ```` \n\n```")
+def test_fence_scan_finds_the_fence_lines(text: str) -> None:
+    by_line = re.compile(r"^(?P<indent>[ \t>]*)(?P<fence>`{3,}|~{3,})(?P<info>[^\n]*)$", re.M)
+    expected = [(m.span(), m.groups()) for m in by_line.finditer(text)]
+    found = [((m.start(), m.end() - 1), m.groups()) for m in _FENCE.finditer("\n" + text)]
+    assert found == expected
 
 
 @given(markdown_text)

@@ -69,3 +69,8 @@ def test_regions_sorted_and_disjoint() -> None:
     regions = code_regions("`a` ```\nb\n``` `c`\n\n    d\n")
     assert regions == sorted(regions)
     assert all(a[1] <= b[0] for a, b in zip(regions, regions[1:], strict=False))
+
+
+def test_fenced_block_region_ends_with_its_closing_fence() -> None:
+    # from the opening fence line to the end of the closing one, newline excluded
+    assert code_regions("a\n```py\nx\n```\nb\n  ~~~\ny") == [(2, 13), (16, 23)]
