@@ -81,6 +81,9 @@ class BeliefbasePlugin(BasePlugin[BeliefbaseConfig]):
         self._diagnostics: list[diag.Diagnostic] = []
         self._templates: tuple[Path | None, Templates] | None = None
         self._strict = False
+        #: no plugin of the site reads a page's Markdown once converted, or its HTML
+        #: once written: both are released then (MkDocs keeps them to the end)
+        self._drop_content = False
 
     # -- lifecycle ---------------------------------------------------------------------
 
@@ -110,6 +113,7 @@ class BeliefbasePlugin(BasePlugin[BeliefbaseConfig]):
             install_theme_overrides(config)
             config.extra_javascript.append(f"{OUTPUT_DIR}/explorer.js")  # type: ignore[arg-type]
         self._strict = bool(config.strict) if self.config.strict is None else self.config.strict
+        self._drop_content = content_unused_after_writing(config.plugins)
         _font_notice(config)
         return config
 
@@ -236,6 +240,10 @@ class BeliefbasePlugin(BasePlugin[BeliefbaseConfig]):
     def on_page_content(
         self, html: str, *, page: Page, config: MkDocsConfig, files: Files
     ) -> str:
+        if self._drop_content:
+            # converted; no plugin of this site reads it again ("", not None: MkDocs
+            # takes a page whose markdown is None for one not read yet, without a title)
+            page.markdown = ""
         if self.site is None:
             return html
         self.site.renderer.end_page()
@@ -284,6 +292,14 @@ class BeliefbasePlugin(BasePlugin[BeliefbaseConfig]):
         if self.dirty and not self._search_escaped:
             self.invalidation.search_merge()  # read the last index before the theme replaces it
         return env
+
+    @event_priority(-100)  # last: MkDocs writes ``output``; nothing reads the content again
+    def on_post_page(self, output: str, *, page: Page, config: MkDocsConfig) -> str:
+        if self._drop_content:
+            # MkDocs keeps every page's HTML until the build ends (30 MB at 1,000
+            # notes); with only plugins known not to read it later, let it go now
+            page.content = ""  # not None: Page.title would fall back to the Markdown
+        return output
 
     # -- outputs -----------------------------------------------------------------------
 
@@ -343,6 +359,17 @@ class BeliefbasePlugin(BasePlugin[BeliefbaseConfig]):
                 log.warning(str(d))
             else:
                 log.info(str(d))
+
+
+#: plugins known to read neither a page's Markdown after it is converted nor its
+#: HTML after it is written
+_CONTENT_DONE_AFTER_WRITING = ("beliefbase.", "material.plugins.search.", "mkdocs.contrib.search.")
+
+
+def content_unused_after_writing(plugins: Any) -> bool:
+    """Does no plugin of the site read ``page.markdown`` or ``page.content`` later?"""
+    return all(type(p).__module__.startswith(_CONTENT_DONE_AFTER_WRITING)
+               for p in plugins.values())
 
 
 def _override_dir(config: MkDocsConfig) -> Path | None:

@@ -1,4 +1,4 @@
-"""The benchmark harness's own mechanics: per-child peak RSS, timeouts, the table."""
+"""The benchmark harness's own mechanics: per-child peak memory, timeouts, the table."""
 
 from __future__ import annotations
 
@@ -40,6 +40,21 @@ def test_peak_rss_adds_up_worker_processes_running_at_once() -> None:
     result = run_child([sys.executable, "-c", parent])
     assert result.ok
     assert result.max_rss_bytes > 160 * 1024 * 1024  # ru_maxrss alone says ~90 MB
+
+
+def test_memory_a_forked_worker_shares_is_counted_once() -> None:
+    # The parent fills 100 MB, then forks a worker that only waits: they share
+    # those pages, so the machine needs ~100 MB, not 200 (RSS would say 200).
+    parent = (
+        "import os, time\n"
+        "x = b\"\\x01\" * (100 * 1024 * 1024)\n"
+        "if os.fork() == 0:\n"
+        "    time.sleep(1.5); os._exit(0)\n"
+        "os.wait()\n"
+    )
+    result = run_child([sys.executable, "-c", parent])
+    assert result.ok
+    assert 100 * 1024 * 1024 < result.max_rss_bytes < 170 * 1024 * 1024
 
 
 def test_timeout_kills_the_child_and_says_so() -> None:

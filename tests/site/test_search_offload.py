@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import shutil
-from concurrent.futures import Future
 from pathlib import Path
 from typing import Any
 
@@ -57,27 +56,60 @@ def offloaded(monkeypatch: pytest.MonkeyPatch) -> list[search_offload.SearchOffl
     return made
 
 
+def local_parses(monkeypatch: pytest.MonkeyPatch) -> list[int]:
+    """Pages parsed in this process by the offload (not by its worker)."""
+    counted: list[int] = []
+    real = search_offload._parse_pages
+
+    def counting(pages: list[str]) -> Any:
+        counted.append(len(pages))
+        return real(pages)
+
+    monkeypatch.setattr(search_offload, "_parse_pages", counting)
+    return counted
+
+
 def test_offloaded_parse_writes_the_same_site(project: Any, tmp_path: Path,
-                                              offloaded: list[Any]) -> None:
+                                              offloaded: list[Any],
+                                              monkeypatch: pytest.MonkeyPatch) -> None:
+    here = local_parses(monkeypatch)
     on, off = build_both(project, tmp_path)
     assert len(offloaded) == 1  # only the build with the option on
+    assert here == []  # the worker parsed every page
     assert differing(on, off) == []
     index = (on / "search/search_index.json").read_text(encoding="utf-8")
     assert "Kept words" in index and "nobody finds" not in index and "Never indexed" not in index
     assert "&lt;b&gt;Delta&lt;/b&gt;" in index  # our escaping still applies
 
 
-def test_a_failing_worker_loses_no_page(project: Any, tmp_path: Path, offloaded: list[Any],
-                                        monkeypatch: pytest.MonkeyPatch) -> None:
-    def broken(self: Any, fn: Any, *args: Any) -> Future[Any]:
-        future: Future[Any] = Future()
-        future.set_exception(OSError("worker died"))
-        return future
+# workers that fail: at once, after answering one batch, or that cannot start
+DIES_AT_ONCE = "import sys; sys.exit(3)"
+DIES_AFTER_ONE = (
+    "import pickle, sys\n"
+    "from beliefbase.site.search_offload import _parse_pages\n"
+    "key, pages = pickle.load(sys.stdin.buffer)\n"
+    "pickle.dump((key, _parse_pages(pages)), sys.stdout.buffer); sys.stdout.flush()\n"
+)
 
-    monkeypatch.setattr(search_offload.ProcessPoolExecutor, "submit", broken)
+
+@pytest.mark.parametrize("worker", [DIES_AT_ONCE, DIES_AFTER_ONE, None],
+                         ids=["dies-at-once", "dies-after-one-batch", "cannot-start"])
+def test_a_failing_worker_loses_no_page(project: Any, tmp_path: Path, offloaded: list[Any],
+                                        monkeypatch: pytest.MonkeyPatch,
+                                        worker: str | None) -> None:
+    if worker is None:
+        def refuse(*args: Any, **kwargs: Any) -> Any:
+            raise OSError("no more processes")
+
+        monkeypatch.setattr(search_offload.subprocess, "Popen", refuse)
+    else:
+        monkeypatch.setattr(search_offload, "_WORKER", worker)
+    here = local_parses(monkeypatch)
     on, off = build_both(project, tmp_path)
     assert len(offloaded) == 1
     assert differing(on, off) == []
+    pages = 4  # five pages, one excluded from search
+    assert sum(here) == (pages - 2 if worker == DIES_AFTER_ONE else pages)
 
 
 def test_offload_only_for_large_builds_with_materials_search(

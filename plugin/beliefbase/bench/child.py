@@ -4,10 +4,14 @@
 children a process ever waited for, so it cannot tell the second build from the
 first.  Instead each measurement is one ``Popen`` reaped with ``os.wait4(pid)``,
 whose rusage covers exactly that child.  Its ``ru_maxrss`` is still a maximum
-over single processes, though: a build that parses in a pool of worker processes
-uses the *sum* of their memory.  So while the child runs, ``_TreeSampler`` also
-adds up the RSS of every process in its session (``/proc``, every 100 ms); the
-peak reported is the larger of the two.
+over single processes, though: a build that runs worker processes uses the
+*sum* of their memory.  So while the child runs, ``_TreeSampler`` also adds up
+the memory of every process in its session (``/proc``, every 100 ms): each
+one's proportional set size (PSS, from ``smaps_rollup``), which counts a page
+shared by N processes (a forked worker shares its parent's) as 1/N in each, so
+the sum is the memory the machine needs; RSS would count shared pages once per
+process.  Where ``smaps_rollup`` cannot be read, RSS is summed instead.  The
+peak reported is the larger of the sum and the main process's ``ru_maxrss``.
 
 The command is the one a user runs (``python -m mkdocs build ...``), so the time
 includes interpreter start-up and imports, as a user's build does.
@@ -106,7 +110,7 @@ def python_module(module: str, *args: str) -> list[str]:
 
 
 class _TreeSampler(threading.Thread):
-    """Peak of the summed RSS of all processes in session ``sid`` (Linux ``/proc``)."""
+    """Peak of the summed PSS (else RSS) of all processes in session ``sid`` (``/proc``)."""
 
     def __init__(self, sid: int, interval: float = 0.1) -> None:
         super().__init__(daemon=True)
@@ -138,8 +142,20 @@ class _TreeSampler(threading.Thread):
             except OSError:
                 continue  # the process ended meanwhile
             if int(fields[3]) == self.sid:
-                total += int(fields[21]) * self._page
+                total += _pss(entry) or int(fields[21]) * self._page
         return total
+
+
+def _pss(pid: str) -> int | None:
+    """Bytes of the proportional set size of ``pid`` (None where Linux does not say)."""
+    try:
+        with open(f"/proc/{pid}/smaps_rollup", "rb") as f:
+            for line in f:
+                if line.startswith(b"Pss:"):
+                    return int(line.split()[1]) * 1024
+    except (OSError, ValueError, IndexError):
+        return None
+    return None
 
 
 def _kill_group(pid: int, fired: threading.Event) -> None:

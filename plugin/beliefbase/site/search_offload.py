@@ -10,34 +10,48 @@ the returned sections in page order with Material's own
 ``create_entry_for_section``: the index is the one Material would write,
 byte for byte (tests build sites both ways and compare).
 
+The worker is a fresh interpreter (``python -c``) that imports only what
+Material's parser needs: a forked one would keep the old copy of every page of
+this process's heap that this process writes to afterwards (+50 MB at 1,000
+notes), and ``multiprocessing``'s spawn adds a resource-tracker process.  Two
+threads here move the batches: one writes them to the worker's stdin, one
+reads its results; neither waits on the other, so neither pipe can fill up
+for good, and the rendering thread only hands over a list.
+
 Only Material's search plugin, recognised by its class, is offloaded; small
 builds (a ``--dirty`` rebuild of a few pages) and one-core machines keep the
-plugin as it is.  Any failure of the worker falls back to parsing in this
-process.
+plugin as it is.  A page whose result never comes (the worker failed to start
+or died) is parsed in this process at the end.
 """
 
 from __future__ import annotations
 
-import multiprocessing as mp
+import contextlib
 import os
+import pickle
+import queue
+import subprocess
+import sys
+import threading
 from collections.abc import Mapping
-from concurrent.futures import Future, ProcessPoolExecutor
-from typing import Any
+from pathlib import Path
+from typing import IO, Any
 
 #: Below this many pages to render, starting a worker costs more than it saves.
 OFFLOAD_THRESHOLD = 200
 
-
-#: Pages per job: each job costs the main process a wake-up of the pool's threads,
-#: which then compete with it for the GIL; one per page cost more than the parse.
+#: Pages per batch: each batch wakes the two threads, which then take the GIL
+#: from the rendering thread for a moment.
 BATCH = 16
 
 #: (tag, attributes, depth, id, title parts, text parts) of one kept section
 _Section = tuple[str, dict[str, Any], int, Any, list[str], list[str]]
 
+_WORKER = "from beliefbase.site.search_offload import serve; serve()"
+
 
 def _parse_pages(pages: list[str]) -> list[list[_Section]]:
-    """In the worker: Material's parse of each page, as plain tuples (cheap to send)."""
+    """Material's parse of each page, as plain tuples (cheap to send)."""
     return [[(s.el.tag, s.el.attrs, s.depth, s.id, s.title, s.text)
              for s in _parse(html) if not s.is_excluded()] for html in pages]
 
@@ -49,6 +63,19 @@ def _parse(html: str) -> list[Any]:
     parser.feed(html)
     parser.close()
     return list(parser.data)
+
+
+def serve(source: IO[bytes] | None = None, sink: IO[bytes] | None = None) -> None:
+    """The worker: (key, pages) batches in, (key, sections) out, until end of input."""
+    source = source or sys.stdin.buffer
+    sink = sink or sys.stdout.buffer
+    while True:
+        try:
+            key, pages = pickle.load(source)  # noqa: S301 - from the process that started us
+        except EOFError:
+            return
+        pickle.dump((key, _parse_pages(pages)), sink, pickle.HIGHEST_PROTOCOL)
+        sink.flush()
 
 
 def _section(data: _Section) -> Any:
@@ -66,13 +93,16 @@ class SearchOffload:
 
     def __init__(self, index: Any) -> None:
         self.index = index
-        #: per job of up to BATCH pages: its future (None: parse here) and its pages
-        self.jobs: list[tuple[Future[list[list[_Section]]] | None, list[Any]]] = []
-        self.pages: list[Any] = []  # of the job being filled
+        self.jobs: list[list[Any]] = []  # the pages of each batch sent
+        self.pages: list[Any] = []  # of the batch being filled
         self.batch: list[str] = []  # their HTML
-        #: the HTML of the pages of jobs not done yet, to parse here if a job fails
+        #: batch -> its HTML until its result comes (parsed here if it never does)
         self.html: dict[int, list[str]] = {}
-        self.pool = ProcessPoolExecutor(1, mp_context=mp.get_context(_start_method()))
+        self.results: dict[int, list[list[_Section]]] = {}
+        self.outbox: queue.SimpleQueue[tuple[int, list[str]] | None] = queue.SimpleQueue()
+        self.proc: subprocess.Popen[bytes] | None = None
+        self.failed = False  # the worker could not be started
+        self.threads: list[threading.Thread] = []
         index.add_entry_from_context = self.add_entry_from_context
 
     @classmethod
@@ -91,50 +121,91 @@ class SearchOffload:
         self.pages.append(page)
         self.batch.append(page.content)  # as it is now: later hooks change page.content
         if len(self.batch) == BATCH:
-            self._submit()
+            self._send()
 
-    def _submit(self) -> None:
-        key, batch, pages = len(self.jobs), self.batch, self.pages
+    def _send(self) -> None:
+        key = len(self.jobs)
+        self.html[key] = self.batch
+        if self.proc is not None or (not self.failed and self._start()):
+            self.outbox.put((key, self.batch))
+        self.jobs.append(self.pages)
         self.batch, self.pages = [], []
-        self.html[key] = batch
-        job: Future[list[list[_Section]]] | None
+
+    def _start(self) -> bool:
+        env = dict(os.environ)
+        package_root = str(Path(__file__).resolve().parents[2])
+        env["PYTHONPATH"] = os.pathsep.join(filter(None, (package_root,
+                                                         env.get("PYTHONPATH"))))
         try:
-            job = self.pool.submit(_parse_pages, batch)
-        except RuntimeError:  # the pool broke: parse here, at the end
-            job = None
-        else:
-            job.add_done_callback(lambda f: f.exception() or self.html.pop(key, None))
-        self.jobs.append((job, pages))
+            self.proc = subprocess.Popen([sys.executable, "-c", _WORKER], env=env,
+                                         stdin=subprocess.PIPE, stdout=subprocess.PIPE,
+                                         stderr=subprocess.DEVNULL)
+        except OSError:
+            self.failed = True
+            return False
+        self.threads = [threading.Thread(target=self._write, daemon=True),
+                        threading.Thread(target=self._read, daemon=True)]
+        for thread in self.threads:
+            thread.start()
+        return True
+
+    def _write(self) -> None:
+        assert self.proc is not None and self.proc.stdin is not None
+        try:
+            while (item := self.outbox.get()) is not None:
+                pickle.dump(item, self.proc.stdin, pickle.HIGHEST_PROTOCOL)
+                self.proc.stdin.flush()
+        except (OSError, ValueError):
+            pass  # the worker is gone: what it did not answer is parsed at the end
+        finally:
+            with contextlib.suppress(OSError):
+                self.proc.stdin.close()
+
+    def _read(self) -> None:
+        assert self.proc is not None and self.proc.stdout is not None
+        try:
+            while True:
+                key, sections = pickle.load(self.proc.stdout)  # noqa: S301 - our worker
+                self.results[key] = sections
+                self.html.pop(key, None)
+        except (EOFError, OSError, ValueError, pickle.UnpicklingError):
+            pass
 
     def finish(self) -> None:
         """Add every page's sections to the index, in page order; stop the worker."""
         if self.batch:
-            self._submit()
+            self._send()
         try:
-            for key, (job, pages) in enumerate(self.jobs):
-                for page, sections in zip(pages, _result(job, self.html.pop(key, [])),
-                                          strict=True):
-                    for data in sections:
+            self._stop()
+            for key, pages in enumerate(self.jobs):
+                sections = self.results.pop(key, None)
+                if sections is None:
+                    sections = _parse_pages(self.html.pop(key))
+                for page, kept in zip(pages, sections, strict=True):
+                    for data in kept:
                         self.index.create_entry_for_section(_section(data), page.toc,
                                                             page.url, page)
         finally:
             self.close()
 
+    def _stop(self) -> None:
+        """Let the worker answer everything sent, then end it."""
+        self.outbox.put(None)
+        for thread in self.threads:
+            thread.join()
+        if self.proc is not None:
+            self.proc.wait()
+
     def close(self) -> None:
         """Stop the worker (a build that failed half-way never reached ``finish``)."""
-        self.pool.shutdown(cancel_futures=True)
-        self.pages, self.jobs, self.batch = [], [], []
+        self.outbox.put(None)
+        if self.proc is not None and self.proc.poll() is None:
+            self.proc.kill()
+            self.proc.wait()
+        self.jobs, self.pages, self.batch = [], [], []
         self.html.clear()
+        self.results.clear()
         self.index.__dict__.pop("add_entry_from_context", None)  # Material's method again
-
-
-def _result(job: Future[list[list[_Section]]] | None, html: list[str]) -> list[list[_Section]]:
-    if job is not None:
-        try:
-            return job.result()
-        except Exception:  # noqa: BLE001 - a broken worker must not lose the pages
-            pass
-    return _parse_pages(html)
 
 
 def _material_index(plugins: Mapping[str, Any]) -> Any:
@@ -149,7 +220,3 @@ def _material_index(plugins: Mapping[str, Any]) -> Any:
             if type(index) is SearchIndex:
                 return index
     return None
-
-
-def _start_method() -> str:
-    return "fork" if "fork" in mp.get_all_start_methods() else "spawn"
