@@ -248,7 +248,7 @@ def test_pan_zoom_and_drag(page: Any, base_url: str) -> None:
 
 def test_local_graph_on_a_page(page: Any, base_url: str) -> None:
     page.goto(f"{base_url}notes/alpha/")
-    page.wait_for_function(SETTLED, timeout=15_000)
+    page.wait_for_function(SETTLED, timeout=30_000)  # loads when scrolled to; slow CI
     local = page.locator("[data-bb-graph][data-mode=local]")
     assert local.count() == 1
     assert sorted(graph(page, "visibleNodeIds()")) == sorted(
