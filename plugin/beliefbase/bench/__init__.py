@@ -4,7 +4,7 @@
   (``generate_vault(root, n, seed)``), reused by tests and scale checks;
 * ``run`` - the harness: for each size, the Python-Markdown floor, compile-only,
   incremental re-compile, cold and warm ``mkdocs build``, plain Material;
-* ``child`` - runs one measured build in a fresh process and reads its peak RSS;
+* ``child`` - runs one measured build in a fresh process and reads its peak memory;
 * ``worker`` - the in-process measurements, run in a fresh child each;
 * ``report`` - the table on stdout, ``--markdown`` and ``--json``.
 

@@ -17,7 +17,7 @@ Builds with Material's default navigation (``build_cold``, ``build_warm``,
 ``plain``) run only up to ``plain_max`` notes: that navigation is quadratic.
 
 Each measurement keeps every sample; ``best`` is the minimum (the run least
-disturbed by the rest of the machine).  Builds also keep the peak RSS.
+disturbed by the rest of the machine).  Builds also keep the peak memory.
 """
 
 from __future__ import annotations

@@ -13,7 +13,7 @@ prints one JSON line: ``{"status": "ok", "seconds": [...], ...}``.
   harness restores the note afterwards, even if this process is killed.
 
 A fresh process per task keeps sizes from sharing a heap, and gives each task
-its own peak RSS.  ``_compiler_api`` is the only code that knows the
+its own peak memory.  ``_compiler_api`` is the only code that knows the
 compiler's entry points.
 """
 
