@@ -136,3 +136,27 @@ def test_two_builds_are_byte_identical(kb: Any, tmp_path: Path) -> None:
     second = kb.build()
     for name in FILES:
         assert (second.site / "_beliefbase" / name).read_bytes() == saved[name], name
+
+
+def test_graph_view_text_is_the_json_of_graph_view_json_through_rebuilds(kb: Any) -> None:
+    """The file is put together from each node's kept text; it must stay exactly
+    ``dumps(graph_view_json(graph))`` when nodes change, appear and go."""
+    from beliefbase.graph.build import GraphBuilder
+    from beliefbase.graph.emit import dumps, graph_view_json, graph_view_text
+
+    builder, memo = GraphBuilder(), {}  # type: ignore[var-annotated]
+    compiler = kb.compiler()
+    edits = [None, ("notes/beta.md", "---\ntitle: Beta <Renamed> & co\n---\nNow [[Gamma]].\n"),
+             ("notes/new.md", "# New\n\n[[Alpha]] #fresh\n"), ("notes/new.md", None)]
+    for edit in edits:
+        if edit is not None:
+            path, text = edit
+            if text is None:
+                (kb.docs / path).unlink()
+            else:
+                kb.write(path, text, dedent=False)
+        graph = builder.build(kb.compile(compiler))
+        text = graph_view_text(graph, memo)
+        assert text == dumps(graph_view_json(graph))
+        assert len(memo) == len(graph_view_json(graph)["nodes"])  # only the current nodes
+    assert "Beta \\u003cRenamed\\u003e \\u0026 co" in text

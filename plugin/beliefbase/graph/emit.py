@@ -85,6 +85,41 @@ def graph_view_json(graph: Graph) -> dict[str, Any]:
     ``source, target, type`` triples: node positions in ``nodes`` and an index
     into ``types``, each (source, target, type) once.
     """
+    shown, types, flat = _graph_view(graph)
+    return {"version": GRAPH_VIEW_VERSION, "types": types,
+            "nodes": [_view_node(n) for n in shown], "edges": flat}
+
+
+#: id(node) -> (node, its JSON in graph-view.json); nodes are frozen
+ViewMemo = dict[int, tuple[Node, str]]
+
+
+def graph_view_text(graph: Graph, memo: ViewMemo | None = None) -> str:
+    """``dumps(graph_view_json(graph))``, put together from pieces.
+
+    ``memo`` keeps each node's JSON from one ``mkdocs serve`` rebuild to the
+    next (the ``GraphBuilder`` hands back the same ``Node`` objects for notes
+    that did not change): serialising every node again took a fifth of a
+    rebuild's output time at 5,000 notes.
+    """
+    shown, types, flat = _graph_view(graph)
+    old = memo if memo is not None else {}
+    kept: ViewMemo = {}
+    nodes = []
+    for node in shown:
+        known = old.get(id(node))
+        text = known[1] if known is not None and known[0] is node else dumps(_view_node(node))
+        kept[id(node)] = (node, text)
+        nodes.append(text)
+    if memo is not None:
+        memo.clear()
+        memo.update(kept)
+    return ('{"edges":[' + ",".join(map(str, flat)) + '],"nodes":[' + ",".join(nodes)
+            + '],"types":' + dumps(types) + f',"version":{GRAPH_VIEW_VERSION}}}')
+
+
+def _graph_view(graph: Graph) -> tuple[list[Node], list[str], list[int]]:
+    """The nodes the viewer shows (in order), the edge types, the flat edge list."""
     by_path = {n.path: n.bid for n in graph.nodes.values() if n.kind == "Document" and n.path}
     fold: dict[str, str] = {}
     for node in graph.nodes.values():
@@ -108,8 +143,7 @@ def graph_view_json(graph: Graph) -> dict[str, Any]:
     flat: list[int] = []
     for s, t, kind in sorted(triples, key=lambda e: (e[0], e[1], type_index[e[2]])):
         flat += (s, t, type_index[kind])
-    return {"version": GRAPH_VIEW_VERSION, "types": types,
-            "nodes": [_view_node(n) for n in shown], "edges": flat}
+    return shown, types, flat
 
 
 def _view_node(node: Node) -> dict[str, Any]:

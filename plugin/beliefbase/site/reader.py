@@ -41,7 +41,7 @@ from ..builder.compiled import Compiled
 from ..builder.documents import Document
 from ..codecs.inline import WikiText
 from ..config import BeliefbaseConfig
-from ..graph.emit import dumps, graph_view_json
+from ..graph.emit import ViewMemo, graph_view_text
 from ..graph.model import Graph
 from ..ids import SrcPath
 from ..project import cache_dir
@@ -95,6 +95,8 @@ class ReaderCache:
     #: what the last build wrote, so a rebuild can skip writing the same again
     last_graph: bytes = b""
     last_previews: dict[str, Any] | None = None
+    #: each graph node's text in graph-view.json, for the next rebuild
+    view_nodes: ViewMemo = field(default_factory=dict)
 
     def wait(self) -> None:
         """Let a background write finish (on exit)."""
@@ -281,7 +283,7 @@ class ReaderSite:
         (each unless a rebuild would write the same bytes again)."""
         view = out_dir / GRAPH_VIEW_JSON
         if graph_changed or not view.exists():
-            write_text(view, dumps(graph_view_json(graph)))
+            write_text(view, graph_view_text(graph, self.cache.view_nodes))
         self._write_search_index(out_dir / SEARCH_INDEX)
         previews = previews_data(self.compiled, self._paragraph, self._wikitext,
                                  self.cache.excerpts)
