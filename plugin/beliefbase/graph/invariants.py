@@ -14,7 +14,7 @@ from collections import defaultdict
 from collections.abc import Callable, Iterable
 
 from .. import diagnostics as diag
-from .model import Graph, Node, WeightKind
+from .model import Edge, Graph, Node, WeightKind
 
 ALWAYS_ACYCLIC = frozenset({"depends_on", "supersedes"})
 
@@ -44,11 +44,13 @@ def check_graph(
 ) -> list[diag.Diagnostic]:
     found: list[diag.Diagnostic] = []
     parents: dict[str, int] = defaultdict(int)
+    nodes = graph.nodes
     for edge in graph.edges:
-        for end in (edge.source, edge.target):
-            if end not in graph.nodes:
-                found.append(_invariant(display, edge.file, edge.line,
-                                        f"edge {edge.type} points at a missing node {end}"))
+        if edge.source not in nodes or edge.target not in nodes:
+            for end in (edge.source, edge.target):
+                if end not in nodes:
+                    found.append(_invariant(display, edge.file, edge.line,
+                                            f"edge {edge.type} points at a missing node {end}"))
         if edge.weight_kind is WeightKind.SUBSECTION:
             parents[edge.source] += 1
     for bid, count in parents.items():
@@ -68,9 +70,13 @@ def check_graph(
 def _cycles(graph: Graph, display: Callable[[str], str]) -> list[diag.Diagnostic]:
     wanted = acyclic_types(graph.nodes.values())
     found: list[diag.Diagnostic] = []
+    of_type: dict[str, list[Edge]] = defaultdict(list)  # one pass over the edges
+    for edge in graph.edges:
+        if edge.type in wanted:
+            of_type[edge.type].append(edge)
     for rel in sorted(wanted):
-        edges = [e for e in graph.edges if e.type == rel and e.source != e.target]
-        self_loops = [e for e in graph.edges if e.type == rel and e.source == e.target]
+        edges = [e for e in of_type[rel] if e.source != e.target]
+        self_loops = [e for e in of_type[rel] if e.source == e.target]
         for edge in self_loops:
             found.append(diag.make("cycle", display(edge.file or ""), edge.line or 1, 1,
                                    f"{rel} points at the note itself; {rel} must not loop"))
