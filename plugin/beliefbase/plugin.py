@@ -11,7 +11,9 @@ Event order in one build (MkDocs "gathers all data, then writes"):
                     (after the search plugin indexed the page: panels are not
                     searchable text).
 * ``on_env``      – escape user strings the theme prints raw.
-* ``on_post_build`` – graph.json, diagnostics.json, alias redirects, summary.
+* ``on_post_page`` – release the written page's HTML (when no plugin reads it later).
+* ``on_post_build`` – the offloaded search sections first; then graph.json,
+                    diagnostics.json, alias redirects, summary.
 
 ``on_startup`` makes MkDocs keep this instance for the whole ``mkdocs serve``,
 so the ``Compiler`` and its caches survive rebuilds.
