@@ -19,10 +19,12 @@ from beliefbase.project import load_project
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-NAMES = ["alpha", "beta", "gamma", "delta"]
+# "sub/alpha" shares a base name with "alpha" (ambiguous); "sub/index" is a folder note
+NAMES = ["alpha", "beta", "gamma", "delta", "sub/alpha", "sub/index"]
 PIECES = st.sampled_from([
     "[[alpha]]", "[[beta#Part]]", "![[gamma]]", "![[delta#Part]]", "![[alpha#^b1]]",
-    "[[Nick]]", "[[Title Beta]]", "[[nowhere]]", "![[beta]]", "[[gamma#^b1]]",
+    "[[Nick]]", "[[Title Beta]]", "[[nowhere]]", "![[beta]]", "[[gamma#^b1]]", "[[sub]]",
+    "[[sub/alpha]]", "[[same]]",
     "\n## Part\n", "\nline ^b1\n", "\nagain ^b1\n", "\n```\n[[alpha]]\n```\n", "text",
 ])
 FRONT = st.sampled_from(["", "---\ntitle: Title Beta\n---\n", "---\naliases: [Nick]\n---\n",
@@ -45,7 +47,7 @@ def test_long_lived_compiler_equals_a_fresh_one(edits) -> None:  # type: ignore[
     with tempfile.TemporaryDirectory() as tmp:
         root = Path(tmp)
         docs = root / "docs"
-        docs.mkdir()
+        (docs / "sub").mkdir(parents=True)
         config = {"site_name": "P", "theme": {"name": "material"},
                   "plugins": [{"beliefbase": {"cache_dir": str(root / "cache")}}]}
         (root / "mkdocs.yml").write_text(yaml.safe_dump(config), encoding="utf-8")
@@ -63,5 +65,6 @@ def test_long_lived_compiler_equals_a_fresh_one(edits) -> None:  # type: ignore[
                 file.write_text(front + f"# {name}\n\n" + " ".join(pieces) + "\n")
                 stamp += 1_000_000_000  # a new mtime even when the size stays the same
                 os.utime(file, ns=(stamp, stamp))
-            sources = make_sources(docs, sorted(p.name for p in docs.iterdir()))
+            sources = make_sources(docs, sorted(p.relative_to(docs).as_posix()
+                                                for p in docs.rglob("*.md")))
             assert snapshot(live.compile(sources)) == snapshot(Compiler(options).compile(sources))
