@@ -85,7 +85,7 @@ class BeliefbasePlugin(BasePlugin[BeliefbaseConfig]):
         self._strict = False
         #: no plugin of the site reads a page's Markdown once converted, or its HTML
         #: once written: both are released then (MkDocs keeps them to the end)
-        self._drop_content = False
+        self._release_pages = False
 
     # -- lifecycle ---------------------------------------------------------------------
 
@@ -115,7 +115,7 @@ class BeliefbasePlugin(BasePlugin[BeliefbaseConfig]):
             install_theme_overrides(config)
             config.extra_javascript.append(f"{OUTPUT_DIR}/explorer.js")  # type: ignore[arg-type]
         self._strict = bool(config.strict) if self.config.strict is None else self.config.strict
-        self._drop_content = content_unused_after_writing(config.plugins)
+        self._release_pages = pages_read_once(config.plugins)
         _font_notice(config)
         return config
 
@@ -242,7 +242,7 @@ class BeliefbasePlugin(BasePlugin[BeliefbaseConfig]):
     def on_page_content(
         self, html: str, *, page: Page, config: MkDocsConfig, files: Files
     ) -> str:
-        if self._drop_content:
+        if self._release_pages:
             # converted; no plugin of this site reads it again ("", not None: MkDocs
             # takes a page whose markdown is None for one not read yet, without a title)
             page.markdown = ""
@@ -297,7 +297,7 @@ class BeliefbasePlugin(BasePlugin[BeliefbaseConfig]):
 
     @event_priority(-100)  # last: MkDocs writes ``output``; nothing reads the content again
     def on_post_page(self, output: str, *, page: Page, config: MkDocsConfig) -> str:
-        if self._drop_content:
+        if self._release_pages:
             # MkDocs keeps every page's HTML until the build ends (30 MB at 1,000
             # notes); with only plugins known not to read it later, let it go now
             page.content = ""  # not None: Page.title would fall back to the Markdown
@@ -365,12 +365,12 @@ class BeliefbasePlugin(BasePlugin[BeliefbaseConfig]):
 
 #: plugins known to read neither a page's Markdown after it is converted nor its
 #: HTML after it is written
-_CONTENT_DONE_AFTER_WRITING = ("beliefbase.", "material.plugins.search.", "mkdocs.contrib.search.")
+_READ_PAGES_ONCE = ("beliefbase.", "material.plugins.search.", "mkdocs.contrib.search.")
 
 
-def content_unused_after_writing(plugins: Any) -> bool:
+def pages_read_once(plugins: Any) -> bool:
     """Does no plugin of the site read ``page.markdown`` or ``page.content`` later?"""
-    return all(type(p).__module__.startswith(_CONTENT_DONE_AFTER_WRITING)
+    return all(type(p).__module__.startswith(_READ_PAGES_ONCE)
                for p in plugins.values())
 
 

@@ -143,8 +143,9 @@ def test_graph_view_text_is_the_json_of_graph_view_json_through_rebuilds(kb: Any
     ``dumps(graph_view_json(graph))`` when nodes change, appear and go."""
     from beliefbase.graph.build import GraphBuilder
     from beliefbase.graph.emit import dumps, graph_view_json, graph_view_text
+    from beliefbase.site.kept_texts import KeptTexts
 
-    builder, memo = GraphBuilder(), {}  # type: ignore[var-annotated]
+    builder, kept = GraphBuilder(), KeptTexts()
     compiler = kb.compiler()
     edits = [None, ("notes/beta.md", "---\ntitle: Beta <Renamed> & co\n---\nNow [[Gamma]].\n"),
              ("notes/new.md", "# New\n\n[[Alpha]] #fresh\n"), ("notes/new.md", None)]
@@ -156,7 +157,7 @@ def test_graph_view_text_is_the_json_of_graph_view_json_through_rebuilds(kb: Any
             else:
                 kb.write(path, text, dedent=False)
         graph = builder.build(kb.compile(compiler))
-        text = graph_view_text(graph, memo)
+        text = graph_view_text(graph, kept)
         assert text == dumps(graph_view_json(graph))
-        assert len(memo) == len(graph_view_json(graph)["nodes"])  # only the current nodes
+        assert len(kept._last) == len(graph_view_json(graph)["nodes"])  # only current nodes
     assert "Beta \\u003cRenamed\\u003e \\u0026 co" in text

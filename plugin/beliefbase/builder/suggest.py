@@ -42,6 +42,7 @@ class Suggester:
     def release(self) -> None:
         """Drop the trigram index (a one-shot build needs no more suggestions)."""
         self._grams = None
+        self._name_grams = {}
 
     def same_names(self, other: Suggester | None) -> bool:
         return other is not None and self._names == other._names
@@ -53,8 +54,8 @@ class Suggester:
         trigrams, ranked by their overlap and then by name; if no added or
         removed name shares such a trigram with the word (and the cut-off for
         common trigrams, which depends on the number of names, stayed), the
-        answer is the same.  A retitled note
-        then costs a few words' suggestions, not every unresolved link's.
+        answer is the same.  A retitled note then costs a few words'
+        suggestions, not every unresolved link's.
         """
         if (old is None or not old._memo or old._grams is None
                 or _limit(len(old._names)) != _limit(len(self._names))):

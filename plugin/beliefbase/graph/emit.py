@@ -13,6 +13,7 @@ from collections.abc import Iterable, Iterator
 from typing import Any
 
 from ..site.escape import json_for_html
+from ..site.kept_texts import KeptTexts
 from .build import _node_json
 from .model import Graph, Node, WeightKind
 
@@ -90,30 +91,18 @@ def graph_view_json(graph: Graph) -> dict[str, Any]:
             "nodes": [_view_node(n) for n in shown], "edges": flat}
 
 
-#: id(node) -> (node, its JSON in graph-view.json); nodes are frozen
-ViewMemo = dict[int, tuple[Node, str]]
-
-
-def graph_view_text(graph: Graph, memo: ViewMemo | None = None) -> str:
+def graph_view_text(graph: Graph, kept: KeptTexts | None = None) -> str:
     """``dumps(graph_view_json(graph))``, put together from pieces.
 
-    ``memo`` keeps each node's JSON from one ``mkdocs serve`` rebuild to the
-    next (the ``GraphBuilder`` hands back the same ``Node`` objects for notes
-    that did not change): serialising every node again took a fifth of a
-    rebuild's output time at 5,000 notes.
+    ``kept`` keeps each node's JSON from one ``mkdocs serve`` rebuild to the
+    next (the ``GraphBuilder`` hands back the same frozen ``Node`` objects for
+    notes that did not change): serialising every node again took a fifth of
+    a rebuild's output time at 5,000 notes.
     """
     shown, types, flat = _graph_view(graph)
-    old = memo if memo is not None else {}
-    kept: ViewMemo = {}
-    nodes = []
-    for node in shown:
-        known = old.get(id(node))
-        text = known[1] if known is not None and known[0] is node else dumps(_view_node(node))
-        kept[id(node)] = (node, text)
-        nodes.append(text)
-    if memo is not None:
-        memo.clear()
-        memo.update(kept)
+    kept = kept if kept is not None else KeptTexts()
+    nodes = [kept.text(node, _view_node_json) for node in shown]
+    kept.end_round()
     return ('{"edges":[' + ",".join(map(str, flat)) + '],"nodes":[' + ",".join(nodes)
             + '],"types":' + dumps(types) + f',"version":{GRAPH_VIEW_VERSION}}}')
 
@@ -144,6 +133,10 @@ def _graph_view(graph: Graph) -> tuple[list[Node], list[str], list[int]]:
     for s, t, kind in sorted(triples, key=lambda e: (e[0], e[1], type_index[e[2]])):
         flat += (s, t, type_index[kind])
     return shown, types, flat
+
+
+def _view_node_json(node: Node) -> str:
+    return dumps(_view_node(node))
 
 
 def _view_node(node: Node) -> dict[str, Any]:

@@ -41,13 +41,14 @@ from ..builder.compiled import Compiled
 from ..builder.documents import Document
 from ..codecs.inline import WikiText
 from ..config import BeliefbaseConfig
-from ..graph.emit import ViewMemo, graph_view_text
+from ..graph.emit import graph_view_text
 from ..graph.model import Graph
 from ..ids import SrcPath
 from ..project import cache_dir
 from . import mentions as mention
 from .dependents import changed_mentions
 from .escape import UserText
+from .kept_texts import KeptTexts
 from .lunr_index import LUNR_JS, SEARCH_INDEX, index_documents, lunr_js, search_index_text
 from .output import write_text
 from .panels import _titles
@@ -96,7 +97,7 @@ class ReaderCache:
     last_graph: bytes = b""
     last_previews: dict[str, Any] | None = None
     #: each graph node's text in graph-view.json, for the next rebuild
-    view_nodes: ViewMemo = field(default_factory=dict)
+    view_nodes: KeptTexts = field(default_factory=KeptTexts)
 
     def wait(self) -> None:
         """Let a background write finish (on exit)."""

@@ -20,6 +20,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from .kept_texts import KeptTexts
 from .output import write_text
 
 INDEX = Path("search") / "search_index.json"
@@ -92,7 +93,7 @@ def escape_before_writing(
                     _index.entries = merge_entries(previous, _index.entries, merge)
                 prev = None  # merged: Material must not merge again
             escape_entries(_index.entries, strings())
-            if texts is not None and prev is None and not args and not kwargs and _is_material(
+            if texts is not None and prev is None and not args and not kwargs and is_material_index(
                     _index):
                 return texts.index_json(_index.config, _index.entries)
             return _generate(prev, *args, **kwargs)
@@ -110,37 +111,39 @@ class EntryTexts:
     the next: an edit changes a few pages' entries, and serialising all of them
     again (25 MB at 5,000 notes) took half a second of every rebuild.
 
-    An entry is known by identity (the theme keeps the last build's entry objects,
-    and ``merge_entries`` carries over those of pages not rebuilt); its title and
-    tags, the only fields changed in place (``escape_entries``), are compared too.
+    The theme keeps the last build's entry objects, and ``merge_entries`` carries
+    over those of pages not rebuilt; title and tags, the only fields changed in
+    place (``escape_entries``), are the stamp.
     """
 
     def __init__(self) -> None:
-        self._texts: dict[int, tuple[dict[str, Any], Any, Any, str]] = {}
+        self._texts = KeptTexts()
 
     def index_json(self, config: Mapping[str, Any], entries: list[dict[str, Any]]) -> str:
         """What Material's ``generate_search_index`` returns for ``entries``, byte for byte."""
-        kept: dict[int, tuple[dict[str, Any], Any, Any, str]] = {}
-        parts = []
-        for entry in entries:
-            title, tags = entry.get("title"), entry.get("tags")
-            known = self._texts.get(id(entry))
-            if known is not None and known[0] is entry and known[1] == title and known[2] == tags:
-                text = known[3]
-            else:
-                text = json.dumps(entry, separators=_SEPARATORS, default=str)
-            kept[id(entry)] = (entry, title, list(tags) if isinstance(tags, list) else tags, text)
-            parts.append(text)
-        self._texts = kept
+        parts = [self._texts.text(entry, _entry_json, _stamp(entry)) for entry in entries]
+        self._texts.end_round()
         head = {key: config[key] for key in ("lang", "separator", "pipeline", "fields")}
         return ('{"config":' + json.dumps(head, separators=_SEPARATORS, default=str)
                 + ',"docs":[' + ",".join(parts) + "]}")
 
 
-def _is_material(index: Any) -> bool:
-    """Is ``index`` Material's own search index (whose JSON ``EntryTexts`` reproduces)?"""
-    cls = type(index)
-    return cls.__name__ == "SearchIndex" and cls.__module__ == "material.plugins.search.plugin"
+def _entry_json(entry: dict[str, Any]) -> str:
+    return json.dumps(entry, separators=_SEPARATORS, default=str)
+
+
+def _stamp(entry: dict[str, Any]) -> tuple[Any, Any]:
+    tags = entry.get("tags")
+    return entry.get("title"), tuple(tags) if isinstance(tags, list) else tags
+
+
+def is_material_index(index: Any) -> bool:
+    """Is ``index`` Material's own search index (whose methods and JSON we know)?"""
+    try:
+        from material.plugins.search.plugin import SearchIndex
+    except ImportError:
+        return False
+    return type(index) is SearchIndex
 
 
 def read_index(site_dir: Path) -> dict[str, Any] | None:

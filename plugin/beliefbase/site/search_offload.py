@@ -35,7 +35,9 @@ import sys
 import threading
 from collections.abc import Mapping
 from pathlib import Path
-from typing import IO, Any
+from typing import Any
+
+from .search_index import is_material_index
 
 #: Below this many pages to render, starting a worker costs more than it saves.
 OFFLOAD_THRESHOLD = 200
@@ -65,10 +67,9 @@ def _parse(html: str) -> list[Any]:
     return list(parser.data)
 
 
-def serve(source: IO[bytes] | None = None, sink: IO[bytes] | None = None) -> None:
-    """The worker: (key, pages) batches in, (key, sections) out, until end of input."""
-    source = source or sys.stdin.buffer
-    sink = sink or sys.stdout.buffer
+def serve() -> None:
+    """The worker: (key, pages) batches in on stdin, (key, sections) out, until the end."""
+    source, sink = sys.stdin.buffer, sys.stdout.buffer
     while True:
         try:
             key, pages = pickle.load(source)  # noqa: S301 - from the process that started us
@@ -76,16 +77,6 @@ def serve(source: IO[bytes] | None = None, sink: IO[bytes] | None = None) -> Non
             return
         pickle.dump((key, _parse_pages(pages)), sink, pickle.HIGHEST_PROTOCOL)
         sink.flush()
-
-
-def _section(data: _Section) -> Any:
-    """Material's ``Section`` again, from what the worker sent."""
-    from material.plugins.search.plugin import Element, Section
-
-    tag, attrs, depth, ident, title, text = data
-    section = Section(Element(tag, attrs), depth)
-    section.id, section.title, section.text = ident, title, text
-    return section
 
 
 class SearchOffload:
@@ -173,6 +164,8 @@ class SearchOffload:
 
     def finish(self) -> None:
         """Add every page's sections to the index, in page order; stop the worker."""
+        from material.plugins.search.plugin import Element, Section
+
         if self.batch:
             self._send()
         try:
@@ -182,9 +175,10 @@ class SearchOffload:
                 if sections is None:
                     sections = _parse_pages(self.html.pop(key))
                 for page, kept in zip(pages, sections, strict=True):
-                    for data in kept:
-                        self.index.create_entry_for_section(_section(data), page.toc,
-                                                            page.url, page)
+                    for tag, attrs, depth, ident, title, text in kept:
+                        section = Section(Element(tag, attrs), depth)  # Material's again
+                        section.id, section.title, section.text = ident, title, text
+                        self.index.create_entry_for_section(section, page.toc, page.url, page)
         finally:
             self.close()
 
@@ -210,13 +204,8 @@ class SearchOffload:
 
 def _material_index(plugins: Mapping[str, Any]) -> Any:
     """The search index of Material's search plugin, if the site uses it unchanged."""
-    try:
-        from material.plugins.search.plugin import SearchIndex, SearchPlugin
-    except ImportError:
-        return None
     for plugin in plugins.values():
-        if type(plugin) is SearchPlugin and getattr(plugin.config, "enabled", True):
-            index = getattr(plugin, "search_index", None)
-            if type(index) is SearchIndex:
-                return index
+        index = getattr(plugin, "search_index", None)
+        if is_material_index(index) and getattr(plugin.config, "enabled", True):
+            return index
     return None

@@ -269,15 +269,15 @@ class SiteBuild:
                     if before.get(dest) != now[dest]:  # rendered only when it changed
                         target = site_dir / dest
                         target.parent.mkdir(parents=True, exist_ok=True)
-                        write_text(target, self.templates.render("redirect.html", title=doc.title,
-                                                             url=rel))
+                        write_text(target, self.templates.render(
+                            "redirect.html", title=doc.title, url=rel))
                     written.append(url)
         for dest in before.keys() - now.keys() - taken_dest:
             with contextlib.suppress(OSError):
                 (site_dir / dest).unlink()
         if now != before:
             write_text(manifest, json.dumps({"version": 1, "redirects": now}, indent=0,
-                                        sort_keys=True))
+                                            sort_keys=True))
         return written
 
 
