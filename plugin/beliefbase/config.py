@@ -84,6 +84,14 @@ class BeliefbaseConfig(base.Config):
     Only in builds of 200 pages or more, with Material's own search plugin, on a
     machine with two cores or more; off: the search plugin parses every page itself."""
 
+    markdown_offload = c.Type(bool, default=True)
+    """Let a second process convert pages' Markdown while this one converts the
+    others, from the other end of the list (the same HTML; half of the conversion
+    off a large build).  Only with ``reuse_markdown``, in builds of 200 pages or
+    more, when every plugin of the site is one known to leave converted pages
+    alone (beliefbase, search), on a machine with two cores or more; off: every
+    page is converted in this process."""
+
     watcher = c.Choice(("native", "polling"), default="native")
     """How ``mkdocs serve`` notices saved files: ``native`` (the operating system
     reports changes at once) or ``polling`` (MkDocs' own: every file stat-ed twice a

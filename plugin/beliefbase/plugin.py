@@ -50,6 +50,7 @@ from .site.markdown_reuse import MarkdownReuse, reusable
 from .site.nav_memo import NavMemo
 from .site.navigation import NavigationOptions, install_theme_overrides
 from .site.reader import ReaderCache, reader_options
+from .site.render_ahead import RenderAhead
 from .site.search_index import EntryTexts, escape_before_writing, fix_search_index
 from .site.search_offload import SearchOffload
 from .site.session import OUTPUT_DIR, SiteBuild
@@ -76,6 +77,8 @@ class BeliefbasePlugin(BasePlugin[BeliefbaseConfig]):
         self.dirty = False
         self._search_escaped = False  # the theme's search index escaped in memory
         self._search_offload: SearchOffload | None = None
+        self._markdown_reuse: MarkdownReuse | None = None
+        self._ahead: RenderAhead | None = None  # pages converted by a second process
         self._search_texts = EntryTexts()  # the theme's search entries as JSON, for serve
         self.invalidation = Invalidation()
         self._belief_pages: dict[SrcPath, str] | None = None  # belief panels, for --dirty
@@ -139,8 +142,11 @@ class BeliefbasePlugin(BasePlugin[BeliefbaseConfig]):
             self._templates = (override, Templates(override))
         self.site = SiteBuild(compiled, self._templates[1], self.extension,
                               list(config.markdown_extensions), dict(config.mdx_configs))
+        self._markdown_reuse = None
         if self.config.reuse_markdown and reusable(config.markdown_extensions):
-            MarkdownReuse(config.markdown_extensions, dict(config.mdx_configs or {})).install()
+            self._markdown_reuse = MarkdownReuse(config.markdown_extensions,
+                                                 dict(config.mdx_configs or {}))
+            self._markdown_reuse.install()
         self._diagnostics = list(compiled.diagnostics)
         files = self._arrange_files(files, config)
         self._diagnostics += self.site.add_beliefs(belief_options(config, self.config),
@@ -209,6 +215,20 @@ class BeliefbasePlugin(BasePlugin[BeliefbaseConfig]):
             return
         files.append(File.generated(config, page_src, content=""))
 
+    @event_priority(-100)  # last: MkDocs' page loop starts right after
+    def on_nav(self, nav: Any, *, config: MkDocsConfig, files: Files) -> Any:
+        self._stop_ahead()
+        reuse = self._markdown_reuse
+        if (self.config.markdown_offload and reuse is not None and self._release_pages
+                and not self.dirty):
+            self._ahead = RenderAhead.start(config, files, files.documentation_pages(), reuse)
+        return nav
+
+    def _stop_ahead(self) -> None:
+        if self._ahead is not None:
+            self._ahead.close()
+            self._ahead = None
+
     # -- pages -------------------------------------------------------------------------
 
     def _doc(self, page: Page) -> Document | None:
@@ -224,6 +244,8 @@ class BeliefbasePlugin(BasePlugin[BeliefbaseConfig]):
     def on_page_markdown(
         self, markdown: str, *, page: Page, config: MkDocsConfig, files: Files
     ) -> str:
+        if self._ahead is not None:
+            self._ahead.begin(page.file.src_uri)
         if self.site is None:
             return markdown
         doc = self._doc(page)
@@ -279,6 +301,7 @@ class BeliefbasePlugin(BasePlugin[BeliefbaseConfig]):
         return context
 
     def on_env(self, env: Environment, *, config: MkDocsConfig, files: Files) -> Environment:
+        self._stop_ahead()
         MarkdownReuse.uninstall()  # every page's Markdown is converted by now
         if not getattr(env.finalize, "beliefbase", False):
             env.finalize = finalize(env.finalize)
@@ -334,7 +357,11 @@ class BeliefbasePlugin(BasePlugin[BeliefbaseConfig]):
 
     on_post_build = CombinedEvent(_release_page_caches, _write_outputs)
 
+    def on_build_error(self, *, error: Exception) -> None:
+        self._stop_ahead()
+
     def on_shutdown(self) -> None:
+        self._stop_ahead()
         MarkdownReuse.uninstall()
         if self._search_offload is not None:
             self._search_offload.close()

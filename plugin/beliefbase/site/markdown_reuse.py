@@ -19,10 +19,13 @@ The option ``reuse_markdown: false`` turns this off.
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import markdown
 import mkdocs.structure.pages as mkdocs_pages
+
+if TYPE_CHECKING:
+    from .render_ahead import RenderAhead
 
 # Python-Markdown's built-in extensions, by the short names mkdocs.yml uses.
 _BUILTIN = {"abbr", "admonition", "attr_list", "codehilite", "def_list", "extra",
@@ -64,6 +67,8 @@ class MarkdownReuse:
         self._md: markdown.Markdown | None = None
         self._busy = False
         self.reused = 0
+        #: pages converted by a worker ahead of MkDocs' loop (see ``render_ahead``)
+        self.ahead: RenderAhead | None = None
 
     def install(self) -> None:
         """Hand MkDocs this build's instance (replacing a previous build's)."""
@@ -98,7 +103,14 @@ class MarkdownReuse:
 
         def convert_then_release(source: str) -> str:
             try:
-                return convert(source)
+                ahead = self.ahead
+                if ahead is None:
+                    return convert(source)
+                html = ahead.converted(md, source)
+                if html is None:
+                    html = convert(source)
+                    ahead.record(md, source, html)
+                return html
             finally:
                 self._busy = False
 

@@ -1,0 +1,117 @@
+"""Pages converted by a second process (``markdown_offload``): the same site and log, byte for byte."""
+
+from __future__ import annotations
+
+import logging
+import os
+import shutil
+from pathlib import Path
+from typing import Any
+
+import pytest
+from beliefbase.site import render_ahead
+
+from tests.conftest import differing
+
+PAGES = 24
+
+
+def page(i: int) -> str:
+    """A page with what ``Page.render`` reads back from a conversion, and what logs."""
+    nxt = (i + 1) % PAGES
+    title = f"# Page {i}\n\n" if i % 3 else ""  # every third takes its title from the file
+    return (
+        f"{title}Intro of {i} linking [[page-{nxt}]] and [[page-{nxt}#Part {nxt}|its part]]"
+        f" and [next](page-{nxt}.md#part-{nxt}), [a bad anchor](page-{nxt}.md#nowhere),"
+        f" [a missing page](missing-{i}.md).[^1]\n\n"
+        f"## Part {i}\n\nText <a id=\"raw-{i}\"></a> of part {i}.\n\n"
+        f"### Custom {{#custom-{i}}}\n\n![[page-{nxt}#Part {nxt}]]\n\n"
+        f"[^1]: A footnote of {i}.\n"
+    )
+
+
+def build(project: Any, tmp_path: Path, flag: bool) -> tuple[Path, list[str]]:
+    for i in range(PAGES):
+        project.write(f"page-{i}.md", page(i), dedent=False)
+    pages_logger = logging.getLogger("mkdocs.structure.pages")
+    level = pages_logger.level
+    pages_logger.setLevel(logging.INFO)  # MkDocs keeps links to anchors only above DEBUG
+    try:
+        result = project.build(
+            plugins=["search", {"beliefbase": {"markdown_offload": flag}}],
+            markdown_extensions=["attr_list", "footnotes", {"toc": {"permalink": True}}],
+            validation={"anchors": "warn", "unrecognized_links": "warn"})
+    finally:
+        pages_logger.setLevel(level)
+    assert result.error is None
+    copy = tmp_path / f"site-{flag}"
+    shutil.copytree(result.site, copy)
+    lines = [line for line in result.all_lines if "Documentation built in" not in line]
+    return copy, lines
+
+
+@pytest.fixture
+def started(monkeypatch: pytest.MonkeyPatch) -> list[render_ahead.RenderAhead]:
+    """Offload even these few pages, and remember each worker started."""
+    made: list[render_ahead.RenderAhead] = []
+    start = render_ahead.RenderAhead.start.__func__  # type: ignore[attr-defined]
+
+    def spy(cls: Any, *args: Any) -> Any:
+        ahead = start(cls, *args)
+        if ahead is not None:
+            made.append(ahead)
+        return ahead
+
+    monkeypatch.setattr(render_ahead, "AHEAD_THRESHOLD", 1)
+    monkeypatch.setattr(render_ahead.RenderAhead, "start", classmethod(spy))
+    return made
+
+
+def test_offloaded_conversion_writes_the_same_site_and_log(
+        project: Any, tmp_path: Path, started: list[Any]) -> None:
+    on, on_log = build(project, tmp_path, True)
+    off, off_log = build(project, tmp_path, False)
+    assert len(started) == 1  # only the build with the option on
+    assert 0 < started[0].taken < PAGES  # the worker converted some pages, this process others
+    assert differing(on, off) == []
+    assert on_log == off_log
+    # what the worker's conversions logged is in the log, once per page
+    for i in range(PAGES):
+        assert sum(f"'missing-{i}.md'" in line for line in on_log) == 1
+        assert sum(f"Doc file 'page-{i}.md'" in line and "#nowhere" in line
+                   for line in on_log) == 1
+    assert "Part 1" in (on / "page-1/index.html").read_text(encoding="utf-8")
+
+
+def test_a_worker_that_dies_loses_no_page(project: Any, tmp_path: Path, started: list[Any],
+                                          monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(render_ahead.RenderAhead, "_work", lambda self, writer: os._exit(3))
+    on, on_log = build(project, tmp_path, True)
+    off, off_log = build(project, tmp_path, False)
+    assert len(started) == 1 and started[0].taken == 0
+    assert differing(on, off) == []
+    assert on_log == off_log
+
+
+def test_markdown_other_than_the_workers_is_converted_here(
+        project: Any, tmp_path: Path, started: list[Any],
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    parent = os.getpid()
+    real = render_ahead._digest
+
+    def digest(markdown: str) -> bytes:  # the worker's digests match nothing of ours
+        return real(markdown) + (b"worker" if os.getpid() != parent else b"")
+
+    monkeypatch.setattr(render_ahead, "_digest", digest)
+    on, on_log = build(project, tmp_path, True)
+    off, off_log = build(project, tmp_path, False)
+    assert len(started) == 1 and started[0].taken == 0
+    assert differing(on, off) == []
+    assert on_log == off_log
+
+
+def test_no_worker_for_small_builds_or_one_core(project: Any,
+                                                monkeypatch: pytest.MonkeyPatch) -> None:
+    assert render_ahead.RenderAhead.start(None, None, [None] * 10, None) is None  # type: ignore[arg-type]
+    monkeypatch.setattr(render_ahead.os, "cpu_count", lambda: 1)
+    assert render_ahead.RenderAhead.start(None, None, [None] * 1000, None) is None  # type: ignore[arg-type]
