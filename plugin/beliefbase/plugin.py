@@ -79,6 +79,7 @@ class BeliefbasePlugin(BasePlugin[BeliefbaseConfig]):
         self._search_offload: SearchOffload | None = None
         self._markdown_reuse: MarkdownReuse | None = None
         self._ahead: RenderAhead | None = None  # pages converted by a second process
+        self._redirects_written = False  # by that process
         self._search_texts = EntryTexts()  # the theme's search entries as JSON, for serve
         self.invalidation = Invalidation()
         self._belief_pages: dict[SrcPath, str] | None = None  # belief panels, for --dirty
@@ -221,8 +222,20 @@ class BeliefbasePlugin(BasePlugin[BeliefbaseConfig]):
         reuse = self._markdown_reuse
         if (self.config.markdown_offload and reuse is not None and self._release_pages
                 and not self.dirty):
-            self._ahead = RenderAhead.start(config, files, files.documentation_pages(), reuse)
+            reader = self.site.reader if self.site is not None else None
+            self._ahead = RenderAhead.start(config, files, files.documentation_pages(), reuse,
+                                            lambda file: self._panels_of(file, config),
+                                            reader.mentions if reader is not None else None,
+                                            lambda: self._write_redirects(config))
         return nav
+
+    def _panels_of(self, file: File, config: MkDocsConfig) -> str | None:
+        """What ``on_page_context`` adds under a page's content (for the worker)."""
+        doc = self.site.by_page.get(file.src_uri) if self.site else None
+        if doc is None or self.site is None:
+            return None
+        page = file.page if file.page is not None else Page(None, file, config)
+        return self.site.panels_after(doc, page.url, self.config.backlinks)
 
     def _stop_ahead(self) -> None:
         if self._ahead is not None:
@@ -290,7 +303,14 @@ class BeliefbasePlugin(BasePlugin[BeliefbaseConfig]):
     ) -> dict[str, Any]:
         doc = self._doc(page)
         if doc is not None and self.site is not None and page.content is not None:
-            page.content += self.site.panels_after(doc, page.url, self.config.backlinks)
+            made = None
+            if self._ahead is not None:
+                made = self._ahead.panels(page.file.src_uri)
+                if made is None and self.site.reader is not None:
+                    self.site.reader.use_mentions(self._ahead.prepared())
+            if made is None:
+                made = self.site.panels_after(doc, page.url, self.config.backlinks)
+            page.content += made
         if self.site is not None:
             context.update(self.site.nav_context(doc))
         if self.config.explorer:
@@ -301,7 +321,8 @@ class BeliefbasePlugin(BasePlugin[BeliefbaseConfig]):
         return context
 
     def on_env(self, env: Environment, *, config: MkDocsConfig, files: Files) -> Environment:
-        self._stop_ahead()
+        if self._ahead is not None:
+            self._ahead.conversions_done()
         MarkdownReuse.uninstall()  # every page's Markdown is converted by now
         if not getattr(env.finalize, "beliefbase", False):
             env.finalize = finalize(env.finalize)
@@ -330,6 +351,8 @@ class BeliefbasePlugin(BasePlugin[BeliefbaseConfig]):
 
     @event_priority(100)  # first: before the search plugin writes its index
     def _release_page_caches(self, *, config: MkDocsConfig) -> None:
+        self._redirects_written = self._ahead is not None and self._ahead.finished()
+        self._stop_ahead()
         if self._search_offload is not None:
             self._search_offload.finish()
             self._search_offload = None
@@ -345,7 +368,8 @@ class BeliefbasePlugin(BasePlugin[BeliefbaseConfig]):
             fix_search_index(site_dir, self.site.search_strings(),
                              self.invalidation.search_merge() if self.dirty else None)
         self.site.write_outputs(site_dir, self._diagnostics)
-        self.site.write_redirects(site_dir, config.use_directory_urls, self._dest_uris)
+        if not self._redirects_written:
+            self._write_redirects(config)
         counts = diag.summary(self._diagnostics)
         if counts:
             text = ", ".join(f"{n} {code}" for code, n in counts.items())
@@ -378,6 +402,11 @@ class BeliefbasePlugin(BasePlugin[BeliefbaseConfig]):
         return server
 
     # -- helpers -----------------------------------------------------------------------
+
+    def _write_redirects(self, config: MkDocsConfig) -> None:
+        if self.site is not None:
+            self.site.write_redirects(Path(config.site_dir), config.use_directory_urls,
+                                      self._dest_uris)
 
     def _log(self, found: list[diag.Diagnostic]) -> None:
         quiet = self.config.strict is False

@@ -21,7 +21,8 @@ def page(i: int) -> str:
     nxt = (i + 1) % PAGES
     title = f"# Page {i}\n\n" if i % 3 else ""  # every third takes its title from the file
     return (
-        f"{title}Intro of {i} linking [[page-{nxt}]] and [[page-{nxt}#Part {nxt}|its part]]"
+        f"---\naliases: [Other name {i}]\n---\n{title}Also about Page {(i + 5) % PAGES}.\n\n"
+        f"Intro of {i} linking [[page-{nxt}]] and [[page-{nxt}#Part {nxt}|its part]]"
         f" and [next](page-{nxt}.md#part-{nxt}), [a bad anchor](page-{nxt}.md#nowhere),"
         f" [a missing page](missing-{i}.md).[^1]\n\n"
         f"## Part {i}\n\nText <a id=\"raw-{i}\"></a> of part {i}.\n\n"
@@ -73,6 +74,8 @@ def test_offloaded_conversion_writes_the_same_site_and_log(
     off, off_log = build(project, tmp_path, False)
     assert len(started) == 1  # only the build with the option on
     assert 0 < started[0].taken < PAGES  # the worker converted some pages, this process others
+    assert started[0].panels_taken > 0  # and made panels (all of them, if it came first)
+    assert started[0].did_finish  # and wrote the alias redirects
     assert differing(on, off) == []
     assert on_log == off_log
     # what the worker's conversions logged is in the log, once per page
@@ -80,7 +83,10 @@ def test_offloaded_conversion_writes_the_same_site_and_log(
         assert sum(f"'missing-{i}.md'" in line for line in on_log) == 1
         assert sum(f"Doc file 'page-{i}.md'" in line and "#nowhere" in line
                    for line in on_log) == 1
-    assert "Part 1" in (on / "page-1/index.html").read_text(encoding="utf-8")
+    html = (on / "page-1/index.html").read_text(encoding="utf-8")
+    assert "Part 1" in html
+    assert 'Unlinked mentions <span class="bb-count">1</span>' in html  # "Page 1" in page-20
+    assert (on / "other-name-1/index.html").exists()  # an alias redirect
 
 
 def test_a_worker_that_dies_loses_no_page(project: Any, tmp_path: Path, started: list[Any],
@@ -88,7 +94,8 @@ def test_a_worker_that_dies_loses_no_page(project: Any, tmp_path: Path, started:
     monkeypatch.setattr(render_ahead.RenderAhead, "_work", lambda self, writer: os._exit(3))
     on, on_log = build(project, tmp_path, True)
     off, off_log = build(project, tmp_path, False)
-    assert len(started) == 1 and started[0].taken == 0
+    assert len(started) == 1 and started[0].taken == started[0].panels_taken == 0
+    assert not started[0].did_finish
     assert differing(on, off) == []
     assert on_log == off_log
 

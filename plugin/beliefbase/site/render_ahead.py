@@ -1,29 +1,33 @@
-"""Pages' Markdown converted on the second core while MkDocs reads the rest.
+"""Pages converted and their panels made on the second core, ahead of MkDocs.
 
-MkDocs converts every page's Markdown in one loop on one core: half of a
-large build.  After the last ``on_nav`` hook we fork one worker that takes
-pages from the back of that loop's order while MkDocs goes on from the front;
-the two meet in the middle.  For each of its pages the worker does what the
-loop would do up to the conversion (``on_pre_page``, read the source,
-``on_page_markdown``) and converts it with this build's Markdown instance,
-keeping what ``Page.render`` reads back from it: the HTML, the table of
-contents' tokens, the title from the first heading, the anchors present and
-the links to anchors of other pages, and what was logged meanwhile.
+MkDocs converts every page's Markdown in one loop on one core, then renders
+every page's template in a second loop: most of a large build.  After the
+last ``on_nav`` hook we fork one worker that works from the back of each
+loop while MkDocs goes on from the front; they meet in the middle, twice.
 
-MkDocs' loop then runs as ever, every hook in this process; only when it
-converts a page the worker already did, the shared Markdown instance (see
-``markdown_reuse``) hands back the worker's result instead of converting,
-after checking that the Markdown given is the Markdown the worker converted
-(a digest), and logs what the worker's conversion logged, at that point in
-the loop, so the log reads as in a serial build.  Tests build sites both ways
-and compare every byte.
+Conversion: for each of its pages the worker does what the loop would do up
+to the conversion (``on_pre_page``, read the source, ``on_page_markdown``) and
+converts it with this build's Markdown instance, keeping what ``Page.render``
+reads back from it: the HTML, the table of contents' tokens, the title from
+the first heading, the anchors present, the links to anchors of other pages,
+and what was logged meanwhile.  MkDocs' loop then runs as ever, every hook in
+this process; only when it converts a page the worker already did, the shared
+Markdown instance (see ``markdown_reuse``) hands back the worker's result
+instead, after checking that the Markdown given is the Markdown the worker
+converted (a digest), and logs what the worker's conversion logged at that
+point of the loop, so the log reads as in a serial build.
 
-Taking part needs: a site whose plugins are all known to convert pages
-without side effects elsewhere (ours and a search plugin; see
-``plugin.pages_read_once``), the reused Markdown instance, ``fork``, two
-cores and enough pages to pay for the fork.  A worker that dies loses nothing:
-its pages are converted here.  Forked late, it shares this process's memory;
-it is gone before the theme renders the first page.
+Panels: then the worker makes the panels under each page (backlinks, local
+graph, unlinked mentions, beliefs: ``SiteBuild.panels_after``, a function of
+the compiled vault and the page's URL) from the back of the second loop, and
+``on_page_context`` takes those it made.
+
+Tests build sites both ways and compare every byte and every log line.
+Taking part needs: a site whose plugins are all known to leave converted
+pages alone (ours and a search plugin; see ``plugin.pages_read_once``), the
+reused Markdown instance, ``fork``, two cores and enough pages to pay for the
+fork.  A worker that dies loses nothing: its share is done here.  Forked
+late, it shares this process's memory, and ends before ``on_post_build``.
 """
 
 from __future__ import annotations
@@ -34,6 +38,7 @@ import logging
 import multiprocessing as mp
 import os
 import pickle
+from collections.abc import Callable
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
@@ -67,25 +72,63 @@ def _digest(markdown: str) -> bytes:
     return hashlib.blake2b(markdown.encode("utf-8", "surrogatepass"), digest_size=16).digest()
 
 
+class _Meeting:
+    """Indexes taken one by one from the front by this process, from the back by the worker."""
+
+    def __init__(self, context: Any, size: int) -> None:
+        self._bounds = context.Array("i", [0, size - 1])  # next from the front, the back
+
+    def mine(self, i: int) -> bool:
+        """Take ``i`` for this process unless the worker has (those before it are given up)."""
+        with self._bounds.get_lock():
+            if i > self._bounds[1]:
+                return False
+            self._bounds[0] = max(self._bounds[0], i + 1)
+            return True
+
+    def next_back(self) -> int | None:
+        """The worker's next index, or None once the two have met."""
+        with self._bounds.get_lock():
+            front, back = self._bounds[0], self._bounds[1]
+            if back < front:
+                return None
+            self._bounds[1] = back - 1
+            return int(back)
+
+
+#: the panels of a page (``None``: none), as ``on_page_context`` adds them
+PanelsOf = Callable[["File"], "str | None"]
+
+# the worker's messages, in the order it sends them
+_PREPARED, _CONVERTED, _PANELS, _FINISHED = range(4)
+
+
 class RenderAhead:
-    """The worker of one build and this process's side of the meeting in the middle."""
+    """The worker of one build and this process's side of the two meetings."""
 
     def __init__(self, config: MkDocsConfig, files: Files, order: list[File],
-                 reuse: MarkdownReuse) -> None:
+                 reuse: MarkdownReuse, panels_of: PanelsOf | None,
+                 prepare: Callable[[], Any] | None, finish: Callable[[], None] | None) -> None:
         self.config = config
         self.files = files
         self.order = order
+        self.panels_of = panels_of
+        self.prepare = prepare
+        self.finish = finish
         self.index = {f.src_uri: i for i, f in enumerate(order)}
         context = mp.get_context("fork")
-        self._bounds = context.Array("i", [0, len(order) - 1])  # next from the front, the back
-        self._current: str | None = None
-        self._results: dict[str, bytes] | None = None  # the worker's, once received
+        self._conversions = _Meeting(context, len(order))
+        self._panel_meeting = _Meeting(context, len(order))
+        self._current: str | None = None  # the page being converted, if the worker's
+        self._received: list[Any] = []  # the worker's messages so far
         self._failed = False
         self.in_worker = False
         self._logged: list[tuple[str, int, str]] | None = None  # the worker's, converting
         self._kept: Converted | None = None  # the worker's last conversion
         self.taken = 0  # pages whose conversion came from the worker
-        self.reuse = reuse
+        self.panels_taken = 0  # pages whose panels came from the worker
+        self.did_finish = False  # the worker ran ``finish`` (known once asked)
+        self.reuse: MarkdownReuse | None = reuse
         reuse.ahead = self  # before the fork: the worker's instance reports to it too
         gc.freeze()  # the worker's collections then leave the shared objects' pages alone
         try:
@@ -101,42 +144,44 @@ class RenderAhead:
 
     @classmethod
     def start(cls, config: MkDocsConfig, files: Files, order: list[File],
-              reuse: MarkdownReuse) -> RenderAhead | None:
-        """A worker converting pages for ``reuse``'s instance, or None where it would not pay."""
+              reuse: MarkdownReuse, panels_of: PanelsOf | None = None,
+              prepare: Callable[[], Any] | None = None,
+              finish: Callable[[], None] | None = None) -> RenderAhead | None:
+        """A worker for this build, or None where one would not pay.
+
+        ``prepare`` is called in the worker first, and its result handed over
+        (``prepared``): work the panels of both processes need, done once.
+        ``finish`` is called in the worker last, while this process renders the
+        pages' templates: work of ``on_post_build`` that no page changes
+        (``finished`` says whether it was done).
+        """
         if (len(order) < AHEAD_THRESHOLD or (os.cpu_count() or 1) < 2
                 or "fork" not in mp.get_all_start_methods()):
             return None
         try:
-            return cls(config, files, order, reuse)
+            return cls(config, files, order, reuse, panels_of, prepare, finish)
         except OSError as e:
             log.debug("no worker to convert pages ahead: %s", e)
             return None
 
-    # -- this process --------------------------------------------------------------------
+    # -- this process: conversions ---------------------------------------------------------
 
     def begin(self, src_uri: str) -> None:
-        """MkDocs is about to convert this page: claim it, unless the worker has."""
+        """MkDocs is about to convert this page: take it, unless the worker has."""
         if self.in_worker:
             return
-        self._current = None
         i = self.index.get(src_uri)
-        if i is None:
-            return
-        with self._bounds.get_lock():
-            if i > self._bounds[1]:
-                self._current = src_uri  # the worker's
-            elif i >= self._bounds[0]:
-                self._bounds[0] = i + 1
+        self._current = src_uri if i is not None and not self._conversions.mine(i) else None
 
     def converted(self, md: Markdown, markdown: str) -> str | None:
         """The worker's HTML of the page being converted (its state set on ``md``), or None."""
         if self.in_worker:
             self._logged = []  # what is logged from here to ``record`` goes with the page
             return None
-        if self._current is None or self._failed:
+        if self._current is None:
             return None
         src_uri, self._current = self._current, None
-        pickled = self._received().get(src_uri)
+        pickled = self._message(_CONVERTED).get(src_uri)
         if pickled is None:
             return None
         result: Converted = pickle.loads(pickled)  # noqa: S301 - from our own worker
@@ -145,17 +190,6 @@ class RenderAhead:
         self._apply(md, result)
         self.taken += 1
         return result.html
-
-    def _received(self) -> dict[str, bytes]:
-        if self._results is None:
-            try:
-                self._results = self._reader.recv()
-                self._worker.join()
-            except (EOFError, OSError):
-                log.debug("the worker converting pages ahead died; converting its pages here")
-                self._failed = True
-                self._results = {}
-        return self._results
 
     def _apply(self, md: Markdown, result: Converted) -> None:
         md.toc_tokens = result.toc_tokens  # type: ignore[attr-defined]
@@ -171,10 +205,56 @@ class RenderAhead:
         for name, level, message in result.logged:
             logging.getLogger(name).log(level, message)
 
+    def conversions_done(self) -> None:
+        """MkDocs' first loop is over: the Markdown instance converts no more pages."""
+        if self.reuse is not None:
+            self.reuse.ahead = None
+            self.reuse = None
+
+    # -- this process: panels --------------------------------------------------------------
+
+    def panels(self, src_uri: str) -> str | None:
+        """The worker's panels for this page, or None: make them here."""
+        i = self.index.get(src_uri)
+        if i is None or self.panels_of is None or self._panel_meeting.mine(i):
+            return None
+        html = self._message(_PANELS).get(src_uri)
+        if html is not None:
+            self.panels_taken += 1
+        return html
+
+    # -- this process: the worker's messages -----------------------------------------------
+
+    def prepared(self) -> Any:
+        """What ``prepare`` returned in the worker (None if it failed)."""
+        return self._message(_PREPARED)
+
+    def finished(self) -> bool:
+        """Did ``finish`` run to its end in the worker?  (Waits for it.)"""
+        self.did_finish = self.finish is not None and self._message(_FINISHED) is True
+        return self.did_finish
+
+    def _message(self, n: int) -> Any:
+        """The worker's ``n``-th message (None: it died first), received once."""
+        while len(self._received) <= n:
+            message = None
+            if not self._failed:
+                try:
+                    message = pickle.loads(self._reader.recv_bytes())  # noqa: S301 - our worker
+                except (EOFError, OSError):
+                    log.debug("the worker of this build died; its share is done here")
+                    self._failed = True
+            self._received.append(message)
+        message = self._received[n]
+        if n in (_CONVERTED, _PANELS) and message is None:
+            return {}
+        return message
+
     def close(self) -> None:
-        """Every page is converted: end the worker (it has ended unless something failed)."""
-        self.reuse.ahead = None
+        """The build's pages are done: end the worker (it has ended unless something failed)."""
+        self.conversions_done()
         self._reader.close()
+        self._received = []
         if self._worker.is_alive():
             self._worker.terminate()
         self._worker.join()
@@ -190,8 +270,16 @@ class RenderAhead:
                 self._logged.append((record.name, record.levelno, record.getMessage()))
 
         logging.Logger.callHandlers = keep  # type: ignore[method-assign,assignment]
-        done: dict[str, bytes] = {}
-        while (i := self._claim_back()) is not None:
+
+        def send(message: Any) -> None:
+            writer.send_bytes(pickle.dumps(message, pickle.HIGHEST_PROTOCOL))
+
+        try:
+            send(self.prepare() if self.prepare is not None else None)
+        except Exception:  # noqa: BLE001 - the main process does it and reports
+            send(None)
+        converted: dict[str, bytes] = {}
+        while (i := self._conversions.next_back()) is not None:
             file = self.order[i]
             self._kept = None
             try:
@@ -199,8 +287,28 @@ class RenderAhead:
             except Exception:  # noqa: BLE001, S112 - the main process converts it and reports
                 continue
             if self._kept is not None:
-                done[file.src_uri] = pickle.dumps(self._kept, pickle.HIGHEST_PROTOCOL)
-        writer.send(done)
+                converted[file.src_uri] = pickle.dumps(self._kept, pickle.HIGHEST_PROTOCOL)
+        send(converted)
+        del converted
+        panels: dict[str, str] = {}
+        while self.panels_of is not None and (i := self._panel_meeting.next_back()) is not None:
+            file = self.order[i]
+            try:
+                html = self.panels_of(file)
+            except Exception:  # noqa: BLE001, S112 - the main process makes them and reports
+                continue
+            if html is not None:
+                panels[file.src_uri] = html
+        send(panels)
+        del panels
+        finished = False
+        if self.finish is not None:
+            try:
+                self.finish()
+                finished = True
+            except Exception:  # noqa: BLE001, S110 - the main process does it and reports
+                pass
+        send(finished)
         writer.close()
 
     def record(self, md: Markdown, markdown: str, html: str) -> None:
@@ -208,14 +316,6 @@ class RenderAhead:
         if self.in_worker and self._logged is not None:
             self._kept = _converted(md, markdown, html, self._logged)
             self._logged = None
-
-    def _claim_back(self) -> int | None:
-        with self._bounds.get_lock():
-            front, back = self._bounds[0], self._bounds[1]
-            if back < front:
-                return None
-            self._bounds[1] = back - 1
-            return int(back)
 
 
 def _converted(md: Markdown, markdown: str, html: str,
