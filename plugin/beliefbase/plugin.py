@@ -222,10 +222,8 @@ class BeliefbasePlugin(BasePlugin[BeliefbaseConfig]):
         reuse = self._markdown_reuse
         if (self.config.markdown_offload and reuse is not None and self._release_pages
                 and not self.dirty):
-            reader = self.site.reader if self.site is not None else None
             self._ahead = RenderAhead.start(config, files, files.documentation_pages(), reuse,
                                             lambda file: self._panels_of(file, config),
-                                            reader.mentions if reader is not None else None,
                                             lambda: self._write_redirects(config))
         return nav
 
@@ -303,11 +301,7 @@ class BeliefbasePlugin(BasePlugin[BeliefbaseConfig]):
     ) -> dict[str, Any]:
         doc = self._doc(page)
         if doc is not None and self.site is not None and page.content is not None:
-            made = None
-            if self._ahead is not None:
-                made = self._ahead.panels(page.file.src_uri)
-                if made is None and self.site.reader is not None:
-                    self.site.reader.use_mentions(self._ahead.prepared())
+            made = self._ahead.panels(page.file.src_uri) if self._ahead is not None else None
             if made is None:
                 made = self.site.panels_after(doc, page.url, self.config.backlinks)
             page.content += made

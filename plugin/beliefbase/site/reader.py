@@ -219,11 +219,6 @@ class ReaderSite:
                                                    self.cache.mentions)
         return self._mentions
 
-    def use_mentions(self, found: dict[SrcPath, list[mention.Mention]] | None) -> None:
-        """Take the mentions another process found for this same build (None: find them)."""
-        if self._mentions is None and found is not None:
-            self._mentions = found
-
     def mention_changes(self) -> set[SrcPath]:
         """Pages whose "Unlinked mentions" panel differs from the last build's."""
         before, after = self.cache.last_mentions, self.mentions()

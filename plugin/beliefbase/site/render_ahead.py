@@ -1,33 +1,33 @@
 """Pages converted and their panels made on the second core, ahead of MkDocs.
 
-MkDocs converts every page's Markdown in one loop on one core, then renders
-every page's template in a second loop: most of a large build.  After the
-last ``on_nav`` hook we fork one worker that works from the back of each
-loop while MkDocs goes on from the front; they meet in the middle, twice.
+MkDocs converts every page's Markdown in one loop on one core: half of a
+large build.  After the last ``on_nav`` hook we fork one worker.  First it
+does work that depends only on the compiled vault and the pages' URLs: the
+panels under every page (backlinks, local graph, unlinked mentions, beliefs:
+``SiteBuild.panels_after``) and the alias redirect pages.  Then it converts
+pages from the back of MkDocs' loop while MkDocs goes on from the front;
+they meet in the middle, and the worker ends before the theme renders the
+first page (alive any longer, every page of memory either process writes
+would be counted twice).
 
-Conversion: for each of its pages the worker does what the loop would do up
-to the conversion (``on_pre_page``, read the source, ``on_page_markdown``) and
-converts it with this build's Markdown instance, keeping what ``Page.render``
-reads back from it: the HTML, the table of contents' tokens, the title from
-the first heading, the anchors present, the links to anchors of other pages,
-and what was logged meanwhile.  MkDocs' loop then runs as ever, every hook in
-this process; only when it converts a page the worker already did, the shared
-Markdown instance (see ``markdown_reuse``) hands back the worker's result
-instead, after checking that the Markdown given is the Markdown the worker
-converted (a digest), and logs what the worker's conversion logged at that
-point of the loop, so the log reads as in a serial build.
-
-Panels: then the worker makes the panels under each page (backlinks, local
-graph, unlinked mentions, beliefs: ``SiteBuild.panels_after``, a function of
-the compiled vault and the page's URL) from the back of the second loop, and
-``on_page_context`` takes those it made.
+For each of its pages the worker does what the loop would do up to the
+conversion (``on_pre_page``, read the source, ``on_page_markdown``) and
+converts it with this build's Markdown instance, keeping what
+``Page.render`` reads back from it: the HTML, the table of contents' tokens,
+the title from the first heading, the anchors present, the links to anchors
+of other pages, and what was logged meanwhile.  MkDocs' loop then runs as
+ever, every hook in this process; only when it converts a page the worker
+already did, the shared Markdown instance (see ``markdown_reuse``) hands back
+the worker's result instead, after checking that the Markdown given is the
+Markdown the worker converted (a digest), and logs what the worker's
+conversion logged at that point of the loop, so the log reads as in a serial
+build.  ``on_page_context`` takes the worker's panels.
 
 Tests build sites both ways and compare every byte and every log line.
 Taking part needs: a site whose plugins are all known to leave converted
 pages alone (ours and a search plugin; see ``plugin.pages_read_once``), the
 reused Markdown instance, ``fork``, two cores and enough pages to pay for the
-fork.  A worker that dies loses nothing: its share is done here.  Forked
-late, it shares this process's memory, and ends before ``on_post_build``.
+fork.  A worker that dies loses nothing: its share is done here.
 """
 
 from __future__ import annotations
@@ -100,25 +100,23 @@ class _Meeting:
 PanelsOf = Callable[["File"], "str | None"]
 
 # the worker's messages, in the order it sends them
-_PREPARED, _CONVERTED, _PANELS, _FINISHED = range(4)
+_PANELS, _FINISHED, _CONVERTED = range(3)
 
 
 class RenderAhead:
-    """The worker of one build and this process's side of the two meetings."""
+    """The worker of one build and this process's side of the meeting."""
 
     def __init__(self, config: MkDocsConfig, files: Files, order: list[File],
                  reuse: MarkdownReuse, panels_of: PanelsOf | None,
-                 prepare: Callable[[], Any] | None, finish: Callable[[], None] | None) -> None:
+                 finish: Callable[[], None] | None) -> None:
         self.config = config
         self.files = files
         self.order = order
         self.panels_of = panels_of
-        self.prepare = prepare
         self.finish = finish
         self.index = {f.src_uri: i for i, f in enumerate(order)}
         context = mp.get_context("fork")
         self._conversions = _Meeting(context, len(order))
-        self._panel_meeting = _Meeting(context, len(order))
         self._current: str | None = None  # the page being converted, if the worker's
         self._received: list[Any] = []  # the worker's messages so far
         self._failed = False
@@ -145,21 +143,17 @@ class RenderAhead:
     @classmethod
     def start(cls, config: MkDocsConfig, files: Files, order: list[File],
               reuse: MarkdownReuse, panels_of: PanelsOf | None = None,
-              prepare: Callable[[], Any] | None = None,
               finish: Callable[[], None] | None = None) -> RenderAhead | None:
         """A worker for this build, or None where one would not pay.
 
-        ``prepare`` is called in the worker first, and its result handed over
-        (``prepared``): work the panels of both processes need, done once.
-        ``finish`` is called in the worker last, while this process renders the
-        pages' templates: work of ``on_post_build`` that no page changes
-        (``finished`` says whether it was done).
+        ``panels_of`` and ``finish`` (work of ``on_post_build`` that no page
+        changes) are called in the worker before it converts pages.
         """
         if (len(order) < AHEAD_THRESHOLD or (os.cpu_count() or 1) < 2
                 or "fork" not in mp.get_all_start_methods()):
             return None
         try:
-            return cls(config, files, order, reuse, panels_of, prepare, finish)
+            return cls(config, files, order, reuse, panels_of, finish)
         except OSError as e:
             log.debug("no worker to convert pages ahead: %s", e)
             return None
@@ -206,33 +200,31 @@ class RenderAhead:
             logging.getLogger(name).log(level, message)
 
     def conversions_done(self) -> None:
-        """MkDocs' first loop is over: the Markdown instance converts no more pages."""
+        """MkDocs' loop converted every page: receive what is left, let the worker end."""
         if self.reuse is not None:
             self.reuse.ahead = None
             self.reuse = None
+        self._message(_CONVERTED)
+        self._received[_CONVERTED] = None  # each page took its own
+        self._worker.join()
 
-    # -- this process: panels --------------------------------------------------------------
+    # -- this process: panels and ``finish`` --------------------------------------------
 
     def panels(self, src_uri: str) -> str | None:
         """The worker's panels for this page, or None: make them here."""
-        i = self.index.get(src_uri)
-        if i is None or self.panels_of is None or self._panel_meeting.mine(i):
+        if self.panels_of is None:
             return None
         html = self._message(_PANELS).get(src_uri)
         if html is not None:
             self.panels_taken += 1
         return html
 
-    # -- this process: the worker's messages -----------------------------------------------
-
-    def prepared(self) -> Any:
-        """What ``prepare`` returned in the worker (None if it failed)."""
-        return self._message(_PREPARED)
-
     def finished(self) -> bool:
-        """Did ``finish`` run to its end in the worker?  (Waits for it.)"""
+        """Did ``finish`` run to its end in the worker?"""
         self.did_finish = self.finish is not None and self._message(_FINISHED) is True
         return self.did_finish
+
+    # -- this process: the worker's messages -----------------------------------------------
 
     def _message(self, n: int) -> Any:
         """The worker's ``n``-th message (None: it died first), received once."""
@@ -246,13 +238,15 @@ class RenderAhead:
                     self._failed = True
             self._received.append(message)
         message = self._received[n]
-        if n in (_CONVERTED, _PANELS) and message is None:
+        if n != _FINISHED and message is None:
             return {}
         return message
 
     def close(self) -> None:
-        """The build's pages are done: end the worker (it has ended unless something failed)."""
-        self.conversions_done()
+        """End the worker (it has ended, unless the build failed first)."""
+        if self.reuse is not None:
+            self.reuse.ahead = None
+            self.reuse = None
         self._reader.close()
         self._received = []
         if self._worker.is_alive():
@@ -274,10 +268,21 @@ class RenderAhead:
         def send(message: Any) -> None:
             writer.send_bytes(pickle.dumps(message, pickle.HIGHEST_PROTOCOL))
 
-        try:
-            send(self.prepare() if self.prepare is not None else None)
-        except Exception:  # noqa: BLE001 - the main process does it and reports
-            send(None)
+        panels: dict[str, str] = {}
+        for file in self.order if self.panels_of is not None else ():
+            try:
+                html = self.panels_of(file)  # type: ignore[misc]
+            except Exception:  # noqa: BLE001, S112 - the main process makes them and reports
+                continue
+            if html is not None:
+                panels[file.src_uri] = html
+        finished = False
+        if self.finish is not None:
+            try:
+                self.finish()
+                finished = True
+            except Exception:  # noqa: BLE001, S110 - the main process does it and reports
+                pass
         converted: dict[str, bytes] = {}
         while (i := self._conversions.next_back()) is not None:
             file = self.order[i]
@@ -288,27 +293,10 @@ class RenderAhead:
                 continue
             if self._kept is not None:
                 converted[file.src_uri] = pickle.dumps(self._kept, pickle.HIGHEST_PROTOCOL)
-        send(converted)
-        del converted
-        panels: dict[str, str] = {}
-        while self.panels_of is not None and (i := self._panel_meeting.next_back()) is not None:
-            file = self.order[i]
-            try:
-                html = self.panels_of(file)
-            except Exception:  # noqa: BLE001, S112 - the main process makes them and reports
-                continue
-            if html is not None:
-                panels[file.src_uri] = html
+        # all at the end: a message this process does not read yet would block the worker
         send(panels)
-        del panels
-        finished = False
-        if self.finish is not None:
-            try:
-                self.finish()
-                finished = True
-            except Exception:  # noqa: BLE001, S110 - the main process does it and reports
-                pass
         send(finished)
+        send(converted)
         writer.close()
 
     def record(self, md: Markdown, markdown: str, html: str) -> None:
@@ -350,3 +338,6 @@ def _read_and_render(file: File, config: MkDocsConfig, files: Files) -> None:
         page.render(config, files)
     finally:
         config._current_page = None
+        # what the conversion gave is on its way to the main process: let the page go
+        page.markdown = page.content = None
+        page.toc = []  # type: ignore[assignment]
