@@ -79,7 +79,6 @@ class BeliefbasePlugin(BasePlugin[BeliefbaseConfig]):
         self._search_offload: SearchOffload | None = None
         self._markdown_reuse: MarkdownReuse | None = None
         self._ahead: RenderAhead | None = None  # pages converted by a second process
-        self._redirects_written = False  # by that process
         self._search_texts = EntryTexts()  # the theme's search entries as JSON, for serve
         self.invalidation = Invalidation()
         self._belief_pages: dict[SrcPath, str] | None = None  # belief panels, for --dirty
@@ -222,18 +221,8 @@ class BeliefbasePlugin(BasePlugin[BeliefbaseConfig]):
         reuse = self._markdown_reuse
         if (self.config.markdown_offload and reuse is not None and self._release_pages
                 and not self.dirty):
-            self._ahead = RenderAhead.start(config, files, files.documentation_pages(), reuse,
-                                            lambda file: self._panels_of(file, config),
-                                            lambda: self._write_redirects(config))
+            self._ahead = RenderAhead.start(config, files, files.documentation_pages(), reuse)
         return nav
-
-    def _panels_of(self, file: File, config: MkDocsConfig) -> str | None:
-        """What ``on_page_context`` adds under a page's content (for the worker)."""
-        doc = self.site.by_page.get(file.src_uri) if self.site else None
-        if doc is None or self.site is None:
-            return None
-        page = file.page if file.page is not None else Page(None, file, config)
-        return self.site.panels_after(doc, page.url, self.config.backlinks)
 
     def _stop_ahead(self) -> None:
         if self._ahead is not None:
@@ -301,10 +290,7 @@ class BeliefbasePlugin(BasePlugin[BeliefbaseConfig]):
     ) -> dict[str, Any]:
         doc = self._doc(page)
         if doc is not None and self.site is not None and page.content is not None:
-            made = self._ahead.panels(page.file.src_uri) if self._ahead is not None else None
-            if made is None:
-                made = self.site.panels_after(doc, page.url, self.config.backlinks)
-            page.content += made
+            page.content += self.site.panels_after(doc, page.url, self.config.backlinks)
         if self.site is not None:
             context.update(self.site.nav_context(doc))
         if self.config.explorer:
@@ -345,7 +331,6 @@ class BeliefbasePlugin(BasePlugin[BeliefbaseConfig]):
 
     @event_priority(100)  # first: before the search plugin writes its index
     def _release_page_caches(self, *, config: MkDocsConfig) -> None:
-        self._redirects_written = self._ahead is not None and self._ahead.finished()
         self._stop_ahead()
         if self._search_offload is not None:
             self._search_offload.finish()
@@ -362,8 +347,7 @@ class BeliefbasePlugin(BasePlugin[BeliefbaseConfig]):
             fix_search_index(site_dir, self.site.search_strings(),
                              self.invalidation.search_merge() if self.dirty else None)
         self.site.write_outputs(site_dir, self._diagnostics)
-        if not self._redirects_written:
-            self._write_redirects(config)
+        self.site.write_redirects(site_dir, config.use_directory_urls, self._dest_uris)
         counts = diag.summary(self._diagnostics)
         if counts:
             text = ", ".join(f"{n} {code}" for code, n in counts.items())
@@ -396,11 +380,6 @@ class BeliefbasePlugin(BasePlugin[BeliefbaseConfig]):
         return server
 
     # -- helpers -----------------------------------------------------------------------
-
-    def _write_redirects(self, config: MkDocsConfig) -> None:
-        if self.site is not None:
-            self.site.write_redirects(Path(config.site_dir), config.use_directory_urls,
-                                      self._dest_uris)
 
     def _log(self, found: list[diag.Diagnostic]) -> None:
         quiet = self.config.strict is False

@@ -74,8 +74,6 @@ def test_offloaded_conversion_writes_the_same_site_and_log(
     off, off_log = build(project, tmp_path, False)
     assert len(started) == 1  # only the build with the option on
     assert 0 < started[0].taken < PAGES  # the worker converted some pages, this process others
-    assert started[0].panels_taken > 0  # and made panels (all of them, if it came first)
-    assert started[0].did_finish  # and wrote the alias redirects
     assert differing(on, off) == []
     assert on_log == off_log
     # what the worker's conversions logged is in the log, once per page
@@ -94,8 +92,7 @@ def test_a_worker_that_dies_loses_no_page(project: Any, tmp_path: Path, started:
     monkeypatch.setattr(render_ahead.RenderAhead, "_work", lambda self, writer: os._exit(3))
     on, on_log = build(project, tmp_path, True)
     off, off_log = build(project, tmp_path, False)
-    assert len(started) == 1 and started[0].taken == started[0].panels_taken == 0
-    assert not started[0].did_finish
+    assert len(started) == 1 and started[0].taken == 0
     assert differing(on, off) == []
     assert on_log == off_log
 

@@ -1,14 +1,18 @@
-"""Pages converted and their panels made on the second core, ahead of MkDocs.
+"""Pages' Markdown converted on the second core while MkDocs converts the rest.
 
 MkDocs converts every page's Markdown in one loop on one core: half of a
-large build.  After the last ``on_nav`` hook we fork one worker.  First it
-does work that depends only on the compiled vault and the pages' URLs: the
-panels under every page (backlinks, local graph, unlinked mentions, beliefs:
-``SiteBuild.panels_after``) and the alias redirect pages.  Then it converts
-pages from the back of MkDocs' loop while MkDocs goes on from the front;
-they meet in the middle, and the worker ends before the theme renders the
-first page (alive any longer, every page of memory either process writes
-would be counted twice).
+large build.  After the last ``on_nav`` hook we fork one worker that
+converts pages from the back of MkDocs' loop while MkDocs goes on from the
+front; they meet in the middle, and the worker ends before the theme renders
+the first page.
+
+Memory decides what the worker does.  CPython writes a reference count into
+every object it touches, so each page of the heap either process touches
+while both live is counted twice.  Converting touches little besides the
+Markdown instance and the links' targets.  Making the panels under the pages
+as well (backlinks, unlinked mentions: every note's text) made the 1,000-note
+build's peak 148-160 MB instead of 144 MB (plain Material: 78 MB); keeping
+the worker alive through the template loop, 197 MB.
 
 For each of its pages the worker does what the loop would do up to the
 conversion (``on_pre_page``, read the source, ``on_page_markdown``) and
@@ -21,7 +25,7 @@ already did, the shared Markdown instance (see ``markdown_reuse``) hands back
 the worker's result instead, after checking that the Markdown given is the
 Markdown the worker converted (a digest), and logs what the worker's
 conversion logged at that point of the loop, so the log reads as in a serial
-build.  ``on_page_context`` takes the worker's panels.
+build.
 
 Tests build sites both ways and compare every byte and every log line.
 Taking part needs: a site whose plugins are all known to leave converted
@@ -38,7 +42,6 @@ import logging
 import multiprocessing as mp
 import os
 import pickle
-from collections.abc import Callable
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
@@ -96,36 +99,23 @@ class _Meeting:
             return int(back)
 
 
-#: the panels of a page (``None``: none), as ``on_page_context`` adds them
-PanelsOf = Callable[["File"], "str | None"]
-
-# the worker's messages, in the order it sends them
-_PANELS, _FINISHED, _CONVERTED = range(3)
-
-
 class RenderAhead:
-    """The worker of one build and this process's side of the meeting."""
+    """The worker of one build and this process's side of the meeting in the middle."""
 
     def __init__(self, config: MkDocsConfig, files: Files, order: list[File],
-                 reuse: MarkdownReuse, panels_of: PanelsOf | None,
-                 finish: Callable[[], None] | None) -> None:
+                 reuse: MarkdownReuse) -> None:
         self.config = config
         self.files = files
         self.order = order
-        self.panels_of = panels_of
-        self.finish = finish
         self.index = {f.src_uri: i for i, f in enumerate(order)}
         context = mp.get_context("fork")
         self._conversions = _Meeting(context, len(order))
         self._current: str | None = None  # the page being converted, if the worker's
-        self._received: list[Any] = []  # the worker's messages so far
-        self._failed = False
+        self._received: dict[str, bytes] | None = None  # the worker's conversions
         self.in_worker = False
         self._logged: list[tuple[str, int, str]] | None = None  # the worker's, converting
         self._kept: Converted | None = None  # the worker's last conversion
         self.taken = 0  # pages whose conversion came from the worker
-        self.panels_taken = 0  # pages whose panels came from the worker
-        self.did_finish = False  # the worker ran ``finish`` (known once asked)
         self.reuse: MarkdownReuse | None = reuse
         reuse.ahead = self  # before the fork: the worker's instance reports to it too
         gc.freeze()  # the worker's collections then leave the shared objects' pages alone
@@ -142,18 +132,13 @@ class RenderAhead:
 
     @classmethod
     def start(cls, config: MkDocsConfig, files: Files, order: list[File],
-              reuse: MarkdownReuse, panels_of: PanelsOf | None = None,
-              finish: Callable[[], None] | None = None) -> RenderAhead | None:
-        """A worker for this build, or None where one would not pay.
-
-        ``panels_of`` and ``finish`` (work of ``on_post_build`` that no page
-        changes) are called in the worker before it converts pages.
-        """
+              reuse: MarkdownReuse) -> RenderAhead | None:
+        """A worker converting pages for ``reuse``'s instance, or None where it would not pay."""
         if (len(order) < AHEAD_THRESHOLD or (os.cpu_count() or 1) < 2
                 or "fork" not in mp.get_all_start_methods()):
             return None
         try:
-            return cls(config, files, order, reuse, panels_of, finish)
+            return cls(config, files, order, reuse)
         except OSError as e:
             log.debug("no worker to convert pages ahead: %s", e)
             return None
@@ -175,7 +160,7 @@ class RenderAhead:
         if self._current is None:
             return None
         src_uri, self._current = self._current, None
-        pickled = self._message(_CONVERTED).get(src_uri)
+        pickled = self._message().get(src_uri)
         if pickled is None:
             return None
         result: Converted = pickle.loads(pickled)  # noqa: S301 - from our own worker
@@ -204,43 +189,21 @@ class RenderAhead:
         if self.reuse is not None:
             self.reuse.ahead = None
             self.reuse = None
-        self._message(_CONVERTED)
-        self._received[_CONVERTED] = None  # each page took its own
+        self._message()
+        self._received = {}  # each page took its own
         self._worker.join()
-
-    # -- this process: panels and ``finish`` --------------------------------------------
-
-    def panels(self, src_uri: str) -> str | None:
-        """The worker's panels for this page, or None: make them here."""
-        if self.panels_of is None:
-            return None
-        html = self._message(_PANELS).get(src_uri)
-        if html is not None:
-            self.panels_taken += 1
-        return html
-
-    def finished(self) -> bool:
-        """Did ``finish`` run to its end in the worker?"""
-        self.did_finish = self.finish is not None and self._message(_FINISHED) is True
-        return self.did_finish
 
     # -- this process: the worker's messages -----------------------------------------------
 
-    def _message(self, n: int) -> Any:
-        """The worker's ``n``-th message (None: it died first), received once."""
-        while len(self._received) <= n:
-            message = None
-            if not self._failed:
-                try:
-                    message = pickle.loads(self._reader.recv_bytes())  # noqa: S301 - our worker
-                except (EOFError, OSError):
-                    log.debug("the worker of this build died; its share is done here")
-                    self._failed = True
-            self._received.append(message)
-        message = self._received[n]
-        if n != _FINISHED and message is None:
-            return {}
-        return message
+    def _message(self) -> dict[str, bytes]:
+        """The worker's conversions (none if it died), received once."""
+        if self._received is None:
+            try:
+                self._received = self._reader.recv()
+            except (EOFError, OSError):
+                log.debug("the worker converting pages died; its pages are converted here")
+                self._received = {}
+        return self._received
 
     def close(self) -> None:
         """End the worker (it has ended, unless the build failed first)."""
@@ -248,7 +211,6 @@ class RenderAhead:
             self.reuse.ahead = None
             self.reuse = None
         self._reader.close()
-        self._received = []
         if self._worker.is_alive():
             self._worker.terminate()
         self._worker.join()
@@ -265,24 +227,6 @@ class RenderAhead:
 
         logging.Logger.callHandlers = keep  # type: ignore[method-assign,assignment]
 
-        def send(message: Any) -> None:
-            writer.send_bytes(pickle.dumps(message, pickle.HIGHEST_PROTOCOL))
-
-        panels: dict[str, str] = {}
-        for file in self.order if self.panels_of is not None else ():
-            try:
-                html = self.panels_of(file)  # type: ignore[misc]
-            except Exception:  # noqa: BLE001, S112 - the main process makes them and reports
-                continue
-            if html is not None:
-                panels[file.src_uri] = html
-        finished = False
-        if self.finish is not None:
-            try:
-                self.finish()
-                finished = True
-            except Exception:  # noqa: BLE001, S110 - the main process does it and reports
-                pass
         converted: dict[str, bytes] = {}
         while (i := self._conversions.next_back()) is not None:
             file = self.order[i]
@@ -293,10 +237,7 @@ class RenderAhead:
                 continue
             if self._kept is not None:
                 converted[file.src_uri] = pickle.dumps(self._kept, pickle.HIGHEST_PROTOCOL)
-        # all at the end: a message this process does not read yet would block the worker
-        send(panels)
-        send(finished)
-        send(converted)
+        writer.send(converted)
         writer.close()
 
     def record(self, md: Markdown, markdown: str, html: str) -> None:
