@@ -6,7 +6,7 @@ import os
 import time
 
 import pytest
-from beliefbase.builder.parallel import shared_map
+from beliefbase.builder.parallel import TwoEnds, shared_map
 
 _PARENT = os.getpid()
 
@@ -34,3 +34,15 @@ def test_results_in_order_from_every_process(processes: int) -> None:
 def test_a_dead_worker_is_an_eof_not_a_hang() -> None:
     with pytest.raises(EOFError):
         shared_map(_die_in_worker, list(range(160)), 2)
+
+
+def test_two_ends_hand_out_every_index_once() -> None:
+    import multiprocessing
+
+    ends = TwoEnds(multiprocessing.get_context("fork"), 6)
+    assert ends.back() == 5
+    assert ends.take(2)  # the front takes 2 and gives up 0 and 1
+    assert ends.front() == 3
+    assert ends.back() == 4
+    assert not ends.take(4)  # the back has it
+    assert ends.front() is None and ends.back() is None

@@ -4,7 +4,8 @@
 process; while this process computes too, each of their steps waits for the
 GIL (a 5 ms switch interval), and the workers starve.  Here no thread is
 involved: the workers inherit the items (fork; spawn pickles them once), claim
-chunks from the front of a shared pair of bounds while this process claims them
+chunks from the front of a shared pair of bounds (``TwoEnds``; the site's
+``render_ahead`` takes pages the same way) while this process claims them
 from the back, and each sends all its results in one message at the end,
 pickled chunk by chunk as it goes (so that the pickling is shared out too, and
 only the transfer and unpickling wait at the end).  When the other CPUs are
@@ -38,18 +39,18 @@ def shared_map(
     chunks = [items[i:i + size] for i in range(0, len(items), size)]
     fork = "fork" in mp.get_all_start_methods()
     context = mp.get_context("fork") if fork else mp.get_context("spawn")
-    bounds = context.Array("i", [0, len(chunks) - 1])  # next chunk from the front, the back
+    ends = TwoEnds(context, len(chunks))
     workers: list[tuple[Any, Connection]] = []
     try:
         for _ in range(processes - 1):
             reader, writer = context.Pipe(duplex=False)
-            worker = context.Process(target=_work, args=(func, chunks, bounds, writer),
+            worker = context.Process(target=_work, args=(func, chunks, ends, writer),
                                      daemon=True)
             worker.start()
             writer.close()  # the worker's copy stays open: EOF here means it died
             workers.append((worker, reader))
         done: dict[int, list[_Result]] = {}
-        while (i := _claim(bounds, from_back=True)) is not None:
+        while (i := ends.back()) is not None:
             done[i] = [func(item) for item in chunks[i]]
         for worker, reader in workers:
             for i, pickled in reader.recv().items():
@@ -67,24 +68,45 @@ def shared_map(
 def _work(
     func: Callable[[_Item], _Result],
     chunks: list[Sequence[_Item]],
-    bounds: Any,
+    ends: TwoEnds,
     writer: Connection,
 ) -> None:
     done: dict[int, bytes] = {}
-    while (i := _claim(bounds, from_back=False)) is not None:
+    while (i := ends.front()) is not None:
         done[i] = pickle.dumps([func(item) for item in chunks[i]], pickle.HIGHEST_PROTOCOL)
     writer.send(done)
     writer.close()
 
 
-def _claim(bounds: Any, from_back: bool) -> int | None:
-    """The index of the next unclaimed chunk at one end, or None when none is left."""
-    with bounds.get_lock():
-        front, back = bounds[0], bounds[1]
-        if front > back:
-            return None
-        if from_back:
-            bounds[1] = back - 1
+class TwoEnds:
+    """The indexes ``0 .. size - 1``, taken from the front by some processes and from
+    the back by others until the two meet (shared with the processes it is given to)."""
+
+    def __init__(self, context: Any, size: int) -> None:
+        self._bounds = context.Array("i", [0, size - 1])  # next from the front, the back
+
+    def front(self) -> int | None:
+        """The next index from the front, or None once the two ends have met."""
+        with self._bounds.get_lock():
+            front, back = self._bounds[0], self._bounds[1]
+            if front > back:
+                return None
+            self._bounds[0] = front + 1
+            return int(front)
+
+    def back(self) -> int | None:
+        """The next index from the back, or None once the two ends have met."""
+        with self._bounds.get_lock():
+            front, back = self._bounds[0], self._bounds[1]
+            if front > back:
+                return None
+            self._bounds[1] = back - 1
             return int(back)
-        bounds[0] = front + 1
-        return int(front)
+
+    def take(self, i: int) -> bool:
+        """Take ``i`` for the front (giving up any index before it), unless the back has."""
+        with self._bounds.get_lock():
+            if i > self._bounds[1]:
+                return False
+            self._bounds[0] = max(self._bounds[0], i + 1)
+            return True

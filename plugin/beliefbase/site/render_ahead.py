@@ -45,6 +45,8 @@ import pickle
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
+from ..builder.parallel import TwoEnds
+
 if TYPE_CHECKING:
     from markdown import Markdown
     from mkdocs.config.defaults import MkDocsConfig
@@ -75,30 +77,6 @@ def _digest(markdown: str) -> bytes:
     return hashlib.blake2b(markdown.encode("utf-8", "surrogatepass"), digest_size=16).digest()
 
 
-class _Meeting:
-    """Indexes taken one by one from the front by this process, from the back by the worker."""
-
-    def __init__(self, context: Any, size: int) -> None:
-        self._bounds = context.Array("i", [0, size - 1])  # next from the front, the back
-
-    def mine(self, i: int) -> bool:
-        """Take ``i`` for this process unless the worker has (those before it are given up)."""
-        with self._bounds.get_lock():
-            if i > self._bounds[1]:
-                return False
-            self._bounds[0] = max(self._bounds[0], i + 1)
-            return True
-
-    def next_back(self) -> int | None:
-        """The worker's next index, or None once the two have met."""
-        with self._bounds.get_lock():
-            front, back = self._bounds[0], self._bounds[1]
-            if back < front:
-                return None
-            self._bounds[1] = back - 1
-            return int(back)
-
-
 class RenderAhead:
     """The worker of one build and this process's side of the meeting in the middle."""
 
@@ -109,7 +87,7 @@ class RenderAhead:
         self.order = order
         self.index = {f.src_uri: i for i, f in enumerate(order)}
         context = mp.get_context("fork")
-        self._conversions = _Meeting(context, len(order))
+        self._ends = TwoEnds(context, len(order))  # this process the front, the worker the back
         self._current: str | None = None  # the page being converted, if the worker's
         self._received: dict[str, bytes] | None = None  # the worker's conversions
         self.in_worker = False
@@ -150,17 +128,20 @@ class RenderAhead:
         if self.in_worker:
             return
         i = self.index.get(src_uri)
-        self._current = src_uri if i is not None and not self._conversions.mine(i) else None
+        self._current = src_uri if i is not None and not self._ends.take(i) else None
 
     def converted(self, md: Markdown, markdown: str) -> str | None:
-        """The worker's HTML of the page being converted (its state set on ``md``), or None."""
+        """The worker's HTML of the page being converted (its state set on ``md``), or None.
+
+        In the worker: None, and what is logged until ``record`` goes with the page.
+        """
         if self.in_worker:
-            self._logged = []  # what is logged from here to ``record`` goes with the page
+            self._logged = []
             return None
         if self._current is None:
             return None
         src_uri, self._current = self._current, None
-        pickled = self._message().get(src_uri)
+        pickled = self._worker_results().get(src_uri)
         if pickled is None:
             return None
         result: Converted = pickle.loads(pickled)  # noqa: S301 - from our own worker
@@ -186,16 +167,12 @@ class RenderAhead:
 
     def conversions_done(self) -> None:
         """MkDocs' loop converted every page: receive what is left, let the worker end."""
-        if self.reuse is not None:
-            self.reuse.ahead = None
-            self.reuse = None
-        self._message()
+        self._detach()
+        self._worker_results()
         self._received = {}  # each page took its own
         self._worker.join()
 
-    # -- this process: the worker's messages -----------------------------------------------
-
-    def _message(self) -> dict[str, bytes]:
+    def _worker_results(self) -> dict[str, bytes]:
         """The worker's conversions (none if it died), received once."""
         if self._received is None:
             try:
@@ -207,13 +184,17 @@ class RenderAhead:
 
     def close(self) -> None:
         """End the worker (it has ended, unless the build failed first)."""
-        if self.reuse is not None:
-            self.reuse.ahead = None
-            self.reuse = None
+        self._detach()
         self._reader.close()
         if self._worker.is_alive():
             self._worker.terminate()
         self._worker.join()
+
+    def _detach(self) -> None:
+        """The Markdown instance converts without the worker from now on."""
+        if self.reuse is not None:
+            self.reuse.ahead = None
+            self.reuse = None
 
     # -- the worker ------------------------------------------------------------------------
 
@@ -228,7 +209,7 @@ class RenderAhead:
         logging.Logger.callHandlers = keep  # type: ignore[method-assign,assignment]
 
         converted: dict[str, bytes] = {}
-        while (i := self._conversions.next_back()) is not None:
+        while (i := self._ends.back()) is not None:
             file = self.order[i]
             self._kept = None
             try:

@@ -276,7 +276,6 @@ class SiteBuild:
             with contextlib.suppress(OSError):
                 (site_dir / dest).unlink()
         if now != before:
-            manifest.parent.mkdir(parents=True, exist_ok=True)
             write_text(manifest, json.dumps({"version": 1, "redirects": now}, indent=0,
                                             sort_keys=True))
         return written
