@@ -101,6 +101,9 @@ class BeliefbasePlugin(BasePlugin[BeliefbaseConfig]):
         gc.set_threshold(max(gc.get_threshold()[0], 50_000), 50, 100)
 
     def on_config(self, config: MkDocsConfig) -> MkDocsConfig:
+        # a serve rebuild starts: the last one's search index, still being built
+        # in the background, would only slow it down and be replaced
+        self.reader_cache.cancel()
         options = compile_options(config, self.config)
         if self.compiler is None or self.compiler.options != options:
             cache_dir = Path(config.config_file_path or ".").parent / self.config.cache_dir
@@ -348,6 +351,7 @@ class BeliefbasePlugin(BasePlugin[BeliefbaseConfig]):
                              self.invalidation.search_merge() if self.dirty else None)
         self.site.write_outputs(site_dir, self._diagnostics)
         self.site.write_redirects(site_dir, config.use_directory_urls, self._dest_uris)
+        self.site.write_search_index(site_dir)
         counts = diag.summary(self._diagnostics)
         if counts:
             text = ", ".join(f"{n} {code}" for code, n in counts.items())

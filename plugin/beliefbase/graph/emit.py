@@ -9,7 +9,7 @@ from __future__ import annotations
 import itertools
 import json
 import posixpath
-from collections.abc import Iterable, Iterator
+from collections.abc import Iterable
 from typing import Any
 
 from ..site.escape import json_for_html
@@ -28,32 +28,36 @@ def graph_json_text(graph: Graph) -> str:
     return "".join(graph_json_chunks(graph))
 
 
-def graph_json_chunks(graph: Graph) -> Iterator[str]:
+def graph_json_chunks(graph: Graph) -> list[str]:
     """The ``graph.json`` text in pieces: networks, then each document (by path)
     with its sections and blocks, then tags, assets and external links; edges
     grouped by the file that states them.  Assembled from the per-document text
-    the ``GraphBuilder`` keeps, so an edit re-serialises only the edited note,
-    and written piece by piece, so the whole text (13 MB at 1,000 notes) is
-    never one string."""
+    the ``GraphBuilder`` keeps, so an edit re-serialises only the edited note;
+    written piece by piece, so the whole text (13 MB at 1,000 notes) is never
+    one string.  The pieces of unchanged documents are the very strings of the
+    last build, so comparing two builds' lists is mostly identity checks."""
     own = {n.bid for part in graph.parts for n in part.nodes}
     networks = sorted((n for n in graph.nodes.values() if n.kind == "Network"),
                       key=lambda n: (n.path or "", n.bid))
     shared = sorted((n for n in graph.nodes.values()
                      if n.kind != "Network" and n.bid not in own),
                     key=lambda n: (_KIND_ORDER.get(n.kind, 99), n.path or "", n.url or "", n.bid))
-    yield '{"edges":['
-    yield from _joined(part.edges_json for part in graph.parts if part.edges_json)
-    yield '],"nodes":['
-    nodes = itertools.chain((_node_json(n) for n in networks),
-                            (part.nodes_json for part in graph.parts if part.nodes_json),
-                            (_node_json(n) for n in shared))
-    yield from _joined(nodes)
-    yield f'],"version":{GRAPH_JSON_VERSION}}}'
+    chunks = ['{"edges":[']
+    _joined(chunks, (part.edges_json for part in graph.parts if part.edges_json))
+    chunks.append('],"nodes":[')
+    _joined(chunks, itertools.chain((_node_json(n) for n in networks),
+                                    (part.nodes_json for part in graph.parts if part.nodes_json),
+                                    (_node_json(n) for n in shared)))
+    chunks.append(f'],"version":{GRAPH_JSON_VERSION}}}')
+    return chunks
 
 
-def _joined(items: Iterable[str]) -> Iterator[str]:
+def _joined(chunks: list[str], items: Iterable[str]) -> None:
+    """Append ``items`` to ``chunks`` with a comma between them (no string is copied)."""
     for i, item in enumerate(items):
-        yield "," + item if i else item
+        if i:
+            chunks.append(",")
+        chunks.append(item)
 
 
 def dumps(document: Any) -> str:

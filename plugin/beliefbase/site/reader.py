@@ -22,11 +22,12 @@ Per-note work that survives ``mkdocs serve`` rebuilds lives in a
 
 from __future__ import annotations
 
-import hashlib
+import contextlib
 import multiprocessing
+import os
 import re
 import threading
-from collections.abc import Callable, Iterable
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from multiprocessing.process import BaseProcess
 from pathlib import Path
@@ -94,7 +95,7 @@ class ReaderCache:
     #: the unlinked mentions the last build showed, for ``mkdocs serve --dirty``
     last_mentions: dict[SrcPath, list[mention.Mention]] | None = None
     #: what the last build wrote, so a rebuild can skip writing the same again
-    last_graph: bytes = b""
+    last_graph: list[str] = field(default_factory=list)
     last_previews: dict[str, Any] | None = None
     #: each graph node's text in graph-view.json, for the next rebuild
     view_nodes: KeptTexts = field(default_factory=KeptTexts)
@@ -243,13 +244,17 @@ class ReaderSite:
             paragraph = self.cache.paragraphs[digest] = first_paragraph(self._body(doc))
         return paragraph
 
-    def _write_search_index(self, target: Path) -> None:
+    def write_search_index(self, out_dir: Path) -> None:
         """The lunr index; under ``mkdocs serve`` built in the background.
 
         Building it takes seconds at thousands of notes and only the graph
         page's search box reads it (on first use), so a rebuild does not wait:
-        the page reloads at once and the index file follows.
+        the page reloads at once and the index file follows.  It is started
+        last, when the rebuild has nothing left to do, and the next rebuild
+        stops it at once (``ReaderCache.cancel``): the two would share the
+        machine, and that rebuild writes a newer index anyway.
         """
+        target = out_dir / SEARCH_INDEX
         documents = index_documents(self.compiled)
         cache_dir = self.options.cache_dir
         self.cache.cancel()
@@ -260,7 +265,7 @@ class ReaderSite:
         if "fork" in multiprocessing.get_all_start_methods():
             # a process: the other core builds it while this one renders pages
             worker = multiprocessing.get_context("fork").Process(
-                target=_write_search_index, args=(target, documents, cache_dir),
+                target=_write_search_index_aside, args=(target, documents, cache_dir),
                 name="beliefbase-search-index", daemon=True)
         else:
             worker = threading.Thread(target=_write_search_index,
@@ -269,23 +274,21 @@ class ReaderSite:
         worker.start()
         self.cache.pending = worker
 
-    def same_graph(self, graph_chunks: Iterable[str]) -> bool:
+    def same_graph(self, graph_chunks: list[str]) -> bool:
         """Is ``graph.json`` what the last build wrote?  (Then so is everything
-        derived from the graph: a ``mkdocs serve`` rebuild need not write it.)"""
-        hasher = hashlib.blake2b(digest_size=16)
-        for chunk in graph_chunks:
-            hasher.update(chunk.encode())
-        digest = hasher.digest()
-        same, self.cache.last_graph = digest == self.cache.last_graph, digest
+        derived from the graph: a ``mkdocs serve`` rebuild need not write it.)
+        The pieces of unchanged notes are the same strings as last time, so this
+        compares identities, not 40 MB of text."""
+        same = graph_chunks == self.cache.last_graph
+        self.cache.last_graph = graph_chunks
         return same
 
     def write_outputs(self, out_dir: Path, graph: Graph, graph_changed: bool = True) -> None:
-        """``graph-view.json``, ``search-index.json`` and ``previews.json``
-        (each unless a rebuild would write the same bytes again)."""
+        """``graph-view.json`` and ``previews.json`` (each unless a rebuild would
+        write the same bytes again); ``search-index.json`` is ``write_search_index``'s."""
         view = out_dir / GRAPH_VIEW_JSON
         if graph_changed or not view.exists():
             write_text(view, graph_view_text(graph, self.cache.view_nodes))
-        self._write_search_index(out_dir / SEARCH_INDEX)
         previews = previews_data(self.compiled, self._paragraph, self._wikitext,
                                  self.cache.excerpts)
         target = out_dir / PREVIEWS_JSON
@@ -299,6 +302,14 @@ class ReaderSite:
 def _write_search_index(target: Path, documents: list[dict[str, str]],
                         cache_dir: Path | None) -> None:
     write_text(target, search_index_text(documents, cache_dir))
+
+
+def _write_search_index_aside(target: Path, documents: list[dict[str, str]],
+                              cache_dir: Path | None) -> None:
+    """``_write_search_index`` in a process of its own, yielding to the rebuilds."""
+    with contextlib.suppress(OSError):
+        os.nice(10)
+    _write_search_index(target, documents, cache_dir)
 
 
 def reader_options(

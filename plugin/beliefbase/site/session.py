@@ -227,7 +227,7 @@ class SiteBuild:
         chunks = graph_json_chunks(self.graph)
         same = self.reader is not None and self.reader.same_graph(chunks) and graph_file.exists()
         if not same:
-            write_chunks(graph_file, graph_json_chunks(self.graph))
+            write_chunks(graph_file, chunks)
         hidden = {self.compiled.options.display(p) for p in self.compiled.drafts}
         if self.beliefs is not None:
             hidden |= self.beliefs.hidden_files()
@@ -240,6 +240,11 @@ class SiteBuild:
         write_text(out / "diagnostics.json", json_for_html(
             {"version": 1, "diagnostics": [d.as_json() for d in sorted(public, key=diag.sort_key)]},
             indent=1, sort_keys=True))
+
+    def write_search_index(self, site_dir: Path) -> None:
+        """The graph page's lunr index, last (under serve it goes on in the background)."""
+        if self.reader is not None:
+            self.reader.write_search_index(site_dir / OUTPUT_DIR)
 
     def write_redirects(self, site_dir: Path, use_directory_urls: bool,
                         taken_dest: AbstractSet[str]) -> list[str]:
