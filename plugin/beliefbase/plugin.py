@@ -71,6 +71,7 @@ class BeliefbasePlugin(BasePlugin[BeliefbaseConfig]):
         self.extension: WikiLinkExtension | None = None
         self.footnote_links = FootnoteBeliefsExtension()
         self.reader_cache = ReaderCache()  # per-note work kept across serve rebuilds
+        self._diagnostic_texts: dict[diag.Diagnostic, str] = {}  # diagnostics.json, per line
         self.graph_builder = GraphBuilder()  # per-note graph parts, likewise
         self.theme_bytecode = MemoryBytecodeCache()  # compiled theme templates, likewise
         self.serving = False
@@ -349,7 +350,7 @@ class BeliefbasePlugin(BasePlugin[BeliefbaseConfig]):
         if not self._search_escaped:
             fix_search_index(site_dir, self.site.search_strings(),
                              self.invalidation.search_merge() if self.dirty else None)
-        self.site.write_outputs(site_dir, self._diagnostics)
+        self.site.write_outputs(site_dir, self._diagnostics, self._diagnostic_texts)
         self.site.write_redirects(site_dir, config.use_directory_urls, self._dest_uris)
         self.site.write_search_index(site_dir)
         counts = diag.summary(self._diagnostics)

@@ -218,7 +218,8 @@ class SiteBuild:
         self.graph = builder.build(self.compiled)
         return check_graph(self.graph, page_urls, self.compiled.options.display)
 
-    def write_outputs(self, site_dir: Path, diagnostics: list[diag.Diagnostic]) -> None:
+    def write_outputs(self, site_dir: Path, diagnostics: list[diag.Diagnostic],
+                      kept_diagnostics: dict[diag.Diagnostic, str] | None = None) -> None:
         out = site_dir / OUTPUT_DIR
         out.mkdir(parents=True, exist_ok=True)
         if self.graph is None:
@@ -237,9 +238,8 @@ class SiteBuild:
         if self.navigation is not None:
             self.navigation.write_outputs(out)
         public = [d for d in diagnostics if d.file not in hidden]
-        write_text(out / "diagnostics.json", json_for_html(
-            {"version": 1, "diagnostics": [d.as_json() for d in sorted(public, key=diag.sort_key)]},
-            indent=1, sort_keys=True))
+        write_text(out / "diagnostics.json",
+                   diagnostics_json(sorted(public, key=diag.sort_key), kept_diagnostics))
 
     def write_search_index(self, site_dir: Path) -> None:
         """The graph page's lunr index, last (under serve it goes on in the background)."""
@@ -329,3 +329,26 @@ def _longest_run(text: str, char: str) -> int:
 
 
 __all__ = ["OUTPUT_DIR", "Markup", "SiteBuild"]
+
+
+def diagnostics_json(diagnostics: list[diag.Diagnostic],
+                     kept: dict[diag.Diagnostic, str] | None = None) -> str:
+    """``diagnostics.json``: ``json_for_html({"version": 1, "diagnostics": [...]},
+    indent=1, sort_keys=True)``, put together from each diagnostic's text.
+
+    ``kept`` holds those texts from one ``mkdocs serve`` rebuild to the next
+    (thousands of diagnostics, nearly all the same after an edit)."""
+    last = kept.copy() if kept is not None else {}
+    if kept is not None:
+        kept.clear()
+    items = []
+    for d in diagnostics:
+        text = last.get(d)
+        if text is None:
+            text = "  " + json_for_html(d.as_json(), indent=1, sort_keys=True).replace(
+                "\n", "\n  ")
+        if kept is not None:
+            kept[d] = text
+        items.append(text)
+    body = "[\n" + ",\n".join(items) + "\n ]" if items else "[]"
+    return '{\n "diagnostics": ' + body + ',\n "version": 1\n}'
