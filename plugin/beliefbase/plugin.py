@@ -37,6 +37,7 @@ from .builder import CompileOptions, Compiler, make_sources
 from .builder.documents import Document
 from .config import BeliefbaseConfig
 from .graph.build import GraphBuilder
+from .idle_gc import IdleCollector
 from .ids import SrcPath
 from .project import compile_options
 from .site.beliefs import belief_options
@@ -71,6 +72,8 @@ class BeliefbasePlugin(BasePlugin[BeliefbaseConfig]):
         self.extension: WikiLinkExtension | None = None
         self.footnote_links = FootnoteBeliefsExtension()
         self.reader_cache = ReaderCache()  # per-note work kept across serve rebuilds
+        self.idle_gc = IdleCollector()  # serve --dirty: collect garbage between saves
+        self._built = False  # a build of this process finished (later ones are rebuilds)
         self._diagnostic_texts: dict[diag.Diagnostic, str] = {}  # diagnostics.json, per line
         self.graph_builder = GraphBuilder()  # per-note graph parts, likewise
         self.theme_bytecode = MemoryBytecodeCache()  # compiled theme templates, likewise
@@ -96,6 +99,7 @@ class BeliefbasePlugin(BasePlugin[BeliefbaseConfig]):
     def on_startup(self, *, command: str, dirty: bool) -> None:
         self.serving = command == "serve"
         self.dirty = dirty
+        self._built = False
         # A build allocates millions of small objects that live to the end; Python's
         # default collection thresholds would scan them again and again (~20% of a
         # serve rebuild).  Collections still run, just less often.
@@ -105,6 +109,8 @@ class BeliefbasePlugin(BasePlugin[BeliefbaseConfig]):
         # a serve rebuild starts: the last one's search index, still being built
         # in the background, would only slow it down and be replaced
         self.reader_cache.cancel()
+        if self.serving and self.dirty and self._built:
+            self.idle_gc.rebuild_starts()
         options = compile_options(config, self.config)
         if self.compiler is None or self.compiler.options != options:
             cache_dir = Path(config.config_file_path or ".").parent / self.config.cache_dir
@@ -362,13 +368,22 @@ class BeliefbasePlugin(BasePlugin[BeliefbaseConfig]):
         if self.config.strict and warnings:
             raise PluginError(f"beliefbase: strict: {len(warnings)} warnings (see above)")
 
-    on_post_build = CombinedEvent(_release_page_caches, _write_outputs)
+    @event_priority(-100)
+    def _built_once(self, *, config: MkDocsConfig) -> None:
+        self._built = True
+        if self.serving:
+            self.idle_gc.rebuild_done()
+
+    on_post_build = CombinedEvent(_release_page_caches, _write_outputs, _built_once)
 
     def on_build_error(self, *, error: Exception) -> None:
         self._stop_ahead()
+        if self.serving:
+            self.idle_gc.rebuild_done()
 
     def on_shutdown(self) -> None:
         self._stop_ahead()
+        self.idle_gc.stop()
         MarkdownReuse.uninstall()
         if self._search_offload is not None:
             self._search_offload.close()

@@ -115,3 +115,36 @@ def test_search_index_stays_whole_over_many_dirty_rebuilds(project, tmp_path: Pa
                           if k != "search/search_index.json"}
     got, want = pages(built.site), pages(clean.site)
     assert sorted(got) == sorted(want) and [k for k in got if got[k] != want[k]] == []
+
+
+def test_rebuilds_leave_garbage_collection_for_the_idle_moment(project) -> None:  # type: ignore[no-untyped-def]
+    """As ``mkdocs serve --dirty`` runs them (one ``on_startup``, then builds): the
+    first build collects garbage as usual, later rebuilds run with the collector
+    off (it runs once the server is idle, ``idle_gc``); on at shutdown."""
+    import gc
+
+    from mkdocs.commands.build import build
+    from mkdocs.config import load_config
+
+    record = project.root / "gc-states.txt"
+    (project.root / "record_gc.py").write_text(
+        "import gc\n"
+        "def on_page_markdown(markdown, **kwargs):\n"
+        f"    with open({str(record)!r}, 'a') as out:\n"
+        "        out.write(f'{gc.isenabled()}\\n')\n"
+        "    return markdown\n", encoding="utf-8")
+    project.write("a.md", "# A\n\nLinks [[b]].\n", dedent=False)
+    project.write("b.md", "# B\n\nText.\n", dedent=False)
+    project.write_config(hooks=["record_gc.py"], plugins=EXPLORER)
+    config = load_config(str(project.root / "mkdocs.yml"))
+    config.plugins.on_startup(command="serve", dirty=True)
+    try:
+        build(config, dirty=True)
+        time.sleep(0.05)
+        project.write("b.md", "# B renamed\n\nText.\n", dedent=False)
+        build(load_config(str(project.root / "mkdocs.yml")), dirty=True)
+    finally:
+        config.plugins.on_shutdown()
+    seen = record.read_text(encoding="utf-8").split()
+    assert seen[0] == "True" and seen[-1] == "False", seen
+    assert gc.isenabled()

@@ -1,0 +1,70 @@
+"""``IdleCollector``: the garbage collector is off during serve rebuilds and
+runs again once the server has been idle."""
+
+from __future__ import annotations
+
+import gc
+import time
+from collections.abc import Iterator
+
+import pytest
+
+from beliefbase import idle_gc
+from beliefbase.idle_gc import IdleCollector
+
+
+@pytest.fixture(autouse=True)
+def _collector_on_afterwards() -> Iterator[None]:
+    yield
+    gc.enable()
+
+
+def _wait_until(condition, timeout: float = 5.0) -> bool:  # type: ignore[no-untyped-def]
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        if condition():
+            return True
+        time.sleep(0.01)
+    return False
+
+
+def test_off_during_a_rebuild_on_again_when_idle() -> None:
+    collector = IdleCollector(idle=0.05)
+    collector.rebuild_starts()
+    assert not gc.isenabled()
+    collector.rebuild_done()
+    assert not gc.isenabled()  # not at once: the browser reloads first
+    assert _wait_until(gc.isenabled)
+
+
+def test_a_new_rebuild_before_the_idle_moment_keeps_it_off() -> None:
+    collector = IdleCollector(idle=0.2)
+    collector.rebuild_starts()
+    collector.rebuild_done()
+    collector.rebuild_starts()  # saved again within the idle time
+    time.sleep(0.4)
+    assert not gc.isenabled()  # the first timer was cancelled
+    collector.rebuild_done()
+    assert _wait_until(gc.isenabled)
+
+
+def test_continuous_saving_never_defers_for_long() -> None:
+    collector = IdleCollector(idle=10.0)
+    states = []
+    for _ in range(idle_gc.MAX_DEFERRED + 1):
+        collector.rebuild_starts()
+        states.append(gc.isenabled())
+        collector.rebuild_done()
+    assert states == [False] * idle_gc.MAX_DEFERRED + [True]
+    collector.stop()
+
+
+def test_stop_leaves_it_on_and_no_timer() -> None:
+    collector = IdleCollector(idle=0.05)
+    collector.rebuild_starts()
+    collector.rebuild_done()
+    collector.stop()
+    assert gc.isenabled()
+    collector.rebuild_starts()
+    collector.stop()
+    assert gc.isenabled()
