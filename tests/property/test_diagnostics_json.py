@@ -3,12 +3,11 @@
 
 from __future__ import annotations
 
-from hypothesis import given, settings
-from hypothesis import strategies as st
-
 from beliefbase import diagnostics as diag
 from beliefbase.site.escape import json_for_html
 from beliefbase.site.session import diagnostics_json
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 _diagnostics = st.builds(
     diag.Diagnostic,

@@ -8,7 +8,6 @@ import time
 from collections.abc import Iterator
 
 import pytest
-
 from beliefbase import idle_gc
 from beliefbase.idle_gc import IdleCollector
 

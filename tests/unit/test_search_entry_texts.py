@@ -26,12 +26,25 @@ def test_same_bytes_as_material_then_fresh_text_for_changed_entries() -> None:
     entries[2]["when"] = "fixed"  # a str() of an object differs per run; keep it stable
     texts = EntryTexts()
     assert texts.index_json(CONFIG, entries) == material(entries)
-    entries[0]["title"] = "Renamed"  # changed in place: escape_entries does this
-    entries[0]["tags"].append("y")
+    entries[0] = {**entries[0], "title": "Renamed", "tags": ["x", "y"]}  # a rebuilt page's
     entries.append({"location": "c/", "title": "C", "text": "new"})
     del entries[1]
     assert texts.index_json(CONFIG, entries) == material(entries)
     assert texts.index_json(CONFIG, []) == material([])
+
+
+def test_kept_entries_are_not_serialised_again() -> None:
+    texts = EntryTexts()
+    entries: list[Any] = [{"location": f"p{i}/", "title": f"P{i}", "text": "t"} for i in range(4)]
+    texts.index_json(CONFIG, entries)
+    # an entry changed in place is not looked at again: that is the contract
+    # (``escape_entries`` only touches entries new to the build) this test pins
+    entries[1]["text"] = "changed in place"
+    again = entries[2:] + entries[:2] + [{"location": "n/", "title": "N", "text": "n"}]
+    out = texts.index_json(CONFIG, again)
+    assert "changed in place" not in out
+    assert out == material([*entries[2:], {**entries[0]}, {**entries[1], "text": "t"},
+                            again[-1]])
 
 
 def test_an_equal_but_new_entry_object_is_serialised_again() -> None:

@@ -55,3 +55,22 @@ def test_inherited_answers_equal_fresh_ones_after_a_rename() -> None:
     assert 0 < kept < len(words)  # most answers kept, the ones near the change not
     fresh = Suggester(renamed)
     assert [new.suggest(w) for w in words] == [fresh.suggest(w) for w in words]
+
+
+def test_an_inherited_index_equals_a_fresh_one() -> None:
+    """Names removed and added (a note deleted, one created, one retitled): the
+    index updated from the last one is the index built from scratch."""
+    from beliefbase.bench.notes import plan_vault
+
+    notes = plan_vault(300).notes
+    names = [n.title for n in notes] + [a for n in notes for a in n.aliases]
+    old = Suggester(names)
+    old.suggest("Continuous Polcy")  # builds the index
+    changed = [n for n in names if n != names[3]][10:] + ["Brand New Note", names[0] + " II"]
+    new = Suggester(changed)
+    new.inherit(old)
+    fresh = Suggester(changed)
+    assert new._grams == fresh._index()
+    assert new._postings == fresh._postings
+    assert old._grams is not None and old._grams != new._grams  # the old one is untouched
+    assert Suggester(names)._index() == old._grams

@@ -250,8 +250,7 @@ class Compiler:
             suggester = Suggester(published.suggestion_names())
             previous = self._links.suggester if self._links is not None else None
             self._renamed = previous is not None and not suggester.same_names(previous)
-            if self._renamed:
-                suggester.inherit(previous)
+            suggester.inherit(previous)  # its index and answers, updated for the new names
             self._links = LinkResolver(Resolver(published, drafts), published, suggester,
                                        self.options)
         else:

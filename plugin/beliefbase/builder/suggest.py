@@ -30,25 +30,31 @@ class Suggester:
     """Closest existing names to a target that matched nothing.
 
     The trigram index is built on the first suggestion: a knowledge base whose
-    links all resolve never pays for it.
+    links all resolve never pays for it.  Under ``mkdocs serve`` the next
+    compile's suggester updates the last one's index with the names added and
+    removed instead of indexing every name again (``inherit``).
     """
 
     def __init__(self, names: Iterable[str]) -> None:
         self._names: list[str] = sorted(set(names))
-        self._grams: dict[str, list[int]] | None = None
+        #: trigram -> the names containing it (every trigram)
+        self._postings: dict[str, set[str]] | None = None
+        #: the same without trigrams too common to rank by
+        self._grams: dict[str, set[str]] | None = None
         self._memo: dict[str, str] = {}
-        self._name_grams: dict[int, set[str]] = {}  # of the names that made a shortlist
+        self._name_grams: dict[str, set[str]] = {}  # of the names that made a shortlist
 
     def release(self) -> None:
         """Drop the trigram index (a one-shot build needs no more suggestions)."""
-        self._grams = None
+        self._postings = self._grams = None
         self._name_grams = {}
 
     def same_names(self, other: Suggester | None) -> bool:
         return other is not None and self._names == other._names
 
     def inherit(self, old: Suggester | None) -> None:
-        """Keep ``old``'s answers that the change of names cannot alter.
+        """Take over ``old``'s index, and its answers that the change of names
+        cannot alter.
 
         A word's suggestions come from the names sharing its (not too common)
         trigrams, ranked by their overlap and then by name; if no added or
@@ -57,51 +63,70 @@ class Suggester:
         answer is the same.  A retitled note then costs a few words'
         suggestions, not every unresolved link's.
         """
-        if (old is None or not old._memo or old._grams is None
-                or _limit(len(old._names)) != _limit(len(self._names))):
+        if old is None or old._postings is None:
             return
-        if self._grams is None:
-            self._grams = self._index()
+        removed = set(old._names).difference(self._names)
+        added = set(self._names).difference(old._names)
+        postings = dict(old._postings)  # sets shared with ``old`` are replaced, not changed
+        for name in removed:
+            for gram in _trigrams(normalize_name(name)):
+                rest = postings[gram] - {name}
+                if rest:
+                    postings[gram] = rest
+                else:
+                    del postings[gram]
+        for name in added:
+            for gram in _trigrams(normalize_name(name)):
+                postings[gram] = postings.get(gram, set()) | {name}
+        self._use(postings)
+        assert self._grams is not None and old._grams is not None
+        if not old._memo or _limit(len(old._names)) != _limit(len(self._names)):
+            return
         # Trigrams too common to rank by (left out of both indexes) never count.
         grams: set[str] = set()
-        for name in set(old._names).symmetric_difference(self._names):
+        for name in removed | added:
             grams |= {g for g in _trigrams(normalize_name(name))
                       if g in old._grams or g in self._grams}
         for word, answer in old._memo.items():
             if grams.isdisjoint(_trigrams(normalize_name(word))):
                 self._memo[word] = answer
 
-    def _index(self) -> dict[str, list[int]]:
-        grams: dict[str, list[int]] = defaultdict(list)
-        for i, name in enumerate(self._names):
-            for gram in _trigrams(normalize_name(name)):
-                grams[gram].append(i)
+    def _index(self) -> dict[str, set[str]]:
+        if self._grams is None:
+            postings: dict[str, set[str]] = defaultdict(set)
+            for name in self._names:
+                for gram in _trigrams(normalize_name(name)):
+                    postings[gram].add(name)
+            self._use(dict(postings))
+        assert self._grams is not None
+        return self._grams
+
+    def _use(self, postings: dict[str, set[str]]) -> None:
         limit = _limit(len(self._names))
-        return {g: ids for g, ids in grams.items() if len(ids) <= limit}
+        self._postings = postings
+        self._grams = {g: names for g, names in postings.items() if len(names) <= limit}
 
     def suggest(self, word: str) -> str:
         """`` (did you mean 'A' or 'B'?)`` or ``""``."""
         if word in self._memo:
             return self._memo[word]
-        if self._grams is None:
-            self._grams = self._index()
-        index = self._grams
+        index = self._index()
         grams = _trigrams(normalize_name(word))
         # candidates: names sharing at least two of the word's rarest trigrams; every
         # tie is broken by value, never by set or hash order (same output every run)
         rarest = sorted((len(index[g]), g) for g in grams if g in index)[:_RAREST]
-        counts: Counter[int] = Counter()
+        counts: Counter[str] = Counter()
         for _, gram in rarest:
             counts.update(index[gram])
-        shortlist = sorted((-shared, i) for i, shared in counts.items() if shared >= 2)
+        shortlist = sorted((-shared, name) for name, shared in counts.items() if shared >= 2)
         scored = []
-        for _, i in shortlist[:_SHORTLIST]:
-            theirs = self._name_grams.get(i)
+        for _, name in shortlist[:_SHORTLIST]:
+            theirs = self._name_grams.get(name)
             if theirs is None:
-                theirs = self._name_grams[i] = _trigrams(normalize_name(self._names[i]))
+                theirs = self._name_grams[name] = _trigrams(normalize_name(name))
             dice = 2 * len(grams & theirs) / (len(grams) + len(theirs))
             if dice >= _MIN_DICE:
-                scored.append((-dice, self._names[i]))
+                scored.append((-dice, name))
         result = _phrase([name for _, name in sorted(scored)[:3]])
         self._memo[word] = result
         return result

@@ -20,7 +20,6 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from .kept_texts import KeptTexts
 from .output import write_text
 
 INDEX = Path("search") / "search_index.json"
@@ -40,8 +39,11 @@ def fix_search_index(
     if index is None:
         return
     if dirty is not None and dirty.previous is not None:
-        index["docs"] = _merge(index, dirty)
-    escape_entries(index.get("docs", []), strings)
+        kept, fresh = merge_entries(dirty.previous.get("docs", []), index.get("docs", []), dirty)
+        escape_entries(fresh, strings)  # the kept ones were escaped when first written
+        index["docs"] = kept + fresh
+    else:
+        escape_entries(index.get("docs", []), strings)
     write_text(site_dir / INDEX, json.dumps(index, ensure_ascii=False, separators=(",", ":")))
 
 
@@ -90,9 +92,14 @@ def escape_before_writing(
                 if previous is None and merge.previous is not None:
                     previous = merge.previous.get("docs", [])
                 if previous is not None:
-                    _index.entries = merge_entries(previous, _index.entries, merge)
+                    kept, fresh = merge_entries(previous, _index.entries, merge)
+                    escape_entries(fresh, strings())  # the kept ones are escaped already
+                    _index.entries = kept + fresh
+                else:
+                    escape_entries(_index.entries, strings())
                 prev = None  # merged: Material must not merge again
-            escape_entries(_index.entries, strings())
+            else:
+                escape_entries(_index.entries, strings())
             if texts is not None and prev is None and not args and not kwargs and is_material_index(
                     _index):
                 return texts.index_json(_index.config, _index.entries)
@@ -112,17 +119,24 @@ class EntryTexts:
     again (25 MB at 5,000 notes) took half a second of every rebuild.
 
     The theme keeps the last build's entry objects, and ``merge_entries`` carries
-    over those of pages not rebuilt; title and tags, the only fields changed in
-    place (``escape_entries``), are the stamp.
+    over those of pages not rebuilt.  An entry is known by identity: once its
+    text is made it must not change (``escape_entries`` runs on the entries new
+    to a build only).
     """
 
     def __init__(self) -> None:
-        self._texts = KeptTexts()
+        self._entries: list[dict[str, Any]] = []  # held, so that no id is reused
+        self._texts: list[str] = []
 
     def index_json(self, config: Mapping[str, Any], entries: list[dict[str, Any]]) -> str:
         """What Material's ``generate_search_index`` returns for ``entries``, byte for byte."""
-        parts = [self._texts.text(entry, _entry_json, _stamp(entry)) for entry in entries]
-        self._texts.end_round()
+        last, texts = self._entries, self._texts
+        where = {id(entry): k for k, entry in enumerate(last)}.get
+        parts = []
+        for entry in entries:
+            k = where(id(entry))
+            parts.append(texts[k] if k is not None and last[k] is entry else _entry_json(entry))
+        self._entries, self._texts = entries[:], parts
         head = {key: config[key] for key in ("lang", "separator", "pipeline", "fields")}
         return ('{"config":' + json.dumps(head, separators=_SEPARATORS, default=str)
                 + ',"docs":[' + ",".join(parts) + "]}")
@@ -130,11 +144,6 @@ class EntryTexts:
 
 def _entry_json(entry: dict[str, Any]) -> str:
     return json.dumps(entry, separators=_SEPARATORS, default=str)
-
-
-def _stamp(entry: dict[str, Any]) -> tuple[Any, Any]:
-    tags = entry.get("tags")
-    return entry.get("title"), tuple(tags) if isinstance(tags, list) else tags
 
 
 def is_material_index(index: Any) -> bool:
@@ -164,33 +173,32 @@ class DirtyMerge:
     live: set[str]  # locations of every page that exists now
 
 
-def _merge(current: dict[str, Any], dirty: DirtyMerge) -> list[Any]:
-    assert dirty.previous is not None
-    return merge_entries(dirty.previous.get("docs", []), current.get("docs", []), dirty)
-
-
-def merge_entries(previous: list[Any], current: list[Any], dirty: DirtyMerge) -> list[Any]:
-    """Entries of pages not rebuilt (from the previous index) + this build's pages.
+def merge_entries(previous: list[Any], current: list[Any], dirty: DirtyMerge
+                  ) -> tuple[list[Any], list[Any]]:
+    """Entries of pages not rebuilt (from the previous index), and this build's pages'.
 
     Material's dirty-reload merge assumes one page changed: it drops the first
     rebuilt page's old entries by prefix (all of them, for the home page) and
     appends the rest, so pages rebuilt as dependents end up twice and others
     vanish; deleted pages stay.
     """
+    rebuilt, live = dirty.rebuilt, dirty.live
     fresh: dict[str, list[Any]] = {}
     for entry in current:
         page = _page_of(entry)
-        if page in dirty.rebuilt:
+        if page in rebuilt:
             fresh.setdefault(page, []).append(entry)
-    docs = [e for e in previous
-            if _page_of(e) not in dirty.rebuilt and (not dirty.live or _page_of(e) in dirty.live)]
-    for entries in fresh.values():
-        docs.extend(_last_block(entries))
-    return docs
+    kept = []
+    for entry in previous:
+        page = _page_of(entry)
+        if page not in rebuilt and (not live or page in live):
+            kept.append(entry)
+    return kept, [e for entries in fresh.values() for e in _last_block(entries)]
 
 
 def _page_of(entry: Any) -> str:
-    return str(entry.get("location", "")).split("#", 1)[0]
+    location = entry.get("location", "")
+    return (location if isinstance(location, str) else str(location)).partition("#")[0]
 
 
 def _last_block(entries: list[Any]) -> list[Any]:
