@@ -8,6 +8,7 @@ HTML, except for values it marks ``Markup`` itself (rendered Markdown).
 
 from __future__ import annotations
 
+import os
 from functools import cache
 from pathlib import Path
 from typing import Any
@@ -56,21 +57,40 @@ class Templates:
 
 
 class MemoryBytecodeCache(jinja2.BytecodeCache):
-    """Compiled theme templates kept for the whole ``mkdocs serve``.
+    """Compiled theme templates kept for the whole ``mkdocs serve``, and in
+    ``directory`` (the plugin's ``cache_dir``) from one build to the next.
 
-    MkDocs makes a new Jinja environment for every rebuild, so Material's
+    MkDocs makes a new Jinja environment for every build, so Material's
     templates would be compiled again each time (about half a second).  Jinja
-    keys the cache by template name and source checksum: an edited template
-    is compiled again.
+    keys the cache by template name, and checks the source's checksum and its
+    own and Python's version when loading: an edited template, or another
+    interpreter, compiles it again.  A file that cannot be read or written
+    only costs the compilation.
     """
 
-    def __init__(self) -> None:
+    def __init__(self, directory: Path | None = None) -> None:
         self._code: dict[str, bytes] = {}
+        self.directory = directory
 
     def load_bytecode(self, bucket: jinja2.bccache.Bucket) -> None:
         code = self._code.get(bucket.key)
+        if code is None and self.directory is not None:
+            try:
+                code = (self.directory / f"{bucket.key}.jinja").read_bytes()
+            except OSError:
+                return
         if code is not None:
             bucket.bytecode_from_string(code)
 
     def dump_bytecode(self, bucket: jinja2.bccache.Bucket) -> None:
-        self._code[bucket.key] = bucket.bytecode_to_string()
+        code = self._code[bucket.key] = bucket.bytecode_to_string()
+        if self.directory is None:
+            return
+        target = self.directory / f"{bucket.key}.jinja"
+        try:
+            self.directory.mkdir(parents=True, exist_ok=True)
+            tmp = target.with_name(f"{target.name}.{os.getpid()}.tmp")
+            tmp.write_bytes(code)
+            os.replace(tmp, target)
+        except OSError:
+            pass
