@@ -148,3 +148,44 @@ def test_rebuilds_leave_garbage_collection_for_the_idle_moment(project) -> None:
     seen = record.read_text(encoding="utf-8").split()
     assert seen[0] == "True" and seen[-1] == "False", seen
     assert gc.isenabled()
+
+
+def test_a_rebuild_stops_the_last_background_search_index(project) -> None:  # type: ignore[no-untyped-def]
+    """Under serve the graph page's lunr index is written by a background process
+    after the rebuild; the next rebuild stops it (it would share the machine with
+    that rebuild, which writes a newer index) and its own index is the right one."""
+    import multiprocessing
+
+    from mkdocs.commands.build import build
+    from mkdocs.config import load_config
+
+    project.write("a.md", "# Alpha\n\nLinks [[b]].\n", dedent=False)
+    project.write("b.md", "# Beta\n\nText.\n", dedent=False)
+    project.write_config(plugins=EXPLORER)
+    config = load_config(str(project.root / "mkdocs.yml"))
+    config.plugins.on_startup(command="serve", dirty=True)
+    plugin = config.plugins["beliefbase"]
+    try:
+        build(config, dirty=True)
+        slow = multiprocessing.get_context("fork").Process(target=time.sleep, args=(60,),
+                                                            daemon=True)
+        slow.start()
+        plugin.reader_cache.pending = slow  # as if the last index were still being built
+        alive_during_rebuild = []
+        on_files = plugin.on_files
+
+        def recording(files, **kwargs):  # type: ignore[no-untyped-def]
+            alive_during_rebuild.append(slow.is_alive())
+            return on_files(files, **kwargs)
+
+        plugin.on_files = recording
+        time.sleep(0.05)
+        project.write("b.md", "# Beta Renamed\n\nText.\n", dedent=False)
+        build(load_config(str(project.root / "mkdocs.yml")), dirty=True)
+        assert alive_during_rebuild == [False]  # stopped as the rebuild began
+        assert plugin.reader_cache.pending is not slow
+    finally:
+        config.plugins.on_shutdown()  # waits for the rebuild's own index
+    index = (project.root / "site" / "_beliefbase" / "search-index.json").read_text(
+        encoding="utf-8")
+    assert '"renam"' in index  # the new title's word, as lunr stems it
