@@ -19,7 +19,6 @@ Fast at thousands of notes, without comparing every note with every name:
 
 from __future__ import annotations
 
-import hashlib
 import re
 import string
 from array import array
@@ -135,8 +134,6 @@ class NameIndex:
                 self.single[words[0]].append(name)
             else:
                 self.pairs[(words[0], words[1])].append(name)
-        self.digest = hashlib.sha256("\n".join(
-            f"{n}\t{','.join(p)}" for n, p in sorted(self.owners.items())).encode()).hexdigest()
         #: what a scan depends on: each name and how it must be spelled
         self.signature = frozenset((n, self.exact.get(n)) for n in self.owners)
 

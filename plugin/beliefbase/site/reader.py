@@ -255,21 +255,20 @@ class ReaderSite:
         machine, and that rebuild writes a newer index anyway.
         """
         target = out_dir / SEARCH_INDEX
-        documents = index_documents(self.compiled)
         cache_dir = self.options.cache_dir
         self.cache.cancel()
         if not self.options.background:
-            _write_search_index(target, documents, cache_dir)
+            _write_search_index(target, self.compiled, cache_dir)
             return
         worker: threading.Thread | BaseProcess
         if "fork" in multiprocessing.get_all_start_methods():
-            # a process: the other core builds it while this one renders pages
+            # a process (its documents too are gathered there, not before the reload)
             worker = multiprocessing.get_context("fork").Process(
-                target=_write_search_index_aside, args=(target, documents, cache_dir),
+                target=_write_search_index_aside, args=(target, self.compiled, cache_dir),
                 name="beliefbase-search-index", daemon=True)
         else:
             worker = threading.Thread(target=_write_search_index,
-                                      args=(target, documents, cache_dir),
+                                      args=(target, self.compiled, cache_dir),
                                       name="beliefbase-search-index", daemon=True)
         worker.start()
         self.cache.pending = worker
@@ -299,17 +298,15 @@ class ReaderSite:
         self.cache.paragraphs = {k: v for k, v in self.cache.paragraphs.items() if k in live}
 
 
-def _write_search_index(target: Path, documents: list[dict[str, str]],
-                        cache_dir: Path | None) -> None:
-    write_text(target, search_index_text(documents, cache_dir))
+def _write_search_index(target: Path, compiled: Compiled, cache_dir: Path | None) -> None:
+    write_text(target, search_index_text(index_documents(compiled), cache_dir))
 
 
-def _write_search_index_aside(target: Path, documents: list[dict[str, str]],
-                              cache_dir: Path | None) -> None:
+def _write_search_index_aside(target: Path, compiled: Compiled, cache_dir: Path | None) -> None:
     """``_write_search_index`` in a process of its own, yielding to the rebuilds."""
     with contextlib.suppress(OSError):
         os.nice(10)
-    _write_search_index(target, documents, cache_dir)
+    _write_search_index(target, compiled, cache_dir)
 
 
 def reader_options(
