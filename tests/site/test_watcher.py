@@ -10,14 +10,7 @@ from beliefbase.watcher import native_events_work, use_native_watcher
 from mkdocs.livereload import LiveReloadServer
 from watchdog.observers.polling import PollingObserver
 
-
-def _wait(condition, seconds: float = 3.0) -> bool:  # type: ignore[no-untyped-def]
-    deadline = time.monotonic() + seconds
-    while time.monotonic() < deadline:
-        if condition():
-            return True
-        time.sleep(0.02)
-    return False
+from tests.waiting import wait_until
 
 
 def test_native_watcher_reports_changes_not_reads(tmp_path: Path) -> None:
@@ -40,12 +33,12 @@ def test_native_watcher_reports_changes_not_reads(tmp_path: Path) -> None:
     try:
         time.sleep(0.2)
         note.read_text(encoding="utf-8")  # the build reads every note: no rebuild
-        assert not _wait(lambda: server._want_rebuild, 0.5)
+        assert not wait_until(lambda: server._want_rebuild, 0.5)
         note.write_text("# Note\n\nEdited.\n", encoding="utf-8")
-        assert _wait(lambda: server._want_rebuild, 1.0)  # polling would take up to 0.5 s + a walk
+        assert wait_until(lambda: server._want_rebuild, 1.0)  # polling would take up to 0.5 s + a walk
         server._want_rebuild = False
         (extra / "source.txt").write_text("raw\n", encoding="utf-8")
-        assert _wait(lambda: server._want_rebuild, 1.0)
+        assert wait_until(lambda: server._want_rebuild, 1.0)
     finally:
         server.observer.stop()
         server.observer.join()

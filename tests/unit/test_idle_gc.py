@@ -11,20 +11,13 @@ import pytest
 from beliefbase import idle_gc
 from beliefbase.idle_gc import IdleCollector
 
+from tests.waiting import wait_until
+
 
 @pytest.fixture(autouse=True)
 def _collector_on_afterwards() -> Iterator[None]:
     yield
     gc.enable()
-
-
-def _wait_until(condition, timeout: float = 5.0) -> bool:  # type: ignore[no-untyped-def]
-    deadline = time.monotonic() + timeout
-    while time.monotonic() < deadline:
-        if condition():
-            return True
-        time.sleep(0.01)
-    return False
 
 
 def test_off_during_a_rebuild_on_again_when_idle() -> None:
@@ -33,7 +26,7 @@ def test_off_during_a_rebuild_on_again_when_idle() -> None:
     assert not gc.isenabled()
     collector.rebuild_done()
     assert not gc.isenabled()  # not at once: the browser reloads first
-    assert _wait_until(gc.isenabled)
+    assert wait_until(gc.isenabled)
 
 
 def test_a_new_rebuild_before_the_idle_moment_keeps_it_off() -> None:
@@ -44,7 +37,7 @@ def test_a_new_rebuild_before_the_idle_moment_keeps_it_off() -> None:
     time.sleep(0.4)
     assert not gc.isenabled()  # the first timer was cancelled
     collector.rebuild_done()
-    assert _wait_until(gc.isenabled)
+    assert wait_until(gc.isenabled)
 
 
 def test_continuous_saving_never_defers_for_long() -> None:
