@@ -128,6 +128,28 @@ def test_sync_without_changes_changes_nothing(acme: ProjectContext) -> None:
     assert store.conn.total_changes == changes
 
 
+def test_a_knowledge_base_without_beliefs_keeps_its_empty_index(tmp_path: Path) -> None:
+    """No sidecars: every build syncs an empty set; the file is written once, not
+    thrown away and made again each time (a tenth of a second per serve rebuild)."""
+    empty = verify_context(context_for(_empty_project(tmp_path)))
+    assert not empty.beliefs
+    path = tmp_path / "cache" / "beliefs.sqlite"
+    with BeliefStore(path) as store:
+        store.sync(empty)
+    first = path.stat().st_ino, path.stat().st_mtime_ns
+    with BeliefStore(path) as store:
+        store.sync(empty)
+        assert store.dump()["wiki_beliefs"] == []
+    assert (path.stat().st_ino, path.stat().st_mtime_ns) == first
+
+
+def _empty_project(root: Path) -> Path:
+    (root / "docs").mkdir(parents=True)
+    (root / "docs" / "index.md").write_text("# Home\n", encoding="utf-8")
+    (root / "mkdocs.yml").write_text("site_name: t\n", encoding="utf-8")
+    return root
+
+
 HOSTILE_QUERIES = ["don't", '"x', "AND", "NOT", "(a", "*", "", "   ", "a OR", "NEAR(a b)",
                    "statement:blue", "^a", "a-b", "'); DROP TABLE wiki_beliefs; --", '""""',
                    "\u0000", "é", "-", "a AND NOT b", "{x}", "x*", "+"]

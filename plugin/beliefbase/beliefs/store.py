@@ -265,7 +265,7 @@ class BeliefStore:
         wanted = {vb.belief_id: belief_row(vb) for vb in bs.beliefs.values()}
         have = {row[0]: tuple(row) for row in self.conn.execute(
             f"SELECT {', '.join(BELIEF_COLUMNS)} FROM wiki_beliefs")}
-        if not have:
+        if not have and wanted:  # a first fill: one bulk write (an empty set keeps the file)
             self.rebuild(bs)
             return
         sets = ", ".join(f"{c} = ?" for c in BELIEF_COLUMNS[1:])

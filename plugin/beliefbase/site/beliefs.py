@@ -100,9 +100,11 @@ class BeliefSite:
         """Check every sidecar and sync the SQLite index; the diagnostics to log."""
         opts = self.compiled.options
         raw_dir = opts.raw_dir or opts.project_dir / "raw"
-        self.bs = verify_project([s.abs_path for s in self.compiled.sidecars],
-                                 page_facts(self.compiled), opts.docs_dir, raw_dir,
-                                 opts.project_dir, self.options.today)
+        sidecars = [s.abs_path for s in self.compiled.sidecars]
+        # only a sidecar asks about pages (5,000 notes: a tenth of a second a rebuild)
+        pages = page_facts(self.compiled) if sidecars else {}
+        self.bs = verify_project(sidecars, pages, opts.docs_dir, raw_dir, opts.project_dir,
+                                 self.options.today)
         if self.options.cache_dir is not None:
             try:
                 with BeliefStore(self.options.cache_dir / "beliefs.sqlite") as store:
