@@ -140,8 +140,9 @@ def test_two_builds_are_byte_identical(kb: Any, tmp_path: Path) -> None:
 
 def _graph_view_reference(graph: Any) -> dict[str, Any]:
     """graph-view.json as data, computed the plain way (the oracle)."""
-    from beliefbase.graph.emit import _FOLDED, _KIND_ORDER, _VIEW_KINDS, _view_node
+    from beliefbase.graph.emit import _KIND_ORDER
     from beliefbase.graph.model import WeightKind
+    from beliefbase.graph.view import _FOLDED, _VIEW_KINDS, _view_node
 
     by_path = {n.path: n.bid for n in graph.nodes.values() if n.kind == "Document" and n.path}
     fold: dict[str, str] = {}
@@ -168,17 +169,31 @@ def _graph_view_reference(graph: Any) -> dict[str, Any]:
 
 
 def test_graph_view_text_is_the_json_of_graph_view_json_through_rebuilds(kb: Any) -> None:
-    """The file is put together from each node's kept text and the edges' text; it
-    must stay exactly the JSON of the plain computation when nodes change, appear
-    and go."""
+    """The file is put together from each node's kept text and, when nothing it
+    depends on changed, the last edge list; it must stay exactly the JSON of the
+    plain computation through every kind of edit, and the edge list must really
+    be reused when only titles or lines changed."""
     from beliefbase.graph.build import GraphBuilder
-    from beliefbase.graph.emit import dumps, graph_view_text
-    from beliefbase.site.kept_texts import KeptTexts
+    from beliefbase.graph.emit import dumps
+    from beliefbase.graph.view import ViewKept, graph_view_text
 
-    builder, kept = GraphBuilder(), KeptTexts()
+    builder, kept = GraphBuilder(), ViewKept()
     compiler = kb.compiler()
-    edits = [None, ("notes/beta.md", "---\ntitle: Beta <Renamed> & co\n---\nNow [[Gamma]].\n"),
-             ("notes/new.md", "# New\n\n[[Alpha]] #fresh\n"), ("notes/new.md", None)]
+    alpha = (kb.docs / "notes/alpha.md").read_text(encoding="utf-8")
+    beta = (kb.docs / "notes/beta.md").read_text(encoding="utf-8")
+    gamma = (kb.docs / "notes/gamma.md").read_text(encoding="utf-8")
+    edits = [
+        None,
+        ("notes/beta.md", beta.replace("title: Beta", "title: Beta <Renamed> & co")),  # title
+        ("notes/alpha.md", alpha.replace("\n# ", "\n\n\n# ", 1)),  # lines move, nothing else
+        ("notes/hostile.md", "# Hostile\n\nNow [[Gamma#Beta again]] too.\n"),  # a new edge
+        # the linked section goes: the link to it is broken, the same relation, but
+        # the viewer has no node to fold it into any more
+        ("notes/gamma.md", gamma.replace("## Beta again", "## Beta once more")),
+        ("notes/new.md", "# New\n\n[[Alpha]] #fresh\n"),  # a node appears
+        ("notes/new.md", None),  # and goes
+    ]
+    reused = []
     for edit in edits:
         if edit is not None:
             path, text = edit
@@ -187,7 +202,10 @@ def test_graph_view_text_is_the_json_of_graph_view_json_through_rebuilds(kb: Any
             else:
                 kb.write(path, text, dedent=False)
         graph = builder.build(kb.compile(compiler))
+        before = kept.edges
         text = graph_view_text(graph, kept)
-        assert text == dumps(_graph_view_reference(graph))
-        assert len(kept._last) == len(_graph_view_reference(graph)["nodes"])  # only current
+        reused.append(kept.edges is before)
+        assert text == dumps(_graph_view_reference(graph)), edit
+        assert len(kept.nodes._last) == len(_graph_view_reference(graph)["nodes"])
     assert "Beta \\u003cRenamed\\u003e \\u0026 co" in text
+    assert reused == [False, True, True, False, False, False, False]

@@ -8,14 +8,12 @@ from __future__ import annotations
 
 import itertools
 import json
-import posixpath
 from collections.abc import Iterable
 from typing import Any
 
 from ..site.escape import json_for_html
-from ..site.kept_texts import KeptTexts
 from .build import _node_json
-from .model import Graph, Node, WeightKind
+from .model import Graph
 
 GRAPH_JSON_VERSION = 1
 
@@ -68,93 +66,3 @@ def dumps(document: Any) -> str:
 def graph_json(graph: Graph) -> dict[str, Any]:
     """``graph.json`` as data (tests and tools; the site writes ``graph_json_text``)."""
     return json.loads(graph_json_text(graph))  # type: ignore[no-any-return]
-
-
-# -- graph-view.json: the graph viewer's own, slim file --------------------------------
-
-GRAPH_VIEW_VERSION = 1
-
-#: Kinds the viewer draws; sections and blocks are folded into their document.
-_VIEW_KINDS = ("Document", "Tag", "Asset", "External")
-_FOLDED = ("Section", "Block")
-
-
-def graph_view_text(graph: Graph, kept: KeptTexts | None = None) -> str:
-    """``graph-view.json``: what the graph viewer draws, and nothing else.
-
-    Documents, tags, assets and external links (the viewer's kinds); a link
-    from or to a section or block counts for its document; structure edges
-    (``child_of``) and networks are left out.  Node fields equal to their
-    default are omitted (``kind`` "Document", ``schema`` null, empty ``tags``,
-    ``aliases``, ``folder``, ``url``).  Edges are one flat list of
-    ``source, target, type`` triples: node positions in ``nodes`` and an index
-    into ``types``, each (source, target, type) once.
-
-    ``kept`` keeps each node's JSON from one ``mkdocs serve`` rebuild to the
-    next (the ``GraphBuilder`` hands back the same frozen ``Node`` objects for
-    notes that did not change): serialising every node again took a fifth of
-    a rebuild's output time at 5,000 notes.
-    """
-    shown, types, edges = _graph_view(graph)
-    kept = kept if kept is not None else KeptTexts()
-    nodes = [kept.text(node, _view_node_json) for node in shown]
-    kept.end_round()
-    return ('{"edges":[' + edges + '],"nodes":[' + ",".join(nodes)
-            + '],"types":' + dumps(types) + f',"version":{GRAPH_VIEW_VERSION}}}')
-
-
-def _graph_view(graph: Graph) -> tuple[list[Node], list[str], str]:
-    """The nodes the viewer shows (in order), the edge types, the flat edge list's text."""
-    nodes = graph.nodes
-    by_path: dict[str | None, str] = {}
-    fold: dict[str, str] = {}  # node -> the node the viewer shows for it
-    folded: list[Node] = []
-    for node in nodes.values():
-        if node.kind in _VIEW_KINDS:
-            fold[node.bid] = node.bid
-            if node.kind == "Document" and node.path:
-                by_path[node.path] = node.bid
-        elif node.kind in _FOLDED:
-            folded.append(node)
-    for node in folded:
-        document = by_path.get(node.path)
-        if document is not None:
-            fold[node.bid] = document
-    shown = sorted((nodes[b] for b in set(fold.values())),
-                   key=lambda n: (_KIND_ORDER.get(n.kind, 99), n.path or "", n.url or "", n.bid))
-    position = {n.bid: k for k, n in enumerate(shown)}
-    at = {bid: position[shown_as] for bid, shown_as in fold.items()}.get
-    triples: set[tuple[int, int, str]] = set()
-    for edge in graph.edges:
-        if edge.weight_kind is WeightKind.SUBSECTION:
-            continue
-        source, target = at(edge.source), at(edge.target)
-        if source is None or target is None or source == target:
-            continue
-        triples.add((source, target, edge.type))
-    types = sorted({t for _s, _t, t in triples})
-    # the types' order is their index's, so the triples sort as they are
-    index = {t: str(k) for k, t in enumerate(types)}
-    return shown, types, ",".join([f"{s},{t},{index[kind]}" for s, t, kind in sorted(triples)])
-
-
-def _view_node_json(node: Node) -> str:
-    return dumps(_view_node(node))
-
-
-def _view_node(node: Node) -> dict[str, Any]:
-    out: dict[str, Any] = {"id": node.bid, "title": node.title}
-    if node.kind != "Document":
-        out["kind"] = node.kind
-    if node.url:
-        out["url"] = node.url
-    if node.schema:
-        out["schema"] = node.schema
-    folder = posixpath.dirname(node.path) if node.path and node.kind == "Document" else ""
-    if folder:
-        out["folder"] = folder
-    if node.tags:
-        out["tags"] = list(node.tags)
-    if node.aliases:
-        out["aliases"] = list(node.aliases)
-    return out

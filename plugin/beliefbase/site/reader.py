@@ -42,14 +42,13 @@ from ..builder.compiled import Compiled
 from ..builder.documents import Document
 from ..codecs.inline import WikiText
 from ..config import BeliefbaseConfig
-from ..graph.emit import graph_view_text
 from ..graph.model import Graph
+from ..graph.view import ViewKept, graph_view_text
 from ..ids import SrcPath
 from ..project import cache_dir
 from . import mentions as mention
 from .dependents import changed_mentions
 from .escape import UserText
-from .kept_texts import KeptTexts
 from .lunr_index import LUNR_JS, SEARCH_INDEX, index_documents, lunr_js, search_index_text
 from .output import write_text
 from .panels import _titles
@@ -97,8 +96,8 @@ class ReaderCache:
     #: what the last build wrote, so a rebuild can skip writing the same again
     last_graph: list[str] = field(default_factory=list)
     last_previews: dict[str, Any] | None = None
-    #: each graph node's text in graph-view.json, for the next rebuild
-    view_nodes: KeptTexts = field(default_factory=KeptTexts)
+    #: graph-view.json's pieces (node texts, the edge list), for the next rebuild
+    view: ViewKept = field(default_factory=ViewKept)
 
     def wait(self) -> None:
         """Let a background write finish (on exit)."""
@@ -287,7 +286,7 @@ class ReaderSite:
         write the same bytes again); ``search-index.json`` is ``write_search_index``'s."""
         view = out_dir / GRAPH_VIEW_JSON
         if graph_changed or not view.exists():
-            write_text(view, graph_view_text(graph, self.cache.view_nodes))
+            write_text(view, graph_view_text(graph, self.cache.view))
         previews = previews_data(self.compiled, self._paragraph, self._wikitext,
                                  self.cache.excerpts)
         target = out_dir / PREVIEWS_JSON
