@@ -374,12 +374,12 @@ class BeliefbasePlugin(BasePlugin[BeliefbaseConfig]):
             raise PluginError(f"beliefbase: strict: {len(warnings)} warnings (see above)")
 
     @event_priority(-100)
-    def _built_once(self, *, config: MkDocsConfig) -> None:
+    def _build_finished(self, *, config: MkDocsConfig) -> None:
         self._built = True
         if self.serving:
             self.idle_gc.rebuild_done()
 
-    on_post_build = CombinedEvent(_release_page_caches, _write_outputs, _built_once)
+    on_post_build = CombinedEvent(_release_page_caches, _write_outputs, _build_finished)
 
     def on_build_error(self, *, error: Exception) -> None:
         self._stop_ahead()

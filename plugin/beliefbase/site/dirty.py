@@ -9,6 +9,7 @@ the search index, which Material merges assuming a single changed page.
 
 from __future__ import annotations
 
+import functools
 import os
 from collections.abc import Set as AbstractSet
 from pathlib import Path
@@ -48,7 +49,9 @@ class Invalidation:
         for file in files.documentation_pages():
             if wanted is None or file.src_uri in wanted:
                 count += _remove(file.abs_dest_path)
-            _answer_once(file)
+            # MkDocs asks each page twice a dirty build (before reading it, before
+            # writing it; three stats each) and nothing is written in between
+            file.is_modified = functools.cache(file.is_modified)
         if old is not None:
             site = Path(config.site_dir)
             for path in new.removed:
@@ -71,21 +74,6 @@ class Invalidation:
             self._previous_index = read_index(self._site_dir)
         return DirtyMerge(self._previous_index, {_location(u) for u in self._rendered},
                           {_location(u) for u in self.live})
-
-
-def _answer_once(file: Any) -> None:
-    """MkDocs asks each page's ``is_modified`` twice a dirty build (before reading
-    it and before writing it), three ``stat`` calls each time, and nothing is
-    written in between: ask the file system once (15,000 calls at 5,000 notes)."""
-    ask = file.is_modified
-    answer: list[bool] = []
-
-    def is_modified() -> bool:
-        if not answer:
-            answer.append(ask())
-        return answer[0]
-
-    file.is_modified = is_modified
 
 
 def _location(url: str) -> str:

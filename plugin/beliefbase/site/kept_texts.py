@@ -3,13 +3,13 @@
 A rebuild after one edit meets mostly the same objects again (the theme keeps
 its search entries, the ``GraphBuilder`` its nodes): their JSON need not be
 made again.  Objects are known by identity, and held here so that an ``id``
-is never reused while remembered; a ``stamp`` of the fields that may change
-in place is compared too.
+is never reused while remembered; an object must not change once its text is
+made (frozen graph nodes; search entries are escaped before, never after).
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable, Hashable
+from collections.abc import Callable
 from typing import Any
 
 
@@ -17,16 +17,13 @@ class KeptTexts:
     """The text of each object of a round, made only for objects new to it."""
 
     def __init__(self) -> None:
-        self._last: dict[int, tuple[Any, Hashable, str]] = {}
-        self._now: dict[int, tuple[Any, Hashable, str]] = {}
+        self._last: dict[int, tuple[Any, str]] = {}
+        self._now: dict[int, tuple[Any, str]] = {}
 
-    def text(self, obj: Any, make: Callable[[Any], str], stamp: Hashable = None) -> str:
+    def text(self, obj: Any, make: Callable[[Any], str]) -> str:
         known = self._last.get(id(obj))
-        if known is not None and known[0] is obj and known[1] == stamp:
-            text = known[2]
-        else:
-            text = make(obj)
-        self._now[id(obj)] = (obj, stamp, text)
+        text = known[1] if known is not None and known[0] is obj else make(obj)
+        self._now[id(obj)] = (obj, text)
         return text
 
     def end_round(self) -> None:

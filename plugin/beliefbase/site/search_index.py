@@ -20,6 +20,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from .kept_texts import KeptTexts
 from .output import write_text
 
 INDEX = Path("search") / "search_index.json"
@@ -38,12 +39,8 @@ def fix_search_index(
     index = read_index(site_dir)
     if index is None:
         return
-    if dirty is not None and dirty.previous is not None:
-        kept, fresh = merge_entries(dirty.previous.get("docs", []), index.get("docs", []), dirty)
-        escape_entries(fresh, strings)  # the kept ones were escaped when first written
-        index["docs"] = kept + fresh
-    else:
-        escape_entries(index.get("docs", []), strings)
+    previous = dirty.previous.get("docs", []) if dirty and dirty.previous else None
+    index["docs"] = merged_and_escaped_entries(previous, index.get("docs", []), dirty, strings)
     write_text(site_dir / INDEX, json.dumps(index, ensure_ascii=False, separators=(",", ":")))
 
 
@@ -86,20 +83,15 @@ def escape_before_writing(
 
         def merged_and_escaped(prev: Any = None, *args: Any, _index: Any = index,
                                _generate: Any = generate, **kwargs: Any) -> Any:
+            previous, merge = None, None
             if dirty is not None:
                 previous = getattr(prev, "entries", None)
                 merge = dirty(previous is None)  # read the last file only without them
                 if previous is None and merge.previous is not None:
                     previous = merge.previous.get("docs", [])
-                if previous is not None:
-                    kept, fresh = merge_entries(previous, _index.entries, merge)
-                    escape_entries(fresh, strings())  # the kept ones are escaped already
-                    _index.entries = kept + fresh
-                else:
-                    escape_entries(_index.entries, strings())
-                prev = None  # merged: Material must not merge again
-            else:
-                escape_entries(_index.entries, strings())
+                prev = None  # merged here: Material must not merge again
+            _index.entries = merged_and_escaped_entries(previous, _index.entries, merge,
+                                                        strings())
             if texts is not None and prev is None and not args and not kwargs and is_material_index(
                     _index):
                 return texts.index_json(_index.config, _index.entries)
@@ -125,18 +117,12 @@ class EntryTexts:
     """
 
     def __init__(self) -> None:
-        self._entries: list[dict[str, Any]] = []  # held, so that no id is reused
-        self._texts: list[str] = []
+        self._texts = KeptTexts()
 
     def index_json(self, config: Mapping[str, Any], entries: list[dict[str, Any]]) -> str:
         """What Material's ``generate_search_index`` returns for ``entries``, byte for byte."""
-        last, texts = self._entries, self._texts
-        where = {id(entry): k for k, entry in enumerate(last)}.get
-        parts = []
-        for entry in entries:
-            k = where(id(entry))
-            parts.append(texts[k] if k is not None and last[k] is entry else _entry_json(entry))
-        self._entries, self._texts = entries[:], parts
+        parts = [self._texts.text(entry, _entry_json) for entry in entries]
+        self._texts.end_round()
         head = {key: config[key] for key in ("lang", "separator", "pipeline", "fields")}
         return ('{"config":' + json.dumps(head, separators=_SEPARATORS, default=str)
                 + ',"docs":[' + ",".join(parts) + "]}")
@@ -171,6 +157,23 @@ class DirtyMerge:
     previous: dict[str, Any] | None  # the index before this build
     rebuilt: set[str]  # locations of the pages rendered in this build
     live: set[str]  # locations of every page that exists now
+
+
+def merged_and_escaped_entries(
+    previous: list[Any] | None, current: list[Any], dirty: DirtyMerge | None,
+    strings: Mapping[str, tuple[str, tuple[str, ...]]],
+) -> list[Any]:
+    """``current`` with our strings escaped, or after a dirty rebuild (``previous``:
+    the last index's entries) merged with ``previous``.  Only entries new to this
+    build are escaped: the kept ones were when they were new (escaping is not
+    idempotent for a tag like ``a&amp;b``, and ``EntryTexts`` relies on kept
+    entries never changing)."""
+    if previous is None or dirty is None:
+        escape_entries(current, strings)
+        return current
+    kept, fresh = merge_entries(previous, current, dirty)
+    escape_entries(fresh, strings)
+    return kept + fresh
 
 
 def merge_entries(previous: list[Any], current: list[Any], dirty: DirtyMerge

@@ -328,9 +328,6 @@ def _longest_run(text: str, char: str) -> int:
     return best
 
 
-__all__ = ["OUTPUT_DIR", "Markup", "SiteBuild"]
-
-
 def diagnostics_json(diagnostics: list[diag.Diagnostic],
                      kept: dict[diag.Diagnostic, str] | None = None) -> str:
     """``diagnostics.json``: ``json_for_html({"version": 1, "diagnostics": [...]},
@@ -352,3 +349,7 @@ def diagnostics_json(diagnostics: list[diag.Diagnostic],
         items.append(text)
     body = "[\n" + ",\n".join(items) + "\n ]" if items else "[]"
     return '{\n "diagnostics": ' + body + ',\n "version": 1\n}'
+
+
+__all__ = ["OUTPUT_DIR", "Markup", "SiteBuild"]
+

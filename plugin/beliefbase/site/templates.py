@@ -8,7 +8,7 @@ HTML, except for values it marks ``Markup`` itself (rendered Markdown).
 
 from __future__ import annotations
 
-import os
+import contextlib
 from functools import cache
 from pathlib import Path
 from typing import Any
@@ -17,6 +17,7 @@ import jinja2
 from markupsafe import Markup
 
 from .escape import json_for_html
+from .output import write_bytes
 
 
 @cache
@@ -76,7 +77,8 @@ class MemoryBytecodeCache(jinja2.BytecodeCache):
         code = self._code.get(bucket.key)
         if code is None and self.directory is not None:
             try:
-                code = (self.directory / f"{bucket.key}.jinja").read_bytes()
+                code = self._code[bucket.key] = (self.directory / f"{bucket.key}.jinja"
+                                                 ).read_bytes()
             except OSError:
                 return
         if code is not None:
@@ -84,13 +86,6 @@ class MemoryBytecodeCache(jinja2.BytecodeCache):
 
     def dump_bytecode(self, bucket: jinja2.bccache.Bucket) -> None:
         code = self._code[bucket.key] = bucket.bytecode_to_string()
-        if self.directory is None:
-            return
-        target = self.directory / f"{bucket.key}.jinja"
-        try:
-            self.directory.mkdir(parents=True, exist_ok=True)
-            tmp = target.with_name(f"{target.name}.{os.getpid()}.tmp")
-            tmp.write_bytes(code)
-            os.replace(tmp, target)
-        except OSError:
-            pass
+        if self.directory is not None:
+            with contextlib.suppress(OSError):
+                write_bytes(self.directory / f"{bucket.key}.jinja", code)
