@@ -90,11 +90,13 @@ def escape_before_writing(
                 if previous is None and merge.previous is not None:
                     previous = merge.previous.get("docs", [])
                 prev = None  # merged here: Material must not merge again
-            _index.entries = merged_and_escaped_entries(previous, _index.entries, merge,
-                                                        strings())
             if texts is not None and prev is None and not args and not kwargs and is_material_index(
                     _index):
+                _index.entries = texts.merged_and_escaped(previous, _index.entries, merge,
+                                                          strings())
                 return texts.index_json(_index.config, _index.entries)
+            _index.entries = merged_and_escaped_entries(previous, _index.entries, merge,
+                                                        strings())
             return _generate(prev, *args, **kwargs)
 
         index.generate_search_index = merged_and_escaped
@@ -106,26 +108,74 @@ _SEPARATORS = (",", ":")
 
 
 class EntryTexts:
-    """The JSON text of every search entry, kept from one ``mkdocs serve`` rebuild to
-    the next: an edit changes a few pages' entries, and serialising all of them
-    again (25 MB at 5,000 notes) took half a second of every rebuild.
+    """Material's search index as JSON, kept from one ``mkdocs serve`` rebuild to the
+    next: an edit changes a few pages' entries, and merging and serialising all
+    45,000 of them again (5,000 notes) took a quarter of a second of every rebuild.
 
-    The theme keeps the last build's entry objects, and ``merge_entries`` carries
-    over those of pages not rebuilt.  An entry is known by identity: once its
-    text is made it must not change (``escape_entries`` runs on the entries new
-    to a build only).
+    The entries are held as *runs*: the consecutive entries of one page, a tuple
+    whose JSON is made once.  A dirty rebuild keeps the runs of the pages it did
+    not rebuild (the same tuples, so the same texts) and appends the rebuilt
+    pages' entries: per page, not per entry.  The result equals
+    ``merged_and_escaped_entries``, entry for entry.  An entry must not change
+    once its text is made (``escape_entries`` runs on the entries new to a
+    build only).
     """
 
     def __init__(self) -> None:
         self._texts = KeptTexts()
+        self._runs: list[tuple[str, tuple[Any, ...]]] = []
+        self._entries: list[Any] | None = None  # the list ``_runs`` hold, flattened
 
-    def index_json(self, config: Mapping[str, Any], entries: list[dict[str, Any]]) -> str:
+    def merged_and_escaped(
+        self, previous: list[Any] | None, current: list[Any], dirty: DirtyMerge | None,
+        strings: Mapping[str, tuple[str, tuple[str, ...]]],
+    ) -> list[Any]:
+        """``merged_and_escaped_entries``, from the last build's runs when ``previous``
+        is the list this object returned last (as the theme hands it back)."""
+        if previous is None or dirty is None:
+            escape_entries(current, strings)
+            runs = _runs(current)
+        else:
+            old = self._runs if previous is self._entries else _runs(previous)
+            rebuilt, live = dirty.rebuilt, dirty.live
+            kept = [run for run in old
+                    if run[0] not in rebuilt and (not live or run[0] in live)]
+            fresh = _fresh_entries(current, rebuilt)
+            escape_entries(fresh, strings)
+            runs = kept + _runs(fresh)
+        self._runs = runs
+        self._entries = [entry for _, run in runs for entry in run]
+        return self._entries
+
+    def index_json(self, config: Mapping[str, Any], entries: list[Any]) -> str:
         """What Material's ``generate_search_index`` returns for ``entries``, byte for byte."""
-        parts = [self._texts.text(entry, _entry_json) for entry in entries]
+        if entries is self._entries:
+            parts = [self._texts.text(run, _run_json) for _, run in self._runs]
+        else:
+            parts = [self._texts.text(entry, _entry_json) for entry in entries]
         self._texts.end_round()
         head = {key: config[key] for key in ("lang", "separator", "pipeline", "fields")}
         return ('{"config":' + json.dumps(head, separators=_SEPARATORS, default=str)
                 + ',"docs":[' + ",".join(parts) + "]}")
+
+
+def _runs(entries: list[Any]) -> list[tuple[str, tuple[Any, ...]]]:
+    """``entries`` cut where the page changes: (page, its consecutive entries)."""
+    runs: list[tuple[str, tuple[Any, ...]]] = []
+    page, start = None, 0
+    for i, entry in enumerate(entries):
+        of = _page_of(entry)
+        if of != page:
+            if i > start:
+                runs.append((page, tuple(entries[start:i])))  # type: ignore[arg-type]
+            page, start = of, i
+    if len(entries) > start:
+        runs.append((page, tuple(entries[start:])))  # type: ignore[arg-type]
+    return runs
+
+
+def _run_json(run: tuple[Any, ...]) -> str:
+    return ",".join(_entry_json(entry) for entry in run)
 
 
 def _entry_json(entry: dict[str, Any]) -> str:
@@ -186,17 +236,22 @@ def merge_entries(previous: list[Any], current: list[Any], dirty: DirtyMerge
     vanish; deleted pages stay.
     """
     rebuilt, live = dirty.rebuilt, dirty.live
-    fresh: dict[str, list[Any]] = {}
-    for entry in current:
-        page = _page_of(entry)
-        if page in rebuilt:
-            fresh.setdefault(page, []).append(entry)
     kept = []
     for entry in previous:
         page = _page_of(entry)
         if page not in rebuilt and (not live or page in live):
             kept.append(entry)
-    return kept, [e for entries in fresh.values() for e in _last_block(entries)]
+    return kept, _fresh_entries(current, rebuilt)
+
+
+def _fresh_entries(current: list[Any], rebuilt: set[str]) -> list[Any]:
+    """The entries of this build's pages, each page's newest block only."""
+    fresh: dict[str, list[Any]] = {}
+    for entry in current:
+        page = _page_of(entry)
+        if page in rebuilt:
+            fresh.setdefault(page, []).append(entry)
+    return [e for entries in fresh.values() for e in _last_block(entries)]
 
 
 def _page_of(entry: Any) -> str:
