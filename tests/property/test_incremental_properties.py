@@ -24,7 +24,7 @@ NAMES = ["alpha", "beta", "gamma", "delta", "sub/alpha", "sub/index"]
 PIECES = st.sampled_from([
     "[[alpha]]", "[[beta#Part]]", "![[gamma]]", "![[delta#Part]]", "![[alpha#^b1]]",
     "[[Nick]]", "[[Title Beta]]", "[[nowhere]]", "![[beta]]", "[[gamma#^b1]]", "[[sub]]",
-    "[[sub/alpha]]", "[[same]]",
+    "[[sub/alpha]]", "[[same]]", "[[Title Betta]]", "[[gamm]]",  # dangling: "did you mean" follows the names
     "\n## Part\n", "\nline ^b1\n", "\nagain ^b1\n", "\n```\n[[alpha]]\n```\n", "text",
 ])
 FRONT = st.sampled_from(["", "---\ntitle: Title Beta\n---\n", "---\naliases: [Nick]\n---\n",

@@ -55,6 +55,12 @@ def test_inherited_answers_equal_fresh_ones_after_a_rename() -> None:
     assert 0 < kept < len(words)  # most answers kept, the ones near the change not
     fresh = Suggester(renamed)
     assert [new.suggest(w) for w in words] == [fresh.suggest(w) for w in words]
+    # the words answered as before are those whose messages need not be made again
+    carried = [w for w in words if new.answers_as_before([w])]
+    assert len(carried) == kept
+    assert all(old.suggest(w) == new.suggest(w) for w in carried)
+    assert not new.answers_as_before(words)
+    assert not Suggester(renamed).answers_as_before(words[:1])  # nothing inherited
 
 
 def test_an_inherited_index_equals_a_fresh_one() -> None:

@@ -322,8 +322,13 @@ class Compiler:
             if any(rl.status == "unresolved" for rl in links):
                 self._unresolved.add(path)
         if self._renamed:
+            # "did you mean" may differ, but only for the words whose answer changed
+            suggester = self._links.suggester
             for path in sorted(self._unresolved - dirty):
                 links = self._resolved[path][0]
+                if suggester.answers_as_before(rl.link.target for rl in links
+                                               if rl.status == "unresolved"):
+                    continue
                 self._resolved[path] = (links, self._links.rediagnose(docs[path], links))
             self._renamed = False
 

@@ -43,6 +43,8 @@ class Suggester:
         self._grams: dict[str, set[str]] | None = None
         self._memo: dict[str, str] = {}
         self._name_grams: dict[str, set[str]] = {}  # of the names that made a shortlist
+        #: words whose answer ``inherit`` took over: the same as the last suggester's
+        self._carried: set[str] = set()
 
     def release(self) -> None:
         """Drop the trigram index (a one-shot build needs no more suggestions)."""
@@ -90,6 +92,12 @@ class Suggester:
         for word, answer in old._memo.items():
             if grams.isdisjoint(_trigrams(normalize_name(word))):
                 self._memo[word] = answer
+        self._carried = set(self._memo)
+
+    def answers_as_before(self, words: Iterable[str]) -> bool:
+        """Does each of ``words`` get the answer the last suggester gave it (taken
+        over by ``inherit``)?  Then a message worded with it need not be made again."""
+        return self._carried.issuperset(words)
 
     def _index(self) -> dict[str, set[str]]:
         if self._grams is None:
