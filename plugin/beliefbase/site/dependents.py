@@ -121,12 +121,16 @@ def _embedders(compiled: Compiled, pages: set[SrcPath]) -> set[SrcPath]:
 
 
 def changed_mentions(
-    old: dict[SrcPath, list[Mention]], new: dict[SrcPath, list[Mention]], changed: set[SrcPath]
+    old: dict[SrcPath, list[Mention]], new: dict[SrcPath, list[Mention]], changed: set[SrcPath],
+    among: set[SrcPath] | None = None,
 ) -> set[SrcPath]:
-    """Targets whose mentions differ, or are quoted from a changed note (new sentence)."""
+    """Targets whose mentions differ, or are quoted from a changed note (new sentence).
+
+    ``among``: the only targets that can be (``find_mentions`` keeps the others'
+    lists, and a changed note's findings are always made again)."""
     return {
         target
-        for target in old.keys() | new.keys()
+        for target in (old.keys() | new.keys() if among is None else among)
         if old.get(target, []) != new.get(target, [])
         or any(m.source in changed for m in new.get(target, []))
     }

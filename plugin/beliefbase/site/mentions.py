@@ -321,6 +321,36 @@ class MentionCache:
     #: changes no title or alias reuses it (5,000 notes: half a second a rebuild)
     last_names: tuple[tuple[Any, ...], NameIndex] | None = field(default=None, repr=False)
 
+    #: the last build's findings per source note, the same by target, and its result
+    sources: dict[SrcPath, _Source] = field(default_factory=dict, repr=False)
+    by_target: dict[SrcPath, dict[SrcPath, tuple[int, ...]]] = field(
+        default_factory=lambda: defaultdict(dict), repr=False)
+    result: dict[SrcPath, list[Mention]] = field(default_factory=dict, repr=False)
+    #: the result before the last build's, and the targets whose list that build
+    #: made again (the others' are the same lists)
+    touched: tuple[dict[SrcPath, list[Mention]], set[SrcPath]] | None = field(
+        default=None, repr=False)
+
+    def touched_since(self, before: dict[SrcPath, list[Mention]]) -> set[SrcPath] | None:
+        """The targets whose mentions may differ from ``before`` (None: any)."""
+        if self.touched is None or self.touched[0] is not before:
+            return None
+        return self.touched[1]
+    #: the NameIndex ``owners_changed`` compared with last
+    _owners_of: NameIndex | None = field(default=None, repr=False)
+
+    def owners_changed(self, names: NameIndex) -> set[str]:
+        """Names whose owning notes differ from the last build's (every name the
+        first time: nothing found before can be kept)."""
+        last, self._owners_of = self._owners_of, names
+        if last is None:
+            self.sources = {}
+            return set(names.owners)
+        if last is names:
+            return set()
+        old, new = last.owners, names.owners
+        return {name for name in old.keys() | new.keys() if old.get(name) != new.get(name)}
+
     def names_of(self, docs: Iterable[Document]) -> NameIndex:
         docs = list(docs)
         key = tuple((d.path, d.url is None, d.title, d.aliases) for d in docs)
@@ -355,9 +385,13 @@ def _update(seen: _Scanned, body: Callable[[], str], names: NameIndex,
         diff = diffs[key] = ({name for name, _ in seen.names - names.signature},
                              {name for name, _ in names.signature - seen.names})
     gone, added = diff
-    hits = {name: h for name, h in seen.hits.items() if name not in gone}
     wanted = {name for name in added
               if seen.words is None or names.could_occur(name, seen.words)}
+    if not wanted and gone.isdisjoint(seen.hits):
+        # the same hits: the same object, so that what was found from it is kept
+        seen.names = names.signature
+        return seen
+    hits = {name: h for name, h in seen.hits.items() if name not in gone}
     if wanted:
         fresh = scan_prose(prose(body()), names, wanted)
         hits.update(fresh.hits)
@@ -367,33 +401,84 @@ def _update(seen: _Scanned, body: Callable[[], str], names: NameIndex,
 def find_mentions(
     compiled: Compiled, body_of: Callable[[Document], str], cache: MentionCache
 ) -> dict[SrcPath, list[Mention]]:
-    """Unlinked mentions of every published note, by target path (sources sorted)."""
+    """Unlinked mentions of every published note, by target path (sources sorted).
+
+    What a note mentions depends on its scan, its links and who owns the names
+    it contains; when none of these changed since the last build (the same
+    objects, no owner changed) its findings are kept, and only the targets
+    whose sources changed get their list made again (``cache.touched``).
+    """
     published = compiled.published
     names = cache.names_of(published.values())
+    owners_changed = cache.owners_changed(names)
     used: dict[str, _Scanned] = {}
-    found: dict[SrcPath, dict[SrcPath, list[int]]] = defaultdict(dict)
+    sources: dict[SrcPath, _Source] = {}
+    touched: set[SrcPath] = set()
     for doc in published.values():
         if doc.kind != "markdown" or doc.url is None:
             continue
         scanned = cache.hits(doc.parsed.digest, lambda d=doc: body_of(d), names)
         used[doc.parsed.digest] = scanned
-        if not scanned.hits:
+        links = compiled.links.get(doc.path)
+        last = cache.sources.get(doc.path)
+        if (last is not None and last.scanned is scanned and last.links is links
+                and owners_changed.isdisjoint(scanned.hits)):
+            sources[doc.path] = last
             continue
-        linked = {rl.target for rl in compiled.links.get(doc.path, []) if rl.target}
-        for name_hits in scanned.hits.values():
-            for name, offset in name_hits:
-                for target in names.owners[name]:
-                    if target == doc.path or target in linked:
-                        continue
-                    offsets = found[target].setdefault(doc.path, [])
-                    if offset not in offsets and len(offsets) < SENTENCES_PER_SOURCE:
-                        offsets.append(offset)
+        source = sources[doc.path] = _Source(scanned, links,
+                                             _found_in(doc.path, scanned, links, names))
+        if last is not None:
+            touched.update(last.found)
+        touched.update(source.found)
+    for path in cache.sources.keys() - sources.keys():
+        touched.update(cache.sources[path].found)
     cache.notes = used  # keep only what this build used
     cache.diffs.clear()
-    return {
-        target: [Mention(source, target, tuple(sorted(o))) for source, o in sorted(sources.items())]
-        for target, sources in found.items()
-    }
+    by_target = cache.by_target
+    for path, last in cache.sources.items():
+        if sources.get(path) is not last:
+            for target in last.found:
+                by_target[target].pop(path, None)
+    for path, source in sources.items():
+        if cache.sources.get(path) is not source:
+            for target, offsets in source.found.items():
+                by_target[target][path] = offsets
+    result = dict(cache.result)
+    for target in touched:
+        found = by_target.get(target)
+        if found:
+            result[target] = [Mention(source_path, target, offsets)
+                              for source_path, offsets in sorted(found.items())]
+        else:
+            by_target.pop(target, None)
+            result.pop(target, None)
+    cache.touched = (cache.result, touched)
+    cache.sources, cache.result = sources, result
+    return result
+
+
+@dataclass(frozen=True)
+class _Source:
+    """What one note mentions, and what it was found from."""
+
+    scanned: _Scanned
+    links: Any  # the note's resolved links (the compiler's list)
+    found: dict[SrcPath, tuple[int, ...]]  # target -> offsets of its names, sorted
+
+
+def _found_in(path: SrcPath, scanned: _Scanned, links: Any, names: NameIndex
+              ) -> dict[SrcPath, tuple[int, ...]]:
+    linked = {rl.target for rl in links or () if rl.target}
+    found: dict[SrcPath, list[int]] = {}
+    for name_hits in scanned.hits.values():
+        for name, offset in name_hits:
+            for target in names.owners[name]:
+                if target == path or target in linked:
+                    continue
+                offsets = found.setdefault(target, [])
+                if offset not in offsets and len(offsets) < SENTENCES_PER_SOURCE:
+                    offsets.append(offset)
+    return {target: tuple(sorted(offsets)) for target, offsets in found.items()}
 
 
 def sentence_at(body: str, offset: int) -> str:

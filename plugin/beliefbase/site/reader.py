@@ -225,7 +225,8 @@ class ReaderSite:
         self.cache.last_mentions = after
         if before is None:
             return set()
-        return changed_mentions(before, after, self.compiled.changed | self.compiled.removed)
+        return changed_mentions(before, after, self.compiled.changed | self.compiled.removed,
+                                self.cache.mentions.touched_since(before))
 
     def _body(self, doc: Document) -> str:
         return self.read_text(doc.path)[doc.parsed.body_offset:]
