@@ -244,9 +244,17 @@ class Compiler:
         for path in assets ^ self._assets:
             affected |= target_keys(path)
         if self._links is None or affected:
-            published = NameIndex((d for d in docs.values() if d.published),
-                                  (a for a in assets))
-            drafts = NameIndex((d for d in docs.values() if not d.published), ())
+            if self._links is None or assets != self._assets:
+                published = NameIndex((d for d in docs.values() if d.published),
+                                      (a for a in assets))
+                drafts = NameIndex((d for d in docs.values() if not d.published), ())
+            else:  # the last indexes, with the edited, added and removed notes
+                gone = [self._docs[p] for p in changed | removed if p in self._docs]
+                edited = [docs[p] for p in sorted(changed)]
+                published = self._links.published.updated(
+                    [d for d in gone if d.published], [d for d in edited if d.published])
+                drafts = self._links.resolver.drafts.updated(
+                    [d for d in gone if not d.published], [d for d in edited if not d.published])
             suggester = Suggester(published.suggestion_names())
             previous = self._links.suggester if self._links is not None else None
             self._renamed = previous is not None and not suggester.same_names(previous)

@@ -9,12 +9,17 @@ note first, and a draft only when nothing published matches (then it is a
 
 from __future__ import annotations
 
+import copy
 import posixpath
+from bisect import bisect_left
 from collections import defaultdict
 from collections.abc import Iterable
 
 from ..ids import Bid, SrcPath, bref, normalize_name, stem
 from .documents import Document
+
+#: the tables of a NameIndex, each copied (not shared) by ``NameIndex.updated``
+_TABLES = ("docs", "paths", "paths_ci", "bids", "brefs", "ids", "stems", "folders", "names")
 
 
 class NameIndex:
@@ -54,6 +59,72 @@ class NameIndex:
             key = normalize_name(name)
             if key and path not in self.names[key]:
                 self.names[key].append(path)
+
+    def updated(self, gone: Iterable[Document], new: Iterable[Document]) -> NameIndex:
+        """This index with the ``gone`` documents taken out and the ``new`` ones put
+        in (an edited document is both): equal, list order included, to the index
+        built from the resulting documents and the same assets.  This one is left
+        as it was.  A retitled note at 5,000 notes: two lists instead of 50,000
+        entries."""
+        out = copy.copy(self)
+        for table in _TABLES:
+            setattr(out, table, copy.copy(getattr(self, table)))
+        for doc in gone:
+            out._take_out(doc)
+        new = list(new)
+        for doc in new:
+            out._put_in(doc)
+        if new:  # the documents in path order, as when built
+            out.docs = dict(sorted(out.docs.items()))
+        return out
+
+    def _take_out(self, doc: Document) -> None:
+        path = doc.path
+        del self.docs[path]
+        del self.paths[path]
+        for table, key in self._keys(doc):
+            rest = [p for p in table[key] if p != path]
+            if rest:
+                table[key] = rest
+            else:
+                del table[key]
+        if self.bids.get(doc.bid) == path:  # the next note with this BID takes it
+            del self.bids[doc.bid]
+            for other in self.brefs.get(bref(doc.bid), ()):
+                if self.docs[other].bid == doc.bid:
+                    self.bids[doc.bid] = other
+                    break
+
+    def _put_in(self, doc: Document) -> None:
+        path = doc.path
+        self.docs[path] = doc
+        self.paths[path] = path
+        for table, key in self._keys(doc):
+            held = table.get(key, [])
+            if path not in held:
+                # documents first, in path order, then assets (as when built)
+                end = 0
+                while end < len(held) and held[end] in self.docs:
+                    end += 1
+                at = bisect_left(held, path, 0, end)
+                table[key] = [*held[:at], path, *held[at:]]
+        holder = self.bids.get(doc.bid)
+        if holder is None or path < holder:
+            self.bids[doc.bid] = path
+
+    def _keys(self, doc: Document) -> list[tuple[dict[str, list[SrcPath]], str]]:
+        """Every (table, key) whose list holds ``doc``'s path."""
+        path = doc.path
+        keys = [(self.paths_ci, path.lower()), (self.brefs, bref(doc.bid)),
+                (self.stems, normalize_name(stem(path)))]
+        if doc.id:
+            keys.append((self.ids, doc.id))
+        if posixpath.basename(path).lower() in ("index.md", "readme.md") and doc.folder:
+            keys.append((self.folders, normalize_name(posixpath.basename(doc.folder))))
+        for name in dict.fromkeys(normalize_name(n) for n in (doc.title, *doc.aliases)):
+            if name:
+                keys.append((self.names, name))
+        return keys
 
     def folder_index(self, folder: str) -> SrcPath | None:
         """``folder/index.md`` or ``folder/README.md`` if either is a document."""
