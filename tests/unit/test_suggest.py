@@ -7,7 +7,7 @@ import os
 import subprocess
 import sys
 
-from beliefbase.builder.suggest import Suggester
+from beliefbase.builder.suggest import Suggester, _limit
 
 # The names of the benchmark's 1,000-note vault: many share words, so candidates tie.
 PROBE = """
@@ -80,3 +80,25 @@ def test_an_inherited_index_equals_a_fresh_one() -> None:
     assert new._postings == fresh._postings
     assert old._grams is not None and old._grams != new._grams  # the old one is untouched
     assert Suggester(names)._index() == old._grams
+
+
+def test_answers_are_kept_when_a_deletion_moves_the_common_trigram_cut_off() -> None:
+    """Trigrams shared by more than 5% of the names (counted in thousands) are not
+    ranked by: removing one name can move that cut-off (2,000 names: 100; 1,999:
+    50).  Answers are still kept for words none of whose trigrams changed sides,
+    and the others are worked out again."""
+    from beliefbase.bench.notes import plan_vault
+
+    notes = plan_vault(2000).notes
+    names = sorted({n.title for n in notes} | {a for n in notes for a in n.aliases})[:2000]
+    words = [n.title.rsplit(" ", 1)[0] + f" Draft {i}" for i, n in enumerate(notes[:300])]
+    old = Suggester(names)
+    for word in words:
+        old.suggest(word)
+    new = Suggester(names[:1000] + names[1001:])
+    assert _limit(len(names)) != _limit(len(names) - 1)
+    new.inherit(old)
+    carried = [w for w in words if new.answers_as_before([w])]
+    assert 0 < len(carried) < len(words)  # many trigrams changed sides, not all
+    fresh = Suggester(names[:1000] + names[1001:])
+    assert [new.suggest(w) for w in words] == [fresh.suggest(w) for w in words]

@@ -19,6 +19,7 @@ _RAREST = 8
 _MIN_DICE = 0.5
 #: A trigram shared by more names than this says little ("  a", "ion") and is skipped.
 _COMMON = 0.05
+_STEP = 1000
 
 
 def _trigrams(text: str) -> set[str]:
@@ -63,7 +64,8 @@ class Suggester:
         removed name shares such a trigram with the word (and the cut-off for
         common trigrams, which depends on the number of names, stayed), the
         answer is the same.  A retitled note then costs a few words'
-        suggestions, not every unresolved link's.
+        suggestions, not every unresolved link's; so does a deleted one that
+        moves the cut-off (a trigram that many names share no longer counts).
         """
         if old is None or old._postings is None:
             return
@@ -82,13 +84,19 @@ class Suggester:
                 postings[gram] = postings.get(gram, set()) | {name}
         self._use(postings)
         assert self._grams is not None and old._grams is not None
-        if not old._memo or _limit(len(old._names)) != _limit(len(self._names)):
+        if not old._memo:
             return
         # Trigrams too common to rank by (left out of both indexes) never count.
         grams: set[str] = set()
         for name in removed | added:
             grams |= {g for g in _trigrams(normalize_name(name))
                       if g in old._grams or g in self._grams}
+        # The cut-off for common trigrams follows the number of names: a deletion
+        # can move it by one, and the trigrams with just that many names then
+        # count in one index and not the other (the others' postings are the same).
+        low, high = sorted((_limit(len(old._names)), _limit(len(self._names))))
+        if low != high:
+            grams |= {g for g, names in postings.items() if low < len(names) <= high}
         for word, answer in old._memo.items():
             if grams.isdisjoint(_trigrams(normalize_name(word))):
                 self._memo[word] = answer
@@ -141,8 +149,10 @@ class Suggester:
 
 
 def _limit(names: int) -> int:
-    """Postings longer than this are too common a trigram to rank by."""
-    return max(50, int(names * _COMMON))
+    """Postings longer than this are too common a trigram to rank by: 5% of the
+    names, counted in whole thousands, so that adding or deleting a note almost
+    never moves it (when it does, ``inherit`` keeps fewer answers)."""
+    return max(50, int(names // _STEP * _STEP * _COMMON))
 
 
 def _phrase(names: list[str]) -> str:
