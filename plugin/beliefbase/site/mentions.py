@@ -468,17 +468,17 @@ class _Source:
 
 def _found_in(path: SrcPath, scanned: _Scanned, links: Any, names: NameIndex
               ) -> dict[SrcPath, tuple[int, ...]]:
+    """Target -> the first offsets (at most ``SENTENCES_PER_SOURCE``) where the note
+    names it, by any of its names (whatever order the scan found them in)."""
     linked = {rl.target for rl in links or () if rl.target}
-    found: dict[SrcPath, list[int]] = {}
+    found: dict[SrcPath, set[int]] = {}
     for name_hits in scanned.hits.values():
         for name, offset in name_hits:
             for target in names.owners[name]:
-                if target == path or target in linked:
-                    continue
-                offsets = found.setdefault(target, [])
-                if offset not in offsets and len(offsets) < SENTENCES_PER_SOURCE:
-                    offsets.append(offset)
-    return {target: tuple(sorted(offsets)) for target, offsets in found.items()}
+                if target != path and target not in linked:
+                    found.setdefault(target, set()).add(offset)
+    return {target: tuple(sorted(offsets)[:SENTENCES_PER_SOURCE])
+            for target, offsets in found.items()}
 
 
 def sentence_at(body: str, offset: int) -> str:
