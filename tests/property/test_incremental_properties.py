@@ -9,15 +9,11 @@ the long-lived compiler must report exactly what a new one reports.
 
 from __future__ import annotations
 
-import os
-import tempfile
-from pathlib import Path
-
-import yaml
-from beliefbase.builder import Compiler, make_sources
-from beliefbase.project import load_project
+from beliefbase.builder import Compiler
 from hypothesis import given, settings
 from hypothesis import strategies as st
+
+from .vault_edits import edited_vault
 
 # "sub/alpha" shares a base name with "alpha" (ambiguous); "sub/index" is a folder note
 NAMES = ["alpha", "beta", "gamma", "delta", "sub/alpha", "sub/index"]
@@ -44,27 +40,11 @@ def snapshot(compiled) -> tuple[object, ...]:  # type: ignore[no-untyped-def]
 @settings(max_examples=60, deadline=None)
 @given(st.lists(EDIT, min_size=1, max_size=8))
 def test_long_lived_compiler_equals_a_fresh_one(edits) -> None:  # type: ignore[no-untyped-def]
-    with tempfile.TemporaryDirectory() as tmp:
-        root = Path(tmp)
-        docs = root / "docs"
-        (docs / "sub").mkdir(parents=True)
-        config = {"site_name": "P", "theme": {"name": "material"},
-                  "plugins": [{"beliefbase": {"cache_dir": str(root / "cache")}}]}
-        (root / "mkdocs.yml").write_text(yaml.safe_dump(config), encoding="utf-8")
-        for name in NAMES:
-            (docs / f"{name}.md").write_text(f"# {name}\n\n## Part\n\nSee [[alpha]].\n")
-        sources, options = load_project(root / "mkdocs.yml")
-        live = Compiler(options)
-        live.compile(sources)
-        stamp = 1_700_000_000_000_000_000
+    first = {name: f"# {name}\n\n## Part\n\nSee [[alpha]].\n" for name in NAMES}
+    with edited_vault(first) as vault:
+        live = Compiler(vault.options)
+        live.compile(vault.sources)
         for name, delete, front, pieces in edits:
-            file = docs / f"{name}.md"
-            if delete and file.exists():
-                file.unlink()
-            else:
-                file.write_text(front + f"# {name}\n\n" + " ".join(pieces) + "\n")
-                stamp += 1_000_000_000  # a new mtime even when the size stays the same
-                os.utime(file, ns=(stamp, stamp))
-            sources = make_sources(docs, sorted(p.relative_to(docs).as_posix()
-                                                for p in docs.rglob("*.md")))
-            assert snapshot(live.compile(sources)) == snapshot(Compiler(options).compile(sources))
+            sources = vault.edit(name, delete, front + f"# {name}\n\n" + " ".join(pieces) + "\n")
+            assert snapshot(live.compile(sources)) == snapshot(
+                Compiler(vault.options).compile(sources))
