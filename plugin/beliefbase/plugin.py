@@ -42,7 +42,7 @@ from .ids import SrcPath
 from .project import compile_options
 from .site.beliefs import belief_options
 from .site.callouts import CalloutExtension
-from .site.dependents import changed_keys
+from .site.dependents import changed_keys, rewritten_notes
 from .site.dirty import Invalidation
 from .site.escape import finalize
 from .site.footnote_beliefs import FootnoteBeliefsExtension
@@ -179,7 +179,8 @@ class BeliefbasePlugin(BasePlugin[BeliefbaseConfig]):
         self._diagnostics += self.site.check_graph(page_urls, self.graph_builder)
         if self.dirty:  # MkDocs re-renders only changed files: make it re-render dependents too
             self.invalidation.remember_search_index(Path(config.site_dir))
-            also = self.site.reader.mention_changes() if self.site.reader else set()
+            rewritten = rewritten_notes(previous, compiled) if previous is not None else set()
+            also = self.site.reader.mention_changes(rewritten) if self.site.reader else set()
             beliefs = self.site.beliefs.page_signatures() if self.site.beliefs else {}
             also |= changed_keys(self._belief_pages, beliefs)
             self._belief_pages = beliefs

@@ -83,6 +83,24 @@ def test_dirty_rebuild_follows_unlinked_mentions(project, tmp_path: Path) -> Non
     _same_as_clean(project, third, tmp_path, plugins=EXPLORER)
 
 
+def test_dirty_rebuild_follows_titles_in_quoted_sentences(project, tmp_path: Path) -> None:  # type: ignore[no-untyped-def]
+    """A page's panels quote other notes' sentences, links shown by their targets'
+    titles: retitling a note changes the panels quoting a sentence that links to
+    it, though neither the quoting page nor the quoted note changed."""
+    project.write("target.md", "# Target Note\n\nA target.\n", dedent=False)
+    project.write("mentioned.md", "# Mentioned Note\n\nMentioned.\n", dedent=False)
+    project.write("writer.md", "# Writer\n\nThe [[Target Note]] works with [[other]] well.\n\n"
+                  "The Mentioned Note works with [[other.md]] too.\n", dedent=False)
+    project.write("other.md", "# Other\n\nNothing.\n", dedent=False)
+    assert project.build(dirty=True, plugins=EXPLORER).error is None
+    time.sleep(0.05)
+    project.write("other.md", "# Renamed Other\n\nNothing.\n", dedent=False)
+    second = project.build(dirty=True, plugins=EXPLORER)
+    assert "works with Renamed Other well" in second.page("target/")  # "Linked from"
+    assert "works with Renamed Other too" in _mentions_panel(second.page("mentioned/"))
+    _same_as_clean(project, second, tmp_path, plugins=EXPLORER)
+
+
 def _mentions_panel(page: str) -> str:
     start = page.index('class="bb-panel bb-mentions"')
     return page[start:page.index("</section>", start)]

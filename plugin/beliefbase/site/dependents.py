@@ -9,12 +9,15 @@ removes their output files, so MkDocs rebuilds exactly those.
 A page depends on a changed note when it is linked from it (its backlinks
 panel quotes the note), resolved any of its links differently this time, links
 to it while the note's face changed (title, headings, blocks, URL — a body
-edit leaves linkers alone), or embeds — directly or through other embeds — the
-note or a page of the last two kinds (the embed shows their text).
+edit leaves linkers alone), is linked from a page of the last two kinds (its
+backlinks panel quotes their sentences, which show the new title), or embeds
+— directly or through other embeds — the note or a page of those kinds (the
+embed shows their text).
 When a title or an alias changes and the theme prints the navigation into
 every page (Material without the explorer), every page depends on it.
 ``changed_mentions`` adds the pages whose "Unlinked mentions" panel changed:
-a note that starts naming another is not linked to it, yet changes its page;
+a note that starts naming another is not linked to it, yet changes its page,
+and so does one whose sentence naming it shows a link's new title;
 ``changed_keys`` the pages whose belief panels changed (a sidecar or raw file
 edited: no note changed at all).
 """
@@ -45,21 +48,28 @@ def dependent_pages(
         return set()
     if nav_in_every_page and _names_changed(old, new, changed):
         return None
-    pages: set[SrcPath] = set()
-    showing: set[SrcPath] = set()  # notes whose own text renders differently now
-    for path in changed:
-        before, after = old.documents.get(path), new.documents.get(path)
+    showing = rewritten_notes(old, new)
+    pages = set(showing)
+    for path in changed | showing:
         for compiled in (old, new):
-            # the notes it links to quote it in their backlinks panel
+            # the notes it links to quote its sentences in their backlinks panel
             pages |= _targets(compiled.links.get(path, []))
-            if _face_changed(before, after):
-                # the notes linking to it show its title, headings, existence
-                showing |= {rl.source for rl in compiled.backlinks.get(path, [])}
-    showing |= _relinked(old, new)
-    pages |= showing
     # and whatever embeds one of those shows it too (an auto-title inside an embed)
     pages |= _embedders(new, changed | showing)
     return {p for p in pages if p in new.documents and new.documents[p].published}
+
+
+def rewritten_notes(old: Compiled, new: Compiled) -> set[SrcPath]:
+    """Notes whose text renders differently though they did not change: they link
+    to a note whose face changed (they show its title, headings, existence), or
+    their links resolve differently.  Pages quoting their sentences (backlinks,
+    unlinked mentions) change with them."""
+    showing: set[SrcPath] = set()
+    for path in new.changed | new.removed:
+        if _face_changed(old.documents.get(path), new.documents.get(path)):
+            for compiled in (old, new):
+                showing |= {rl.source for rl in compiled.backlinks.get(path, [])}
+    return showing | _relinked(old, new)
 
 
 def _face_changed(before: Document | None, after: Document | None) -> bool:

@@ -28,6 +28,7 @@ import os
 import re
 import threading
 from collections.abc import Callable
+from collections.abc import Set as AbstractSet
 from dataclasses import dataclass, field
 from multiprocessing.process import BaseProcess
 from pathlib import Path
@@ -219,14 +220,20 @@ class ReaderSite:
                                                    self.cache.mentions)
         return self._mentions
 
-    def mention_changes(self) -> set[SrcPath]:
-        """Pages whose "Unlinked mentions" panel differs from the last build's."""
+    def mention_changes(self, rewritten: AbstractSet[SrcPath] = frozenset()) -> set[SrcPath]:
+        """Pages whose "Unlinked mentions" panel differs from the last build's.
+
+        ``rewritten``: notes that did not change but whose sentences show
+        something new (a linked note's title): the panels quoting them change."""
         before, after = self.cache.last_mentions, self.mentions()
         self.cache.last_mentions = after
         if before is None:
             return set()
-        return changed_mentions(before, after, self.compiled.changed | self.compiled.removed,
-                                self.cache.mentions.touched_since(before))
+        among = self.cache.mentions.touched_since(before)
+        if among is not None and rewritten:
+            among = among | self.cache.mentions.targets_of(rewritten)
+        return changed_mentions(
+            before, after, self.compiled.changed | self.compiled.removed | set(rewritten), among)
 
     def _body(self, doc: Document) -> str:
         return self.read_text(doc.path)[doc.parsed.body_offset:]
