@@ -179,13 +179,14 @@ class BeliefbasePlugin(BasePlugin[BeliefbaseConfig]):
         self._diagnostics += self.site.check_graph(page_urls, self.graph_builder)
         if self.dirty:  # MkDocs re-renders only changed files: make it re-render dependents too
             self.invalidation.remember_search_index(Path(config.site_dir))
-            rewritten = rewritten_notes(previous, compiled) if previous is not None else set()
+            rewritten = rewritten_notes(previous, compiled) if previous is not None else {}
             also = self.site.reader.mention_changes(rewritten) if self.site.reader else set()
             beliefs = self.site.beliefs.page_signatures() if self.site.beliefs else {}
             also |= changed_keys(self._belief_pages, beliefs)
             self._belief_pages = beliefs
             self.invalidation.invalidate(previous, compiled, files, config,
-                                         nav_in_every_page=not self.config.explorer, also=also)
+                                         nav_in_every_page=not self.config.explorer, also=also,
+                                         read=self.site.read_text)
             self.invalidation.live = page_urls
         self._log(self._diagnostics)
         return files

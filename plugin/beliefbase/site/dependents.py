@@ -25,7 +25,8 @@ edited: no note changed at all).
 from __future__ import annotations
 
 from collections import defaultdict
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
+from collections.abc import Set as AbstractSet
 
 from ..builder.compiled import Compiled
 from ..builder.documents import Document
@@ -35,11 +36,14 @@ from .mentions import Mention
 
 
 def dependent_pages(
-    old: Compiled | None, new: Compiled, nav_in_every_page: bool
+    old: Compiled | None, new: Compiled, nav_in_every_page: bool,
+    read: Callable[[SrcPath], str] | None = None,
 ) -> set[SrcPath] | None:
     """Source paths of published pages to rebuild besides the changed ones.
 
     ``None`` means "all of them" (first build, or a change every page shows).
+    ``read``: a note's text, to tell which of a re-rendered note's sentences
+    show something new (without it, every page it links to is rebuilt).
     """
     if old is None:
         return None
@@ -48,28 +52,57 @@ def dependent_pages(
         return set()
     if nav_in_every_page and _names_changed(old, new, changed):
         return None
-    showing = rewritten_notes(old, new)
-    pages = set(showing)
-    for path in changed | showing:
+    pages: set[SrcPath] = set()
+    for path in changed:
         for compiled in (old, new):
-            # the notes it links to quote its sentences in their backlinks panel
+            # the notes it links to quote it in their backlinks panel
             pages |= _targets(compiled.links.get(path, []))
+    showing = rewritten_notes(old, new)
+    pages |= showing.keys()
+    for path, lines in showing.items():
+        # the notes whose backlinks panel quotes one of its sentences that changed
+        near = paragraphs_near(read(path), lines) if read is not None else None
+        for compiled in (old, new):
+            pages |= _targets(rl for rl in compiled.links.get(path, [])
+                              if near is None or rl.link.line in near)
     # and whatever embeds one of those shows it too (an auto-title inside an embed)
-    pages |= _embedders(new, changed | showing)
+    pages |= _embedders(new, changed | showing.keys())
     return {p for p in pages if p in new.documents and new.documents[p].published}
 
 
-def rewritten_notes(old: Compiled, new: Compiled) -> set[SrcPath]:
-    """Notes whose text renders differently though they did not change: they link
-    to a note whose face changed (they show its title, headings, existence), or
-    their links resolve differently.  Pages quoting their sentences (backlinks,
-    unlinked mentions) change with them."""
-    showing: set[SrcPath] = set()
+def rewritten_notes(old: Compiled, new: Compiled) -> dict[SrcPath, set[int]]:
+    """Notes whose text renders differently though they did not change, each with
+    the lines of its links that show something new: links to a note whose face
+    changed (its title, headings, existence), links that resolve differently.
+    Pages quoting those sentences (backlinks, unlinked mentions) change too."""
+    showing: dict[SrcPath, set[int]] = defaultdict(set)
     for path in new.changed | new.removed:
         if _face_changed(old.documents.get(path), new.documents.get(path)):
             for compiled in (old, new):
-                showing |= {rl.source for rl in compiled.backlinks.get(path, [])}
-    return showing | _relinked(old, new)
+                for rl in compiled.backlinks.get(path, []):
+                    showing[rl.source].add(rl.link.line)
+    for path in _relinked(old, new):
+        before, after = _by_place(old.links.get(path)), _by_place(new.links[path])
+        showing[path] |= {line for line, column in before.keys() | after.keys()
+                          if before.get((line, column)) != after.get((line, column))}
+    return dict(showing)
+
+
+def paragraphs_near(text: str, lines: AbstractSet[int]) -> set[int]:
+    """The file lines (1-based) of the paragraphs holding ``lines``: a quoted
+    sentence never crosses a blank line."""
+    found: set[int] = set()
+    paragraph: list[int] = []
+    hit = False
+    for number, line in enumerate([*text.split("\n"), ""], start=1):
+        if line.strip():
+            paragraph.append(number)
+            hit = hit or number in lines
+            continue
+        if hit:
+            found.update(paragraph)
+        paragraph, hit = [], False
+    return found | set(lines)
 
 
 def _face_changed(before: Document | None, after: Document | None) -> bool:
@@ -109,8 +142,15 @@ def _relinked(old: Compiled, new: Compiled) -> set[SrcPath]:
 
 
 def _shape(links: list[ResolvedLink] | None) -> list[tuple[object, ...]]:
-    return [(rl.status, rl.target, rl.anchor, rl.anchor_missing, rl.candidates)
-            for rl in links or []]
+    return [_link_shape(rl) for rl in links or []]
+
+
+def _by_place(links: list[ResolvedLink] | None) -> dict[tuple[int, int], tuple[object, ...]]:
+    return {(rl.link.line, rl.link.column): _link_shape(rl) for rl in links or []}
+
+
+def _link_shape(rl: ResolvedLink) -> tuple[object, ...]:
+    return (rl.status, rl.target, rl.anchor, rl.anchor_missing, rl.candidates)
 
 
 def _embedders(compiled: Compiled, pages: set[SrcPath]) -> set[SrcPath]:

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import functools
 import os
+from collections.abc import Callable
 from collections.abc import Set as AbstractSet
 from pathlib import Path
 from typing import Any
@@ -34,14 +35,15 @@ class Invalidation:
         self._site_dir: Path | None = None
 
     def invalidate(self, old: Compiled | None, new: Compiled, files: Files, config: Any,
-                   nav_in_every_page: bool, also: AbstractSet[SrcPath] = frozenset()) -> int:
+                   nav_in_every_page: bool, also: AbstractSet[SrcPath] = frozenset(),
+                   read: Callable[[SrcPath], str] | None = None) -> int:
         """Delete the outputs of dependent and deleted pages; returns how many.
 
         ``also``: more pages that depend on the change in ways the compile does not
         know (the reader's unlinked mentions).
         """
         self._rendered = set()
-        pages = dependent_pages(old, new, nav_in_every_page)
+        pages = dependent_pages(old, new, nav_in_every_page, read)
         if pages is not None:
             pages |= also
         wanted = {page_path(new.documents[p].parsed) for p in pages} if pages is not None else None

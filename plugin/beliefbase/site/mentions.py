@@ -339,10 +339,10 @@ class MentionCache:
     #: the NameIndex ``owners_changed`` compared with last
     _owners_of: NameIndex | None = field(default=None, repr=False)
 
-    def targets_of(self, sources: Iterable[SrcPath]) -> set[SrcPath]:
-        """The notes the last build found ``sources`` to mention."""
-        return {target for path in sources if path in self.sources
-                for target in self.sources[path].found}
+    def found_by(self, source: SrcPath) -> dict[SrcPath, tuple[int, ...]]:
+        """The notes the last build found ``source`` to mention, with the offsets."""
+        found = self.sources.get(source)
+        return found.found if found is not None else {}
 
     def owners_changed(self, names: NameIndex) -> set[str]:
         """Names whose owning notes differ from the last build's (every name the

@@ -27,7 +27,7 @@ import multiprocessing
 import os
 import re
 import threading
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from collections.abc import Set as AbstractSet
 from dataclasses import dataclass, field
 from multiprocessing.process import BaseProcess
@@ -48,7 +48,7 @@ from ..graph.view import ViewKept, graph_view_text
 from ..ids import SrcPath
 from ..project import cache_dir
 from . import mentions as mention
-from .dependents import changed_mentions
+from .dependents import changed_mentions, paragraphs_near
 from .escape import UserText
 from .lunr_index import LUNR_JS, SEARCH_INDEX, index_documents, lunr_js, search_index_text
 from .output import write_text
@@ -220,20 +220,36 @@ class ReaderSite:
                                                    self.cache.mentions)
         return self._mentions
 
-    def mention_changes(self, rewritten: AbstractSet[SrcPath] = frozenset()) -> set[SrcPath]:
+    def mention_changes(
+        self, rewritten: Mapping[SrcPath, AbstractSet[int]] | None = None
+    ) -> set[SrcPath]:
         """Pages whose "Unlinked mentions" panel differs from the last build's.
 
         ``rewritten``: notes that did not change but whose sentences show
-        something new (a linked note's title): the panels quoting them change."""
+        something new on these lines (a linked note's title); the panels quoting
+        those sentences change too."""
         before, after = self.cache.last_mentions, self.mentions()
         self.cache.last_mentions = after
         if before is None:
             return set()
-        among = self.cache.mentions.touched_since(before)
-        if among is not None and rewritten:
-            among = among | self.cache.mentions.targets_of(rewritten)
-        return changed_mentions(
-            before, after, self.compiled.changed | self.compiled.removed | set(rewritten), among)
+        changed = changed_mentions(before, after, self.compiled.changed | self.compiled.removed,
+                                   self.cache.mentions.touched_since(before))
+        return changed | self._quoting(rewritten or {})
+
+    def _quoting(self, rewritten: Mapping[SrcPath, AbstractSet[int]]) -> set[SrcPath]:
+        """Notes whose panel quotes a sentence of ``rewritten`` that shows something new."""
+        found: set[SrcPath] = set()
+        for path, lines in rewritten.items():
+            targets = self.cache.mentions.found_by(path)
+            doc = self.compiled.documents.get(path)
+            if not targets or doc is None:
+                continue
+            text = self.read_text(path)
+            near = paragraphs_near(text, lines)
+            start = doc.parsed.body_offset
+            found.update(target for target, offsets in targets.items()
+                         if any(text.count("\n", 0, start + o) + 1 in near for o in offsets))
+        return found
 
     def _body(self, doc: Document) -> str:
         return self.read_text(doc.path)[doc.parsed.body_offset:]
