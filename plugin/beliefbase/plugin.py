@@ -186,7 +186,7 @@ class BeliefbasePlugin(BasePlugin[BeliefbaseConfig]):
             self._belief_pages = beliefs
             self.invalidation.invalidate(previous, compiled, files, config,
                                          nav_in_every_page=not self.config.explorer, also=also,
-                                         read=self.site.read_text)
+                                         read=self.site.read_text, rewritten=rewritten)
             self.invalidation.live = page_urls
         self._log(self._diagnostics)
         return files

@@ -1,6 +1,7 @@
-"""``EntryTexts.merged_and_escaped`` (per page, from the last build's runs) gives the
-entries ``merged_and_escaped_entries`` gives (per entry), rebuild after rebuild, and
-``index_json`` the bytes Material's own ``generate_search_index`` writes."""
+"""``EntryTexts.merged_and_escaped`` (from the last build's runs, kept) gives the
+entries ``merged_and_escaped_entries`` gives (runs cut again from the flat list the
+theme hands back), rebuild after rebuild, and ``index_json`` the bytes Material's
+own ``generate_search_index`` writes."""
 
 from __future__ import annotations
 
@@ -48,7 +49,7 @@ def test_runs_merge_like_entries_build_after_build(
     mine = texts.merged_and_escaped(None, copy.deepcopy(first), None, STRINGS)
     reference = merged_and_escaped_entries(None, copy.deepcopy(first), None, STRINGS)
     assert mine == reference
-    assert texts.index_json(CONFIG, mine) == _material(reference)
+    assert texts.index_json(CONFIG) == _material(reference)
     for current, rebuilt, gone in rebuilds:
         live = set(PAGES) - gone
         merge = DirtyMerge(None, rebuilt, live)
@@ -56,7 +57,7 @@ def test_runs_merge_like_entries_build_after_build(
         reference = merged_and_escaped_entries(reference, copy.deepcopy(current), merge,
                                                STRINGS)
         assert mine == reference
-        assert texts.index_json(CONFIG, mine) == _material(reference)
+        assert texts.index_json(CONFIG) == _material(reference)
 
 
 def test_a_page_not_rebuilt_keeps_its_run_and_its_text() -> None:
@@ -65,12 +66,12 @@ def test_a_page_not_rebuilt_keeps_its_run_and_its_text() -> None:
              {"location": "a/#h", "title": "H", "text": "y"},
              {"location": "b/", "title": "B", "text": "z"}]
     entries = texts.merged_and_escaped(None, first, None, {})
-    texts.index_json(CONFIG, entries)
+    texts.index_json(CONFIG)
     first[1]["text"] = "changed in place"  # a kept entry is never looked at again
     rebuilt = [{"location": "b/", "title": "B2", "text": "z"}]
     entries = texts.merged_and_escaped(entries, rebuilt, DirtyMerge(None, {"b/"}, set()), {})
     assert entries[:2] == first[:2] and entries[2] is rebuilt[0]
-    out = texts.index_json(CONFIG, entries)
+    out = texts.index_json(CONFIG)
     assert '"text":"y"' in out and "changed in place" not in out
     assert '"title":"B2"' in out
 

@@ -38,12 +38,14 @@ from .mentions import Mention
 def dependent_pages(
     old: Compiled | None, new: Compiled, nav_in_every_page: bool,
     read: Callable[[SrcPath], str] | None = None,
+    rewritten: dict[SrcPath, set[int]] | None = None,
 ) -> set[SrcPath] | None:
     """Source paths of published pages to rebuild besides the changed ones.
 
     ``None`` means "all of them" (first build, or a change every page shows).
     ``read``: a note's text, to tell which of a re-rendered note's sentences
     show something new (without it, every page it links to is rebuilt).
+    ``rewritten``: ``rewritten_notes(old, new)`` if the caller has it already.
     """
     if old is None:
         return None
@@ -57,7 +59,7 @@ def dependent_pages(
         for compiled in (old, new):
             # the notes it links to quote it in their backlinks panel
             pages |= _targets(compiled.links.get(path, []))
-    showing = rewritten_notes(old, new)
+    showing = rewritten if rewritten is not None else rewritten_notes(old, new)
     pages |= showing.keys()
     for path, lines in showing.items():
         # the notes whose backlinks panel quotes one of its sentences that changed

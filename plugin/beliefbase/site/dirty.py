@@ -36,14 +36,15 @@ class Invalidation:
 
     def invalidate(self, old: Compiled | None, new: Compiled, files: Files, config: Any,
                    nav_in_every_page: bool, also: AbstractSet[SrcPath] = frozenset(),
-                   read: Callable[[SrcPath], str] | None = None) -> int:
+                   read: Callable[[SrcPath], str] | None = None,
+                   rewritten: dict[SrcPath, set[int]] | None = None) -> int:
         """Delete the outputs of dependent and deleted pages; returns how many.
 
         ``also``: more pages that depend on the change in ways the compile does not
         know (the reader's unlinked mentions).
         """
         self._rendered = set()
-        pages = dependent_pages(old, new, nav_in_every_page, read)
+        pages = dependent_pages(old, new, nav_in_every_page, read, rewritten)
         if pages is not None:
             pages |= also
         wanted = {page_path(new.documents[p].parsed) for p in pages} if pages is not None else None

@@ -336,35 +336,28 @@ class MentionCache:
         if self.touched is None or self.touched[0] is not before:
             return None
         return self.touched[1]
-    #: the NameIndex ``owners_changed`` compared with last
-    _owners_of: NameIndex | None = field(default=None, repr=False)
 
     def found_by(self, source: SrcPath) -> dict[SrcPath, tuple[int, ...]]:
         """The notes the last build found ``source`` to mention, with the offsets."""
         found = self.sources.get(source)
         return found.found if found is not None else {}
 
-    def owners_changed(self, names: NameIndex) -> set[str]:
-        """Names whose owning notes differ from the last build's (every name the
-        first time: nothing found before can be kept)."""
-        last, self._owners_of = self._owners_of, names
-        if last is None:
-            self.sources = {}
-            return set(names.owners)
-        if last is names:
-            return set()
-        old, new = last.owners, names.owners
-        return {name for name in old.keys() | new.keys() if old.get(name) != new.get(name)}
-
-    def names_of(self, docs: Iterable[Document]) -> NameIndex:
+    def names_of(self, docs: Iterable[Document]) -> tuple[NameIndex, set[str]]:
+        """This build's names, and those whose owning notes differ from the last
+        build's (every name the first time: nothing found before can be kept)."""
         docs = list(docs)
         key = tuple((d.path, d.url is None, d.title, d.aliases) for d in docs)
-        if self.last_names is not None and self.last_names[0] == key:
-            return self.last_names[1]
+        last = self.last_names
+        if last is not None and last[0] == key:
+            return last[1], set()
         names = NameIndex(docs)
         self.intern(names)
         self.last_names = (key, names)
-        return names
+        if last is None:
+            self.sources = {}
+            return names, set(names.owners)
+        old, new = last[1].owners, names.owners
+        return names, {name for name in old.keys() | new.keys() if old.get(name) != new.get(name)}
 
     def intern(self, names: NameIndex) -> None:
         if names.signature == self.signature:
@@ -414,8 +407,7 @@ def find_mentions(
     whose sources changed get their list made again (``cache.touched``).
     """
     published = compiled.published
-    names = cache.names_of(published.values())
-    owners_changed = cache.owners_changed(names)
+    names, owners_changed = cache.names_of(published.values())
     used: dict[str, _Scanned] = {}
     sources: dict[SrcPath, _Source] = {}
     touched: set[SrcPath] = set()

@@ -6,7 +6,7 @@ MkDocs-Material's search treats an entry's ``title`` and ``tags`` as HTML
 title ``<img src=x onerror=...>`` would run in the search results.  We escape
 exactly the strings that came from frontmatter (page-level titles and tags) in
 the search plugin's entries just before it writes them, and after a ``--dirty``
-rebuild first put the index together again (``merge_entries``): Material's own
+rebuild first put the index together again (``merged_and_escaped_entries``): Material's own
 merge assumes one changed page.  Without Material's plugin to hook into, the
 same is done to the written file (``fix_search_index``).
 """
@@ -94,7 +94,7 @@ def escape_before_writing(
                     _index):
                 _index.entries = texts.merged_and_escaped(previous, _index.entries, merge,
                                                           strings())
-                return texts.index_json(_index.config, _index.entries)
+                return texts.index_json(_index.config)
             _index.entries = merged_and_escaped_entries(previous, _index.entries, merge,
                                                         strings())
             return _generate(prev, *args, **kwargs)
@@ -132,27 +132,15 @@ class EntryTexts:
     ) -> list[Any]:
         """``merged_and_escaped_entries``, from the last build's runs when ``previous``
         is the list this object returned last (as the theme hands it back)."""
-        if previous is None or dirty is None:
-            escape_entries(current, strings)
-            runs = _runs(current)
-        else:
-            old = self._runs if previous is self._entries else _runs(previous)
-            rebuilt, live = dirty.rebuilt, dirty.live
-            kept = [run for run in old
-                    if run[0] not in rebuilt and (not live or run[0] in live)]
-            fresh = _fresh_entries(current, rebuilt)
-            escape_entries(fresh, strings)
-            runs = kept + _runs(fresh)
-        self._runs = runs
-        self._entries = [entry for _, run in runs for entry in run]
+        last = self._runs if previous is not None and previous is self._entries else None
+        self._runs = _merged_runs(previous, last, current, dirty, strings)
+        self._entries = [entry for _, run in self._runs for entry in run]
         return self._entries
 
-    def index_json(self, config: Mapping[str, Any], entries: list[Any]) -> str:
-        """What Material's ``generate_search_index`` returns for ``entries``, byte for byte."""
-        if entries is self._entries:
-            parts = [self._texts.text(run, _run_json) for _, run in self._runs]
-        else:
-            parts = [self._texts.text(entry, _entry_json) for entry in entries]
+    def index_json(self, config: Mapping[str, Any]) -> str:
+        """What Material's ``generate_search_index`` returns for the entries
+        ``merged_and_escaped`` gave last, byte for byte."""
+        parts = [self._texts.text(run, _run_json) for _, run in self._runs]
         self._texts.end_round()
         head = {key: config[key] for key in ("lang", "separator", "pipeline", "fields")}
         return ('{"config":' + json.dumps(head, separators=_SEPARATORS, default=str)
@@ -218,30 +206,32 @@ def merged_and_escaped_entries(
     build are escaped: the kept ones were when they were new (escaping is not
     idempotent for a tag like ``a&amp;b``, and ``EntryTexts`` relies on kept
     entries never changing)."""
-    if previous is None or dirty is None:
-        escape_entries(current, strings)
-        return current
-    kept, fresh = merge_entries(previous, current, dirty)
-    escape_entries(fresh, strings)
-    return kept + fresh
+    return [entry for _, run in _merged_runs(previous, None, current, dirty, strings)
+            for entry in run]
 
 
-def merge_entries(previous: list[Any], current: list[Any], dirty: DirtyMerge
-                  ) -> tuple[list[Any], list[Any]]:
-    """Entries of pages not rebuilt (from the previous index), and this build's pages'.
+def _merged_runs(
+    previous: list[Any] | None, last: list[tuple[str, tuple[Any, ...]]] | None,
+    current: list[Any], dirty: DirtyMerge | None,
+    strings: Mapping[str, tuple[str, tuple[str, ...]]],
+) -> list[tuple[str, tuple[Any, ...]]]:
+    """The merge, as runs of entries: the runs of ``previous`` (``last``, when they
+    are known already) for pages not rebuilt and still there, then this build's.
 
-    Material's dirty-reload merge assumes one page changed: it drops the first
+    Material's own dirty-reload merge assumes one page changed: it drops the first
     rebuilt page's old entries by prefix (all of them, for the home page) and
     appends the rest, so pages rebuilt as dependents end up twice and others
     vanish; deleted pages stay.
     """
+    if previous is None or dirty is None:
+        escape_entries(current, strings)
+        return _runs(current)
     rebuilt, live = dirty.rebuilt, dirty.live
-    kept = []
-    for entry in previous:
-        page = _page_of(entry)
-        if page not in rebuilt and (not live or page in live):
-            kept.append(entry)
-    return kept, _fresh_entries(current, rebuilt)
+    kept = [run for run in (last if last is not None else _runs(previous))
+            if run[0] not in rebuilt and (not live or run[0] in live)]
+    fresh = _fresh_entries(current, rebuilt)
+    escape_entries(fresh, strings)
+    return kept + _runs(fresh)
 
 
 def _fresh_entries(current: list[Any], rebuilt: set[str]) -> list[Any]:
