@@ -92,6 +92,13 @@ class BeliefbaseConfig(base.Config):
     alone (beliefbase, search), on a machine with two cores or more; off: every
     page is converted in this process."""
 
+    panels_ahead = c.Type(bool, default=True)
+    """Make every page's panels (backlinks, unlinked mentions, local graph) at once
+    on every core before the theme renders the first page, instead of one by one
+    as it renders them (the same HTML).  Only in full builds of 200 pages or more,
+    on a machine with ``fork`` and two cores or more; off: each page's panels are
+    made as it is rendered."""
+
     watcher = c.Choice(("native", "polling"), default="native")
     """How ``mkdocs serve`` notices saved files: ``native`` (the operating system
     reports changes at once) or ``polling`` (MkDocs' own: every file stat-ed twice a

@@ -334,6 +334,11 @@ class BeliefbasePlugin(BasePlugin[BeliefbaseConfig]):
             self._search_texts if self.serving and self.dirty else None)
         if self.dirty and not self._search_escaped:
             self.invalidation.search_merge()  # read the last index before the theme replaces it
+        if site is not None and not self.dirty and self.config.panels_ahead:
+            pages = [(doc, file.page.url) for file in files.documentation_pages()
+                     if file.page is not None and file.page.content is not None
+                     and (doc := site.by_page.get(file.src_uri)) is not None]
+            site.make_panels_ahead(pages, self.config.backlinks)
         return env
 
     @event_priority(-100)  # last: MkDocs writes ``output``; nothing reads the content again

@@ -31,7 +31,10 @@ def page(i: int) -> str:
     )
 
 
-def build(project: Any, tmp_path: Path, flag: bool) -> tuple[Path, list[str]]:
+def build(project: Any, tmp_path: Path, flag: bool,
+          option: str = "markdown_offload") -> tuple[Path, list[str]]:
+    """The pages built with the plugin's ``option`` set to ``flag``: a copy of the
+    site and the log."""
     for i in range(PAGES):
         project.write(f"page-{i}.md", page(i), dedent=False)
     pages_logger = logging.getLogger("mkdocs.structure.pages")
@@ -39,7 +42,7 @@ def build(project: Any, tmp_path: Path, flag: bool) -> tuple[Path, list[str]]:
     pages_logger.setLevel(logging.INFO)  # MkDocs keeps links to anchors only above DEBUG
     try:
         result = project.build(
-            plugins=["search", {"beliefbase": {"markdown_offload": flag}}],
+            plugins=["search", {"beliefbase": {option: flag}}],
             markdown_extensions=["attr_list", "footnotes", {"toc": {"permalink": True}}],
             validation={"anchors": "warn", "unrecognized_links": "warn"})
     finally:

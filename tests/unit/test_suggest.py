@@ -7,7 +7,10 @@ import os
 import subprocess
 import sys
 
-from beliefbase.builder.suggest import Suggester, _limit
+from beliefbase.builder.suggest import _RAREST, _SHORTLIST, Suggester, _limit, _shortlist, _trigrams
+from beliefbase.ids import normalize_name
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 # The names of the benchmark's 1,000-note vault: many share words, so candidates tie.
 PROBE = """
@@ -102,3 +105,27 @@ def test_answers_are_kept_when_a_deletion_moves_the_common_trigram_cut_off() -> 
     assert 0 < len(carried) < len(words)  # many trigrams changed sides, not all
     fresh = Suggester(names[:1000] + names[1001:])
     assert [new.suggest(w) for w in words] == [fresh.suggest(w) for w in words]
+
+
+_WORDS = ["alpha", "beta", "gamma", "delta", "release", "plan", "planet", "relay", "data",
+          "date", "gate", "late", "alp", "bet"]
+
+
+def _counted_shortlist(index: dict[str, set[str]], grams: set[str]) -> list[tuple[int, str]]:
+    """The shortlist as first written: count every name of the rarest postings."""
+    from collections import Counter
+
+    counts: Counter[str] = Counter()
+    for _, gram in sorted((len(index[g]), g) for g in grams if g in index)[:_RAREST]:
+        counts.update(index[gram])
+    return sorted((-shared, name) for name, shared in counts.items() if shared >= 2)[:_SHORTLIST]
+
+
+@settings(max_examples=150, deadline=None)
+@given(st.lists(st.lists(st.sampled_from(_WORDS), min_size=1, max_size=3).map(" ".join),
+                min_size=1, max_size=60),
+       st.lists(st.sampled_from(_WORDS), min_size=1, max_size=3).map(" ".join))
+def test_the_shortlist_is_the_counted_one(names: list[str], word: str) -> None:
+    index = Suggester(names)._index()
+    grams = _trigrams(normalize_name(word))
+    assert _shortlist(index, grams) == _counted_shortlist(index, grams)

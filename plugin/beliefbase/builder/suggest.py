@@ -130,13 +130,8 @@ class Suggester:
         grams = _trigrams(normalize_name(word))
         # candidates: names sharing at least two of the word's rarest trigrams; every
         # tie is broken by value, never by set or hash order (same output every run)
-        rarest = sorted((len(index[g]), g) for g in grams if g in index)[:_RAREST]
-        counts: Counter[str] = Counter()
-        for _, gram in rarest:
-            counts.update(index[gram])
-        shortlist = sorted((-shared, name) for name, shared in counts.items() if shared >= 2)
         scored = []
-        for _, name in shortlist[:_SHORTLIST]:
+        for _, name in _shortlist(index, grams):
             theirs = self._name_grams.get(name)
             if theirs is None:
                 theirs = self._name_grams[name] = _trigrams(normalize_name(name))
@@ -146,6 +141,26 @@ class Suggester:
         result = _phrase([name for _, name in sorted(scored)[:3]])
         self._memo[word] = result
         return result
+
+
+def _shortlist(index: dict[str, set[str]], grams: set[str]) -> list[tuple[int, str]]:
+    """The first ``_SHORTLIST`` of (-shared, name), most shared first, of the names
+    sharing at least two of the rarest ``grams``.
+
+    Counting and ordering by count run in C (``Counter``, ``most_common``); only
+    the names tied with the last one kept are ordered by name in Python.  At
+    20,000 notes a word's rarest postings hold a thousand names each, and
+    ordering all of them by (count, name) took seconds over the dangling links.
+    """
+    counts: Counter[str] = Counter()
+    for _, gram in sorted((len(index[g]), g) for g in grams if g in index)[:_RAREST]:
+        counts.update(index[gram])
+    ranked = counts.most_common()
+    end = min(len(ranked), _SHORTLIST)
+    if end and (last := ranked[end - 1][1]) >= 2:  # the names tied with the last one
+        while end < len(ranked) and ranked[end][1] == last:
+            end += 1
+    return sorted((-shared, name) for name, shared in ranked[:end] if shared >= 2)[:_SHORTLIST]
 
 
 def _limit(names: int) -> int:

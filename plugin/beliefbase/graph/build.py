@@ -106,8 +106,12 @@ def _document_part(compiled: Compiled, doc: Document, links: list[ResolvedLink] 
         part.edges.append(Edge(doc.bid, tag_bid, "tagged", WeightKind.PRAGMATIC, doc.path, 1))
     for rl in links or []:
         _add_link(part, compiled, doc, rl)
-    part.nodes_json = ",".join(_node_json(n) for n in part.nodes)
-    part.edges_json = ",".join(_edge_json(e) for e in sorted(part.edges, key=_edge_order))
+    # one encoding per list, its brackets cut off: the same text as the records
+    # encoded one by one and joined, without an encoder call per record (600,000
+    # calls at 20,000 notes)
+    part.nodes_json = compact_json_for_html([node_record(n) for n in part.nodes])[1:-1]
+    part.edges_json = compact_json_for_html(
+        [edge_record(e) for e in sorted(part.edges, key=_edge_order)])[1:-1]
     return part
 
 
@@ -170,7 +174,3 @@ def edge_record(e: Edge) -> dict[str, Any]:
 
 def _node_json(n: Node) -> str:
     return compact_json_for_html(node_record(n))
-
-
-def _edge_json(e: Edge) -> str:
-    return compact_json_for_html(edge_record(e))

@@ -19,6 +19,8 @@ Fast at thousands of notes, without comparing every note with every name:
 
 from __future__ import annotations
 
+import functools
+import os
 import re
 import string
 from array import array
@@ -30,6 +32,7 @@ from typing import Any
 
 from ..builder.compiled import Compiled
 from ..builder.documents import Document
+from ..builder.parallel import shared_map
 from ..codecs.inline import WikiText, plain_text
 from ..codecs.mask import code_regions
 from ..ids import SrcPath, normalize_name
@@ -40,6 +43,8 @@ MIN_NAME = 3
 SENTENCES_PER_SOURCE = 2
 #: Longest sentence shown, in characters around the match.
 SNIPPET_MAX = 260
+#: Below this many notes to scan, other processes cost more than they save.
+SCAN_POOL_THRESHOLD = 300
 
 # What is not prose, beyond code: links and embeds of every form, bare URLs,
 # HTML tags and comments, #tags (each branch starts with a literal, so the
@@ -364,6 +369,26 @@ class MentionCache:
             names.signature = self.signature
         self.signature = names.signature
 
+    def _unscanned(self, digest: str) -> bool:
+        seen = self.notes.get(digest)
+        return seen is None or (self.keep_words and seen.words is None)
+
+    def scan_ahead(self, docs: Iterable[Document], body_of: Callable[[Document], str],
+                   names: NameIndex, workers: int = 0) -> None:
+        """Scan the notes never scanned, in several processes when there are many
+        (a cold build: every note).  ``workers`` as ``builder.compiler.parse_many``."""
+        todo = {d.parsed.digest: d for d in docs if self._unscanned(d.parsed.digest)}
+        count = workers or min(os.cpu_count() or 1, 4)
+        if count <= 1 or len(todo) < SCAN_POOL_THRESHOLD:
+            return  # ``hits`` scans each as it comes
+        scan_one = functools.partial(_scan_body, names=names, keep_words=self.keep_words)
+        try:
+            scanned = shared_map(scan_one, [body_of(d) for d in todo.values()], count)
+        except (OSError, EOFError):
+            return
+        for digest, (words, found) in zip(todo, scanned, strict=True):
+            self.notes[digest] = _Scanned(words, found, names.signature)
+
     def hits(self, digest: str, body: Callable[[], str], names: NameIndex) -> _Scanned:
         seen = self.notes.get(digest)
         if seen is None or (self.keep_words and seen.words is None):
@@ -372,6 +397,14 @@ class MentionCache:
             seen = _update(seen, body, names, self.diffs)
         self.notes[digest] = seen
         return seen
+
+
+def _scan_body(body: str, names: NameIndex, keep_words: bool
+               ) -> tuple[WordSketch | None, dict[str, list[tuple[str, int]]]]:
+    """One note's scan, without the name set (which the results would carry back
+    from a worker process, pickled once per note)."""
+    seen = scan_prose(prose(body), names, None, keep_words)
+    return seen.words, seen.hits
 
 
 def _update(seen: _Scanned, body: Callable[[], str], names: NameIndex,
@@ -397,7 +430,8 @@ def _update(seen: _Scanned, body: Callable[[], str], names: NameIndex,
 
 
 def find_mentions(
-    compiled: Compiled, body_of: Callable[[Document], str], cache: MentionCache
+    compiled: Compiled, body_of: Callable[[Document], str], cache: MentionCache,
+    workers: int = 0,
 ) -> dict[SrcPath, list[Mention]]:
     """Unlinked mentions of every published note, by target path (sources sorted).
 
@@ -408,6 +442,8 @@ def find_mentions(
     """
     published = compiled.published
     names, owners_changed = cache.names_of(published.values())
+    cache.scan_ahead((d for d in published.values() if d.kind == "markdown" and d.url is not None),
+                     body_of, names, workers)
     used: dict[str, _Scanned] = {}
     sources: dict[SrcPath, _Source] = {}
     touched: set[SrcPath] = set()

@@ -9,6 +9,7 @@ pages, and what ``on_post_build`` writes.
 from __future__ import annotations
 
 import contextlib
+import functools
 import hashlib
 import json
 import posixpath
@@ -41,6 +42,7 @@ from .markdown_ext import WikiLinkExtension
 from .navigation import NavigationOptions, NavigationSite
 from .output import write_chunks, write_text
 from .panels import Panels, drift_banner_html, wanted_html
+from .panels_ahead import PageKey, panels_ahead
 from .reader import ReaderCache, ReaderOptions, ReaderSite
 from .render import PageRenderer
 from .templates import Templates
@@ -78,6 +80,9 @@ class SiteBuild:
         self.beliefs: BeliefSite | None = None
         self.reader: ReaderSite | None = None
         self.navigation: NavigationSite | None = None
+        #: panels made ahead, by (document path, page URL), each taken once
+        self._panels_made: dict[tuple[str, str], str] = {}
+        self.panels_taken = 0  # pages whose panels were made ahead
 
     # -- sources -----------------------------------------------------------------------
 
@@ -141,11 +146,27 @@ class SiteBuild:
         return drift_banner_html(self.compiled, doc, self.templates)
 
     def panels_after(self, doc: Document, page_url: str, backlinks: bool) -> str:
-        beliefs = self.beliefs.panel(doc, page_url) if self.beliefs else ""
+        beliefs = ascii_html(self.beliefs.panel(doc, page_url)) if self.beliefs else ""
+        made = self._panels_made.pop((doc.path, page_url), None)
+        if made is None:
+            return beliefs + self._panels(doc, page_url, backlinks)
+        self.panels_taken += 1
+        return beliefs + made
+
+    def make_panels_ahead(self, pages: list[PageKey], backlinks: bool) -> None:
+        """Make the panels of ``pages`` now, on every core (see ``panels_ahead``)."""
+        if self.reader is not None:
+            self.reader.mentions()  # here: the workers inherit them, the cache stays here
+        self._panels_made = panels_ahead(
+            functools.partial(self._panels, backlinks=backlinks), pages)
+
+    def _panels(self, doc: Document, page_url: str, backlinks: bool) -> str:
+        """The panels after a page's text but the belief panel (which reads the belief
+        index: not in a forked worker)."""
         reader = self.reader.panels_html(doc, page_url) if self.reader else ""
         if not backlinks:
-            return ascii_html(beliefs + reader)
-        return ascii_html(beliefs + self.panels.backlinks(doc, page_url) + reader)
+            return ascii_html(reader)
+        return ascii_html(self.panels.backlinks(doc, page_url) + reader)
 
     def page_top(self, doc: Document, html: str) -> str:
         """``html`` with the drift banner first and the aliases under the title."""

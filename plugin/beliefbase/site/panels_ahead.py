@@ -1,0 +1,63 @@
+"""Every page's panels made at once, on every core, before the theme renders a page.
+
+The panels under a note (backlinks with their sentences, unlinked mentions,
+the local graph) cost 1-2 ms a page, on the one core that also renders the
+theme's templates: a seventh of a large build.  They depend only on the
+compiled vault and on each page's URL, both known once MkDocs has converted
+every page.  So in a full build, from ``on_env``, this process and forked
+workers make them all, in chunks from both ends (``builder.parallel``), and
+the template loop then takes each page's panels from the result.
+
+A burst, not a companion: the workers end before the first template is
+rendered.  A forked process that lives on while this one renders pages keeps
+the old copy of every page of the heap that this one touches (refcounts),
+which took the 1,000-note build from 146 MB to almost 200 MB; in the burst
+this process touches little but the compiled vault, as the workers do.
+Material's search worker is idle then (it parses pages as they are
+rendered), so the second core is free.
+
+What a worker cannot make is made in this process as the page comes: the
+belief panel (the belief index is an SQLite connection, which must not cross
+a fork).  Small builds (a ``--dirty`` rebuild, a few hundred notes) and
+machines without ``fork`` or a second core make every panel as the page
+comes, as before; tests build sites both ways and compare every byte.
+"""
+
+from __future__ import annotations
+
+import functools
+import multiprocessing as mp
+import os
+from collections.abc import Callable, Sequence
+
+from ..builder.documents import Document
+from ..builder.parallel import shared_map
+
+#: Below this many pages the fork and the hand-over cost more than they save.
+PANELS_THRESHOLD = 200
+
+#: A page: its document and its URL (the panels' links are relative to it).
+PageKey = tuple[Document, str]
+
+
+def panels_ahead(make: Callable[[Document, str], str], pages: Sequence[PageKey],
+                 workers: int = 0) -> dict[tuple[str, str], str]:
+    """``make(doc, url)`` of every page, keyed by (document path, url); computed in
+    this process and forked workers, or ``{}`` where that would not pay.
+
+    ``workers``: 0 = one per CPU (at most 4), 1 = none (always ``{}``).
+    """
+    count = workers or min(os.cpu_count() or 1, 4)
+    if (count <= 1 or len(pages) < PANELS_THRESHOLD
+            or "fork" not in mp.get_all_start_methods()):
+        return {}
+    try:
+        # forked: the workers inherit ``make`` and the pages; only the HTML is pickled
+        made = shared_map(functools.partial(_make_page, make), pages, count)
+    except (OSError, EOFError):
+        return {}
+    return {(doc.path, url): html for (doc, url), html in zip(pages, made, strict=True)}
+
+
+def _make_page(make: Callable[[Document, str], str], page: PageKey) -> str:
+    return make(*page)

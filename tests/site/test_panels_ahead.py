@@ -1,0 +1,75 @@
+"""Panels made ahead on every core (``panels_ahead``): the same site and log, byte for byte."""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+from typing import Any
+
+import pytest
+from beliefbase.builder import parallel
+from beliefbase.site import panels_ahead, session
+
+from tests.conftest import differing
+
+from .test_markdown_offload import PAGES, build
+
+
+@pytest.fixture
+def made(monkeypatch: pytest.MonkeyPatch) -> list[tuple[int, int]]:
+    """Make panels ahead even for these few pages; per build with the option on,
+    how many pages the burst made and how many of them the pages took."""
+    counts: list[tuple[int, int]] = []
+    real = session.SiteBuild.make_panels_ahead
+    real_done = session.SiteBuild.release_page_caches
+
+    def spy(self: Any, *args: Any) -> None:
+        real(self, *args)
+        counts.append((len(self._panels_made), 0))
+
+    def done(self: Any) -> None:
+        if counts and counts[-1][1] == 0:
+            counts[-1] = (counts[-1][0], self.panels_taken)
+        real_done(self)
+
+    monkeypatch.setattr(panels_ahead, "PANELS_THRESHOLD", 1)
+    monkeypatch.setattr(session.SiteBuild, "make_panels_ahead", spy)
+    monkeypatch.setattr(session.SiteBuild, "release_page_caches", done)
+    return counts
+
+
+def _build(project: Any, tmp_path: Path, ahead: bool) -> tuple[Path, list[str]]:
+    return build(project, tmp_path, ahead, option="panels_ahead")
+
+
+def test_panels_made_ahead_write_the_same_site_and_log(
+        project: Any, tmp_path: Path, made: list[tuple[int, int]]) -> None:
+    on, on_log = _build(project, tmp_path, True)
+    off, off_log = _build(project, tmp_path, False)
+    assert made == [(PAGES, PAGES)]  # one burst, every page, each page took its own
+    assert differing(on, off) == []
+    assert on_log == off_log
+    html = (on / "page-1/index.html").read_text(encoding="utf-8")
+    assert 'Unlinked mentions <span class="bb-count">1</span>' in html  # "Page 1" in page-20
+    assert "bb-backlinks" in html
+
+
+def test_a_worker_that_dies_loses_no_panel(project: Any, tmp_path: Path, made: list[tuple[int, int]],
+                                           monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(parallel, "_work", lambda *args: os._exit(3))
+    on, on_log = _build(project, tmp_path, True)
+    off, off_log = _build(project, tmp_path, False)
+    assert made == [(0, 0)]  # the burst gave up; every page made its own
+    assert differing(on, off) == []
+    assert on_log == off_log
+
+
+def test_no_burst_for_small_builds_or_one_core(monkeypatch: pytest.MonkeyPatch) -> None:
+    pages = [(object(), "x/")] * 10
+
+    def make(doc: Any, url: str) -> str:
+        raise AssertionError("not made ahead")
+
+    assert panels_ahead.panels_ahead(make, pages) == {}  # type: ignore[arg-type]
+    monkeypatch.setattr(panels_ahead.os, "cpu_count", lambda: 1)
+    assert panels_ahead.panels_ahead(make, pages * 100) == {}  # type: ignore[arg-type]
