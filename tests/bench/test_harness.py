@@ -136,3 +136,27 @@ def test_nonav_config_empties_materials_navigation(tmp_path: Path) -> None:
     written = nonav_config(tmp_path)
     assert "  custom_dir: nonav-theme\n" in written.read_text()
     assert (tmp_path / "nonav-theme" / "partials" / "nav.html").read_text() == ""
+
+
+def test_slow_memory_samples_are_taken_less_often(monkeypatch) -> None:  # type: ignore[no-untyped-def]
+    """Reading a large build's smaps_rollup takes tens of milliseconds of a core the
+    build needs: the sampler pauses at least 19 times as long as a sample took."""
+    import time
+
+    from beliefbase.bench import child
+
+    taken: list[float] = []
+
+    def slow_sample(self) -> int:  # type: ignore[no-untyped-def]
+        taken.append(time.perf_counter())
+        time.sleep(0.03)
+        return len(taken)
+
+    monkeypatch.setattr(child._TreeSampler, "_sample", slow_sample)
+    sampler = child._TreeSampler(sid=0, interval=0.01)
+    sampler.start()
+    time.sleep(2.0)
+    sampler.stop()
+    gaps = [b - a for a, b in zip(taken, taken[1:], strict=False)]
+    assert gaps and min(gaps) >= 0.03 * 20 * 0.95  # the sample, then 19 times its length
+    assert sampler.peak == len(taken)
