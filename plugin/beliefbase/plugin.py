@@ -21,6 +21,7 @@ so the ``Compiler`` and its caches survive rebuilds.
 
 from __future__ import annotations
 
+import functools
 import gc
 from pathlib import Path
 from typing import Any
@@ -83,6 +84,7 @@ class BeliefbasePlugin(BasePlugin[BeliefbaseConfig]):
         self._search_offload: SearchOffload | None = None
         self._markdown_reuse: MarkdownReuse | None = None
         self._ahead: RenderAhead | None = None  # pages converted by a second process
+        self._compile_outputs_written = False  # by that process, this build
         self._search_texts = EntryTexts()  # the theme's search entries as JSON, for serve
         self.invalidation = Invalidation()
         self._belief_pages: dict[SrcPath, str] | None = None  # belief panels, for --dirty
@@ -232,10 +234,22 @@ class BeliefbasePlugin(BasePlugin[BeliefbaseConfig]):
     def on_nav(self, nav: Any, *, config: MkDocsConfig, files: Files) -> Any:
         self._stop_ahead()
         reuse = self._markdown_reuse
+        self._compile_outputs_written = False
         if (self.config.markdown_offload and reuse is not None and self._release_pages
                 and not self.dirty):
-            self._ahead = RenderAhead.start(config, files, files.documentation_pages(), reuse)
+            # `mkdocs build`: the worker also writes the files made from the compile
+            # alone.  Not under serve: the reader keeps what it wrote for the next
+            # rebuild to compare with, and a worker's copy of that is lost.
+            first = None if self.serving else functools.partial(
+                self._write_compile_outputs, config=config)
+            self._ahead = RenderAhead.start(config, files, files.documentation_pages(), reuse,
+                                            first)
         return nav
+
+    def _write_compile_outputs(self, *, config: MkDocsConfig) -> None:
+        assert self.site is not None
+        self.site.write_compile_outputs(Path(config.site_dir), config.use_directory_urls,
+                                        self._dest_uris)
 
     def _stop_ahead(self) -> None:
         if self._ahead is not None:
@@ -316,6 +330,7 @@ class BeliefbasePlugin(BasePlugin[BeliefbaseConfig]):
     def on_env(self, env: Environment, *, config: MkDocsConfig, files: Files) -> Environment:
         if self._ahead is not None:
             self._ahead.conversions_done()
+            self._compile_outputs_written = self._ahead.first_done
         MarkdownReuse.uninstall()  # every page's Markdown is converted by now
         if not getattr(env.finalize, "beliefbase", False):
             env.finalize = finalize(env.finalize)
@@ -369,8 +384,8 @@ class BeliefbasePlugin(BasePlugin[BeliefbaseConfig]):
             fix_search_index(site_dir, self.site.search_strings(),
                              self.invalidation.search_merge() if self.dirty else None)
         self.site.write_outputs(site_dir, self._diagnostics, self._diagnostic_texts)
-        self.site.write_redirects(site_dir, config.use_directory_urls, self._dest_uris)
-        self.site.write_search_index(site_dir)
+        if not self._compile_outputs_written:
+            self._write_compile_outputs(config=config)
         counts = diag.summary(self._diagnostics)
         if counts:
             text = ", ".join(f"{n} {code}" for code, n in counts.items())

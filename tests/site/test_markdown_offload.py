@@ -77,6 +77,7 @@ def test_offloaded_conversion_writes_the_same_site_and_log(
     off, off_log = build(project, tmp_path, False)
     assert len(started) == 1  # only the build with the option on
     assert 0 < started[0].taken < PAGES  # the worker converted some pages, this process others
+    assert started[0].first_done  # and wrote graph.json, the redirects, ... (compared below)
     assert differing(on, off) == []
     assert on_log == off_log
     # what the worker's conversions logged is in the log, once per page
@@ -95,7 +96,28 @@ def test_a_worker_that_dies_loses_no_page(project: Any, tmp_path: Path, started:
     monkeypatch.setattr(render_ahead.RenderAhead, "_work", lambda self, writer: os._exit(3))
     on, on_log = build(project, tmp_path, True)
     off, off_log = build(project, tmp_path, False)
-    assert len(started) == 1 and started[0].taken == 0
+    assert len(started) == 1 and started[0].taken == 0 and not started[0].first_done
+    assert differing(on, off) == []
+    assert on_log == off_log
+
+
+def test_outputs_the_worker_failed_to_write_are_written_here(
+        project: Any, tmp_path: Path, started: list[Any],
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    from beliefbase.site.session import SiteBuild
+
+    parent = os.getpid()
+    real = SiteBuild.write_compile_outputs
+
+    def in_worker_fails(self: Any, *args: Any) -> None:
+        real(self, *args)  # half written, then it fails: this process writes them all again
+        if os.getpid() != parent:
+            raise OSError("disk full")
+
+    monkeypatch.setattr(SiteBuild, "write_compile_outputs", in_worker_fails)
+    on, on_log = build(project, tmp_path, True)
+    off, off_log = build(project, tmp_path, False)
+    assert len(started) == 1 and started[0].taken > 0 and not started[0].first_done
     assert differing(on, off) == []
     assert on_log == off_log
 

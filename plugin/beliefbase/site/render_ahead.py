@@ -42,6 +42,7 @@ import logging
 import multiprocessing as mp
 import os
 import pickle
+from collections.abc import Callable
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
@@ -81,8 +82,12 @@ class RenderAhead:
     """The worker of one build and this process's side of the meeting in the middle."""
 
     def __init__(self, config: MkDocsConfig, files: Files, order: list[File],
-                 reuse: MarkdownReuse) -> None:
+                 reuse: MarkdownReuse, first: Callable[[], None] | None = None) -> None:
         self.config = config
+        #: work the worker does before its first page (see ``start``)
+        self._first = first
+        #: did it? (known once its results came: ``conversions_done``)
+        self.first_done = False
         self.files = files
         self.order = order
         self.index = {f.src_uri: i for i, f in enumerate(order)}
@@ -110,13 +115,20 @@ class RenderAhead:
 
     @classmethod
     def start(cls, config: MkDocsConfig, files: Files, order: list[File],
-              reuse: MarkdownReuse) -> RenderAhead | None:
-        """A worker converting pages for ``reuse``'s instance, or None where it would not pay."""
+              reuse: MarkdownReuse, first: Callable[[], None] | None = None
+              ) -> RenderAhead | None:
+        """A worker converting pages for ``reuse``'s instance, or None where it would not pay.
+
+        ``first``: work for the worker to do before converting (files written
+        from the compile alone); this process then converts more of the pages.
+        ``first_done`` says whether it was done, once ``conversions_done``
+        returned: if not (it raised, or the worker died), it is this process's.
+        """
         if (len(order) < AHEAD_THRESHOLD or (os.cpu_count() or 1) < 2
                 or "fork" not in mp.get_all_start_methods()):
             return None
         try:
-            return cls(config, files, order, reuse)
+            return cls(config, files, order, reuse, first)
         except OSError as e:
             log.debug("no worker to convert pages ahead: %s", e)
             return None
@@ -176,7 +188,7 @@ class RenderAhead:
         """The worker's conversions (none if it died), received once."""
         if self._received is None:
             try:
-                self._received = self._reader.recv()
+                self._received, self.first_done = self._reader.recv()
             except (EOFError, OSError):
                 log.debug("the worker converting pages died; its pages are converted here")
                 self._received = {}
@@ -208,6 +220,13 @@ class RenderAhead:
 
         logging.Logger.callHandlers = keep  # type: ignore[method-assign,assignment]
 
+        first_done = False
+        if self._first is not None:
+            try:
+                self._first()
+                first_done = True
+            except Exception:  # noqa: BLE001 - the main process does it and reports
+                log.debug("the worker's first work failed; it is done here", exc_info=True)
         converted: dict[str, bytes] = {}
         while (i := self._ends.back()) is not None:
             file = self.order[i]
@@ -218,7 +237,7 @@ class RenderAhead:
                 continue
             if self._kept is not None:
                 converted[file.src_uri] = pickle.dumps(self._kept, pickle.HIGHEST_PROTOCOL)
-        writer.send(converted)
+        writer.send((converted, first_done))
         writer.close()
 
     def record(self, md: Markdown, markdown: str, html: str) -> None:

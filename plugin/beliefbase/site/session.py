@@ -239,9 +239,18 @@ class SiteBuild:
         self.graph = builder.build(self.compiled)
         return check_graph(self.graph, page_urls, self.compiled.options.display)
 
-    def write_outputs(self, site_dir: Path, diagnostics: list[diag.Diagnostic],
-                      kept_diagnostics: dict[diag.Diagnostic, str] | None = None) -> None:
-        out = site_dir / OUTPUT_DIR
+    def write_compile_outputs(self, site_dir: Path, use_directory_urls: bool,
+                              taken_dest: AbstractSet[str]) -> None:
+        """The files made from the compile alone, not from rendered pages:
+        ``graph.json``, the reader's and the explorer's data, the alias redirects,
+        and the graph page's search index (last: under serve it is built in the
+        background).  A full build hands them to the worker converting pages
+        (``render_ahead``); otherwise ``on_post_build`` writes them."""
+        self._write_graph_outputs(site_dir / OUTPUT_DIR)
+        self.write_redirects(site_dir, use_directory_urls, taken_dest)
+        self.write_search_index(site_dir)
+
+    def _write_graph_outputs(self, out: Path) -> None:
         out.mkdir(parents=True, exist_ok=True)
         if self.graph is None:
             self.graph = GraphBuilder().build(self.compiled)
@@ -250,14 +259,20 @@ class SiteBuild:
         same = self.reader is not None and self.reader.same_graph(chunks) and graph_file.exists()
         if not same:
             write_chunks(graph_file, chunks)
-        hidden = {self.compiled.options.display(p) for p in self.compiled.drafts}
-        if self.beliefs is not None:
-            hidden |= self.beliefs.hidden_files()
-            self.beliefs.write_outputs(out)
         if self.reader is not None:
             self.reader.write_outputs(out, self.graph, graph_changed=not same)
         if self.navigation is not None:
             self.navigation.write_outputs(out)
+
+    def write_outputs(self, site_dir: Path, diagnostics: list[diag.Diagnostic],
+                      kept_diagnostics: dict[diag.Diagnostic, str] | None = None) -> None:
+        """The belief data and ``diagnostics.json``: what rendering the pages may add to."""
+        out = site_dir / OUTPUT_DIR
+        out.mkdir(parents=True, exist_ok=True)
+        hidden = {self.compiled.options.display(p) for p in self.compiled.drafts}
+        if self.beliefs is not None:
+            hidden |= self.beliefs.hidden_files()
+            self.beliefs.write_outputs(out)
         public = [d for d in diagnostics if d.file not in hidden]
         write_text(out / "diagnostics.json",
                    diagnostics_json(sorted(public, key=diag.sort_key), kept_diagnostics))
