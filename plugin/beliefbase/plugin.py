@@ -6,14 +6,18 @@ Event order in one build (MkDocs "gathers all data, then writes"):
 * ``on_files``    – compile every source (cached), verify beliefs (SQLite index),
                     log diagnostics, drop drafts and non-page sources, add
                     generated pages (belief pages too) and assets.
+* ``on_nav``      – fork the worker converting pages from the back of the loop
+                    (``render_ahead``; in ``mkdocs build`` it first writes
+                    graph.json, the reader's data and the alias redirects).
 * ``on_page_read_source`` / ``on_page_markdown`` – our decoded body and meta.
 * ``on_page_content`` / ``on_page_context`` – banners, node pages, panels
                     (after the search plugin indexed the page: panels are not
                     searchable text).
-* ``on_env``      – escape user strings the theme prints raw.
+* ``on_env``      – escape user strings the theme prints raw; make every page's
+                    panels at once on all cores (``panels_ahead``).
 * ``on_post_page`` – release the written page's HTML (when no plugin reads it later).
-* ``on_post_build`` – the offloaded search sections first; then graph.json,
-                    diagnostics.json, alias redirects, summary.
+* ``on_post_build`` – the offloaded search sections first; then beliefs,
+                    diagnostics.json, what the worker did not write, summary.
 
 ``on_startup`` makes MkDocs keep this instance for the whole ``mkdocs serve``,
 so the ``Compiler`` and its caches survive rebuilds.
