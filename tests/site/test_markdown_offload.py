@@ -54,6 +54,14 @@ def build(project: Any, tmp_path: Path, flag: bool,
     return copy, lines
 
 
+def assert_built_alike_both_ways(project: Any, tmp_path: Path) -> None:
+    """The site and log with the worker are those without it."""
+    on, on_log = build(project, tmp_path, True)
+    off, off_log = build(project, tmp_path, False)
+    assert differing(on, off) == []
+    assert on_log == off_log
+
+
 @pytest.fixture
 def started(monkeypatch: pytest.MonkeyPatch) -> list[render_ahead.RenderAhead]:
     """Offload even these few pages, and remember each worker started."""
@@ -94,11 +102,8 @@ def test_offloaded_conversion_writes_the_same_site_and_log(
 def test_a_worker_that_dies_loses_no_page(project: Any, tmp_path: Path, started: list[Any],
                                           monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setattr(render_ahead.RenderAhead, "_work", lambda self, writer: os._exit(3))
-    on, on_log = build(project, tmp_path, True)
-    off, off_log = build(project, tmp_path, False)
+    assert_built_alike_both_ways(project, tmp_path)
     assert len(started) == 1 and started[0].taken == 0 and not started[0].first_done
-    assert differing(on, off) == []
-    assert on_log == off_log
 
 
 def test_outputs_the_worker_failed_to_write_are_written_here(
@@ -115,11 +120,8 @@ def test_outputs_the_worker_failed_to_write_are_written_here(
             raise OSError("disk full")
 
     monkeypatch.setattr(SiteBuild, "write_compile_outputs", in_worker_fails)
-    on, on_log = build(project, tmp_path, True)
-    off, off_log = build(project, tmp_path, False)
+    assert_built_alike_both_ways(project, tmp_path)
     assert len(started) == 1 and started[0].taken > 0 and not started[0].first_done
-    assert differing(on, off) == []
-    assert on_log == off_log
 
 
 def test_markdown_other_than_the_workers_is_converted_here(
@@ -132,11 +134,8 @@ def test_markdown_other_than_the_workers_is_converted_here(
         return real(markdown) + (b"worker" if os.getpid() != parent else b"")
 
     monkeypatch.setattr(render_ahead, "_digest", digest)
-    on, on_log = build(project, tmp_path, True)
-    off, off_log = build(project, tmp_path, False)
+    assert_built_alike_both_ways(project, tmp_path)
     assert len(started) == 1 and started[0].taken == 0
-    assert differing(on, off) == []
-    assert on_log == off_log
 
 
 def test_no_worker_for_small_builds_or_one_core(project: Any,
