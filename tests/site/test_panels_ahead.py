@@ -73,3 +73,43 @@ def test_no_burst_for_small_builds_or_one_core(monkeypatch: pytest.MonkeyPatch) 
     assert panels_ahead.panels_ahead(make, pages) == {}  # type: ignore[arg-type]
     monkeypatch.setattr(panels_ahead.os, "cpu_count", lambda: 1)
     assert panels_ahead.panels_ahead(make, pages * 100) == {}  # type: ignore[arg-type]
+
+
+def test_plain_serve_rebuilds_match_a_clean_build(project: Any, tmp_path: Path,
+                                                  made: list[tuple[int, int]]) -> None:
+    """As plain ``mkdocs serve`` runs them (one plugin, full rebuilds, the reader's
+    caches kept): the panels made ahead after an edit are those of a clean build."""
+    import shutil
+
+    from mkdocs.commands.build import build as mkdocs_build
+    from mkdocs.config import load_config
+
+    from .test_markdown_offload import page
+
+    for i in range(PAGES):
+        project.write(f"page-{i}.md", page(i), dedent=False)
+    settings = {"markdown_extensions": ["attr_list", "footnotes", {"toc": {"permalink": True}}]}
+    project.write_config(plugins=["search", "beliefbase"], **settings)
+    config = load_config(str(project.root / "mkdocs.yml"))
+    config.plugins.on_startup(command="serve", dirty=False)
+    try:
+        mkdocs_build(config)
+        # page-3 retitled (its linkers' panels and the mentions of "Page 3" change),
+        # page-20 no longer mentions "Page 1"
+        project.write("page-3.md", "---\ntitle: Renamed Three\n---\n" + page(3).split("---\n", 2)[2],
+                      dedent=False)
+        project.write("page-20.md", page(20).replace("Also about Page 1.", "Also about nothing."),
+                      dedent=False)
+        mkdocs_build(load_config(str(project.root / "mkdocs.yml")))
+    finally:
+        config.plugins.on_shutdown()
+    served = tmp_path / "served"
+    shutil.copytree(project.root / "site", served)
+    assert made == [(PAGES, PAGES), (PAGES, PAGES)]  # both builds made every page's ahead
+    clean = project.build(plugins=["search", {"beliefbase": {"panels_ahead": False}}], **settings)
+    assert clean.error is None
+    assert differing(served, clean.site) == []
+    page_1 = (served / "page-1/index.html").read_text(encoding="utf-8")
+    assert 'Unlinked mentions <span class="bb-count">1</span>' not in page_1  # page-20's is gone
+    page_4 = (served / "page-4/index.html").read_text(encoding="utf-8")
+    assert "Renamed Three" in page_4.split("bb-backlinks", 1)[1]  # the linker's new title
