@@ -71,7 +71,7 @@ def test_no_burst_for_small_builds_or_one_core(monkeypatch: pytest.MonkeyPatch) 
         raise AssertionError("not made ahead")
 
     assert panels_ahead.panels_ahead(make, pages) == {}  # type: ignore[arg-type]
-    monkeypatch.setattr(panels_ahead.os, "cpu_count", lambda: 1)
+    monkeypatch.setattr(parallel.os, "cpu_count", lambda: 1)
     assert panels_ahead.panels_ahead(make, pages * 100) == {}  # type: ignore[arg-type]
 
 

@@ -8,8 +8,7 @@ incremental rebuild must be those of a scan in this process.
 from __future__ import annotations
 
 import pytest
-from beliefbase.builder import Compiler
-from beliefbase.site import mentions
+from beliefbase.builder import Compiler, parallel
 from beliefbase.site.mentions import SCAN_POOL_THRESHOLD, MentionCache, find_mentions
 
 from ..property.vault_edits import edited_vault
@@ -38,10 +37,10 @@ def test_scans_in_workers_equal_scans_here(keep_words: bool,
         pooled.append(len(items))
         return shared_map(func, items, processes)
 
-    shared_map = mentions.shared_map
-    monkeypatch.setattr(mentions, "shared_map", counted)
+    shared_map = parallel.shared_map
     with edited_vault(_notes(SCAN_POOL_THRESHOLD + 25)) as vault:
         compiled = Compiler(vault.options).compile(vault.sources)
+        monkeypatch.setattr(parallel, "shared_map", counted)  # the scans' only, not the parse's
 
         def body(doc):  # type: ignore[no-untyped-def]
             return (vault.docs / doc.path).read_text(encoding="utf-8")[doc.parsed.body_offset:]

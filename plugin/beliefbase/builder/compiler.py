@@ -19,12 +19,10 @@ path...), and notes linking to a changed note (its headings may have moved).
 
 from __future__ import annotations
 
-import os
 import posixpath
 from collections import defaultdict
 from collections.abc import Iterable, Sequence
 from pathlib import Path
-from pickle import PicklingError
 
 from .. import diagnostics as diag
 from ..codecs.markdown import digest, parse_markdown
@@ -39,7 +37,7 @@ from .embeds import EmbedMemo, check_embeds
 from .index import NameIndex, doc_keys, target_keys
 from .links import LinkResolver
 from .options import CompileOptions
-from .parallel import shared_map
+from .parallel import map_if_it_pays
 from .resolve import ResolvedLink, Resolver
 from .sources import SourceFile, Symlinks, escapes
 from .suggest import Suggester
@@ -72,13 +70,8 @@ def parse_many(jobs: Sequence[_Job], workers: int = 0) -> list[ParsedDoc]:
     ``workers``: 0 = one per CPU (at most 4), 1 = in this process.  The output
     is the same either way: parsing is a pure function of the bytes.
     """
-    count = workers or min(os.cpu_count() or 1, 4)
-    if count <= 1 or len(jobs) < POOL_THRESHOLD:
-        return [_parse_job(job) for job in jobs]
-    try:
-        return shared_map(_parse_job, jobs, count)
-    except (OSError, EOFError, PicklingError):
-        return [_parse_job(job) for job in jobs]
+    parsed = map_if_it_pays(_parse_job, jobs, POOL_THRESHOLD, workers)
+    return parsed if parsed is not None else [_parse_job(job) for job in jobs]
 
 
 class Compiler:

@@ -15,6 +15,7 @@ busy, this process simply computes more of the chunks.
 from __future__ import annotations
 
 import multiprocessing as mp
+import os
 import pickle
 from collections.abc import Callable, Sequence
 from multiprocessing.connection import Connection
@@ -25,6 +26,27 @@ _Result = TypeVar("_Result")
 
 #: Chunks per process: small enough to even out, large enough to cost little to claim.
 _CHUNKS_PER_PROCESS = 8
+
+
+def map_if_it_pays(
+    func: Callable[[_Item], _Result], items: Sequence[_Item], threshold: int,
+    workers: int = 0, *, fork_only: bool = False,
+) -> list[_Result] | None:
+    """``shared_map`` over one process per CPU (at most 4), or None where that would
+    not pay (fewer than ``threshold`` items, one CPU, no ``fork`` if ``fork_only``:
+    ``func`` then cannot be pickled) or a worker failed: the caller does the work
+    in this process, as it would without workers.
+
+    ``workers``: 0 = one per CPU (at most 4), 1 = none (always None).
+    """
+    count = workers or min(os.cpu_count() or 1, 4)
+    if (count <= 1 or len(items) < threshold
+            or (fork_only and "fork" not in mp.get_all_start_methods())):
+        return None
+    try:
+        return shared_map(func, items, count)
+    except (OSError, EOFError, pickle.PicklingError):
+        return None
 
 
 def shared_map(

@@ -20,7 +20,6 @@ Fast at thousands of notes, without comparing every note with every name:
 from __future__ import annotations
 
 import functools
-import os
 import re
 import string
 from array import array
@@ -32,7 +31,7 @@ from typing import Any
 
 from ..builder.compiled import Compiled
 from ..builder.documents import Document
-from ..builder.parallel import shared_map
+from ..builder.parallel import map_if_it_pays
 from ..codecs.inline import WikiText, plain_text
 from ..codecs.mask import code_regions
 from ..ids import SrcPath, normalize_name
@@ -378,14 +377,13 @@ class MentionCache:
         """Scan the notes never scanned, in several processes when there are many
         (a cold build: every note).  ``workers`` as ``builder.compiler.parse_many``."""
         todo = {d.parsed.digest: d for d in docs if self._unscanned(d.parsed.digest)}
-        count = workers or min(os.cpu_count() or 1, 4)
-        if count <= 1 or len(todo) < SCAN_POOL_THRESHOLD:
+        if len(todo) < SCAN_POOL_THRESHOLD:
             return  # ``hits`` scans each as it comes
         scan_one = functools.partial(_scan_body, names=names, keep_words=self.keep_words)
-        try:
-            scanned = shared_map(scan_one, [body_of(d) for d in todo.values()], count)
-        except (OSError, EOFError):
-            return
+        scanned = map_if_it_pays(scan_one, [body_of(d) for d in todo.values()],
+                                 SCAN_POOL_THRESHOLD, workers)
+        if scanned is None:
+            return  # one CPU, or a worker failed: ``hits`` scans each as it comes
         for digest, (words, found) in zip(todo, scanned, strict=True):
             self.notes[digest] = _Scanned(words, found, names.signature)
 

@@ -26,12 +26,10 @@ comes, as before; tests build sites both ways and compare every byte.
 from __future__ import annotations
 
 import functools
-import multiprocessing as mp
-import os
 from collections.abc import Callable, Sequence
 
 from ..builder.documents import Document
-from ..builder.parallel import shared_map
+from ..builder.parallel import map_if_it_pays
 
 #: Below this many pages the fork and the hand-over cost more than they save.
 PANELS_THRESHOLD = 200
@@ -47,14 +45,10 @@ def panels_ahead(make: Callable[[Document, str], str], pages: Sequence[PageKey],
 
     ``workers``: 0 = one per CPU (at most 4), 1 = none (always ``{}``).
     """
-    count = workers or min(os.cpu_count() or 1, 4)
-    if (count <= 1 or len(pages) < PANELS_THRESHOLD
-            or "fork" not in mp.get_all_start_methods()):
-        return {}
-    try:
-        # forked: the workers inherit ``make`` and the pages; only the HTML is pickled
-        made = shared_map(functools.partial(_make_page, make), pages, count)
-    except (OSError, EOFError):
+    # forked: the workers inherit ``make`` and the pages; only the HTML is pickled
+    made = map_if_it_pays(functools.partial(_make_page, make), pages, PANELS_THRESHOLD,
+                          workers, fork_only=True)
+    if made is None:
         return {}
     return {(doc.path, url): html for (doc, url), html in zip(pages, made, strict=True)}
 
