@@ -121,6 +121,9 @@ class BeliefbasePlugin(BasePlugin[BeliefbaseConfig]):
         if self.compiler is None or self.compiler.options != options:
             cache_dir = Path(config.config_file_path or ".").parent / self.config.cache_dir
             self.compiler = Compiler(options, cache_dir.resolve())
+            # `mkdocs build`: a child writes the parse cache while the build goes on
+            # (waited for in on_post_build); serve writes it on exit instead
+            self.compiler.background_save = not self.serving
             self.theme_bytecode.directory = cache_dir.resolve() / "templates"
         self.extension = WikiLinkExtension(renderer=None)  # type: ignore[arg-type]
         self.footnote_links = FootnoteBeliefsExtension()
@@ -373,6 +376,8 @@ class BeliefbasePlugin(BasePlugin[BeliefbaseConfig]):
     @event_priority(100)  # first: before the search plugin writes its index
     def _release_page_caches(self, *, config: MkDocsConfig) -> None:
         self._stop_ahead()
+        if self.compiler is not None:
+            self.compiler.cache.wait()  # the build's parse cache is on disk when it ends
         if self._search_offload is not None:
             self._search_offload.finish()
             self._search_offload = None
@@ -409,6 +414,8 @@ class BeliefbasePlugin(BasePlugin[BeliefbaseConfig]):
 
     def on_build_error(self, *, error: Exception) -> None:
         self._stop_ahead()
+        if self.compiler is not None:
+            self.compiler.cache.wait()
         if self.serving:
             self.idle_gc.rebuild_done()
 
@@ -421,6 +428,7 @@ class BeliefbasePlugin(BasePlugin[BeliefbaseConfig]):
         self.reader_cache.wait()
         if self.compiler is not None:
             self.compiler.cache.save()
+            self.compiler.cache.wait()
 
     def on_serve(self, server: Any, *, config: MkDocsConfig, builder: Any) -> Any:
         if self.config.watcher == "native" and use_native_watcher(server):

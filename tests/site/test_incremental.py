@@ -8,6 +8,7 @@ exactly what ``mkdocs serve`` does on a file change.
 from __future__ import annotations
 
 import shutil
+import time
 from pathlib import Path
 
 from beliefbase.builder import Compiler
@@ -124,3 +125,43 @@ def test_corrupt_cache_is_ignored(project) -> None:  # type: ignore[no-untyped-d
     (cache / "parse-cache.pickle").write_bytes(b"not a pickle")
     result = project.build()
     assert result.error is None and "Alpha Title" in result.article("")
+
+
+def test_mkdocs_build_writes_the_cache_in_the_background_and_waits_for_it(  # type: ignore[no-untyped-def]
+        project, monkeypatch) -> None:
+    from beliefbase.builder import cache as cache_module
+    from beliefbase.site.session import SiteBuild
+
+    monkeypatch.setattr(cache_module, "BACKGROUND_THRESHOLD", 1)
+    on_disk_at_end: list[bool] = []
+    children: list[object] = []
+    real_save, real_outputs = cache_module.ParseCache.save, SiteBuild.write_outputs
+    real_write = cache_module.ParseCache._write
+
+    def slow_write(self) -> bool:  # type: ignore[no-untyped-def]
+        time.sleep(1.0)  # the child outlives the rest of the build unless waited for
+        return real_write(self)
+
+    def save(self, background: bool = False) -> None:  # type: ignore[no-untyped-def]
+        real_save(self, background)
+        if self._saving is not None:
+            children.append(self._saving)
+
+    def outputs(self, *args) -> None:  # type: ignore[no-untyped-def]
+        # on_post_build, before on_shutdown (which would save it anyway)
+        on_disk_at_end.append((project.root / ".beliefbase/parse-cache.pickle").exists())
+        real_outputs(self, *args)
+
+    monkeypatch.setattr(cache_module.ParseCache, "save", save)
+    monkeypatch.setattr(cache_module.ParseCache, "_write", slow_write)
+    monkeypatch.setattr(SiteBuild, "write_outputs", outputs)
+    write_vault(project, VAULT)
+    first = site_files(project.build().site)
+    assert len(children) == 1, "mkdocs build wrote the cache in a child"
+    assert on_disk_at_end == [True], "and waited for it before the build ended"
+    warm = project.compiler(cache=True)
+    warm.compile(project.sources())
+    assert warm.cache.misses == 0 and warm.cache.hits == len(VAULT)
+    shutil.rmtree(project.root / ".beliefbase")
+    monkeypatch.setattr(cache_module, "BACKGROUND_THRESHOLD", 10**9)
+    assert site_files(project.build().site) == first

@@ -10,10 +10,18 @@ In memory the cache also remembers each file's (mtime, size) so that an
 unchanged file under ``mkdocs serve`` is not even read.  On disk it is one
 pickle in ``cache_dir``, written atomically; a cache from another version, or
 one that fails to load, is ignored (and rebuilt), never trusted.
+
+Writing it pickles every parse (0.2 s at 1,000 notes, seconds at 20,000).  A
+``mkdocs build`` asks for that in the background (``save(background=True)``):
+a forked child writes the snapshot it was born with while the build goes on
+with the graph, the beliefs and the pages on the other core; ``wait()``, at
+the end of the build, makes sure it is on disk.  A child that fails leaves
+the cache marked unsaved, so the next save writes it again.
 """
 
 from __future__ import annotations
 
+import multiprocessing as mp
 import os
 import pickle
 import tempfile
@@ -28,6 +36,9 @@ from .options import COMPILER_VERSION
 CACHE_FILE = "parse-cache.pickle"
 _FORMAT = f"beliefbase-parse-cache/{COMPILER_VERSION}"
 _RACY_NS = 2_000_000_000
+
+#: Fewer entries than this are written in this process: a fork costs more.
+BACKGROUND_THRESHOLD = 500
 
 
 @dataclass(slots=True)
@@ -45,6 +56,7 @@ class ParseCache:
         self.cache_dir = cache_dir
         self._entries: dict[SrcPath, _Entry] = {}
         self._dirty = False
+        self._saving: mp.process.BaseProcess | None = None  # the child writing it
         self.hits = 0
         self.misses = 0
         if cache_dir is not None:
@@ -91,10 +103,39 @@ class ParseCache:
         if stale:
             self._dirty = True
 
-    def save(self) -> None:
-        """Write the cache atomically (temp file + rename); errors are not fatal."""
+    def save(self, background: bool = False) -> None:
+        """Write the cache atomically (temp file + rename); errors are not fatal.
+
+        ``background``: in a forked child when the cache is large, so this
+        process goes on meanwhile (``wait`` for it before relying on the file).
+        """
         if self.cache_dir is None or not self._dirty:
             return
+        self.wait()  # one writer at a time: an older snapshot must not land last
+        if (background and len(self._entries) >= BACKGROUND_THRESHOLD
+                and "fork" in mp.get_all_start_methods()):
+            try:
+                child = mp.get_context("fork").Process(target=self._write_or_fail)
+                child.start()
+            except OSError:
+                pass  # no process to spare: write it here
+            else:
+                self._saving = child
+                self._dirty = False  # set again by ``wait`` if the child failed
+                return
+        if self._write():
+            self._dirty = False
+
+    def wait(self) -> None:
+        """Until the cache a background ``save`` writes is on disk (or failed)."""
+        child, self._saving = self._saving, None
+        if child is not None:
+            child.join()
+            if child.exitcode != 0:
+                self._dirty = True
+
+    def _write(self) -> bool:
+        assert self.cache_dir is not None
         try:
             self.cache_dir.mkdir(parents=True, exist_ok=True)
             payload = (_FORMAT, self.parse_digest, self._entries)
@@ -102,9 +143,14 @@ class ParseCache:
             with os.fdopen(fd, "wb") as fh:
                 pickle.dump(payload, fh, protocol=pickle.HIGHEST_PROTOCOL)
             os.replace(tmp, self.cache_dir / CACHE_FILE)
-            self._dirty = False
         except OSError:
-            pass
+            return False
+        return True
+
+    def _write_or_fail(self) -> None:
+        """The background child: its exit code tells ``wait`` whether it wrote."""
+        if not self._write():
+            raise SystemExit(1)
 
     def _load(self) -> None:
         assert self.cache_dir is not None

@@ -84,6 +84,8 @@ class Compiler:
         self.generation = 0
         #: write the parse cache after each compile; `mkdocs serve` saves it on exit instead
         self.autosave = True
+        #: ... in a forked child while the compile goes on (``cache.wait()`` for it)
+        self.background_save = False
         self.previous: Compiled | None = None
         self._docs: dict[SrcPath, Document] = {}
         self._identity: dict[SrcPath, _Identity] = {}
@@ -109,6 +111,9 @@ class Compiler:
         self.generation += 1
         escaped, readable = self._partition(sources)
         parsed = self._parse(s for s in readable if s.kind in ("markdown", "toml", "network"))
+        self.cache.retain({s.path for s in readable})
+        if self.autosave:  # all the cache gets from this compile: write it meanwhile
+            self.cache.save(background=self.background_save)
         networks = self._networks(parsed)
         docs = self._identify(parsed, networks)
         assets = {s.path for s in readable if s.kind == "asset"}
@@ -121,9 +126,6 @@ class Compiler:
         self._forget_checks(changed | removed | to_resolve, removed)
         compiled = self._check(docs, networks, assets, readable, escaped, parsed)
         compiled.changed, compiled.removed = changed, removed
-        self.cache.retain({s.path for s in readable})
-        if self.autosave:
-            self.cache.save()
         self.previous = compiled
         return compiled
 
