@@ -67,6 +67,7 @@ class BeliefbaseConfig(base.Config):
     """URL of the "All notes" page (the explorer tree as HTML), with ``explorer``."""
 
     nav_cache = c.Type(bool, default=True)
+    theme_cache = c.Type(bool, default=True)
     """Render each part of Material's navigation that does not hold the current
     page once per build instead of once per page (same HTML; a 1,000-note build
     with Material's default navigation takes a third of the time).  Off: Material

@@ -46,6 +46,7 @@ from .idle_gc import IdleCollector
 from .ids import SrcPath
 from .project import compile_options
 from .site.beliefs import belief_options
+from .site.block_memo import BlockMemo, material_templates
 from .site.callouts import CalloutExtension
 from .site.dependents import changed_keys, rewritten_notes
 from .site.dirty import Invalidation
@@ -347,8 +348,12 @@ class BeliefbasePlugin(BasePlugin[BeliefbaseConfig]):
         # in the middle of one: no need to stat the file at every include (40,000
         # times at 1,000 notes)
         env.auto_reload = False
-        if self.config.nav_cache and "url" in env.filters:
-            NavMemo(env.filters["url"]).install(env)
+        if (self.config.nav_cache or self.config.theme_cache) and "url" in env.filters:
+            memo = NavMemo(env.filters["url"])
+            memo.install(env, nav=self.config.nav_cache)
+            templates = material_templates(config.theme.name) if self.config.theme_cache else None
+            if templates is not None:
+                BlockMemo(memo, templates).install(env)
         site = self.site
         self._search_escaped = site is not None and escape_before_writing(
             config.plugins, site.search_strings,

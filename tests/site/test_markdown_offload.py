@@ -32,9 +32,9 @@ def page(i: int) -> str:
 
 
 def build(project: Any, tmp_path: Path, flag: bool,
-          option: str = "markdown_offload") -> tuple[Path, list[str]]:
-    """The pages built with the plugin's ``option`` set to ``flag``: a copy of the
-    site and the log."""
+          option: str = "markdown_offload", **options: Any) -> tuple[Path, list[str]]:
+    """The pages built with the plugin's ``option`` set to ``flag`` (and ``options``):
+    a copy of the site and the log."""
     for i in range(PAGES):
         project.write(f"page-{i}.md", page(i), dedent=False)
     pages_logger = logging.getLogger("mkdocs.structure.pages")
@@ -42,7 +42,7 @@ def build(project: Any, tmp_path: Path, flag: bool,
     pages_logger.setLevel(logging.INFO)  # MkDocs keeps links to anchors only above DEBUG
     try:
         result = project.build(
-            plugins=["search", {"beliefbase": {option: flag}}],
+            plugins=["search", {"beliefbase": {option: flag, **options}}],
             markdown_extensions=["attr_list", "footnotes", {"toc": {"permalink": True}}],
             validation={"anchors": "warn", "unrecognized_links": "warn"})
     finally:

@@ -71,9 +71,9 @@ def test_the_memo_does_the_rendering(project, monkeypatch) -> None:  # type: ign
     memos: list[nav_memo.NavMemo] = []
     install = nav_memo.NavMemo.install
 
-    def spy(self, env):  # type: ignore[no-untyped-def]
+    def spy(self, env, **kwargs):  # type: ignore[no-untyped-def]
         memos.append(self)
-        install(self, env)
+        install(self, env, **kwargs)
 
     monkeypatch.setattr(nav_memo.NavMemo, "install", spy)
     assert project.build().error is None

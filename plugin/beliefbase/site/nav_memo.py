@@ -103,32 +103,49 @@ class NavMemo:
 
     def __init__(self, url_filter: Callable[..., str]) -> None:
         self.url_filter = url_filter  # MkDocs' own, relative to the page in the context
-        # A per-build nonce: no page title can forge a placeholder.
+        # A per-build nonce: no page title can forge a placeholder.  Letters, digits
+        # and brackets only, which HTML escaping and JSON (`tojson`) leave alone.
         nonce = secrets.token_hex(8)
-        self._open = f"\x02{nonce}:"
-        self._placeholder = re.compile(f"\x02{nonce}:([^\x03]*)\x03")
+        self._open, self._close = f"bb{nonce}[", f"]{nonce}bb"
+        self._placeholder = re.compile(f"{re.escape(self._open)}(.*?){re.escape(self._close)}")
+        self._emitted = 0  # placeholders printed (a filter that changed one loses it)
         self._subtrees: dict[tuple[int, str, int, bool], _Subtree] = {}
         self._recording = 0  # > 0 while a subtree renders into the memo
 
-    def install(self, env: jinja2.Environment) -> None:
-        env.loader = MemoLoader(env.loader) if env.loader is not None else None
-        env.globals["bb_nav_memo"] = self.wrap
+    def install(self, env: jinja2.Environment, nav: bool = True) -> None:
+        """The ``url`` filter that records placeholders; ``nav``: and the navigation hook."""
+        if nav:
+            env.loader = MemoLoader(env.loader) if env.loader is not None else None
+            env.globals["bb_nav_memo"] = self.wrap
         env.filters["url"] = self.url
 
     @pass_context
     def url(self, context: Any, value: Any) -> str:
         if self._recording:
-            return f"{self._open}{value}\x03"
+            self._emitted += 1
+            return f"{self._open}{value}{self._close}"
         return self.url_filter(context, value)
 
-    def _record(self, render: Any, args: tuple[Any, ...]) -> _Subtree:
+    @property
+    def recording(self) -> bool:
+        """Is a subtree (or a part of the page, see ``block_memo``) being recorded?"""
+        return self._recording > 0
+
+    def record(self, render: Callable[[], str]) -> _Subtree | None:
+        """``render()``'s HTML with every ``url`` link as a placeholder; None if some
+        placeholder did not come out as printed (a filter escaped it): render it as
+        usual then."""
         self._recording += 1
+        emitted = self._emitted
         try:
-            html = render(*args)
+            html = render()
         finally:
             self._recording -= 1
+        paths = self._placeholder.findall(html)
+        if len(paths) != self._emitted - emitted:
+            return None
         prefix: tuple[str, ...] | None = None
-        for path in self._placeholder.findall(html):
+        for path in paths:
             parts = plain_parts(path)
             if parts is None:
                 return _Subtree(html, None)
@@ -138,31 +155,33 @@ class NavMemo:
                 prefix = prefix[:common_prefix_length(prefix, parts)]
         return _Subtree(html, prefix)
 
+    def relative(self, subtree: _Subtree, context: Any, links: PageLinks | None) -> Any:
+        """A recorded subtree with its links made relative to the page in ``context``."""
+
+        def one(match: re.Match[str]) -> str:
+            path = match.group(1)
+            url = links.relative(path) if links is not None else None
+            return url if url is not None else self.url_filter(context, path)
+
+        html = subtree.html
+        prefix = subtree.prefix
+        if links is None or prefix is None:
+            return html.__class__(self._placeholder.sub(one, html))
+        shared = common_prefix_length(links.parts, prefix)
+        if shared == len(prefix):  # the page lies inside the links' folder
+            return html.__class__(self._placeholder.sub(one, html))
+        # Every link's URL depends only on the page's depth and on ``shared``.
+        key = (len(links.parts), shared)
+        out = subtree.relative.get(key)
+        if out is None:
+            out = subtree.relative[key] = html.__class__(self._placeholder.sub(one, html))
+        return out
+
     @pass_context
     def wrap(self, context: Any, render: Any) -> Callable[..., Any]:
         """The memoising ``render`` for the page in ``context``."""
         page = context.get("page")
         links = PageLinks(page.url) if page is not None else None
-
-        def relative(match: re.Match[str]) -> str:
-            path = match.group(1)
-            url = links.relative(path) if links is not None else None
-            return url if url is not None else self.url_filter(context, path)
-
-        def made_relative(subtree: _Subtree) -> Any:
-            html = subtree.html
-            prefix = subtree.prefix
-            if links is None or prefix is None:
-                return html.__class__(self._placeholder.sub(relative, html))
-            shared = common_prefix_length(links.parts, prefix)
-            if shared == len(prefix):  # the page lies inside the links' folder
-                return html.__class__(self._placeholder.sub(relative, html))
-            # Every link's URL depends only on the page's depth and on ``shared``.
-            key = (len(links.parts), shared)
-            out = subtree.relative.get(key)
-            if out is None:
-                out = subtree.relative[key] = html.__class__(self._placeholder.sub(relative, html))
-            return out
 
         def memo_render(nav_item: Any, path: str, level: int, *parent: Any) -> Any:
             if nav_item.active or getattr(nav_item, "pages", None):
@@ -170,8 +189,10 @@ class NavMemo:
             key = (id(nav_item), path, level, bool(parent and getattr(parent[0], "active", False)))
             subtree = self._subtrees.get(key)
             if subtree is None:
-                subtree = self._record(render, (nav_item, path, level, *parent))
+                subtree = self.record(lambda: render(nav_item, path, level, *parent))
+                if subtree is None:
+                    return render(nav_item, path, level, *parent)
                 self._subtrees[key] = subtree
-            return subtree.html if self._recording else made_relative(subtree)
+            return subtree.html if self._recording else self.relative(subtree, context, links)
 
         return memo_render

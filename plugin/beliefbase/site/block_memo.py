@@ -1,0 +1,191 @@
+"""Parts of the theme's page that come out the same on every page, rendered once.
+
+Material renders, for every page, parts that depend on nothing but the site's
+configuration and the page's depth: the ``<script id="__config">`` block
+with its translations, the stylesheet links, the search form, the logo.  At
+1,000 notes they cost about a sixth of the template loop, which runs on one
+core.  ``BlockMemo`` renders each such part once per ``base_url`` (pages at
+the same depth share it) and hands the same HTML to the other pages, its links
+made relative to each page as ``NavMemo`` does for navigation subtrees.
+
+Which parts qualify is observed, not assumed.  While a part renders for the
+first time, every variable it (and whatever it includes or calls) looks up
+in a Jinja context is noted; a part that read anything but the build's
+constants (``config``, ``features``, the translations, ``base_url``...) —
+``page``, ``nav``, ``toc``, a page's own values — is rendered as usual on
+every page from then on.  A part that read only constants took the same
+branches, and printed the same text, as it would on any page of that depth:
+what varies from page to page is only reachable through what it did not
+read.  The ``url`` filter, which reads the page behind Jinja's back, prints
+placeholders while a part is recorded (``NavMemo``), and only Material's own
+templates take part: a user's override or a plugin's filter may read the
+page in ways no lookup shows.
+
+Candidates are the blocks of Material's ``base.html`` and the partials that
+``header.html`` includes for the search form and the logo; tests build sites
+with and without the memo and compare every byte.
+"""
+
+from __future__ import annotations
+
+import sys
+from collections.abc import Callable, Iterator
+from pathlib import Path
+from typing import Any
+
+import jinja2
+from jinja2.runtime import Context
+from jinja2.utils import missing
+
+from .nav_memo import NavMemo, PageLinks
+
+#: What a part may look up and still be the same on every page of a depth.
+CONSTANTS = frozenset({
+    "config", "features", "lang", "base_url", "namespace", "range", "dict",
+    "mkdocs_version", "build_date_utc", "extra_css", "extra_javascript", "palette",
+})
+
+#: Partials memoised when included (never imported: ``TemplateModule`` bypasses).
+PARTIALS = ("partials/search.html", "partials/logo.html")
+
+#: Blocks of the page templates worth the bookkeeping (the rest are cheap, or read
+#: the page: ``scripts`` and ``libs`` through ``script_tag``, ``styles`` a
+#: namespace ``base.html`` makes for each page).
+BLOCKS = ("config", "analytics", "fonts")
+
+_Render = Callable[[Context], Iterator[str]]
+
+
+class _Reads:
+    """The names looked up in any Jinja context while a part records."""
+
+    def __init__(self) -> None:
+        self.names: set[str] = set()  # found in the context
+        self.absent: set[str] = set()  # looked up but not there (a local set later)
+        self.depth = 0
+        self._resolve: Any = None
+        self._getitem: Any = None
+
+    def __enter__(self) -> _Reads:
+        if self.depth == 0:
+            names: set[str] = set()
+            absent: set[str] = set()
+            self.names, self.absent = names, absent
+            resolve, getitem = Context.resolve_or_missing, Context.__getitem__
+            self._resolve, self._getitem = resolve, getitem
+
+            def traced_resolve(context: Context, key: str) -> Any:
+                value = resolve(context, key)
+                (absent if value is missing else names).add(key)
+                return value
+
+            def traced_getitem(context: Context, key: str) -> Any:
+                names.add(key)
+                return getitem(context, key)
+
+            Context.resolve_or_missing = traced_resolve  # type: ignore[method-assign,assignment]
+            Context.__getitem__ = traced_getitem  # type: ignore[method-assign,assignment]
+        self.depth += 1
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.depth -= 1
+        if self.depth == 0:
+            Context.resolve_or_missing = self._resolve  # type: ignore[method-assign]
+            Context.__getitem__ = self._getitem  # type: ignore[method-assign]
+
+
+class BlockMemo:
+    """One build's memo of the theme's page-independent parts."""
+
+    def __init__(self, nav: NavMemo, theme_dir: Path) -> None:
+        self.nav = nav  # its url filter prints placeholders while recording
+        self.theme_dir = theme_dir.resolve()
+        self._reads = _Reads()
+        self._seen: set[int] = set()  # templates already wrapped (by id)
+        #: part -> base_url -> (recorded HTML, names it looked up and did not find);
+        #: a part in ``_varies`` is never memoised
+        self._made: dict[str, dict[str, tuple[Any, frozenset[str]]]] = {}
+        self._varies: set[str] = set()
+        self.hits = 0
+
+    def install(self, env: jinja2.Environment) -> None:
+        get_template = env.get_template
+
+        def wrapped_get_template(name: Any, *args: Any, **kwargs: Any) -> jinja2.Template:
+            template = get_template(name, *args, **kwargs)
+            if id(template) not in self._seen:
+                self._seen.add(id(template))
+                self._wrap(template)
+            return template
+
+        env.get_template = wrapped_get_template  # type: ignore[method-assign]
+
+    def _ours(self, filename: str | None) -> bool:
+        return filename is not None and Path(filename).resolve().is_relative_to(self.theme_dir)
+
+    def _wrap(self, template: jinja2.Template) -> None:
+        if not self._ours(template.filename):
+            return
+        for name in BLOCKS:
+            render = template.blocks.get(name)
+            if render is not None:
+                template.blocks[name] = self._memoised(f"{template.name}#{name}", render)
+        if template.name in PARTIALS:
+            part = self._memoised(template.name, template.root_render_func, imported_ok=False)
+            template.root_render_func = part  # type: ignore[method-assign]
+
+    def _memoised(self, part: str, render: _Render, imported_ok: bool = True) -> _Render:
+        def memo(context: Context) -> Iterator[str]:
+            if (part in self._varies or self._reads.depth or self.nav.recording
+                    or (not imported_ok and _imported())):
+                # inside a recording (the outer one notes what this reads) or not a
+                # part of a page: as Jinja would
+                yield from render(context)
+                return
+            key, page = context.get("base_url"), context.get("page")
+            if not isinstance(key, str) or not isinstance(getattr(page, "url", None), str):
+                yield from render(context)  # not a page (404.html, sitemap.xml)
+                return
+            links = PageLinks(page.url)
+            made = self._made.setdefault(part, {})
+            entry = made.get(key)
+            if entry is not None:
+                subtree, absent = entry
+                if not any(name in context for name in absent):
+                    self.hits += 1
+                    yield self.nav.relative(subtree, context, links)
+                    return
+                # a name the recording did not find is there on this page: as it is
+                yield from render(context)
+                return
+            with self._reads as reads:
+                subtree = self.nav.record(lambda: "".join(render(context)))
+            if subtree is not None and reads.names <= CONSTANTS:
+                made[key] = (subtree, frozenset(reads.absent))
+                yield self.nav.relative(subtree, context, links)
+                return
+            self._varies.add(part)
+            self._made.pop(part, None)
+            yield from render(context)  # as it is, on this page and every other
+
+        memo.__name__ = getattr(render, "__name__", "memo")
+        return memo
+
+
+def material_templates(theme_name: str | None) -> Path | None:
+    """Material's own template folder, if the site uses Material."""
+    if theme_name != "material":
+        return None
+    try:
+        import material
+    except ImportError:
+        return None
+    folder = Path(material.__file__).parent / "templates"
+    return folder if folder.is_dir() else None
+
+
+def _imported() -> bool:
+    """Is the template being rendered as a module (``{% import %}``), not included?"""
+    frame = sys._getframe(2)  # memo's caller: the include site, or TemplateModule
+    return frame.f_code.co_name in ("__init__", "make_module", "_get_default_module")
