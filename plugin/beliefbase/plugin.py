@@ -46,7 +46,7 @@ from .idle_gc import IdleCollector
 from .ids import SrcPath
 from .project import compile_options
 from .site.beliefs import belief_options
-from .site.block_memo import BlockMemo, material_templates
+from .site.block_memo import BlockMemo, material_templates, remember_lookups
 from .site.callouts import CalloutExtension
 from .site.dependents import changed_keys, rewritten_notes
 from .site.dirty import Invalidation
@@ -354,6 +354,7 @@ class BeliefbasePlugin(BasePlugin[BeliefbaseConfig]):
             templates = material_templates(config.theme.name) if self.config.theme_cache else None
             if templates is not None:
                 BlockMemo(memo, templates).install(env)
+        remember_lookups(env)  # after the memos: a template is wrapped once, then found
         site = self.site
         self._search_escaped = site is not None and escape_before_writing(
             config.plugins, site.search_strings,

@@ -100,3 +100,37 @@ def test_a_serve_rebuild_starts_a_new_memo(project: Any, tmp_path: Path,
     html = (result.site / "page-1/index.html").read_text(encoding="utf-8")
     assert "Suche" in html  # the German search form, not the first build's memo
     shutil.rmtree(first)
+
+
+def test_remembered_lookups_answer_as_jinja_does(tmp_path: Path) -> None:
+    import jinja2
+
+    (tmp_path / "a.html").write_text("A{% include 'b.html' %}", encoding="utf-8")
+    (tmp_path / "b.html").write_text("B", encoding="utf-8")
+    env = jinja2.Environment(loader=jinja2.FileSystemLoader(tmp_path), auto_reload=False)
+    block_memo.remember_lookups(env)
+    first = env.get_template("a.html")
+    assert env.get_template("a.html") is first
+    assert env.get_template("a.html", "other.html") is first  # a parent joins to the name
+    assert first.render() == "AB"
+    with pytest.raises(jinja2.TemplateNotFound):
+        env.get_template("missing.html")
+    with pytest.raises(jinja2.TemplateNotFound):  # not remembered as found
+        env.get_template("missing.html")
+    assert env.get_template(first) is first  # a Template passes through
+    with_globals = env.get_template("b.html", globals={"x": 1})
+    assert with_globals.render() == "B"
+
+
+def test_an_environment_joining_paths_its_own_way_is_left_alone(tmp_path: Path) -> None:
+    import jinja2
+
+    class Relative(jinja2.Environment):
+        def join_path(self, template: str, parent: str) -> str:
+            return f"{parent.rpartition('/')[0]}/{template}".lstrip("/")
+
+    env = Relative(loader=jinja2.DictLoader({"x/a.html": "A", "a.html": "top"}))
+    get_template = env.get_template
+    block_memo.remember_lookups(env)
+    assert env.get_template == get_template  # not replaced
+    assert env.get_template("a.html", "x/p.html").render() == "A"
