@@ -2,9 +2,9 @@
 
 Material renders, for every page, parts that depend on nothing but the site's
 configuration and the page's depth: the ``<script id="__config">`` block
-with its translations, the stylesheet links, the search form, the logo.  At
-1,000 notes they cost about a sixth of the template loop, which runs on one
-core.  ``BlockMemo`` renders each such part once per ``base_url`` (pages at
+with its translations (ten lookups, each a macro building a dictionary of a
+hundred strings), the search form (seven more), the logo.  At 1,000 notes
+they cost a quarter of the template loop, which runs on one core.  ``BlockMemo`` renders each such part once per ``base_url`` (pages at
 the same depth share it) and hands the same HTML to the other pages, its links
 made relative to each page as ``NavMemo`` does for navigation subtrees.
 
@@ -16,7 +16,10 @@ constants (``config``, ``features``, the translations, ``base_url``...) —
 every page from then on.  A part that read only constants took the same
 branches, and printed the same text, as it would on any page of that depth:
 what varies from page to page is only reachable through what it did not
-read.  The ``url`` filter, which reads the page behind Jinja's back, prints
+read.  A name it looked up and did not find (a variable it sets itself
+further on) must still be missing on a page that reuses it.  A placeholder
+that did not come out as printed (``tojson`` escapes some characters) makes
+the part one that is rendered on every page too.  The ``url`` filter, which reads the page behind Jinja's back, prints
 placeholders while a part is recorded (``NavMemo``), and only Material's own
 templates take part: a user's override or a plugin's filter may read the
 page in ways no lookup shows.
@@ -39,10 +42,12 @@ from jinja2.utils import missing
 
 from .nav_memo import NavMemo, PageLinks
 
-#: What a part may look up and still be the same on every page of a depth.
+#: What a part may look up and still be the same on every page of a depth
+#: (``base_url`` is part of the memo's key; MkDocs' ``extra_css`` and
+#: ``extra_javascript`` are relative to the page, so they are not here).
 CONSTANTS = frozenset({
     "config", "features", "lang", "base_url", "namespace", "range", "dict",
-    "mkdocs_version", "build_date_utc", "extra_css", "extra_javascript", "palette",
+    "mkdocs_version", "build_date_utc",
 })
 
 #: Partials memoised when included (never imported: ``TemplateModule`` bypasses).
