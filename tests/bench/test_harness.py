@@ -160,3 +160,45 @@ def test_slow_memory_samples_are_taken_less_often(monkeypatch) -> None:  # type:
     gaps = [b - a for a, b in zip(taken, taken[1:], strict=False)]
     assert gaps and min(gaps) >= 0.03 * 20 * 0.95  # the sample, then 19 times its length
     assert sampler.peak == len(taken)
+
+
+def test_floor_explorer_and_material_alone_are_measured_in_rounds(monkeypatch, tmp_path) -> None:  # type: ignore[no-untyped-def]
+    from beliefbase.bench import run
+
+    (tmp_path / "docs").mkdir()
+    (tmp_path / "docs" / "a.md").write_text("# A\n", encoding="utf-8")
+    config = "theme:\n  name: material\n  font: false\nplugins:\n  - search\n"
+    (tmp_path / "mkdocs.plain.yml").write_text(config, encoding="utf-8")
+    (tmp_path / "mkdocs.yml").write_text(config + "  - beliefbase\n", encoding="utf-8")
+    calls: list[str] = []
+    clock = iter(range(1, 100))
+
+    def worker(n, task, config, options, **kwargs):  # type: ignore[no-untyped-def]
+        calls.append(task)
+        return run.Measurement(seconds=[float(next(clock))] * options.repeat, rss_bytes=1 << 20)
+
+    def builds(n, label, config, options, *, clear_cache):  # type: ignore[no-untyped-def]
+        calls.append(label)
+        return run.Measurement(seconds=[float(next(clock)) for _ in range(options.repeat)],
+                               rss_bytes=2 << 20)
+
+    monkeypatch.setattr(run, "ensure_vault", lambda folder, n, seed: (tmp_path, True))
+    monkeypatch.setattr(run, "read_manifest", lambda vault: {})
+    monkeypatch.setattr(run, "_worker", worker)
+    monkeypatch.setattr(run, "_builds", builds)
+    result = run.run_size(2, run.RunOptions(sizes=(2,), repeat=2, skip_plain=True), tmp_path)
+    assert calls[:6] == ["floor", "build_explorer", "plain_nonav"] * 2
+    m = result.measurements
+    assert m["floor"].seconds == [1.0, 1.0, 4.0, 4.0]  # each round's child repeats as asked
+    assert m["build_explorer"].seconds == [2.0, 5.0] and m["build_explorer"].best == 2.0
+    assert m["plain_nonav"].seconds == [3.0, 6.0]
+    assert calls[6:] == ["compile", "incremental", "build_cold", "build_warm"]
+
+
+def test_a_failed_round_decides_the_measurement(monkeypatch, tmp_path) -> None:  # type: ignore[no-untyped-def]
+    from beliefbase.bench import run
+
+    ok = run.Measurement(seconds=[1.0])
+    failed = run.Measurement("timeout", note="killed after 9 s")
+    assert run._merged(ok, failed).status == "timeout"
+    assert run._merged(failed, run.Measurement(seconds=[2.0])).status == "timeout"
