@@ -4,8 +4,9 @@ Material renders, for every page, parts that depend on nothing but the site's
 configuration and the page's depth: the ``<script id="__config">`` block
 with its translations (ten lookups, each a macro building a dictionary of a
 hundred strings), the search form (seven more), the logo.  At 1,000 notes
-they cost a quarter of the template loop, which runs on one core.  ``BlockMemo`` renders each such part once per ``base_url`` (pages at
-the same depth share it) and hands the same HTML to the other pages, its links
+they cost a quarter of the template loop, which runs on one core.
+``BlockMemo`` renders each such part once per ``base_url`` (pages at the
+same depth share it) and hands the same HTML to the other pages, its links
 made relative to each page as ``NavMemo`` does for navigation subtrees.
 
 Which parts qualify is observed, not assumed.  While a part renders for the
@@ -19,10 +20,11 @@ what varies from page to page is only reachable through what it did not
 read.  A name it looked up and did not find (a variable it sets itself
 further on) must still be missing on a page that reuses it.  A placeholder
 that did not come out as printed (``tojson`` escapes some characters) makes
-the part one that is rendered on every page too.  The ``url`` filter, which reads the page behind Jinja's back, prints
-placeholders while a part is recorded (``NavMemo``), and only Material's own
-templates take part: a user's override or a plugin's filter may read the
-page in ways no lookup shows.
+the part one that is rendered on every page too.  The ``url`` filter,
+which reads the page behind Jinja's back, prints placeholders while a part
+is recorded (``NavMemo``), and only Material's own templates take part: a
+user's override or a plugin's filter may read the page in ways no lookup
+shows.
 
 Candidates are the blocks of Material's ``base.html`` and the partials that
 ``header.html`` includes for the search form and the logo; tests build sites
