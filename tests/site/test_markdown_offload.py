@@ -106,6 +106,23 @@ def test_a_worker_that_dies_loses_no_page(project: Any, tmp_path: Path, started:
     assert len(started) == 1 and started[0].taken == 0 and not started[0].first_done
 
 
+def test_a_worker_out_of_disk_space_leaves_the_rest_here(
+        project: Any, tmp_path: Path, started: list[Any],
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    real = os.pwrite
+    written: list[int] = []
+
+    def pwrite(fd: int, data: bytes, offset: int) -> int:
+        if len(written) == 3:  # the fourth result finds the disk full
+            raise OSError(28, "No space left on device")
+        written.append(offset)
+        return real(fd, data, offset)
+
+    monkeypatch.setattr(render_ahead.os, "pwrite", pwrite)
+    assert_built_alike_both_ways(project, tmp_path)
+    assert len(started) == 1 and started[0].taken == 3  # the three it kept; the rest here
+
+
 def test_outputs_the_worker_failed_to_write_are_written_here(
         project: Any, tmp_path: Path, started: list[Any],
         monkeypatch: pytest.MonkeyPatch) -> None:

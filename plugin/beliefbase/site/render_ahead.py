@@ -27,6 +27,13 @@ Markdown the worker converted (a digest), and logs what the worker's
 conversion logged at that point of the loop, so the log reads as in a serial
 build.
 
+The worker appends each page's result to an unnamed temporary file as soon
+as it has it and, at the end, sends only where each one lies; this process
+reads a page's result back when MkDocs reaches that page.  Neither process
+holds all of them at once (sending them in one message held them three
+times over at the moment of the hand-over, the build's peak: the worker's
+dictionary, its pickled message, and this process's copy).
+
 Tests build sites both ways and compare every byte and every log line.
 Taking part needs: a site whose plugins are all known to leave converted
 pages alone (ours and a search plugin; see ``plugin.pages_read_once``), the
@@ -42,6 +49,7 @@ import logging
 import multiprocessing as mp
 import os
 import pickle
+import tempfile
 from collections.abc import Callable
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
@@ -94,7 +102,8 @@ class RenderAhead:
         context = mp.get_context("fork")
         self._ends = TwoEnds(context, len(order))  # this process the front, the worker the back
         self._current: str | None = None  # the page being converted, if the worker's
-        self._received: dict[str, bytes] | None = None  # the worker's conversions
+        #: where each of the worker's conversions lies in ``_spill`` (offset, length)
+        self._received: dict[str, tuple[int, int]] | None = None
         self.in_worker = False
         self._logged: list[tuple[str, int, str]] | None = None  # the worker's, converting
         self._kept: Converted | None = None  # the worker's last conversion
@@ -102,6 +111,7 @@ class RenderAhead:
         self.reuse: MarkdownReuse | None = reuse
         reuse.ahead = self  # before the fork: the worker's instance reports to it too
         gc.freeze()  # the worker's collections then leave the shared objects' pages alone
+        self._spill = tempfile.TemporaryFile(prefix="beliefbase-pages-")  # both ends' fd
         try:
             self._reader, writer = context.Pipe(duplex=False)
             self._worker = context.Process(target=self._work, args=(writer,), daemon=True)
@@ -109,6 +119,7 @@ class RenderAhead:
             writer.close()  # the worker's copy stays open: EOF here means it died
         except BaseException:
             reuse.ahead = None
+            self._spill.close()
             raise
         finally:
             gc.unfreeze()
@@ -153,7 +164,8 @@ class RenderAhead:
         if self._current is None:
             return None
         src_uri, self._current = self._current, None
-        pickled = self._worker_results().get(src_uri)
+        where = self._worker_results().get(src_uri)
+        pickled = self._read_back(*where) if where is not None else None
         if pickled is None:
             return None
         result: Converted = pickle.loads(pickled)  # noqa: S301 - from our own worker
@@ -177,12 +189,21 @@ class RenderAhead:
         for name, level, message in result.logged:
             logging.getLogger(name).log(level, message)
 
+    def _read_back(self, offset: int, length: int) -> bytes | None:
+        """One of the worker's results, from the file it appended them to."""
+        try:
+            data = os.pread(self._spill.fileno(), length, offset)
+        except (OSError, ValueError):
+            return None
+        return data if len(data) == length else None
+
     def conversions_done(self) -> None:
         """MkDocs' loop converted every page: receive what is left, let the worker end."""
         self._detach()
         self._worker_results()
         self._received = {}  # each page took its own
         self._worker.join()
+        self._spill.close()
 
     def _worker_results(self) -> dict[str, bytes]:
         """The worker's conversions (none if it died), received once."""
@@ -198,6 +219,7 @@ class RenderAhead:
         """End the worker (it has ended, unless the build failed first)."""
         self._detach()
         self._reader.close()
+        self._spill.close()
         if self._worker.is_alive():
             self._worker.terminate()
         self._worker.join()
@@ -227,7 +249,9 @@ class RenderAhead:
                 first_done = True
             except Exception:  # noqa: BLE001 - the main process does it and reports
                 log.debug("the worker's first work failed; it is done here", exc_info=True)
-        converted: dict[str, bytes] = {}
+        spilled: dict[str, tuple[int, int]] = {}  # src_uri -> (offset, length) in _spill
+        offset = 0
+        fd = self._spill.fileno()
         while (i := self._ends.back()) is not None:
             file = self.order[i]
             self._kept = None
@@ -236,8 +260,16 @@ class RenderAhead:
             except Exception:  # noqa: BLE001, S112 - the main process converts it and reports
                 continue
             if self._kept is not None:
-                converted[file.src_uri] = pickle.dumps(self._kept, pickle.HIGHEST_PROTOCOL)
-        writer.send((converted, first_done))
+                data = pickle.dumps(self._kept, pickle.HIGHEST_PROTOCOL)
+                try:
+                    written = os.pwrite(fd, data, offset)
+                except OSError:
+                    break  # no room for more: the main process converts the rest
+                if written != len(data):
+                    break
+                spilled[file.src_uri] = (offset, len(data))
+                offset += len(data)
+        writer.send((spilled, first_done))
         writer.close()
 
     def record(self, md: Markdown, markdown: str, html: str) -> None:
