@@ -111,7 +111,8 @@ class RenderAhead:
         self.reuse: MarkdownReuse | None = reuse
         reuse.ahead = self  # before the fork: the worker's instance reports to it too
         gc.freeze()  # the worker's collections then leave the shared objects' pages alone
-        self._spill = tempfile.TemporaryFile(prefix="beliefbase-pages-")  # both ends' fd
+        # both processes' descriptor; closed in conversions_done or close
+        self._spill = tempfile.TemporaryFile(prefix="beliefbase-pages-")  # noqa: SIM115
         try:
             self._reader, writer = context.Pipe(duplex=False)
             self._worker = context.Process(target=self._work, args=(writer,), daemon=True)
@@ -205,7 +206,7 @@ class RenderAhead:
         self._worker.join()
         self._spill.close()
 
-    def _worker_results(self) -> dict[str, bytes]:
+    def _worker_results(self) -> dict[str, tuple[int, int]]:
         """The worker's conversions (none if it died), received once."""
         if self._received is None:
             try:
