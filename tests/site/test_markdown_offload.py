@@ -160,3 +160,16 @@ def test_no_worker_for_small_builds_or_one_core(project: Any,
     assert render_ahead.RenderAhead.start(None, None, [None] * 10, None) is None  # type: ignore[arg-type]
     monkeypatch.setattr(render_ahead.os, "cpu_count", lambda: 1)
     assert render_ahead.RenderAhead.start(None, None, [None] * 1000, None) is None  # type: ignore[arg-type]
+
+
+def test_no_temporary_file_no_worker(project: Any, tmp_path: Path, started: list[Any],
+                                     monkeypatch: pytest.MonkeyPatch) -> None:
+    import gc
+
+    def no_file(*args: Any, **kwargs: Any) -> Any:
+        raise OSError(30, "Read-only file system")
+
+    monkeypatch.setattr(render_ahead.tempfile, "TemporaryFile", no_file)
+    assert_built_alike_both_ways(project, tmp_path)
+    assert started == []  # converted here, and nothing left half set up
+    assert gc.get_freeze_count() == 0

@@ -108,11 +108,12 @@ class RenderAhead:
         self._logged: list[tuple[str, int, str]] | None = None  # the worker's, converting
         self._kept: Converted | None = None  # the worker's last conversion
         self.taken = 0  # pages whose conversion came from the worker
+        # the worker's results, both processes' descriptor (closed in conversions_done or
+        # close); first: if it cannot be made, nothing else has changed
+        self._spill = tempfile.TemporaryFile(prefix="beliefbase-pages-")  # noqa: SIM115
         self.reuse: MarkdownReuse | None = reuse
         reuse.ahead = self  # before the fork: the worker's instance reports to it too
         gc.freeze()  # the worker's collections then leave the shared objects' pages alone
-        # both processes' descriptor; closed in conversions_done or close
-        self._spill = tempfile.TemporaryFile(prefix="beliefbase-pages-")  # noqa: SIM115
         try:
             self._reader, writer = context.Pipe(duplex=False)
             self._worker = context.Process(target=self._work, args=(writer,), daemon=True)
