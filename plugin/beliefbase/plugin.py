@@ -348,13 +348,14 @@ class BeliefbasePlugin(BasePlugin[BeliefbaseConfig]):
         # in the middle of one: no need to stat the file at every include (40,000
         # times at 1,000 notes)
         env.auto_reload = False
+        first_load = None
         if (self.config.nav_cache or self.config.theme_cache) and "url" in env.filters:
             memo = NavMemo(env.filters["url"])
             memo.install(env, nav=self.config.nav_cache)
             templates = material_templates(config.theme.name) if self.config.theme_cache else None
             if templates is not None:
-                BlockMemo(memo, templates).install(env)
-        remember_lookups(env)  # after the memos: a template is wrapped once, then found
+                first_load = BlockMemo(memo, templates).wrap
+        remember_lookups(env, first_load)
         site = self.site
         self._search_escaped = site is not None and escape_before_writing(
             config.plugins, site.search_strings,

@@ -18,13 +18,13 @@ from .test_markdown_offload import PAGES, build
 def memos(monkeypatch: pytest.MonkeyPatch) -> list[block_memo.BlockMemo]:
     """Every BlockMemo installed, to look at what it memoised."""
     made: list[block_memo.BlockMemo] = []
-    install = block_memo.BlockMemo.install
+    init = block_memo.BlockMemo.__init__
 
-    def spy(self: block_memo.BlockMemo, env: Any) -> None:
+    def spy(self: block_memo.BlockMemo, *args: Any) -> None:
+        init(self, *args)
         made.append(self)
-        install(self, env)
 
-    monkeypatch.setattr(block_memo.BlockMemo, "install", spy)
+    monkeypatch.setattr(block_memo.BlockMemo, "__init__", spy)
     return made
 
 
@@ -108,7 +108,8 @@ def test_remembered_lookups_answer_as_jinja_does(tmp_path: Path) -> None:
     (tmp_path / "a.html").write_text("A{% include 'b.html' %}", encoding="utf-8")
     (tmp_path / "b.html").write_text("B", encoding="utf-8")
     env = jinja2.Environment(loader=jinja2.FileSystemLoader(tmp_path), auto_reload=False)
-    block_memo.remember_lookups(env)
+    loaded: list[str] = []
+    block_memo.remember_lookups(env, lambda template: loaded.append(template.name))
     first = env.get_template("a.html")
     assert env.get_template("a.html") is first
     assert env.get_template("a.html", "other.html") is first  # a parent joins to the name
@@ -120,6 +121,7 @@ def test_remembered_lookups_answer_as_jinja_does(tmp_path: Path) -> None:
     assert env.get_template(first) is first  # a Template passes through
     with_globals = env.get_template("b.html", globals={"x": 1})
     assert with_globals.render() == "B"
+    assert loaded == ["a.html", "b.html"]  # each once, when first found
 
 
 def test_an_environment_joining_paths_its_own_way_is_left_alone(tmp_path: Path) -> None:

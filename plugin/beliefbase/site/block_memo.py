@@ -109,29 +109,18 @@ class BlockMemo:
         self.nav = nav  # its url filter prints placeholders while recording
         self.theme_dir = theme_dir.resolve()
         self._reads = _Reads()
-        self._seen: set[int] = set()  # templates already wrapped (by id)
         #: part -> base_url -> (recorded HTML, names it looked up and did not find);
         #: a part in ``_varies`` is never memoised
         self._made: dict[str, dict[str, tuple[Any, frozenset[str]]]] = {}
         self._varies: set[str] = set()
         self.hits = 0
 
-    def install(self, env: jinja2.Environment) -> None:
-        get_template = env.get_template
-
-        def wrapped_get_template(name: Any, *args: Any, **kwargs: Any) -> jinja2.Template:
-            template = get_template(name, *args, **kwargs)
-            if id(template) not in self._seen:
-                self._seen.add(id(template))
-                self._wrap(template)
-            return template
-
-        env.get_template = wrapped_get_template  # type: ignore[method-assign]
-
     def _ours(self, filename: str | None) -> bool:
         return filename is not None and Path(filename).resolve().is_relative_to(self.theme_dir)
 
-    def _wrap(self, template: jinja2.Template) -> None:
+    def wrap(self, template: jinja2.Template) -> None:
+        """Memoise ``template``'s parts, if it is one of Material's (once per template:
+        ``remember_lookups`` calls it when the build first loads it)."""
         if not self._ours(template.filename):
             return
         for name in BLOCKS:
@@ -180,8 +169,10 @@ class BlockMemo:
         return memo
 
 
-def remember_lookups(env: jinja2.Environment) -> None:
-    """``env.get_template`` answered from a dict for the rest of the build.
+def remember_lookups(env: jinja2.Environment,
+                     first_load: Callable[[jinja2.Template], None] | None = None) -> None:
+    """``env.get_template`` answered from a dict for the rest of the build;
+    ``first_load`` sees each template once, when it is first found (``BlockMemo``).
 
     Material includes about 32 templates per page; each include asks Jinja's
     ``get_template``, which takes a lock and reorders its LRU cache (0.4 s at
@@ -201,6 +192,8 @@ def remember_lookups(env: jinja2.Environment) -> None:
         template = found.get(name)
         if template is None:
             template = found[name] = get_template(name, parent)
+            if first_load is not None:
+                first_load(template)
         return template
 
     env.get_template = remembered  # type: ignore[method-assign]
