@@ -89,10 +89,11 @@ class MemoLoader(jinja2.BaseLoader):
 class _Subtree:
     """One inactive subtree's HTML, links as placeholders, and the folder holding them."""
 
-    __slots__ = ("html", "prefix", "relative")
+    __slots__ = ("html", "links", "prefix", "relative")
 
-    def __init__(self, html: Any, prefix: tuple[str, ...] | None) -> None:
+    def __init__(self, html: Any, prefix: tuple[str, ...] | None, links: bool = True) -> None:
         self.html = html
+        self.links = links  # any placeholder at all (else the HTML serves every page)
         self.prefix = prefix  # segments every link starts with; None: some link is not plain
         # the subtree made relative, by (page depth, segments the page shares with prefix)
         self.relative: dict[tuple[int, int], Any] = {}
@@ -144,6 +145,8 @@ class NavMemo:
         paths = self._placeholder.findall(html)
         if len(paths) != self._emitted - emitted:
             return None
+        if not paths:
+            return _Subtree(html, None, links=False)
         prefix: tuple[str, ...] | None = None
         for path in paths:
             parts = plain_parts(path)
@@ -163,18 +166,21 @@ class NavMemo:
             url = links.relative(path) if links is not None else None
             return url if url is not None else self.url_filter(context, path)
 
-        html = subtree.html
-        prefix = subtree.prefix
-        if links is None or prefix is None:
-            return html.__class__(self._placeholder.sub(one, html))
-        shared = common_prefix_length(links.parts, prefix)
-        if shared == len(prefix):  # the page lies inside the links' folder
-            return html.__class__(self._placeholder.sub(one, html))
-        # Every link's URL depends only on the page's depth and on ``shared``.
-        key = (len(links.parts), shared)
-        out = subtree.relative.get(key)
-        if out is None:
-            out = subtree.relative[key] = html.__class__(self._placeholder.sub(one, html))
+        html, prefix = subtree.html, subtree.prefix
+        if not subtree.links:
+            return html
+        key = None
+        if links is not None and prefix is not None:
+            shared = common_prefix_length(links.parts, prefix)
+            if shared < len(prefix):  # the page lies outside the links' folder:
+                # every link's URL depends only on the page's depth and on ``shared``
+                key = (len(links.parts), shared)
+                out = subtree.relative.get(key)
+                if out is not None:
+                    return out
+        out = html.__class__(self._placeholder.sub(one, html))
+        if key is not None:
+            subtree.relative[key] = out
         return out
 
     @pass_context
