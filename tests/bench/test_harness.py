@@ -202,3 +202,60 @@ def test_a_failed_round_decides_the_measurement(monkeypatch, tmp_path) -> None: 
     failed = run.Measurement("timeout", note="killed after 9 s")
     assert run._merged(ok, failed).status == "timeout"
     assert run._merged(failed, run.Measurement(seconds=[2.0])).status == "timeout"
+
+
+def test_built_sites_are_kept_until_the_sizes_last_build(monkeypatch, tmp_path) -> None:  # type: ignore[no-untyped-def]
+    """Deleting a site between builds slowed the next build's file creation (ext4)."""
+    from beliefbase.bench import child, run
+
+    config = "theme:\n  name: material\n  font: false\nplugins:\n  - search\n"
+    (tmp_path / "mkdocs.plain.yml").write_text(config, encoding="utf-8")
+    (tmp_path / "mkdocs.yml").write_text(config + "  - beliefbase\n", encoding="utf-8")
+    seen: list[tuple[Path, bool]] = []
+
+    def fake_child(args, cwd, timeout, env):  # type: ignore[no-untyped-def]
+        site = Path(args[args.index("-d") + 1])
+        (site / "index.html").write_text("built", encoding="utf-8")
+        return child.ChildResult(returncode=0, seconds=1.0, max_rss_bytes=1 << 20,
+                                 stdout="", stderr="")
+
+    def builds(n, label, config, options, *, clear_cache):  # type: ignore[no-untyped-def]
+        assert options.sites is not None and options.sites.parent == tmp_path
+        result = run.mkdocs_build(config, options.timeout, options.sites)
+        seen.append((options.sites, result.returncode == 0))
+        return run.Measurement(seconds=[1.0], rss_bytes=1 << 20)
+
+    monkeypatch.setattr(run, "run_child", fake_child)
+    monkeypatch.setattr(run, "ensure_vault", lambda folder, n, seed: (tmp_path, True))
+    monkeypatch.setattr(run, "read_manifest", lambda vault: {})
+    monkeypatch.setattr(run, "_worker", lambda *a, **k: run.Measurement(seconds=[1.0]))
+    monkeypatch.setattr(run, "_builds", builds)
+    sites_during: list[int] = []
+
+    def incremental(n, vault, options):  # type: ignore[no-untyped-def]
+        # the round's three builds' sites are all still there
+        sites_during.append(len(list(options.sites.glob("site-*/index.html"))))
+        return run.Measurement(seconds=[1.0])
+
+    monkeypatch.setattr(run, "_incremental", incremental)
+    run.run_size(2, run.RunOptions(sizes=(2,), repeat=1, skip_plain=True), tmp_path)
+    assert sites_during == [2]  # explorer and Material without navigation, both kept
+    assert len(seen) == 4 and all(ok for _, ok in seen)
+    assert not seen[0][0].exists()  # deleted once the size was done
+
+
+def test_without_a_folder_to_keep_it_in_the_site_is_temporary(monkeypatch, tmp_path) -> None:  # type: ignore[no-untyped-def]
+    from beliefbase.bench import child, run
+
+    sites: list[Path] = []
+
+    def fake_child(args, cwd, timeout, env):  # type: ignore[no-untyped-def]
+        sites.append(Path(args[args.index("-d") + 1]))
+        assert sites[-1].is_dir()
+        return child.ChildResult(returncode=0, seconds=1.0, max_rss_bytes=0, stdout="", stderr="")
+
+    monkeypatch.setattr(run, "run_child", fake_child)
+    run.mkdocs_build(tmp_path / "mkdocs.yml", None)
+    assert sites and not sites[0].exists()
+    run.mkdocs_build(tmp_path / "mkdocs.yml", None, tmp_path)
+    assert sites[1].parent == tmp_path and sites[1].exists()

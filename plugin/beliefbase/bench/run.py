@@ -19,6 +19,13 @@ Builds with Material's default navigation (``build_cold``, ``build_warm``,
 Each measurement keeps every sample; ``best`` is the minimum (the run least
 disturbed by the rest of the machine).  Builds also keep the peak memory.
 
+Built sites are kept until every measurement of the size is done
+(``_kept_sites``).  Deleting a site frees thousands of inodes, and for the
+next half-minute ext4 makes every new file or folder look past them (its
+``recently_deleted`` check): the 1,000 notes' ``mkdir`` and ``open`` calls
+took 2 s instead of 0.3 s in whichever build came next, a penalty the floor,
+which writes nothing, never paid.
+
 Before measuring, beliefbase's modules are byte-compiled (``compile_package``)
 as installing a wheel, or the first import anywhere ``__pycache__`` may be
 written, leaves them: MkDocs and Material come compiled by pip, and a build
@@ -29,12 +36,14 @@ an editable install) would be timed with work no installed site repeats.
 from __future__ import annotations
 
 import compileall
+import contextlib
 import dataclasses
 import os
 import shutil
 import subprocess
 import sys
 import tempfile
+from collections.abc import Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -67,6 +76,7 @@ class RunOptions:
     repeat: int = 1
     timeout: float = 1800.0  # seconds, per child process
     profile: Path | None = None  # folder for cProfile output of compile-only
+    sites: Path | None = None  # where builds write their sites; None: a temporary folder each
 
 
 @dataclass
@@ -176,13 +186,31 @@ def run_size(n: int, options: RunOptions, out: Path) -> SizeResult:
     result = SizeResult(n, vault, reused, read_manifest(vault) or {})
     m = result.measurements
     _progress(n, "reused" if reused else "generated")
+    with _kept_sites(out / f"sites-{n}") as sites:
+        _measure(n, vault, dataclasses.replace(options, sites=sites), m)
+    return result
+
+
+@contextlib.contextmanager
+def _kept_sites(folder: Path) -> Iterator[Path]:
+    """A folder for the size's built sites, deleted (and synced) after its last build."""
+    shutil.rmtree(folder, ignore_errors=True)
+    folder.mkdir(parents=True)
+    try:
+        yield folder
+    finally:
+        shutil.rmtree(folder, ignore_errors=True)
+        if hasattr(os, "sync"):
+            os.sync()  # freed inodes written out: ext4 then looks past them for 5 s, not 35 s
+
+
+def _measure(n: int, vault: Path, options: RunOptions, m: dict[str, Measurement]) -> None:
     m["floor"], m["build_explorer"], m["plain_nonav"] = _rounds(n, vault, options)
     profile = options.profile / f"compile-{n}.prof" if options.profile else None
     m["compile"] = _worker(n, "compile", vault / CONFIG, options, profile=profile)
     m["incremental"] = _incremental(n, vault, options)
     m["build_cold"], m["build_warm"] = _our_builds(n, vault, options)
     m["plain"] = _plain_build(n, vault, options)
-    return result
 
 
 def _rounds(n: int, vault: Path, options: RunOptions) -> tuple[Measurement, ...]:
@@ -225,9 +253,17 @@ def _merged(into: Measurement, sample: Measurement) -> Measurement:
     return into
 
 
-def mkdocs_build(config: Path, timeout: float | None) -> ChildResult:
-    """``python -m mkdocs build -q -f CONFIG -d <temp site>`` in a fresh child."""
-    with tempfile.TemporaryDirectory(prefix="beliefbase-bench-site-") as site:
+def mkdocs_build(config: Path, timeout: float | None, keep_in: Path | None = None) -> ChildResult:
+    """``python -m mkdocs build -q -f CONFIG -d <new site folder>`` in a fresh child.
+
+    The site is written to a new folder in ``keep_in`` and left there (see the
+    module's notes); without ``keep_in``, to a temporary folder deleted after.
+    """
+    with contextlib.ExitStack() as stack:
+        if keep_in is None:
+            site = stack.enter_context(tempfile.TemporaryDirectory(prefix="beliefbase-bench-site-"))
+        else:
+            site = tempfile.mkdtemp(prefix="site-", dir=keep_in)
         args = python_module("mkdocs", "build", "-q", "-f", str(config), "-d", site)
         # MkDocs 1.6 prints a notice about MkDocs 2 on every build; keep stderr for errors.
         env = {**os.environ, "NO_MKDOCS_2_WARNING": "1"}
@@ -304,7 +340,7 @@ def _builds(
             shutil.rmtree(config.parent / CACHE_DIR, ignore_errors=True)
         load = load_average()
         measurement.extra["load_before"] = max(load, measurement.extra.get("load_before", 0.0))
-        child = mkdocs_build(config, options.timeout)
+        child = mkdocs_build(config, options.timeout, options.sites)
         failed = _failure(child)
         if failed:
             _progress(n, f"{label}: {failed.status}")
