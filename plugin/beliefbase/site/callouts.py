@@ -96,6 +96,8 @@ def _box(parent: etree.Element, kind: str, name: str, fold: str, title: str) -> 
 
 def _callout_head(block: str) -> re.Match[str] | None:
     """The ``> [!type]`` line that starts a blockquote in ``block`` (not a later quote line)."""
+    if "[!" not in block:  # every block of every page comes here: skip the regex's scan
+        return None
     m = _CALLOUT_HEAD.search(block)
     if m is None or m.start() == 0:
         return m
@@ -147,7 +149,8 @@ class DisputedProcessor(BlockProcessor):
         self.title = title
 
     def test(self, parent: etree.Element, block: str) -> bool:
-        return bool(_DISPUTED_HEAD.search(block)) and not util.nearing_recursion_limit()
+        return (":::" in block and bool(_DISPUTED_HEAD.search(block))
+                and not util.nearing_recursion_limit())
 
     def run(self, parent: etree.Element, blocks: list[str]) -> bool | None:
         block = blocks.pop(0)

@@ -41,11 +41,18 @@ from ..codecs.markdown import split_wikilink
 if TYPE_CHECKING:
     from .render import PageRenderer
 
-WIKILINK_RE = r"(?<!\\)(?P<bang>!?)\[\[(?P<inner>[^\[\]\n]+)\]\]"
+# Both inline patterns start with a literal, so a search skips to its next
+# occurrence in C: Python-Markdown searches every pattern in every piece of
+# text, and a leading lookbehind or optional character made the engine try
+# each position in turn (25 times slower).  What stands before the literal is
+# checked by a lookbehind after it, and the ``!`` of an embed and the mark of
+# a line-start tag are taken into the match by ``handleMatch``.
+WIKILINK_RE = r"\[\[(?<!\\\[\[)(?P<inner>[^\[\]\n]+)\]\]"
 _TAG_BODY = r"#(?P<tag>[\w/\-]*[^\W\d][\w/\-]*)(?![\w/\-]|:[A-Z][A-Z0-9_]*\b)"
 #: Marks a line-start ``#tag`` so that it is neither a heading nor lost (U+2063).
 LINE_TAG_MARK = "\u2063"
-TAG_RE = r"(?:(?<=[ \t\n])|^|" + LINE_TAG_MARK + r")" + _TAG_BODY
+# "#" after a space, tab, newline, the mark or nothing: a tag, not "a#b".
+TAG_RE = r"#(?<![^ \t\n" + LINE_TAG_MARK + r"]#)" + _TAG_BODY[1:]
 _TABLE_ROW = re.compile(r"^[ \t]*\|.*\|[ \t]*$|^[^|\n]*\|[^\n]*$")
 _DELIMITER_ROW = re.compile(r"^[ \t]*\|?[ \t]*:?-+:?[ \t]*(?:\|[ \t]*:?-+:?[ \t]*)*\|?[ \t]*$")
 _PIPE_IN_WIKILINK = re.compile(r"(?<!\\)(!?\[\[[^\[\]\n|]*)(?<!\\)\|([^\[\]\n]*\]\])")
@@ -71,17 +78,24 @@ class WikiLinkProcessor(InlineProcessor):
         target, fragment, display = split_wikilink(m.group("inner"))
         if not target and not fragment:
             return None, m.start(0), m.end(0)
-        if m.group("bang"):
+        start = m.start(0)
+        if is_embed(data, start):
             rl = self.renderer.lookup("embed", target, fragment, display)
             result = self.renderer.embed_html(rl)
             if isinstance(result, str):
                 # A transclusion is block content: a slot that EmbedBlocks lifts out of its <p>.
                 slot = etree.Element("div", {"class": EMBED_SLOT})
                 slot.text = AtomicString(self.md.htmlStash.store(result))
-                return slot, m.start(0), m.end(0)
-            return result, m.start(0), m.end(0)
+                return slot, start - 1, m.end(0)
+            return result, start - 1, m.end(0)
         rl = self.renderer.lookup("link", target, fragment, display)
-        return self.renderer.link_element(rl), m.start(0), m.end(0)
+        return self.renderer.link_element(rl), start, m.end(0)
+
+
+def is_embed(data: str, start: int) -> bool:
+    """``![[`` at ``start - 1``: an embed, unless the ``!`` is escaped (``\\![[x]]``: "!" + link)."""
+    return (start > 0 and data[start - 1] == "!"
+            and not (start > 1 and data[start - 2] == "\\"))
 
 
 class TagProcessor(InlineProcessor):
@@ -92,7 +106,10 @@ class TagProcessor(InlineProcessor):
     ) -> tuple[etree.Element, int, int]:
         el = etree.Element("span", {"class": "bb-tag"})
         el.text = AtomicString("#" + m.group("tag"))
-        return el, m.start(0), m.end(0)
+        start = m.start(0)
+        if start > 0 and data[start - 1] == LINE_TAG_MARK:
+            start -= 1  # the mark LineTags put there goes with the tag
+        return el, start, m.end(0)
 
 
 class TablePipes(Preprocessor):
