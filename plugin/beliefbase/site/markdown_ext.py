@@ -93,7 +93,7 @@ class WikiLinkProcessor(InlineProcessor):
 
 
 def is_embed(data: str, start: int) -> bool:
-    """``![[`` at ``start - 1``: an embed, unless the ``!`` is escaped (``\\![[x]]``: "!" + link)."""
+    """``!`` before the ``[[`` at ``start``: an embed, unless escaped (``\\![[x]]``)."""
     return (start > 0 and data[start - 1] == "!"
             and not (start > 1 and data[start - 2] == "\\"))
 
