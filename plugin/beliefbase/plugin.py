@@ -42,7 +42,7 @@ from .builder import CompileOptions, Compiler, make_sources
 from .builder.documents import Document
 from .config import BeliefbaseConfig
 from .graph.build import GraphBuilder
-from .idle_gc import IdleCollector
+from .idle_gc import IdleCollector, freeze_at_exit
 from .ids import SrcPath
 from .project import compile_options
 from .site.beliefs import belief_options
@@ -111,6 +111,7 @@ class BeliefbasePlugin(BasePlugin[BeliefbaseConfig]):
         # default collection thresholds would scan them again and again (~20% of a
         # serve rebuild).  Collections still run, just less often.
         gc.set_threshold(max(gc.get_threshold()[0], 50_000), 50, 100)
+        freeze_at_exit()  # the process's end need not scan the site's objects again
 
     def on_config(self, config: MkDocsConfig) -> MkDocsConfig:
         # a serve rebuild starts: the last one's search index, still being built

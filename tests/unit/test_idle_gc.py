@@ -4,6 +4,8 @@ runs again once the server has been idle."""
 from __future__ import annotations
 
 import gc
+import subprocess
+import sys
 import time
 from collections.abc import Iterator
 
@@ -60,3 +62,25 @@ def test_stop_leaves_it_on_and_no_timer() -> None:
     collector.rebuild_starts()
     collector.stop()
     assert gc.isenabled()
+
+
+def test_objects_alive_at_exit_are_frozen_once_the_plugin_started() -> None:
+    """The interpreter's exit skips scanning the build's objects (0.9 s at 1,000 notes)."""
+    script = (
+        "import atexit, gc\n"
+        # registered first, so it runs last: after the plugin's handler
+        "atexit.register(lambda: print('frozen', gc.get_freeze_count(), flush=True))\n"
+        "from beliefbase.plugin import BeliefbasePlugin\n"
+        "plugin = BeliefbasePlugin()\n"
+        "plugin.on_startup(command='build', dirty=False)\n"
+        "first = atexit._ncallbacks()\n"
+        "BeliefbasePlugin().on_startup(command='serve', dirty=True)\n"
+        "print('registered again', atexit._ncallbacks() - first, flush=True)\n"
+        "keep = [[i] for i in range(50_000)]\n"
+        "print('before exit', gc.get_freeze_count(), flush=True)\n"
+    )
+    out = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True,
+                         check=True).stdout.split("\n")
+    assert out[0] == "registered again 0"
+    assert out[1] == "before exit 0"  # nothing happens while the process goes on
+    assert int(out[2].split()[1]) > 50_000
