@@ -67,11 +67,16 @@ class BeliefbaseConfig(base.Config):
     """URL of the "All notes" page (the explorer tree as HTML), with ``explorer``."""
 
     nav_cache = c.Type(bool, default=True)
-    theme_cache = c.Type(bool, default=True)
     """Render each part of Material's navigation that does not hold the current
     page once per build instead of once per page (same HTML; a 1,000-note build
     with Material's default navigation takes a third of the time).  Off: Material
     renders it as usual."""
+
+    theme_cache = c.Type(bool, default=True)
+    """Render the parts of Material's page that depend only on the configuration
+    and the page's depth (the ``__config`` script, the search form, the logo)
+    once per depth instead of once per page (same HTML; see ``site/block_memo.py``).
+    Off: Material renders them on every page."""
 
     reuse_markdown = c.Type(bool, default=True)
     """Convert every page with one Python-Markdown instance, reset between pages,

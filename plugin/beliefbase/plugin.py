@@ -435,8 +435,7 @@ class BeliefbasePlugin(BasePlugin[BeliefbaseConfig]):
             self._search_offload.close()
         self.reader_cache.wait()
         if self.compiler is not None:
-            self.compiler.cache.save()
-            self.compiler.cache.wait()
+            self.compiler.cache.save()  # waits for a background save first
 
     def on_serve(self, server: Any, *, config: MkDocsConfig, builder: Any) -> Any:
         if self.config.watcher == "native" and use_native_watcher(server):

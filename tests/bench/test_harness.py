@@ -242,20 +242,3 @@ def test_built_sites_are_kept_until_the_sizes_last_build(monkeypatch, tmp_path) 
     assert sites_during == [2]  # explorer and Material without navigation, both kept
     assert len(seen) == 4 and all(ok for _, ok in seen)
     assert not seen[0][0].exists()  # deleted once the size was done
-
-
-def test_without_a_folder_to_keep_it_in_the_site_is_temporary(monkeypatch, tmp_path) -> None:  # type: ignore[no-untyped-def]
-    from beliefbase.bench import child, run
-
-    sites: list[Path] = []
-
-    def fake_child(args, cwd, timeout, env):  # type: ignore[no-untyped-def]
-        sites.append(Path(args[args.index("-d") + 1]))
-        assert sites[-1].is_dir()
-        return child.ChildResult(returncode=0, seconds=1.0, max_rss_bytes=0, stdout="", stderr="")
-
-    monkeypatch.setattr(run, "run_child", fake_child)
-    run.mkdocs_build(tmp_path / "mkdocs.yml", None)
-    assert sites and not sites[0].exists()
-    run.mkdocs_build(tmp_path / "mkdocs.yml", None, tmp_path)
-    assert sites[1].parent == tmp_path and sites[1].exists()

@@ -76,7 +76,7 @@ class RunOptions:
     repeat: int = 1
     timeout: float = 1800.0  # seconds, per child process
     profile: Path | None = None  # folder for cProfile output of compile-only
-    sites: Path | None = None  # where builds write their sites; None: a temporary folder each
+    sites: Path | None = None  # set by run_size: the folder its builds write their sites in
 
 
 @dataclass
@@ -253,21 +253,17 @@ def _merged(into: Measurement, sample: Measurement) -> Measurement:
     return into
 
 
-def mkdocs_build(config: Path, timeout: float | None, keep_in: Path | None = None) -> ChildResult:
-    """``python -m mkdocs build -q -f CONFIG -d <new site folder>`` in a fresh child.
+def mkdocs_build(config: Path, timeout: float | None, sites: Path) -> ChildResult:
+    """``python -m mkdocs build -q -f CONFIG -d <new folder in sites>`` in a fresh child.
 
-    The site is written to a new folder in ``keep_in`` and left there (see the
-    module's notes); without ``keep_in``, to a temporary folder deleted after.
+    The site is left there: ``run_size`` deletes the size's sites after its
+    last build (see the module's notes).
     """
-    with contextlib.ExitStack() as stack:
-        if keep_in is None:
-            site = stack.enter_context(tempfile.TemporaryDirectory(prefix="beliefbase-bench-site-"))
-        else:
-            site = tempfile.mkdtemp(prefix="site-", dir=keep_in)
-        args = python_module("mkdocs", "build", "-q", "-f", str(config), "-d", site)
-        # MkDocs 1.6 prints a notice about MkDocs 2 on every build; keep stderr for errors.
-        env = {**os.environ, "NO_MKDOCS_2_WARNING": "1"}
-        return run_child(args, cwd=config.parent, timeout=timeout, env=env)
+    site = tempfile.mkdtemp(prefix="site-", dir=sites)
+    args = python_module("mkdocs", "build", "-q", "-f", str(config), "-d", site)
+    # MkDocs 1.6 prints a notice about MkDocs 2 on every build; keep stderr for errors.
+    env = {**os.environ, "NO_MKDOCS_2_WARNING": "1"}
+    return run_child(args, cwd=config.parent, timeout=timeout, env=env)
 
 
 def _worker(
@@ -340,6 +336,7 @@ def _builds(
             shutil.rmtree(config.parent / CACHE_DIR, ignore_errors=True)
         load = load_average()
         measurement.extra["load_before"] = max(load, measurement.extra.get("load_before", 0.0))
+        assert options.sites is not None, "builds run inside run_size"
         child = mkdocs_build(config, options.timeout, options.sites)
         failed = _failure(child)
         if failed:

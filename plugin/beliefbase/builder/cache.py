@@ -109,9 +109,10 @@ class ParseCache:
         ``background``: in a forked child when the cache is large, so this
         process goes on meanwhile (``wait`` for it before relying on the file).
         """
+        self.wait()  # one writer at a time (an older snapshot must not land last),
+        # and a child that failed has left the cache dirty: this save writes it again
         if self.cache_dir is None or not self._dirty:
             return
-        self.wait()  # one writer at a time: an older snapshot must not land last
         if (background and len(self._entries) >= BACKGROUND_THRESHOLD
                 and "fork" in mp.get_all_start_methods()):
             try:
