@@ -1,9 +1,10 @@
 """Documents: a ParsedDoc plus its identity (SPEC §4).
 
 Adds to each parsed file: its network, BID (frontmatter ``bid`` or a
-provisional one from network + path), title (frontmatter -> first H1 -> file
-name), aliases, ``id``, schema, tags, publish state, page URL, and its
-sections with anchors identical to the ``id`` the rendered heading gets.
+provisional one from network + path), title (frontmatter -> an H1 that is the
+body's first content -> file name), aliases, ``id``, schema, tags, publish
+state, page URL, and its sections with anchors identical to the ``id`` the
+rendered heading gets.
 """
 
 from __future__ import annotations
@@ -159,12 +160,10 @@ def _title(parsed: ParsedDoc) -> str:
     title = parsed.meta.get("title")
     if isinstance(title, str | int | float) and not isinstance(title, bool) and str(title).strip():
         return " ".join(str(title).split())
-    for heading in parsed.headings:
-        if heading.level == 1:
-            text = plain_text(heading.text)
-            if text:
-                return text
-            break
+    if parsed.leading_h1:
+        text = plain_text(parsed.headings[0].text)
+        if text:
+            return text
     return stem(parsed.path)
 
 

@@ -170,6 +170,7 @@ def _scan(
         frontmatter_end=front.block_end,
         bad_frontmatter=front.error is not None,
         headings=headings,
+        leading_h1=_leading_h1(headings, body, pos),
         blocks=tuple(_block_ids(masked, pos)),
         links=tuple(links),
         tags=tuple(_tags(masked, pos)),
@@ -221,6 +222,18 @@ def _headings(masked: str, body: str, pos: _Positions) -> Iterator[Heading]:
     found.sort(key=lambda item: item[0])
     for _, heading in found:
         yield heading
+
+
+def _leading_h1(headings: tuple[Heading, ...], body: str, pos: _Positions) -> bool:
+    """Is the first heading an H1 with nothing but blank lines above it?
+
+    Only then is it the note's title (MkDocs takes an H1 that is the page's first
+    element; Obsidian shows the file name): an H1 further down is a section.
+    """
+    if not headings or headings[0].level != 1:
+        return False
+    line_start = pos.starts[headings[0].line - pos.first_line]
+    return not body[:line_start].strip()
 
 
 def _setext_text_start(masked: str, underline: int) -> int | None:

@@ -94,6 +94,8 @@ class ParsedDoc:
     frontmatter_end: int = 0  # end offset of a frontmatter block (also when it is bad)
     bad_frontmatter: bool = False
     headings: tuple[Heading, ...] = ()
+    #: the body's first content is an H1 (``headings[0]``): the note's title, as in MkDocs
+    leading_h1: bool = False
     blocks: tuple[BlockId, ...] = ()
     links: tuple[LinkRef, ...] = ()
     tags: tuple[Tag, ...] = ()

@@ -169,7 +169,14 @@ class SiteBuild:
         return ascii_html(self.panels.backlinks(doc, page_url) + reader)
 
     def page_top(self, doc: Document, html: str) -> str:
-        """``html`` with the drift banner first and the aliases under the title."""
+        """``html`` with the drift banner first and the aliases under the title.
+
+        A note whose first content is not an H1 but that has one further down (a
+        section) gets its title as a heading first: the theme prints the title only
+        when the page has no ``<h1>`` at all.
+        """
+        if not doc.parsed.leading_h1 and "<h1" in html:
+            html = self.templates.render("title.html", title=doc.title) + html
         html = self.reader.aliases_html(doc, html) if self.reader else html
         return self.panels_before(doc) + html
 
