@@ -22,6 +22,7 @@ from .graph.events import diff_graphs, load_snapshot, save_snapshot
 from .graph.invariants import check_graph
 from .project import belief_context, cache_dir, compile_from_config, load_config, load_project
 from .sync import add_bid, record_source_refs
+from .terminal import echo
 from .writeback import edit_file
 
 __all__ = ["compile_from_config", "load_project", "main"]
@@ -49,7 +50,7 @@ def check(config_file: str | None, strict: bool, as_json: bool, events: bool, co
     """Compile the knowledge base and print its diagnostics."""
     if codes:
         for code, (level, meaning) in diag.CODES.items():
-            click.echo(f"{code:22} {level.value:8} {meaning}")
+            echo(f"{code:22} {level.value:8} {meaning}")
         return
     config = load_config(config_file)
     compiled = compile_from_config(config_file, use_cache=True)
@@ -60,17 +61,17 @@ def check(config_file: str | None, strict: bool, as_json: bool, events: bool, co
     if events:
         previous = load_snapshot(snapshot_dir)
         for event in diff_graphs(previous, graph):
-            click.echo(event.describe())
+            echo(event.describe())
     save_snapshot(snapshot_dir, graph)
     if as_json:
-        click.echo(json.dumps({"version": 1, "diagnostics": [d.as_json() for d in found]},
+        echo(json.dumps({"version": 1, "diagnostics": [d.as_json() for d in found]},
                               indent=1, ensure_ascii=False))
     elif not events:
         for d in found:
-            click.echo(f"{d.level.value}: {d}")
+            echo(f"{d.level.value}: {d}")
         counts = diag.summary(found)
         summary = ", ".join(f"{n} {code}" for code, n in counts.items()) or "no diagnostics"
-        click.echo(f"{len(compiled.published)} notes, {summary}", err=True)
+        echo(f"{len(compiled.published)} notes, {summary}", err=True)
     failing = [d for d in found if d.level is diag.Level.ERROR or
                (strict and d.level is diag.Level.WARNING)]
     sys.exit(1 if failing else 0)
@@ -104,14 +105,14 @@ def sync(config_file: str | None, source_refs: bool, check: bool, diff: bool) ->
         where = options.display(doc.path)
         if result.refused:
             refused += 1
-            click.echo(f"{where}: not changed: {result.refused}", err=True)
+            echo(f"{where}: not changed: {result.refused}", err=True)
         elif result.changed:
             changed += 1
             if diff:
-                click.echo(result.diff, nl=False)
+                echo(result.diff, nl=False)
             else:
                 what = "source hashes" if source_refs else "bid"
-                click.echo(f"{where}: {'would record' if check else 'recorded'} {what}")
+                echo(f"{where}: {'would record' if check else 'recorded'} {what}")
     if check and changed:
         sys.exit(1)
     if refused:
@@ -138,9 +139,13 @@ def graph_export(config_file: str | None, fmt: str, output: Path | None) -> None
 
         text = to_graphml(g)
     if output is None:
-        click.echo(text)
-    else:
+        echo(text)
+        return
+    try:
         output.write_text(text, encoding="utf-8")
+    except OSError as exc:
+        raise click.ClickException(
+            f"cannot write {output}: {exc.strerror or exc} (does its folder exist?)") from exc
 
 
 register_belief_commands(main, belief_context)

@@ -62,6 +62,7 @@ from .site.search_index import EntryTexts, escape_before_writing, fix_search_ind
 from .site.search_offload import SearchOffload
 from .site.session import OUTPUT_DIR, SiteBuild
 from .site.templates import MemoryBytecodeCache, Templates, theme_dir
+from .terminal import printable
 from .watcher import use_native_watcher
 
 log = get_plugin_logger(__name__)
@@ -450,12 +451,13 @@ class BeliefbasePlugin(BasePlugin[BeliefbaseConfig]):
     def _log(self, found: list[diag.Diagnostic]) -> None:
         quiet = self.config.strict is False
         for d in found:
+            text = printable(str(d))  # titles and targets may hold terminal escapes
             if d.level is diag.Level.ERROR:
-                log.error(str(d))
+                log.error(text)
             elif d.level is diag.Level.WARNING and not quiet:
-                log.warning(str(d))
+                log.warning(text)
             else:
-                log.info(str(d))
+                log.info(text)
 
 
 #: plugins known to read neither a page's Markdown after it is converted nor its

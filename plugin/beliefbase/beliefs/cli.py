@@ -28,6 +28,7 @@ import click
 
 from .. import diagnostics as diag
 from ..ids import normalize_name
+from ..terminal import echo, printable
 from ..writeback import edit_file
 from . import dates
 from .edit import supersede_transform
@@ -102,7 +103,7 @@ def rebuild_beliefs(project: ProjectContext) -> BeliefSet:
 
 def _unknown(session: Session, belief_id: str) -> click.ClickException:
     hint = diag.did_you_mean(belief_id, list(session.beliefs.beliefs))
-    return click.ClickException(f"unknown belief id {belief_id!r}{hint}")
+    return click.ClickException(printable(f"unknown belief id {belief_id!r}{hint}"))
 
 
 def make_commands(load: Loader) -> list[click.Command]:
@@ -128,9 +129,9 @@ def make_commands(load: Loader) -> list[click.Command]:
         session = open_session(load, config_file)
         answer = why(session.store, query, network, since, until, as_of, not no_history)
         if as_json:
-            click.echo(json.dumps(answer, indent=2, ensure_ascii=False))
+            echo(json.dumps(answer, indent=2, ensure_ascii=False))
         else:
-            click.echo(render_text(answer), nl=False)
+            echo(render_text(answer), nl=False)
 
     @click.group("beliefs")
     def beliefs_group() -> None:
@@ -149,7 +150,7 @@ def make_commands(load: Loader) -> list[click.Command]:
                 if (topic is None or normalize_name(r["topic"]) == normalize_name(topic))
                 and not (current_only and r["superseded_at"] is not None)]
         if not rows:
-            click.echo("no beliefs match")
+            echo("no beliefs match")
             return
         width = max(len(r["belief_id"]) for r in rows)
         for r in rows:
@@ -157,7 +158,7 @@ def make_commands(load: Loader) -> list[click.Command]:
             if status == "current" and r["confidence_hint"] == "contested":
                 status = "contested"
             statement = " ".join(r["statement"].split())
-            click.echo(f"{r['belief_id']:<{width}}  {status:<21}  {r['topic']}: {statement}")
+            echo(f"{r['belief_id']:<{width}}  {status:<21}  {r['topic']}: {statement}")
 
     @beliefs_group.command("history")
     @click.argument("belief_id")
@@ -168,8 +169,8 @@ def make_commands(load: Loader) -> list[click.Command]:
         chain = history(session.store, belief_id)
         if chain is None:
             raise _unknown(session, belief_id)
-        click.echo(f"history of {belief_id} ({_count(len(chain), 'belief')}, oldest first)")
-        click.echo("\n".join(draw([belief_node(b) for b in chain])))
+        echo(f"history of {belief_id} ({_count(len(chain), 'belief')}, oldest first)")
+        echo("\n".join(draw([belief_node(b) for b in chain])))
 
     @beliefs_group.command("supersede")
     @click.argument("old")
@@ -201,11 +202,11 @@ def make_commands(load: Loader) -> list[click.Command]:
             writer.writerow([*BELIEF_COLUMNS, "page_url"])
             for row in session.store.iter_beliefs(network):
                 writer.writerow([row[c] for c in (*BELIEF_COLUMNS, "page_url")])
-            click.echo(out.getvalue(), nl=False)
+            echo(out.getvalue(), nl=False)
             return
         records = [belief_record(vb, session.beliefs) for vb in session.beliefs.beliefs.values()
                    if network is None or vb.network == network]
-        click.echo(json.dumps({"version": 1, "beliefs": records}, indent=2, ensure_ascii=False))
+        echo(json.dumps({"version": 1, "beliefs": records}, indent=2, ensure_ascii=False))
 
     @beliefs_group.command("verify")
     @_config_option
@@ -214,10 +215,10 @@ def make_commands(load: Loader) -> list[click.Command]:
         session = open_session(load, config_file)
         for found in session.beliefs.diagnostics:
             if found.code in ("quote-drift", "path-escape"):
-                click.echo(str(found))
+                echo(str(found))
         checks = [p.check for p in session.beliefs.provenance.values()]
         drifted = sum(not c.verified for c in checks)
-        click.echo(f"{_count(len(checks), 'quote anchor')} checked: "
+        echo(f"{_count(len(checks), 'quote anchor')} checked: "
                    f"{len(checks) - drifted} verified, {drifted} drifted")
         if drifted:
             raise SystemExit(1)
@@ -239,16 +240,16 @@ def _reindex(load: Loader) -> click.Command:
     def reindex_command(rebuild: bool, config_file: Path | None) -> None:
         """Rebuild derived indexes from the files on disk."""
         if not rebuild:
-            click.echo("nothing to rebuild; pass --rebuild-beliefs")
+            echo("nothing to rebuild; pass --rebuild-beliefs")
             return
         project = load(config_path(config_file))
         beliefs = rebuild_beliefs(project)
         for found in beliefs.diagnostics:
             if found.level is not diag.Level.INFO:
-                click.echo(str(found), err=True)
+                echo(str(found), err=True)
         current = sum(vb.is_current for vb in beliefs.beliefs.values())
         where = display_path(project.store_path, project.root)
-        click.echo(f"rebuilt {where}: {_count(len(beliefs.beliefs), 'belief')} ({current} "
+        echo(f"rebuilt {where}: {_count(len(beliefs.beliefs), 'belief')} ({current} "
                    f"current), {_count(len(beliefs.provenance), 'provenance entry')}")
 
     return reindex_command
@@ -283,15 +284,16 @@ def _supersede(session: Session, old: str, new: str, reason: str, at: str | None
                        root=session.project.docs_dir, expect_sha256=sidecar.digest,
                        label=sidecar.display)
     if result.refused:
-        raise click.ClickException(f"{sidecar.display}: {result.refused}; nothing written")
+        raise click.ClickException(
+            printable(f"{sidecar.display}: {result.refused}; nothing written"))
     if diff:
-        click.echo(result.diff, nl=False)
+        echo(result.diff, nl=False)
     if not result.changed:
-        click.echo(f"{sidecar.display}: {old} is already superseded by {new}; nothing to change")
+        echo(f"{sidecar.display}: {old} is already superseded by {new}; nothing to change")
     elif check or diff:
         if check:
-            click.echo(f"{sidecar.display}: would supersede {old} by {new}")
+            echo(f"{sidecar.display}: would supersede {old} by {new}")
             raise SystemExit(1)
     else:
         session.store.sync(verify_context(session.project))
-        click.echo(f"{sidecar.display}: {old} superseded by {new} at {when} ({reason})")
+        echo(f"{sidecar.display}: {old} superseded by {new} at {when} ({reason})")

@@ -1,0 +1,91 @@
+"""The command line on hostile data: nothing raw reaches a terminal, exports parse,
+user errors end in a message (exit 1), never a traceback."""
+
+from __future__ import annotations
+
+import json
+import xml.dom.minidom
+
+import pytest
+from beliefbase.terminal import printable
+
+from tests.cli.test_check import run
+
+ESCAPES = "\x1b]0;pwned\x07 \x1b[31mred\x9b \r\u202eevil\x00"
+
+
+@pytest.mark.parametrize(
+    ("text", "shown"),
+    [
+        ("plain text, tab\tand newline\n", "plain text, tab\tand newline\n"),
+        ("\x1b[31m", "\\u001b[31m"),
+        ("bell\x07", "bell\\u0007"),
+        ("csi\x9b", "csi\\u009b"),
+        ("back\rover", "back\\u000dover"),
+        ("\u202eright-to-left", "\\u202eright-to-left"),
+        ("delete\x7f", "delete\\u007f"),
+        ("Ünïcode 中文 ok", "Ünïcode 中文 ok"),
+    ],
+)
+def test_printable(text: str, shown: str) -> None:
+    assert printable(text) == shown
+
+
+def test_printable_keeps_json_json() -> None:
+    data = {"title": ESCAPES}
+    text = printable(json.dumps(data, ensure_ascii=False))
+    assert json.loads(text) == data
+
+
+def _hostile(project) -> None:  # type: ignore[no-untyped-def]
+    project.write("a.md", '---\ntitle: "T \\x1b[31mred\\x07 \\x01"\n---\n[[Missing \x1bc note]]\n')
+    project.write("b.md", "B[^1]\n\n[^1]: a note\n")
+    sidecar = {"page": "b.md", "beliefs": [{
+        "belief_id": "b-1", "statement": f"Evil {ESCAPES} statement", "topic": "t",
+        "subject": "s", "predicate": "p", "object": "o", "footnote_ids": ["1"],
+        "provenance_ids": [], "asserted_at": "2026-01-01"}], "provenance": []}
+    project.write("b.beliefs.json", json.dumps(sidecar))
+
+
+def _no_raw_controls(text: str) -> None:
+    assert not any(c in text for c in "\x1b\x07\x9b\x00\r\u202e\x01"), repr(text)
+
+
+def test_commands_print_no_control_characters(project) -> None:  # type: ignore[no-untyped-def]
+    _hostile(project)
+    for args in (["check"], ["check", "--json"], ["why", "s"], ["why", "s", "--json"],
+                 ["beliefs", "list"], ["beliefs", "export"], ["graph", "export"]):
+        result = run(project, *args)
+        _no_raw_controls(result.stdout)
+        _no_raw_controls(result.stderr)
+    assert "\\u001b" in run(project, "why", "s").stdout
+    data = json.loads(run(project, "why", "s", "--json").stdout)
+    assert data["current_beliefs"][0]["statement"] == f"Evil {ESCAPES} statement"
+
+
+def test_graphml_parses_with_control_characters(project) -> None:  # type: ignore[no-untyped-def]
+    _hostile(project)
+    result = run(project, "graph", "export", "--format", "graphml")
+    assert result.exit_code == 0
+    document = xml.dom.minidom.parseString(result.stdout)
+    assert document.documentElement.tagName == "graphml"
+    out = project.root / "g.graphml"
+    assert run(project, "graph", "export", "--format", "graphml", "-o", str(out)).exit_code == 0
+    xml.dom.minidom.parse(str(out))
+
+
+def test_export_into_a_missing_folder_is_a_message(project) -> None:  # type: ignore[no-untyped-def]
+    project.write("a.md", "A\n")
+    result = run(project, "graph", "export", "-o", "missing/dir/graph.json")
+    assert result.exit_code == 1
+    assert "cannot write missing/dir/graph.json" in result.stderr
+    assert "Traceback" not in result.stderr + result.stdout
+
+
+def test_build_log_has_no_control_characters(project) -> None:  # type: ignore[no-untyped-def]
+    _hostile(project)
+    result = project.build()
+    assert result.error is None
+    for line in result.lines:
+        _no_raw_controls(line)
+    assert any("\\u001b" in line for line in result.lines)
