@@ -113,8 +113,8 @@ def sync(config_file: str | None, source_refs: bool, check: bool, diff: bool) ->
             else:
                 what = "source hashes" if source_refs else "bid"
                 echo(f"{where}: {'would record' if check else 'recorded'} {what}")
-    if check and changed:
-        sys.exit(1)
+    if (check or diff) and changed:
+        sys.exit(1)  # "would change" (SPEC 10), like `git diff --exit-code`
     if refused:
         sys.exit(2)
 

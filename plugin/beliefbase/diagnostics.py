@@ -28,7 +28,8 @@ CODES: dict[str, tuple[Level, str]] = {
     "unresolved-link": (Level.WARNING, "a link whose target matches no note, heading or file"),
     "unresolved-anchor": (Level.WARNING, "a #heading or #^block that the target page lacks"),
     "ambiguous-link": (Level.WARNING, "several notes match a link; the nearest was chosen"),
-    "bad-frontmatter": (Level.WARNING, "frontmatter that is not valid YAML or TOML"),
+    "bad-frontmatter": (Level.WARNING, "frontmatter that is not valid YAML or TOML, or a bid "
+                        "or sha256 value that is not a UUID / SHA-256"),
     "bad-encoding": (Level.WARNING, "a file that is not valid UTF-8"),
     "duplicate-id": (Level.WARNING, "two notes share an id, a bid or a block id"),
     "cycle": (Level.WARNING, "a cycle in a relation declared acyclic (e.g. depends_on)"),

@@ -89,3 +89,17 @@ def test_build_log_has_no_control_characters(project) -> None:  # type: ignore[n
     for line in result.lines:
         _no_raw_controls(line)
     assert any("\\u001b" in line for line in result.lines)
+
+
+def test_malformed_ids_are_reported(project) -> None:  # type: ignore[no-untyped-def]
+    (project.root / "src.txt").write_text("source\n")
+    project.write("a.md", "---\nbid: not-a-uuid\n---\nA\n")
+    project.write("b.md", "---\nsource_refs:\n  - path: src.txt\n    sha256: 1234567890\n---\nB\n")
+    project.write("c.md", "---\nbid: 12\n---\nC\n")
+    data = json.loads(run(project, "check", "--json").stdout)
+    got = {(d["file"], d["line"], d["code"]) for d in data["diagnostics"]}
+    assert got == {("docs/a.md", 2, "bad-frontmatter"), ("docs/b.md", 2, "bad-frontmatter"),
+                   ("docs/c.md", 2, "bad-frontmatter")}
+    messages = " ".join(d["message"] for d in data["diagnostics"])
+    assert "'not-a-uuid' is not a UUID" in messages
+    assert "sha256 '1234567890' is not a SHA-256" in messages

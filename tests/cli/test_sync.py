@@ -35,9 +35,12 @@ def test_sync_writes_provisional_bids_idempotently(project) -> None:  # type: ig
 def test_sync_diff_writes_nothing(project) -> None:  # type: ignore[no-untyped-def]
     project.write("a.md", "# A\n")
     result = run(project, "sync", "--diff")
+    assert result.exit_code == 1  # would change
     assert result.stdout.startswith("--- a/docs/a.md\n+++ b/docs/a.md\n")
     assert "+bid: " in result.stdout
     assert (project.docs / "a.md").read_text() == "# A\n"
+    run(project, "sync")
+    assert run(project, "sync", "--diff").exit_code == 0  # nothing would change
 
 
 def test_source_refs_drift_and_sync(project) -> None:  # type: ignore[no-untyped-def]

@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import hashlib
 import os
+import re
 from collections import defaultdict
 from collections.abc import Iterable
 from dataclasses import dataclass
@@ -15,8 +16,26 @@ from pathlib import Path
 from typing import Any
 
 from .. import diagnostics as diag
+from ..ids import parse_bid
 from .documents import Document
 from .options import CompileOptions
+
+_SHA256 = re.compile(r"[0-9a-f]{64}")
+
+
+def malformed_bids(docs: Iterable[Document], options: CompileOptions) -> list[diag.Diagnostic]:
+    """A ``bid`` that is not a UUID: reported (the note uses a provisional BID meanwhile)."""
+    found = []
+    for doc in sorted(docs, key=attrgetter("path")):
+        value = doc.parsed.meta.get("bid")
+        if value is None or (isinstance(value, str) and parse_bid(value) is not None):
+            continue
+        found.append(diag.make(
+            "bad-frontmatter", options.display(doc.path), doc.parsed.meta_lines.get("bid", 1), 1,
+            f"bid {str(value)[:80]!r} is not a UUID (a BID looks like "
+            "0190f0a0-1b2c-7d3e-8f40-123456789abc), so the note uses a provisional id; remove "
+            "the field and run `beliefbase sync` to write a new one"))
+    return found
 
 
 def duplicate_ids(docs: Iterable[Document], options: CompileOptions,
@@ -116,6 +135,13 @@ class SourceRefChecker:
             if not path:
                 continue
             ref = self._one(path, recorded)
+            if recorded is not None and not _SHA256.fullmatch(recorded):
+                found.append(diag.make(
+                    "bad-frontmatter", self.options.display(doc.path), line, 1,
+                    f"source_refs {path!r}: sha256 {recorded!r} is not a SHA-256 (64 hex "
+                    "digits; YAML reads an unquoted all-digit value as a number); quote it, "
+                    "or run `beliefbase sync --source-refs` to record the current hash"))
+                ref = SourceRef(ref.path, None, ref.current, "unrecorded")
             refs.append(ref)
             if ref.status in ("ok", "unrecorded"):
                 continue
@@ -174,6 +200,9 @@ def _entry(entry: Any) -> tuple[str, str | None]:
     if isinstance(entry, dict):
         path = entry.get("path")
         sha = entry.get("sha256")
-        return (str(path).strip() if path else "",
-                str(sha).strip().lower() if isinstance(sha, str) and sha.strip() else None)
+        if sha is None or isinstance(sha, bool) or (isinstance(sha, str) and not sha.strip()):
+            recorded = None
+        else:  # a number too (an unquoted all-digit hash): reported, never ignored
+            recorded = str(sha).strip().lower()
+        return (str(path).strip() if path else "", recorded)
     return "", None

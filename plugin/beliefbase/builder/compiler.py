@@ -30,7 +30,7 @@ from ..codecs.model import ParsedDoc
 from ..codecs.toml_node import parse_toml
 from ..ids import SrcPath, parse_bid, provisional_bid
 from .cache import ParseCache
-from .checks import SourceRefChecker, duplicate_ids
+from .checks import SourceRefChecker, duplicate_ids, malformed_bids
 from .compiled import Compiled
 from .documents import Document, Network, build_sections, make_document
 from .embeds import EmbedMemo, check_embeds
@@ -398,6 +398,7 @@ class Compiler:
             found.extend(link_diags)
         published = [d for d in docs.values() if d.published]
         found += duplicate_ids(published, self.options, self._dup_memo)
+        found += malformed_bids(published, self.options)
         found += check_embeds(docs, links, self.options.embed_depth, self.options.display,
                               self._embedders, self._embed_memo)
         refs = {}
