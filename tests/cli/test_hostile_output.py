@@ -103,3 +103,23 @@ def test_malformed_ids_are_reported(project) -> None:  # type: ignore[no-untyped
     messages = " ".join(d["message"] for d in data["diagnostics"])
     assert "'not-a-uuid' is not a UUID" in messages
     assert "sha256 '1234567890' is not a SHA-256" in messages
+
+
+def test_duplicate_bid_is_one_node_and_one_diagnostic(project) -> None:  # type: ignore[no-untyped-def]
+    bid = "0190f0a0-0000-7000-8000-00000000abcd"
+    project.write("b.md", f"---\nbid: {bid}\n---\n## Part\n[[c]]\n")
+    project.write("c.md", f"---\nbid: {bid}\n---\n## Part\n## Only in c\n[[b]]\n")
+    project.write("index.md", "[[b]] [[c]] [[c#Only in c]]\n")
+    result = project.build()
+    assert result.error is None
+    assert [line.split(": ", 2)[1] for line in result.lines if ": duplicate-id:" in line] \
+        == ["duplicate-id"]
+    assert any("docs/c.md:2:1: duplicate-id" in line and "docs/b.md" in line
+               for line in result.lines)
+    assert not any("invariant" in line for line in result.lines)
+    graph = json.loads((result.site / "_beliefbase" / "graph.json").read_text())
+    ids = [n["id"] for n in graph["nodes"]]
+    assert len(ids) == len(set(ids))
+    assert [n["path"] for n in graph["nodes"] if n["id"] == bid] == ["b.md"]
+    check = json.loads(run(project, "check", "--json").stdout)
+    assert [d["code"] for d in check["diagnostics"]] == ["duplicate-id"]

@@ -67,13 +67,23 @@ class GraphBuilder:
 
     def build(self, compiled: Compiled) -> Graph:
         parts: dict[str, DocPart] = {}
-        for path, doc in compiled.published.items():
+        seen: set[str] = set()
+        duplicates = False
+        for path, doc in compiled.published.items():  # sorted by path
+            if doc.bid in seen:
+                # a bid written twice (``duplicate-id``): the id is one node, the
+                # first note's by path, as links by bid go to it
+                duplicates = True
+                continue
+            seen.add(doc.bid)
             links = compiled.links.get(path)
             part = self._parts.get(path)
             if part is None or part.doc is not doc or part.links is not links:
                 part = _document_part(compiled, doc, links)
             parts[path] = part
         self._parts = parts
+        if duplicates:
+            parts = _without_dangling_edges(parts, compiled)
         graph = Graph()
         for network in compiled.networks.values():
             graph.add(Node(network.bid, "Network", network.title, path=network.path))
@@ -85,6 +95,22 @@ class GraphBuilder:
             graph.edges.extend(part.edges)
         graph.parts = [parts[p] for p in sorted(parts)]
         return graph
+
+
+def _without_dangling_edges(parts: dict[str, DocPart], compiled: Compiled) -> dict[str, DocPart]:
+    """The parts with no edge to a node that a duplicate bid left out (a section or
+    block of the note that lost its id).  New parts, not the kept ones: the next
+    build, with the duplicate gone, must see every edge again."""
+    nodes = {n.bid for part in parts.values() for n in (*part.nodes, *part.shared)}
+    nodes |= {network.bid for network in compiled.networks.values()}
+    out = {}
+    for path, part in parts.items():
+        if all(e.target in nodes for e in part.edges):
+            out[path] = part
+            continue
+        out[path] = DocPart(part.doc, part.links, part.nodes, part.shared,
+                            [e for e in part.edges if e.target in nodes])
+    return out
 
 
 def build_graph(compiled: Compiled) -> Graph:
