@@ -71,6 +71,17 @@ function debugHook(v) {
     isSettled: () => v.settled,
     /** The layout has settled and the camera has stopped moving. */
     isIdle: () => v.settled && !v.renderer.interactive,
+    /**
+     * Idle, and the canvas shows the final picture: for large graphs, the base
+     * layer (edges, nodes) was drawn for these nodes at this camera.
+     */
+    isDrawn() {
+      if (!v.view || !v.settled || v.renderer.interactive) return false;
+      if (v.scene().mode === 'direct') return true;
+      const { base, camera } = v.renderer;
+      return !!base && base.run === v.run && base.view.camera.x === camera.x
+        && base.view.camera.y === camera.y && base.view.camera.k === camera.k;
+    },
     camera: () => ({ ...v.renderer.camera }),
     lastFrameMs: () => v.renderer.lastFrameMs,
     metrics: () => ({ ...v.metrics }),

@@ -67,16 +67,19 @@ function step() {
 }
 
 /**
- * @param {string} key  'edges' | 'nodes'
+ * The OffscreenCanvas for one part of the base layer, at this size. The nodes
+ * part must keep its alpha channel: it is laid over the edges, and on an
+ * opaque canvas its cleared background would be black and hide them.
+ * @param {'edges' | 'nodes'} part
  * @param {number} w @param {number} h
  */
-function context(key, w, h) {
-  let canvas = job[key];
+function context(part, w, h) {
+  let canvas = job.canvas[part];
   if (!canvas || canvas.width !== w || canvas.height !== h) {
     canvas = new OffscreenCanvas(w, h);
-    job[key] = canvas;
+    job.canvas[part] = canvas;
   }
-  return canvas.getContext('2d', { alpha: key === 'nodes' });
+  return canvas.getContext('2d', { alpha: part === 'nodes' });
 }
 
 function render() {
@@ -88,10 +91,10 @@ function render() {
     radius: job.radius, color: job.color,
   };
   const t0 = performance.now();
-  drawBase(context('edgeCanvas', w, h), scene, job.style, view, 'edges');
-  drawBase(context('nodeCanvas', w, h), scene, job.style, view, 'nodes');
-  const edges = job.edgeCanvas.transferToImageBitmap();
-  const nodes = job.nodeCanvas.transferToImageBitmap();
+  drawBase(context('edges', w, h), scene, job.style, view, 'edges');
+  drawBase(context('nodes', w, h), scene, job.style, view, 'nodes');
+  const edges = job.canvas.edges.transferToImageBitmap();
+  const nodes = job.canvas.nodes.transferToImageBitmap();
   job.renderCost = performance.now() - t0;
   job.lastRender = performance.now();
   job.dirty = false;
@@ -133,7 +136,7 @@ self.onmessage = (event) => {
     job = {
       sim, pos: msg.pos, ...split(msg.links), radius: msg.radius, color: msg.color,
       style: msg.style, view: msg.view, dirty: true, lastRender: 0, renderCost: 0,
-      edgeCanvas: null, nodeCanvas: null,
+      canvas: { edges: null, nodes: null },
     };
     schedule();
     return;
