@@ -200,8 +200,25 @@ def to_mathml(latex: str, display: bool) -> tuple[str | None, str]:
     return etree.tostring(root, encoding="unicode", short_empty_elements=True), ""
 
 
+#: latex2mathml's exceptions (which carry no message) in the author's words.
+_REASONS = {
+    "NoAvailableTokensError": "the formula ends too early (a command without its argument, "
+                              "or an unclosed {)",
+    "MissingSuperScriptOrSubscriptError": "^ or _ with nothing after it",
+    "DoubleSubscriptsError": "two subscripts in a row (write x_{12} or {x_1}_2)",
+    "DoubleSuperscriptsError": "two superscripts in a row (write x^{ab} or {x^a}^b)",
+    "ExtraLeftOrMissingRightError": "a \\left without its \\right (or the other way round)",
+    "MissingEndError": "a \\begin{...} without its \\end{...}",
+    "DenominatorNotFoundError": "a fraction without its denominator",
+    "NumeratorNotFoundError": "a fraction without its numerator",
+    "LimitsMustFollowMathOperatorError": "\\limits after something that is not an operator",
+}
+
+
 def _reason(exc: Exception) -> str:
     name = type(exc).__name__
+    if name in _REASONS and not str(exc).strip():
+        return _REASONS[name]
     words = re.sub(r"(?<=[a-z])(?=[A-Z])", " ", name.removesuffix("Error")).lower()
     detail = str(exc).strip()
     return f"{words} ({detail})" if detail else words
