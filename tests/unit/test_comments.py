@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import pytest
-
 from beliefbase.codecs.comments import strip_comments
 from beliefbase.codecs.markdown import note_text, parse_markdown
 

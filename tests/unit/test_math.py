@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import markdown
 import pytest
-
 from beliefbase.codecs.markdown import parse_markdown
 from beliefbase.codecs.mask import code_only_regions, mask
 from beliefbase.codecs.math import find_math, to_mathml
