@@ -37,6 +37,7 @@ CODES: dict[str, tuple[Level, str]] = {
     "embed-depth": (Level.WARNING, "transclusions nested deeper than embed_depth"),
     "nesting-depth": (Level.WARNING, "lists or quotes nested too deeply to render as such"),
     "path-escape": (Level.WARNING, "a path or symlink that leaves docs_dir (or the project)"),
+    "math-error": (Level.INFO, "a formula (`$…$`, `$$…$$`) that cannot be converted to MathML"),
     "link-to-unpublished": (Level.INFO, "a link to a draft / publish: false note"),
     "source-ref-drift": (Level.WARNING, "a source file changed since its hash was recorded"),
     "page-conflict": (Level.WARNING, "two sources want the same page URL"),

@@ -95,6 +95,14 @@ def split(text: str) -> Frontmatter:
     )
 
 
+def block_end(text: str) -> int:
+    """Where the frontmatter block (parsed or not) ends; 0 without one.  Cheap: no parse."""
+    m = _FENCED.match(text)
+    if not m or (m.group("fence") == "+++") != (m.group("close") == "+++"):
+        return 0
+    return m.end()
+
+
 def _parse_dashes(raw: str) -> tuple[dict[str, Any], FrontmatterError | None, Format]:
     try:
         loaded = yaml.load(raw, Loader=_YamlLoader)  # noqa: S506 - a safe loader

@@ -1,7 +1,9 @@
 """The Markdown codec: one note's text -> ``ParsedDoc``.
 
-Stages: decode -> split frontmatter -> mask code -> extract headings, block
-ids, links, tags, inline fields and footnotes from the masked body.  Every
+Stages: decode and drop ``%%comments%%`` (``note_text``) -> split frontmatter
+-> mask code and math -> extract headings, block ids, links, tags, inline
+fields and footnotes from the masked body; formulas that do not convert to
+MathML are reported.  Every
 extractor is one compiled regex over the whole body, so a 5 KB note costs a
 handful of C-speed scans rather than a Python loop per character.
 
@@ -21,8 +23,10 @@ from urllib.parse import unquote
 from .. import diagnostics as diag
 from ..ids import SrcPath
 from . import frontmatter as fm
+from .comments import strip_comments
 from .guards import MAX_INDENT, deep_blocks
-from .mask import mask
+from .mask import code_only_regions, mask
+from .math import Formula, find_math, to_mathml
 from .model import BlockId, Footnote, Heading, LinkForm, LinkRef, ParsedDoc, Tag
 
 _ATX_HEADING = re.compile(
@@ -110,13 +114,20 @@ def decode(data: bytes) -> tuple[str, bool]:
     return text, ok
 
 
+def note_text(data: bytes) -> tuple[str, bool]:
+    """A Markdown note's text as every part of the build reads it: ``decode``d, with
+    its ``%%comments%%`` removed (lines kept); False when not valid UTF-8."""
+    text, ok = decode(data)
+    return strip_comments(text), ok
+
+
 def digest(data: bytes) -> str:
     return hashlib.sha256(data).hexdigest()
 
 
 def parse_markdown(path: SrcPath, data: bytes, display: str) -> ParsedDoc:
     """Parse one note.  ``display`` is the path diagnostics print (``docs/a.md``)."""
-    text, utf8 = decode(data)
+    text, utf8 = note_text(data)
     found: list[diag.Diagnostic] = []
     if not utf8:
         line, col = _first_bad_byte(data)
@@ -152,8 +163,13 @@ def _scan(
     found: list[diag.Diagnostic],
     display: str,
 ) -> ParsedDoc:
-    masked = mask(body)
+    regions = code_only_regions(body)
+    formulas = find_math(body, regions) if "$" in body else []
     pos = _Positions(body, first_line)
+    if formulas:
+        regions = sorted(regions + [(f.start, f.end) for f in formulas])
+        found.extend(_math_errors(formulas, pos, display))
+    masked = mask(body, regions)
     headings = tuple(_headings(masked, body, pos))
     fields_at, plain_fields = _inline_fields(masked, pos)
     links = list(_links(masked, body, pos, fields_at))
@@ -181,6 +197,20 @@ def _scan(
         line_count=first_line - 1 + body.count("\n") + (0 if body.endswith("\n") else 1),
         diagnostics=tuple(found),
     )
+
+
+def _math_errors(
+    formulas: list[Formula], pos: _Positions, display: str
+) -> Iterator[diag.Diagnostic]:
+    for formula in formulas:
+        _html, why = to_mathml(formula.latex, formula.display)
+        if why:
+            line, col = pos.at(formula.start)
+            yield diag.make(
+                "math-error", display, line, col,
+                f"could not convert this formula: {why}; it is shown as source "
+                "(check the LaTeX)",
+            )
 
 
 class _Positions:

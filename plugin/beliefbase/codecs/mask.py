@@ -14,7 +14,10 @@ page):
   unless they continue a list item, admonition, details, tab or footnote;
 * HTML comments;
 * code spans: a backtick run and the next run of the same length within the
-  same block (no blank line between); backslash-escaped backticks open nothing.
+  same block (no blank line between); backslash-escaped backticks open nothing;
+* math (``$…$``, ``$$…$$``, see ``codecs.math``): its ``[[x]]``, ``#x`` and
+  ``_`` are LaTeX, never structure.  ``code_only_regions`` leaves math out (the
+  math scanner itself, and comments, need code without math).
 
 Every pattern here is linear: no nested quantifiers over the same characters.
 """
@@ -22,6 +25,8 @@ Every pattern here is linear: no nested quantifiers over the same characters.
 from __future__ import annotations
 
 import re
+
+from .math import find_math
 
 # Scans "\n" + text, so that the regex engine jumps from newline to newline (it
 # tries a `^` at every offset): a match starts at the text offset of its line and
@@ -67,7 +72,18 @@ _BLANK_LINE = re.compile(r"\n[ \t]*\n")
 
 
 def code_regions(text: str) -> list[tuple[int, int]]:
-    """Sorted, non-overlapping (start, end) offsets of code and comments in ``text``."""
+    """Sorted, non-overlapping (start, end) offsets of code, comments and math in ``text``."""
+    regions = code_only_regions(text)
+    if "$" not in text:
+        return regions
+    formulas = find_math(text, regions)
+    if not formulas:
+        return regions
+    return sorted(regions + [(f.start, f.end) for f in formulas])
+
+
+def code_only_regions(text: str) -> list[tuple[int, int]]:
+    """Sorted, non-overlapping (start, end) offsets of code and HTML comments in ``text``."""
     blocks = _fenced_blocks(text)
     blocks += _indented_blocks(text, blocks)
     blocks += _comments(text, blocks)

@@ -2,6 +2,9 @@
 
 Processors (priority, and why):
 
+* ``bb_math`` preprocessor (26, see ``site.math``): formulas become stashed
+  MathML before anything else can read their ``*``, ``_``, ``[[`` or ``#``.
+
 * ``bb_table_pipes`` preprocessor (24, after fenced code is stashed at 25):
   ``[[a|b]]`` inside a table row becomes ``[[a\\|b]]``, because the ``tables``
   block processor splits cells on ``|`` before any inline pattern runs.
@@ -37,6 +40,7 @@ from markdown.treeprocessors import Treeprocessor
 from markdown.util import AtomicString
 
 from ..codecs.markdown import split_wikilink
+from .math import MathExtension
 
 if TYPE_CHECKING:
     from .render import PageRenderer
@@ -266,6 +270,7 @@ class WikiLinkExtension(Extension):
         super().__init__(**kwargs)
 
     def extendMarkdown(self, md: Markdown) -> None:  # noqa: N802 - Python-Markdown API
+        MathExtension().extendMarkdown(md)
         md.preprocessors.register(TablePipes(md), "bb_table_pipes", 24)
         md.preprocessors.register(LineTags(md), "bb_line_tags", 23)
         md.inlinePatterns.register(WikiLinkProcessor(WIKILINK_RE, md, self.renderer),

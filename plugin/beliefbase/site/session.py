@@ -29,7 +29,7 @@ from ..builder.compiled import Compiled
 from ..builder.documents import Document, page_path
 from ..codecs.frontmatter import jsonable
 from ..codecs.guards import make_renderable
-from ..codecs.markdown import decode
+from ..codecs.markdown import decode, note_text
 from ..graph.build import GraphBuilder
 from ..graph.emit import graph_json_chunks
 from ..graph.invariants import check_graph
@@ -87,11 +87,15 @@ class SiteBuild:
     # -- sources -----------------------------------------------------------------------
 
     def read_text(self, path: SrcPath) -> str:
+        """A source's text as the codec parsed it: for a note, ``%%comments%%`` removed
+        (``note_text``), so no reader of it (page, embeds, previews, mentions) sees them."""
         text = self._texts.get(path)
         if text is None:
             file = self.compiled.options.docs_dir / path
+            doc = self.compiled.documents.get(path)
+            read = note_text if doc is None or doc.kind == "markdown" else decode
             try:
-                text, _ok = decode(file.read_bytes())
+                text, _ok = read(file.read_bytes())
             except OSError:
                 text = ""
             self._texts[path] = text

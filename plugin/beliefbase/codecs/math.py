@@ -1,0 +1,245 @@
+"""Math in notes: where ``$…$`` and ``$$…$$`` are, and their MathML.
+
+``find_math`` is the one scanner: the codec masks what it finds (a ``[[x]]``
+or ``#x`` inside a formula is LaTeX, not a link or a tag) and reports the
+formulas that do not convert; the page's Markdown extension (``site.math``)
+renders what it finds.  Both call it on the same text with the same code
+regions, so they agree on what is math.
+
+Delimiters follow Obsidian (and Pandoc's ``tex_math_dollars``):
+
+* ``$$`` opens display math, on a line of its own or inside a paragraph, and
+  the next ``$$`` closes it; opened on its own line it may hold blank lines,
+  otherwise it ends with its paragraph;
+* an opening ``$`` is not followed by whitespace; the next unescaped ``$`` in
+  its paragraph closes it if it is not preceded by whitespace nor followed by
+  a digit, else the opener is text: "costs $5 and $10" is not math;
+* ``\\$`` is a dollar sign, never a delimiter; nothing in code is math, and a
+  formula cannot run into code (the search for its end stops there);
+* three or more ``$`` in a row are text.
+
+Inside a quote (or callout), the ``>`` markers that continue a formula onto
+its next lines are not LaTeX and are dropped from ``Formula.latex``.
+
+Conversion is latex2mathml's (pure Python, at build time: the page needs no
+script and loads nothing; current browsers render MathML Core).  Its output is
+parsed and rebuilt from an allowlist of MathML elements and attributes, so no
+formula can put HTML or a link into the page.  A formula it cannot convert,
+or with a command it does not know, is shown as its source.
+"""
+
+from __future__ import annotations
+
+import re
+from bisect import bisect_right
+from dataclasses import dataclass
+from functools import lru_cache
+from xml.etree import ElementTree as etree
+
+_BLANK_LINE = re.compile(r"\n[ \t>]*\n")
+# What may stand before a display block's `$$` on its line: indentation and quote markers.
+_CONTAINER = re.compile(r"[ \t]*(?:>[ \t]?)*")
+_QUOTE_MARKS = re.compile(r"[ \t]*(?:>[ \t]?)")
+_MATHML_NS = "{http://www.w3.org/1998/Math/MathML}"
+#: MathML elements a formula may produce (latex2mathml's output, MathML Core).
+_ELEMENTS = frozenset({
+    "math", "mrow", "mi", "mn", "mo", "ms", "mtext", "mspace", "msup", "msub", "msubsup",
+    "mfrac", "msqrt", "mroot", "mstyle", "mtable", "mtr", "mtd", "mover", "munder",
+    "munderover", "menclose", "mpadded", "mphantom", "merror", "mmultiscripts",
+    "mprescripts", "none", "semantics", "annotation", "mlabeledtr",
+})
+#: Presentation attributes only: no href (latex2mathml turns \href into one), no events.
+_ATTRIBUTES = frozenset({
+    "display", "mathvariant", "stretchy", "fence", "form", "separator", "columnalign",
+    "rowalign", "columnspacing", "rowspacing", "columnlines", "rowlines", "frame",
+    "framespacing", "linethickness", "accent", "accentunder", "movablelimits", "largeop",
+    "symmetric", "lspace", "rspace", "width", "height", "depth", "voffset", "notation",
+    "displaystyle", "scriptlevel", "mathsize", "minsize", "maxsize", "linebreak",
+    "mathcolor", "mathbackground", "bevelled", "align", "equalrows", "equalcolumns",
+})
+# A colour value: a name or #hex, nothing that could leave the attribute's meaning.
+_COLOUR = re.compile(r"#?[A-Za-z0-9]{1,20}")
+# An unknown command, which latex2mathml prints as an identifier: `<mi>\label</mi>`.
+_UNKNOWN_COMMAND = re.compile(r"\\[A-Za-z]+")
+# `aligned` is what Obsidian users write; latex2mathml shows its `&` as text but
+# converts `align*` (the same layout) correctly.
+_ALIGNED = re.compile(r"\\(begin|end)\{aligned\}")
+
+
+@dataclass(frozen=True, slots=True)
+class Formula:
+    """One formula: ``text[start:end]`` with its delimiters, and the LaTeX inside."""
+
+    start: int
+    end: int
+    latex: str
+    display: bool
+    block: bool  # display math alone on its lines (rendered as a block of its own)
+
+
+def find_math(text: str, code: list[tuple[int, int]]) -> list[Formula]:
+    """Every formula of ``text`` outside ``code`` (sorted (start, end) regions)."""
+    if "$" not in text:
+        return []
+    starts = [start for start, _ in code]
+    found: list[Formula] = []
+    at = text.find("$")
+    while at >= 0:
+        i = bisect_right(starts, at) - 1
+        if i >= 0 and code[i][1] > at:
+            at = text.find("$", code[i][1])  # a `$` in code is text
+            continue
+        run = _run(text, at)
+        if _escaped(text, at) or run > 2:
+            at = text.find("$", at + max(run, 1))
+            continue
+        limit = starts[i + 1] if i + 1 < len(starts) else len(text)
+        formula = (_display(text, at, limit) if run == 2 else _inline(text, at, limit))
+        if formula is None:
+            at = text.find("$", at + run)
+            continue
+        found.append(formula)
+        at = text.find("$", formula.end)
+    return found
+
+
+def _run(text: str, at: int) -> int:
+    end = at
+    while end < len(text) and text[end] == "$":
+        end += 1
+    return end - at
+
+
+def _escaped(text: str, at: int) -> bool:
+    """Is ``text[at]`` escaped (an odd number of backslashes before it)?"""
+    back = at
+    while back > 0 and text[back - 1] == "\\":
+        back -= 1
+    return (at - back) % 2 == 1
+
+
+def _paragraph_end(text: str, at: int, limit: int) -> int:
+    blank = _BLANK_LINE.search(text, at, limit)
+    return blank.start() if blank else limit
+
+
+def _display(text: str, at: int, limit: int) -> Formula | None:
+    line_start = text.rfind("\n", 0, at) + 1
+    own_line = _CONTAINER.match(text, line_start, at).end() == at  # type: ignore[union-attr]
+    end = limit if own_line else _paragraph_end(text, at, limit)
+    close = text.find("$$", at + 2, end)
+    while close >= 0 and _escaped(text, close):
+        close = text.find("$$", close + 1, end)
+    if close < 0:
+        return None
+    latex = text[at + 2:close]
+    if not latex.strip():
+        return None
+    after = close + 2
+    line_end = text.find("\n", after)
+    line_end = len(text) if line_end < 0 else line_end
+    block = own_line and not text[after:line_end].strip()
+    return Formula(at, after, _unquote(latex, text, line_start), True, block)
+
+
+def _inline(text: str, at: int, limit: int) -> Formula | None:
+    """Pandoc's rule: the first unescaped ``$`` after the opener closes it or nothing."""
+    if at + 1 >= len(text) or text[at + 1].isspace():
+        return None
+    end = _paragraph_end(text, at, limit)
+    close = text.find("$", at + 1, end)
+    while close >= 0 and _escaped(text, close):
+        close = text.find("$", close + 1, end)
+    if close < 0 or text[close - 1].isspace() or (
+        close + 1 < len(text) and text[close + 1].isdigit()
+    ):
+        return None
+    line_start = text.rfind("\n", 0, at) + 1
+    return Formula(at, close + 1, _unquote(text[at + 1:close], text, line_start), False, False)
+
+
+def _unquote(latex: str, text: str, line_start: int) -> str:
+    """Drop the quote markers that continue a formula onto its next lines."""
+    if "\n" not in latex:
+        return latex
+    prefix = _CONTAINER.match(text, line_start).group()  # type: ignore[union-attr]
+    depth = prefix.count(">")
+    if not depth:
+        return latex
+    lines = latex.split("\n")
+    for k in range(1, len(lines)):
+        for _ in range(depth):
+            m = _QUOTE_MARKS.match(lines[k])
+            if m is None:
+                break
+            lines[k] = lines[k][m.end():]
+    return "\n".join(lines)
+
+
+@lru_cache(maxsize=1 << 14)
+def to_mathml(latex: str, display: bool) -> tuple[str | None, str]:
+    """(MathML, "") for a formula, or (None, why it could not be converted).
+
+    Memoised: a formula that appears twice (or on every rebuild of ``mkdocs
+    serve``, or in the codec and then on the page) is converted once a process.
+    """
+    from latex2mathml.converter import convert  # 0.1 s to import: only for notes with math
+
+    source = _ALIGNED.sub(r"\\\1{align*}", latex.strip())
+    try:
+        raw = convert(source, display="block" if display else "inline")
+    except Exception as exc:  # noqa: BLE001 - latex2mathml raises many kinds
+        return None, _reason(exc)
+    try:
+        root = etree.fromstring(raw)
+    except etree.ParseError:
+        return None, "it holds characters MathML cannot carry here (such as < or & in \\text)"
+    problem = _clean(root)
+    if problem:
+        return None, problem
+    return etree.tostring(root, encoding="unicode", short_empty_elements=True), ""
+
+
+#: latex2mathml's exceptions (which carry no message) in the author's words.
+_REASONS = {
+    "NoAvailableTokensError": "the formula ends too early (a command without its argument, "
+                              "or an unclosed {)",
+    "MissingSuperScriptOrSubscriptError": "^ or _ with nothing after it",
+    "DoubleSubscriptsError": "two subscripts in a row (write x_{12} or {x_1}_2)",
+    "DoubleSuperscriptsError": "two superscripts in a row (write x^{ab} or {x^a}^b)",
+    "ExtraLeftOrMissingRightError": "a \\left without its \\right (or the other way round)",
+    "MissingEndError": "a \\begin{...} without its \\end{...}",
+    "DenominatorNotFoundError": "a fraction without its denominator",
+    "NumeratorNotFoundError": "a fraction without its numerator",
+    "LimitsMustFollowMathOperatorError": "\\limits after something that is not an operator",
+}
+
+
+def _reason(exc: Exception) -> str:
+    name = type(exc).__name__
+    if name in _REASONS and not str(exc).strip():
+        return _REASONS[name]
+    words = re.sub(r"(?<=[a-z])(?=[A-Z])", " ", name.removesuffix("Error")).lower()
+    detail = str(exc).strip()
+    return f"{words} ({detail})" if detail else words
+
+
+def _clean(root: etree.Element) -> str:
+    """Strip namespaces and every attribute not allowed; a message if the tree has
+    an element that is not MathML, or an unknown command."""
+    for el in root.iter():
+        tag = el.tag.removeprefix(_MATHML_NS) if isinstance(el.tag, str) else ""
+        if tag not in _ELEMENTS:
+            return f"it produced <{tag}>, which is not MathML"
+        el.tag = tag
+        for name in list(el.attrib):
+            value = el.attrib[name]
+            if name not in _ATTRIBUTES or (
+                name in ("mathcolor", "mathbackground") and not _COLOUR.fullmatch(value)
+            ):
+                del el.attrib[name]
+        if tag in ("mi", "mo", "mtext") and el.text and el.text.startswith("\\"):
+            unknown = _UNKNOWN_COMMAND.match(el.text)
+            if unknown:
+                return f"unknown command {unknown.group()}"
+    return ""
