@@ -16,7 +16,7 @@ from ..ids import SrcPath
 Slugify = Callable[[str, str], str]
 
 #: Bump when anything cached (ParsedDoc and friends) changes shape or meaning.
-COMPILER_VERSION = "1"
+COMPILER_VERSION = "2"
 
 
 @cache

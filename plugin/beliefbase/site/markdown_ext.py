@@ -57,7 +57,8 @@ _TABLE_ROW = re.compile(r"^[ \t]*\|.*\|[ \t]*$|^[^|\n]*\|[^\n]*$")
 _DELIMITER_ROW = re.compile(r"^[ \t]*\|?[ \t]*:?-+:?[ \t]*(?:\|[ \t]*:?-+:?[ \t]*)*\|?[ \t]*$")
 _PIPE_IN_WIKILINK = re.compile(r"(?<!\\)(!?\[\[[^\[\]\n|]*)(?<!\\)\|([^\[\]\n]*\]\])")
 _LINE_TAG = re.compile(r"^(?=" + _TAG_BODY + r")")
-_BLOCK_MARK = re.compile(r"[ \t]+\^(?P<id>[A-Za-z0-9][A-Za-z0-9\-]*)[ \t]*$")
+# `` ^id`` ending a block's text, or ``^id`` on a line of its own (sep: "\n")
+_BLOCK_MARK = re.compile(r"(?P<sep>[ \t]|\n)[ \t]*\^(?P<id>[A-Za-z0-9][A-Za-z0-9\-]*)[ \t]*$")
 EMBED_SLOT = "bb-embed-slot"
 _BLOCK_TAGS = {"p", "ul", "ol", "div", "pre", "blockquote", "table"}
 _LONE_MARK = re.compile(r"^\^(?P<id>[A-Za-z0-9][A-Za-z0-9\-]*)$")
@@ -145,12 +146,16 @@ class LineTags(Preprocessor):
 
 
 class BlockIds(Treeprocessor):
-    """``paragraph ^id`` -> ``<p id="^id">paragraph</p>``."""
+    """``paragraph ^id`` -> ``<p id="^id">paragraph</p>``; ``^id`` on its own line
+    below a list, table, quote, callout, image or paragraph gives that block the id."""
 
     def run(self, root: etree.Element) -> None:
         for parent in root.iter():
             children = list(parent)
             for index, el in enumerate(children):
+                if el.tag == "table":
+                    _table_marker(el)
+                    continue
                 if el.tag not in ("p", "li"):
                     continue
                 lone = _LONE_MARK.match((el.text or "").strip()) if len(el) == 0 else None
@@ -158,10 +163,10 @@ class BlockIds(Treeprocessor):
                     children[index - 1].set("id", "^" + lone.group("id"))
                     parent.remove(el)
                     continue
-                self._strip_marker(el)
+                self._strip_marker(el, parent)
 
     @staticmethod
-    def _strip_marker(el: etree.Element) -> None:
+    def _strip_marker(el: etree.Element, parent: etree.Element) -> None:
         """Remove a trailing `` ^id`` from the element's own text (not nested blocks)."""
         kids = list(el)
         first_block = next((i for i, k in enumerate(kids) if k.tag in _BLOCK_TAGS), len(kids))
@@ -174,7 +179,44 @@ class BlockIds(Treeprocessor):
             holder.tail = text[: m.start()]
         else:
             el.text = text[: m.start()]
-        el.set("id", "^" + m.group("id"))
+        target = el if m.group("sep") != "\n" else _enclosing_block(el, parent)
+        target.set("id", "^" + m.group("id"))
+
+
+def _enclosing_block(el: etree.Element, parent: etree.Element) -> etree.Element:
+    """The block an own-line ``^id`` at the end of ``el`` names.
+
+    Written right below a list, quote or callout, the marker line is a lazy
+    continuation of its last paragraph or item: the id names the whole list,
+    quote or callout (Obsidian), not just that last piece.
+    """
+    if len(parent) == 0 or parent[-1] is not el:
+        return el
+    if el.tag == "li" and parent.tag in ("ul", "ol"):
+        return parent
+    if el.tag == "p" and parent.tag in ("blockquote", "details"):
+        return parent
+    if el.tag == "p" and parent.tag == "div" and "admonition" in parent.get("class", ""):
+        return parent
+    return el
+
+
+def _table_marker(table: etree.Element) -> None:
+    """A ``^id`` line right below a table became its last row: drop it, id the table."""
+    body = table.find("tbody")
+    if body is None or len(body) == 0:
+        return
+    row = body[-1]
+    cells = list(row)
+    if not cells or any(len(cell) for cell in cells):
+        return
+    m = _LONE_MARK.match((cells[0].text or "").strip())
+    if m is None or any((cell.text or "").strip() for cell in cells[1:]):
+        return
+    body.remove(row)
+    if len(body) == 0:
+        table.remove(body)
+    table.set("id", "^" + m.group("id"))
 
 
 class EmbedBlocks(Treeprocessor):
