@@ -10,6 +10,7 @@ the anchor.
 from __future__ import annotations
 
 import posixpath
+import re
 
 from .. import diagnostics as diag
 from ..codecs.model import LinkRef
@@ -21,6 +22,9 @@ from .resolve import Found, ResolvedLink, Resolver, resolve_fragment
 from .suggest import Suggester
 
 _WIKI_FORMS = ("wikilink", "embed", "field", "meta")
+# A file extension other than .md ("clip.mp4", "scan.PDF"): 1-5 letters or digits,
+# at least one a letter, so "Version 2.0" or "Mr. Smith" are still note names.
+_FILE_EXT = re.compile(r"\.(?=[A-Za-z0-9]*[A-Za-z])[A-Za-z0-9]{1,5}$")
 
 
 class LinkResolver:
@@ -37,6 +41,7 @@ class LinkResolver:
         self.published = published
         self.suggester = suggester
         self.options = options
+        self._asset_suggester: Suggester | None = None
 
     def resolve_doc(self, doc: Document) -> tuple[list[ResolvedLink], list[diag.Diagnostic]]:
         links: list[ResolvedLink] = []
@@ -132,9 +137,11 @@ class LinkResolver:
         written = written_form(link)
         where = (display, link.line, link.column)
         if rl.status == "unresolved":
-            hint = self.suggester.suggest(link.target)
-            what = "file" if link.form == "embed" and "." in posixpath.basename(link.target) else (
-                "note")
+            is_file = is_file_target(link.target)
+            hint = self._asset_names().suggest(link.target) if is_file else (
+                self.suggester.suggest(link.target))
+            what = "file" if is_file or (
+                link.form == "embed" and "." in posixpath.basename(link.target)) else "note"
             return diag.make("unresolved-link", *where,
                              f"{written} matches no {what}, title or alias{hint}; "
                              f"create the {what} or fix the link")
@@ -157,6 +164,14 @@ class LinkResolver:
             return self._anchor_diagnostic(rl, written, where)
         return None
 
+    def _asset_names(self) -> Suggester:
+        """Suggestions for a link to a file: the files' names, never a note's."""
+        if self._asset_suggester is None:
+            docs = self.published.docs
+            self._asset_suggester = Suggester(
+                posixpath.basename(p) for p in self.published.paths if p not in docs)
+        return self._asset_suggester
+
     def _anchor_diagnostic(
         self, rl: ResolvedLink, written: str, where: tuple[str, int, int]
     ) -> diag.Diagnostic:
@@ -173,6 +188,12 @@ class LinkResolver:
         return diag.make("unresolved-anchor", *where,
                          f"{written}: {target.title!r} has {what}{hint}; "
                          "the link points at the top of the page")
+
+
+def is_file_target(target: str) -> bool:
+    """Does ``target`` name a file (``clip.mp4``) rather than a note?"""
+    base = posixpath.basename(target.strip())
+    return bool(_FILE_EXT.search(base)) and not base.lower().endswith(".md")
 
 
 def written_form(link: LinkRef) -> str:

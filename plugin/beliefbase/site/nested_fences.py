@@ -36,10 +36,12 @@ class NestedFences(Preprocessor):
     """Turn fences nested in quotes and list items into stashed code blocks."""
 
     def run(self, lines: list[str]) -> list[str]:
-        fenced = self.md.preprocessors["fenced_code_block"] if (
-            "fenced_code_block" in self.md.preprocessors) else None
+        try:
+            fenced = self.md.preprocessors["fenced_code_block"]  # a Registry: no .get()
+        except KeyError:
+            return lines  # no fenced code at all
         if type(fenced) is not FencedBlockPreprocessor:
-            return lines  # superfences (nests by itself) or no fences at all
+            return lines  # superfences: it nests fences by itself
         if not any("```" in line or "~~~" in line for line in lines):
             return lines
         out: list[str] = []
