@@ -126,9 +126,12 @@ class LinkResolver:
         that matches nothing is left to MkDocs, which reports it.
         """
         found = self.resolver.find(posixpath.basename(link.target), doc)
-        if not isinstance(found, Found) or found.step < 4:
+        if not isinstance(found, Found):
             return None
-        return self._with_fragment(link, doc, found.path, found)
+        # found elsewhere than MkDocs looks (by name, or a path that differs in
+        # case): at least step 4, which tells the renderer to re-point it
+        return self._with_fragment(link, doc, found.path,
+                                   Found(found.path, max(found.step, 4), found.candidates))
 
     def _diagnose(self, rl: ResolvedLink, doc: Document, display: str) -> diag.Diagnostic | None:
         if rl.status == "ok" and len(rl.candidates) < 2 and not rl.anchor_missing:
