@@ -60,3 +60,14 @@ def test_heading_text_fragment_inside_an_embed(project) -> None:  # type: ignore
     project.write("host.md", "# Host\n\n![[inner]]\n")
     html = project.build().article("host/")
     assert '<a href="../notes/Other%20Note/#later">there</a>' in html
+
+
+def test_inline_footnote_in_a_build(project) -> None:  # type: ignore[no-untyped-def]
+    project.write("index.md", "# Home\n\nClaim^[see [[other]]] and a cited one[^1].\n\n"
+                              "[^1]: A source.\n")
+    project.write("other.md", "# Other Page\n")
+    result = project.build()
+    html = result.article("")
+    assert 'href="#fn:inline-1"' in html and "^[" not in html
+    assert 'see <a class="bb-link"' in html and ">Other Page</a>" in html
+    assert result.error is None

@@ -8,6 +8,8 @@ Processors (priority, and why):
 * ``bb_line_tags`` preprocessor (23): a line starting with ``#tag`` (no space)
   is a tag line in Obsidian; Python-Markdown would make it a heading, so the
   ``#`` is escaped.
+* ``bb_inline_footnotes`` preprocessor (22): ``text^[note]`` becomes a
+  footnote (see ``inline_footnotes``).
 * ``bb_wikilink`` inline pattern (185: after code spans at 190, before
   backslash escapes at 180 so ``\\|`` still separates, before reference links
   at 170 so ``[[x]]`` is never read as ``[ [x] ]``).
@@ -41,6 +43,7 @@ from markdown.treeprocessors import Treeprocessor
 from markdown.util import AtomicString
 
 from ..codecs.markdown import split_wikilink
+from .inline_footnotes import InlineFootnotes
 
 if TYPE_CHECKING:
     from .render import PageRenderer
@@ -367,6 +370,7 @@ class WikiLinkExtension(Extension):
     def extendMarkdown(self, md: Markdown) -> None:  # noqa: N802 - Python-Markdown API
         md.preprocessors.register(TablePipes(md), "bb_table_pipes", 24)
         md.preprocessors.register(LineTags(md), "bb_line_tags", 23)
+        md.preprocessors.register(InlineFootnotes(md), "bb_inline_footnotes", 22)
         md.inlinePatterns.register(WikiLinkProcessor(WIKILINK_RE, md, self.renderer),
                                    "bb_wikilink", 185)
         md.inlinePatterns.register(MarkdownEmbedProcessor(MARKDOWN_EMBED_RE, md, self.renderer),
