@@ -15,10 +15,10 @@ import re
 from .. import diagnostics as diag
 from ..codecs.model import LinkRef
 from ..ids import SrcPath, join_src
-from .documents import Document
+from .documents import Document, is_drawing
 from .index import NameIndex
 from .options import CompileOptions
-from .resolve import Found, ResolvedLink, Resolver, resolve_fragment
+from .resolve import Found, ResolvedLink, Resolver, find_target, resolve_fragment
 from .suggest import Suggester
 
 _WIKI_FORMS = ("wikilink", "embed", "field", "meta")
@@ -87,7 +87,10 @@ class LinkResolver:
         if result == "escape":
             return ResolvedLink(link, doc.path, "escape")
         if result == "unpublished":
-            return ResolvedLink(link, doc.path, "unpublished")
+            found = find_target(self.resolver.drafts, link.target, doc)
+            drawing = self._drawing(link, doc, found.path, found.step) if isinstance(
+                found, Found) else None
+            return drawing or ResolvedLink(link, doc.path, "unpublished")
         assert isinstance(result, Found)
         return self._with_fragment(link, doc, result.path, result)
 
@@ -116,8 +119,21 @@ class LinkResolver:
         if folder_index is not None:
             return self._with_fragment(link, doc, folder_index, Found(folder_index, 2))
         if self.resolver.drafts.paths.get(path):
-            return ResolvedLink(link, doc.path, "unpublished")
+            return self._drawing(link, doc, path, 2) or ResolvedLink(link, doc.path, "unpublished")
         return self._markdown_fallback(link, doc)
+
+    def _drawing(self, link: LinkRef, doc: Document, path: SrcPath, step: int) -> (
+        ResolvedLink | None
+    ):
+        """A link to the Excalidraw drawing ``path``: its exported image, if the vault
+        has one next to it, else status "drawing" (None: ``path`` is no drawing)."""
+        draft = self.resolver.drafts.docs.get(path)
+        if draft is None or not is_drawing(draft.parsed):
+            return None
+        for image in drawing_images(path):
+            if image in self.published.paths and image not in self.published.docs:
+                return ResolvedLink(link, doc.path, "ok", image, True, None, False, (), step)
+        return ResolvedLink(link, doc.path, "drawing", path, step=step)
 
     def _markdown_fallback(self, link: LinkRef, doc: Document) -> ResolvedLink | None:
         """``[t](note.md)`` whose file is elsewhere: found by name, as Obsidian does.
@@ -148,6 +164,11 @@ class LinkResolver:
             return diag.make("unresolved-link", *where,
                              f"{written} matches no {what}, title or alias{hint}; "
                              f"create the {what} or fix the link")
+        if rl.status == "drawing":
+            return diag.make("excalidraw-embed", *where,
+                             f"{written} is an Excalidraw drawing with no exported image next "
+                             "to it; it shows as its name. Export the drawing as SVG "
+                             "(Excalidraw plugin setting 'Auto-export SVG') to show it")
         if rl.status == "escape":
             return diag.make("path-escape", *where,
                              f"{written} leaves the docs folder; links may only point inside it")
@@ -191,6 +212,15 @@ class LinkResolver:
         return diag.make("unresolved-anchor", *where,
                          f"{written}: {target.title!r} has {what}{hint}; "
                          "the link points at the top of the page")
+
+
+def drawing_images(path: SrcPath) -> list[SrcPath]:
+    """Where the Excalidraw plugin exports ``path`` (``a/D.excalidraw.md`` ->
+    ``a/D.excalidraw.svg``, ``.png``, then ``a/D.svg``, ``.png``)."""
+    base = path[:-3] if path.lower().endswith(".md") else path
+    other = base[:-len(".excalidraw")] if base.lower().endswith(".excalidraw") else (
+        base + ".excalidraw")
+    return [SrcPath(b + ext) for b in (base, other) for ext in (".svg", ".png")]
 
 
 def is_file_target(target: str) -> bool:

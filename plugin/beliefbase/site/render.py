@@ -28,7 +28,7 @@ from markupsafe import Markup
 from mkdocs.utils import get_relative_url
 
 from ..builder.compiled import Compiled
-from ..builder.documents import Document, page_path
+from ..builder.documents import DRAWING_SUFFIX, Document, page_path
 from ..builder.embeds import Chain, blocked, unit_of
 from ..builder.resolve import ResolvedLink
 from ..builder.wikitext import link_text, unresolved_text
@@ -226,6 +226,14 @@ class PageRenderer:
             return el
         # A <span>: MkDocs' link processor requires every <a> to have an href.
         el.tag = "span"
+        if rl.status == "drawing" and rl.target is not None:
+            # an Excalidraw drawing not exported as an image: its name, no link
+            name = posixpath.basename(rl.target)[: -len(DRAWING_SUFFIX)] if rl.target.lower(
+                ).endswith(DRAWING_SUFFIX) else posixpath.splitext(posixpath.basename(rl.target))[0]
+            el.text = AtomicString(rl.link.display or name)
+            el.set("class", "bb-link bb-drawing")
+            el.set("title", f"{name} (Excalidraw drawing, not exported as an image)")
+            return el
         el.set("class", "bb-link bb-unresolved")
         reason = {"unpublished": "not published", "escape": "outside the docs"}.get(
             rl.status, "no such note")
