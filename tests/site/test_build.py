@@ -228,3 +228,20 @@ def test_toml_node_and_network(project) -> None:  # type: ignore[no-untyped-def]
     assert any(e["type"] == "depends_on" and e["weight_kind"] == "Pragmatic"
                for e in graph["edges"])
     assert not (result.site / "BeliefNetwork.toml").exists()
+
+
+def test_snippets_show_rendered_text_code_as_code(project) -> None:  # type: ignore[no-untyped-def]
+    project.write("target.md", "# Target\n")
+    project.write("src.md", "# Src\n\nUse `<b>run()</b>` with ==care== %%secret%% via "
+                            "[[target]] and ![[target]] ^b1\n")
+    project.write("mention.md", "# Mention\n\nThe Target uses `x < y` and $a^2$ too.\n")
+    page = project.build().page("target/")
+    panel = page[page.index('class="bb-panel bb-backlinks"'):]
+    panel = panel[:panel.index("</section>")]
+    assert ("Use <code>&lt;b&gt;run()&lt;/b&gt;</code> with care via Target and Target</p>"
+            in panel)
+    for raw in ("[[", "==", "%%", "^b1", "secret"):
+        assert raw not in panel
+    mentions = page[page.index('class="bb-panel bb-mentions"'):]
+    assert ('<mark class="bb-mentions__name">Target</mark> uses <code>x &lt; y</code> and '
+            "<code>a^2</code> too." in mentions)

@@ -129,3 +129,12 @@ def test_the_shortlist_is_the_counted_one(names: list[str], word: str) -> None:
     index = Suggester(names)._index()
     grams = _trigrams(normalize_name(word))
     assert _shortlist(index, grams) == _counted_shortlist(index, grams)
+
+
+def test_never_suggests_what_was_written() -> None:
+    s = Suggester(["Foo", "Foo Bar", "Food"])
+    for word in ("Foo", "foo", " Foo", "Foo.md"):
+        hint = s.suggest(word)
+        assert "'Foo'" not in hint, (word, hint)
+    assert "'Foo'" in s.suggest("Fooo")
+    assert "'Foo Bar'" in s.suggest("sub/Foo Bar")  # a path: its note elsewhere helps

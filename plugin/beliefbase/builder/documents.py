@@ -86,6 +86,16 @@ class Document:
         return self.parsed.meta
 
 
+def is_drawing(parsed: ParsedDoc) -> bool:
+    """An Excalidraw drawing (``*.excalidraw.md``, or ``excalidraw-plugin:`` in its
+    frontmatter): JSON for the Obsidian plugin, never a page of its own."""
+    return parsed.path.lower().endswith(DRAWING_SUFFIX) or "excalidraw-plugin" in parsed.meta
+
+
+#: The file name ending of an Excalidraw drawing note.
+DRAWING_SUFFIX = ".excalidraw.md"
+
+
 def is_published(meta: dict[str, Any]) -> bool:
     """``draft: true`` or ``publish: false`` keep a note out of the site."""
     return not (_truthy(meta.get("draft")) or _falsy(meta.get("publish")))
@@ -137,7 +147,7 @@ def make_document(parsed: ParsedDoc, network: Network, options: CompileOptions) 
     body_tags = tuple(t.name for t in parsed.tags)
     doc_id = meta.get("id")
     schema = meta.get("schema")
-    published = is_published(meta)
+    published = is_published(meta) and not is_drawing(parsed)
     doc = Document(
         path=parsed.path,
         parsed=parsed,

@@ -62,7 +62,7 @@ def embeds_within(links: list[ResolvedLink], unit: Unit) -> Iterator[ResolvedLin
     """Resolved note embeds written inside ``unit``'s lines."""
     for rl in links:
         if (
-            rl.link.form == "embed"
+            rl.link.form in ("embed", "image")  # ![](Note.md) transcludes a note too
             and rl.status == "ok"
             and not rl.is_asset
             and unit.start <= rl.link.line <= unit.end
@@ -90,7 +90,8 @@ def check_embeds(
     """
     reported: dict[tuple[str, int, int], diag.Diagnostic] = {}
     for path in sorted(links if roots is None else roots):
-        if path not in links or not any(rl.link.form == "embed" for rl in links[path]):
+        if path not in links or not any(rl.link.form in ("embed", "image")
+                                        for rl in links[path]):
             continue
         entry = memo.get(path) if memo is not None else None
         if entry is None:

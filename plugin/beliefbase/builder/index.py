@@ -16,7 +16,7 @@ from collections import defaultdict
 from collections.abc import Iterable
 
 from ..ids import Bid, SrcPath, bref, normalize_name, stem
-from .documents import Document
+from .documents import DRAWING_SUFFIX, Document
 
 #: the tables of a NameIndex, each copied (not shared) by ``NameIndex.updated``
 _TABLES = ("docs", "paths", "paths_ci", "bids", "brefs", "ids", "stems", "folders", "names")
@@ -52,6 +52,8 @@ class NameIndex:
         if doc.id:
             self.ids[doc.id].append(path)
         self.stems[normalize_name(stem(path))].append(path)
+        if path.lower().endswith(DRAWING_SUFFIX):  # ![[Drawing]] names Drawing.excalidraw.md
+            self.stems[normalize_name(stem(stem(path)))].append(path)
         base = posixpath.basename(path).lower()
         if base in ("index.md", "readme.md") and doc.folder:
             self.folders[normalize_name(posixpath.basename(doc.folder))].append(path)
@@ -117,6 +119,8 @@ class NameIndex:
         path = doc.path
         keys = [(self.paths_ci, path.lower()), (self.brefs, bref(doc.bid)),
                 (self.stems, normalize_name(stem(path)))]
+        if path.lower().endswith(DRAWING_SUFFIX):
+            keys.append((self.stems, normalize_name(stem(stem(path)))))
         if doc.id:
             keys.append((self.ids, doc.id))
         if posixpath.basename(path).lower() in ("index.md", "readme.md") and doc.folder:

@@ -10,17 +10,21 @@ the anchor.
 from __future__ import annotations
 
 import posixpath
+import re
 
 from .. import diagnostics as diag
 from ..codecs.model import LinkRef
 from ..ids import SrcPath, join_src
-from .documents import Document
+from .documents import Document, is_drawing
 from .index import NameIndex
 from .options import CompileOptions
-from .resolve import Found, ResolvedLink, Resolver, resolve_fragment
+from .resolve import Found, ResolvedLink, Resolver, find_target, resolve_fragment
 from .suggest import Suggester
 
 _WIKI_FORMS = ("wikilink", "embed", "field", "meta")
+# A file extension other than .md ("clip.mp4", "scan.PDF"): 1-5 letters or digits,
+# at least one a letter, so "Version 2.0" or "Mr. Smith" are still note names.
+_FILE_EXT = re.compile(r"\.(?=[A-Za-z0-9]*[A-Za-z])[A-Za-z0-9]{1,5}$")
 
 
 class LinkResolver:
@@ -37,6 +41,7 @@ class LinkResolver:
         self.published = published
         self.suggester = suggester
         self.options = options
+        self._asset_suggester: Suggester | None = None
 
     def resolve_doc(self, doc: Document) -> tuple[list[ResolvedLink], list[diag.Diagnostic]]:
         links: list[ResolvedLink] = []
@@ -82,7 +87,10 @@ class LinkResolver:
         if result == "escape":
             return ResolvedLink(link, doc.path, "escape")
         if result == "unpublished":
-            return ResolvedLink(link, doc.path, "unpublished")
+            found = find_target(self.resolver.drafts, link.target, doc)
+            drawing = self._drawing(link, doc, found.path, found.step) if isinstance(
+                found, Found) else None
+            return drawing or ResolvedLink(link, doc.path, "unpublished")
         assert isinstance(result, Found)
         return self._with_fragment(link, doc, result.path, result)
 
@@ -111,8 +119,21 @@ class LinkResolver:
         if folder_index is not None:
             return self._with_fragment(link, doc, folder_index, Found(folder_index, 2))
         if self.resolver.drafts.paths.get(path):
-            return ResolvedLink(link, doc.path, "unpublished")
+            return self._drawing(link, doc, path, 2) or ResolvedLink(link, doc.path, "unpublished")
         return self._markdown_fallback(link, doc)
+
+    def _drawing(self, link: LinkRef, doc: Document, path: SrcPath, step: int) -> (
+        ResolvedLink | None
+    ):
+        """A link to the Excalidraw drawing ``path``: its exported image, if the vault
+        has one next to it, else status "drawing" (None: ``path`` is no drawing)."""
+        draft = self.resolver.drafts.docs.get(path)
+        if draft is None or not is_drawing(draft.parsed):
+            return None
+        for image in drawing_images(path):
+            if image in self.published.paths and image not in self.published.docs:
+                return ResolvedLink(link, doc.path, "ok", image, True, None, False, (), step)
+        return ResolvedLink(link, doc.path, "drawing", path, step=step)
 
     def _markdown_fallback(self, link: LinkRef, doc: Document) -> ResolvedLink | None:
         """``[t](note.md)`` whose file is elsewhere: found by name, as Obsidian does.
@@ -121,9 +142,12 @@ class LinkResolver:
         that matches nothing is left to MkDocs, which reports it.
         """
         found = self.resolver.find(posixpath.basename(link.target), doc)
-        if not isinstance(found, Found) or found.step < 4:
+        if not isinstance(found, Found):
             return None
-        return self._with_fragment(link, doc, found.path, found)
+        # found elsewhere than MkDocs looks (by name, or a path that differs in
+        # case): at least step 4, which tells the renderer to re-point it
+        return self._with_fragment(link, doc, found.path,
+                                   Found(found.path, max(found.step, 4), found.candidates))
 
     def _diagnose(self, rl: ResolvedLink, doc: Document, display: str) -> diag.Diagnostic | None:
         if rl.status == "ok" and len(rl.candidates) < 2 and not rl.anchor_missing:
@@ -132,12 +156,19 @@ class LinkResolver:
         written = written_form(link)
         where = (display, link.line, link.column)
         if rl.status == "unresolved":
-            hint = self.suggester.suggest(link.target)
-            what = "file" if link.form == "embed" and "." in posixpath.basename(link.target) else (
-                "note")
+            is_file = is_file_target(link.target)
+            hint = self._asset_names().suggest(link.target) if is_file else (
+                self.suggester.suggest(link.target))
+            what = "file" if is_file or (
+                link.form == "embed" and "." in posixpath.basename(link.target)) else "note"
             return diag.make("unresolved-link", *where,
                              f"{written} matches no {what}, title or alias{hint}; "
                              f"create the {what} or fix the link")
+        if rl.status == "drawing":
+            return diag.make("excalidraw-embed", *where,
+                             f"{written} is an Excalidraw drawing with no exported image next "
+                             "to it; it shows as its name. Export the drawing as SVG "
+                             "(Excalidraw plugin setting 'Auto-export SVG') to show it")
         if rl.status == "escape":
             return diag.make("path-escape", *where,
                              f"{written} leaves the docs folder; links may only point inside it")
@@ -157,6 +188,14 @@ class LinkResolver:
             return self._anchor_diagnostic(rl, written, where)
         return None
 
+    def _asset_names(self) -> Suggester:
+        """Suggestions for a link to a file: the files' names, never a note's."""
+        if self._asset_suggester is None:
+            docs = self.published.docs
+            self._asset_suggester = Suggester(
+                posixpath.basename(p) for p in self.published.paths if p not in docs)
+        return self._asset_suggester
+
     def _anchor_diagnostic(
         self, rl: ResolvedLink, written: str, where: tuple[str, int, int]
     ) -> diag.Diagnostic:
@@ -173,6 +212,21 @@ class LinkResolver:
         return diag.make("unresolved-anchor", *where,
                          f"{written}: {target.title!r} has {what}{hint}; "
                          "the link points at the top of the page")
+
+
+def drawing_images(path: SrcPath) -> list[SrcPath]:
+    """Where the Excalidraw plugin exports ``path`` (``a/D.excalidraw.md`` ->
+    ``a/D.excalidraw.svg``, ``.png``, then ``a/D.svg``, ``.png``)."""
+    base = path[:-3] if path.lower().endswith(".md") else path
+    other = base[:-len(".excalidraw")] if base.lower().endswith(".excalidraw") else (
+        base + ".excalidraw")
+    return [SrcPath(b + ext) for b in (base, other) for ext in (".svg", ".png")]
+
+
+def is_file_target(target: str) -> bool:
+    """Does ``target`` name a file (``clip.mp4``) rather than a note?"""
+    base = posixpath.basename(target.strip())
+    return bool(_FILE_EXT.search(base)) and not base.lower().endswith(".md")
 
 
 def written_form(link: LinkRef) -> str:

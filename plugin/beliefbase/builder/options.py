@@ -16,7 +16,7 @@ from ..ids import SrcPath
 Slugify = Callable[[str, str], str]
 
 #: Bump when anything cached (ParsedDoc and friends) changes shape or meaning.
-COMPILER_VERSION = "2"  # 2: %%comments%% removed, math masked and checked
+COMPILER_VERSION = "2"  # 2: %%comments%% removed, math masked and checked, blocks on their own line
 
 
 @cache

@@ -28,7 +28,8 @@ from ..ids import SrcPath, join_src, looks_like_bref, normalize_name, parse_bid
 from .documents import Document, Section
 from .index import NameIndex
 
-Status = Literal["ok", "unresolved", "unpublished", "external", "escape"]
+#: "drawing": an Excalidraw drawing without an exported image (``target``: the drawing)
+Status = Literal["ok", "unresolved", "unpublished", "external", "escape", "drawing"]
 
 
 @dataclass(frozen=True, slots=True)

@@ -138,7 +138,11 @@ class Suggester:
             dice = 2 * len(grams & theirs) / (len(grams) + len(theirs))
             if dice >= _MIN_DICE:
                 scored.append((-dice, name))
-        result = _phrase([name for _, name in sorted(scored)[:3]])
+        # never the text the user wrote (with or without ".md"): it matched nothing
+        written = {normalize_name(word),
+                   normalize_name(word[:-3] if word.lower().endswith(".md") else word)}
+        result = _phrase([name for _, name in sorted(scored)
+                          if normalize_name(name) not in written][:3])
         self._memo[word] = result
         return result
 

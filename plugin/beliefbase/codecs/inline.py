@@ -10,6 +10,7 @@ from __future__ import annotations
 import html
 import re
 from collections.abc import Callable
+from dataclasses import dataclass
 
 from .markdown import split_wikilink
 
@@ -28,6 +29,18 @@ _EM_STAR = re.compile(r"(?<![\w*])\*(?=\S)(.+?)(?<=\S)\*(?![\w*])")
 _EM_UNDERSCORE = re.compile(r"(?<![\w_])_(?=\S)(.+?)(?<=\S)_(?![\w_])")
 _ESCAPE = re.compile(r"\\([!\"#$%&'()*+,\-./:;<=>?@\[\\\]^_`{|}~])")
 _STASH = "\x02{}\x03"
+# Snippets only (Obsidian syntax a reader never sees as such):
+_COMMENT = re.compile(r"%%.*?(?:%%|$)", re.DOTALL)  # %%hidden%% (to the end if unclosed)
+_HIGHLIGHT = re.compile(r"==(?=\S)(.+?)(?<=\S)==")  # ==marked==
+_MATH = re.compile(r"\$\$(.+?)\$\$|(?<![\\$])\$(?=\S)([^$\n]+?)(?<=\S)\$(?!\d)")  # $x^2$, $$..$$
+_CALLOUT_MARK = re.compile(r"\[![\w-]+\][+-]?")  # > [!tip]- Title
+_BLOCK_MARK = re.compile(r"(?<!\S)\^[A-Za-z0-9][A-Za-z0-9\-]*(?!\S)")  # text ^block-id
+_INLINE_NOTE = re.compile(r"\^\[(?:[^\[\]]|\[[^\[\]]*\])*\]")  # text^[inline footnote]
+_IMAGE_ALT = re.compile(r"!\[((?:[^\[\]]|\[[^\[\]]*\])*)\]\([^)]*\)")
+_ALT_SIZE = re.compile(r"\s*\|\s*\d+(?:x\d+)?\s*$")  # ![alt|375](x.png)
+#: Around code (and math) in a snippet's text: ``snippet_parts`` makes them <code>.
+CODE_OPEN, CODE_CLOSE = "\x0e", "\x0f"
+_CODE_MARKS = re.compile("([\x0e\x0f])")
 
 
 def default_wikitext(target: str, fragment: str, display: str | None) -> str:
@@ -41,9 +54,20 @@ def default_wikitext(target: str, fragment: str, display: str | None) -> str:
 _MARKUP = re.compile(r"[`\[\]<>&*_\\!]")
 
 
-def plain_text(inline: str, wikitext: WikiText = default_wikitext) -> str:
-    """The visible text of an inline Markdown fragment."""
-    if not _MARKUP.search(inline):
+_SNIPPET_MARKUP = re.compile(r"[`\[\]<>&*_\\!%=$^]")
+
+
+def plain_text(inline: str, wikitext: WikiText = default_wikitext, snippet: bool = False) -> str:
+    """The visible text of an inline Markdown fragment.
+
+    ``snippet``: text for a backlink or mention snippet, as the page shows it:
+    embeds are their names, images their alt text, Obsidian's own syntax
+    (``==``, ``%%``, ``$``, ``[!type]``, ``^id``, ``^[note]``) is gone, and code
+    and math are kept between ``CODE_OPEN`` and ``CODE_CLOSE``.
+    """
+    if snippet and (CODE_OPEN in inline or CODE_CLOSE in inline):
+        inline = inline.replace(CODE_OPEN, "").replace(CODE_CLOSE, "")  # ours alone
+    if not (_SNIPPET_MARKUP if snippet else _MARKUP).search(inline):
         return " ".join(inline.split())
     stash: list[str] = []
 
@@ -51,19 +75,27 @@ def plain_text(inline: str, wikitext: WikiText = default_wikitext) -> str:
         stash.append(text)
         return _STASH.format(len(stash) - 1)
 
+    def code(text: str) -> str:
+        return keep(CODE_OPEN + text.replace(CODE_OPEN, "").replace(CODE_CLOSE, "")
+                    + CODE_CLOSE if snippet else text)
+
     # each pattern only where its first character occurs (most snippets hold a
     # wikilink and nothing else): a search that finds nothing costs as much as a sub
     text = inline
     if "`" in text:
-        text = _CODE_SPAN.sub(lambda m: keep(m.group(2).strip()), text)
+        text = _CODE_SPAN.sub(lambda m: code(m.group(2).strip()), text)
+    if snippet:
+        text = _snippet_syntax(text, code)
     if "[[" in text:
-        text = _WIKILINK.sub(lambda m: "" if m.group(1) else keep(_wikilink_text(m, wikitext)),
-                             text)
+        text = _WIKILINK.sub(
+            lambda m: keep(_wikilink_text(m, wikitext)) if snippet or not m.group(1) else "",
+            text)
     if "\\" in text:  # escaped characters are kept as they are from here on
         text = _ESCAPE.sub(lambda m: keep(m.group(1)), text)
     if "[" in text:
         if "![" in text:
-            text = _IMAGE.sub("", text)
+            text = _IMAGE_ALT.sub(lambda m: _ALT_SIZE.sub("", m.group(1)), text) if snippet else (
+                _IMAGE.sub("", text))
         if "[^" in text:
             text = _FOOTNOTE_REF.sub("", text)
         if "](" in text:
@@ -80,6 +112,51 @@ def plain_text(inline: str, wikitext: WikiText = default_wikitext) -> str:
     if stash:
         text = re.sub("\x02(\\d+)\x03", lambda m: stash[int(m.group(1))], text)
     return " ".join(text.split())
+
+
+def _snippet_syntax(text: str, code: Callable[[str], str]) -> str:
+    """Obsidian's inline syntax -> what a reader sees (code spans are stashed already)."""
+    if "%%" in text:
+        text = _COMMENT.sub("", text)
+    if "$" in text:
+        text = _MATH.sub(lambda m: code((m.group(1) or m.group(2)).strip()), text)
+    if "==" in text:
+        text = _HIGHLIGHT.sub(r"\1", text)
+    if "[!" in text:
+        text = _CALLOUT_MARK.sub("", text)
+    if "^" in text:
+        text = _BLOCK_MARK.sub("", _INLINE_NOTE.sub("", text))
+    return text
+
+
+@dataclass(frozen=True, slots=True)
+class SnippetPart:
+    """A run of a snippet's text: code (shown as ``<code>``) or not."""
+
+    text: str
+    code: bool = False
+
+
+def snippet_parts(text: str) -> list[SnippetPart]:
+    """``plain_text(..., snippet=True)`` (or a piece of it) -> its runs.
+
+    A piece cut out of a snippet may hold a close mark without its open mark
+    (everything before it was code) or an open mark without its close.
+    """
+    if CODE_OPEN not in text and CODE_CLOSE not in text:
+        return [SnippetPart(text)] if text else []
+    pieces = _CODE_MARKS.split(text)
+    first_mark = next((p for p in pieces if p in (CODE_OPEN, CODE_CLOSE)), CODE_OPEN)
+    in_code = first_mark == CODE_CLOSE
+    parts: list[SnippetPart] = []
+    for piece in pieces:
+        if piece == CODE_OPEN:
+            in_code = True
+        elif piece == CODE_CLOSE:
+            in_code = False
+        elif piece:
+            parts.append(SnippetPart(piece, in_code))
+    return parts
 
 
 def _wikilink_text(m: re.Match[str], wikitext: WikiText) -> str:

@@ -563,12 +563,15 @@ def _block_ids(masked: str, pos: _Positions) -> Iterator[BlockId]:
         line_start = masked.rfind("\n", 0, m.start()) + 1
         end_offset = m.start()
         if not masked[line_start:m.start()].strip():
-            # `^id` alone on a line names the block just above it (Obsidian puts
-            # a blank line between a table or quote and its id).
+            # `^id` alone on a line names the whole block just above it: a list,
+            # table, quote, callout, image or paragraph (Obsidian puts a blank line
+            # between a table or quote and its id; the id may also follow directly).
             end_offset = _previous_text_line(masked, line_start)
             if end_offset < 0:
                 continue
-        start_offset = _block_start(masked, end_offset)
+            start_offset = _run_start(masked, end_offset)
+        else:
+            start_offset = _block_start(masked, end_offset)
         line, col = pos.at(m.start())
         yield BlockId(m.group("id"), line, col, pos.line(start_offset), pos.line(end_offset))
 
@@ -581,6 +584,20 @@ def _previous_text_line(masked: str, line_start: int) -> int:
             return prev_start
         line_start = prev_start
     return -1
+
+
+def _run_start(masked: str, offset: int) -> int:
+    """First offset of the run of non-blank lines that holds ``offset`` (a whole
+    list, table, quote or paragraph), stopping below an ATX heading, which is a
+    block of its own."""
+    line_start = masked.rfind("\n", 0, offset) + 1
+    while line_start > 0:
+        prev_start = masked.rfind("\n", 0, line_start - 1) + 1
+        previous = masked[prev_start:line_start - 1]
+        if not previous.strip() or _ATX_HEADING.match(previous):
+            break
+        line_start = prev_start
+    return line_start
 
 
 def _block_start(masked: str, offset: int) -> int:

@@ -26,7 +26,8 @@ Block processors (priority, and why):
   (80), so ``> [!note]`` inside those is handled when their content is parsed.
 
 Fenced code is stashed by a preprocessor before either runs, so ``:::`` or
-``> [!x]`` inside a code fence is never a callout.
+``> [!x]`` inside a code fence is never a callout; ``nested_fences`` does the
+same for a fence inside a callout, quote or list item when superfences is off.
 """
 
 from __future__ import annotations
@@ -37,6 +38,8 @@ from xml.etree import ElementTree as etree
 from markdown import Extension, Markdown, util
 from markdown.blockparser import BlockParser
 from markdown.blockprocessors import BlockProcessor
+
+from .nested_fences import NestedFences
 
 #: Obsidian callout types (and aliases) -> the MkDocs-Material admonition type.
 _TYPES: dict[str, str] = {
@@ -208,6 +211,8 @@ class CalloutExtension(Extension):
         title = str(self.getConfig("disputed_title"))
         parser.blockprocessors.register(DisputedProcessor(parser, title), "bb_disputed", 22)
         parser.blockprocessors.register(CalloutProcessor(parser), "bb_callout", 21)
+        # a fence inside a callout is code, with or without pymdownx.superfences
+        md.preprocessors.register(NestedFences(md), "bb_nested_fences", 26)
 
 
 def makeExtension(**kwargs: object) -> CalloutExtension:  # noqa: N802 - Markdown's entry point

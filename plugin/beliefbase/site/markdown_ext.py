@@ -11,17 +11,23 @@ Processors (priority, and why):
 * ``bb_line_tags`` preprocessor (23): a line starting with ``#tag`` (no space)
   is a tag line in Obsidian; Python-Markdown would make it a heading, so the
   ``#`` is escaped.
+* ``bb_inline_footnotes`` preprocessor (22): ``text^[note]`` becomes a
+  footnote (see ``inline_footnotes``).
 * ``bb_wikilink`` inline pattern (185: after code spans at 190, before
   backslash escapes at 180 so ``\\|`` still separates, before reference links
   at 170 so ``[[x]]`` is never read as ``[ [x] ]``).
+* ``bb_markdown_embed`` inline pattern (155: before Python-Markdown's image
+  pattern at 150): ``![](Note.md#Section)`` naming a note transcludes it.
 * ``bb_tag`` inline pattern (105, after links and emphasis).
 * ``bb_block_ids`` treeprocessor (15: after inline processing at 20, before
   ``attr_list`` at 8 and ``toc`` at 5): ``text ^id`` gives the paragraph or
   list item ``id="^id"`` and hides the marker.
 * ``bb_embed_blocks`` treeprocessor (14): a transclusion inside a paragraph
   splits it, so block content never sits inside ``<p>``.
+* ``bb_image_sizes`` treeprocessor (3): ``![alt|375](x.png)`` sets the width.
 * ``bb_markdown_link_fallback`` treeprocessor (2: before MkDocs' own link
-  processor at 0): ``[t](note.md)`` that resolved only by name is re-pointed.
+  processor at 0): ``[t](note.md)`` that resolved only by name is re-pointed,
+  and a fragment written as heading text gets the heading's anchor.
 * ``bb_embedded_links`` treeprocessor (only in nested renders of embeds):
   Markdown links written relative to the embedded note are re-pointed from
   the host page.
@@ -40,6 +46,7 @@ from markdown.treeprocessors import Treeprocessor
 from markdown.util import AtomicString
 
 from ..codecs.markdown import split_wikilink
+from .inline_footnotes import InlineFootnotes
 from .math import MathExtension
 
 if TYPE_CHECKING:
@@ -61,10 +68,19 @@ _TABLE_ROW = re.compile(r"^[ \t]*\|.*\|[ \t]*$|^[^|\n]*\|[^\n]*$")
 _DELIMITER_ROW = re.compile(r"^[ \t]*\|?[ \t]*:?-+:?[ \t]*(?:\|[ \t]*:?-+:?[ \t]*)*\|?[ \t]*$")
 _PIPE_IN_WIKILINK = re.compile(r"(?<!\\)(!?\[\[[^\[\]\n|]*)(?<!\\)\|([^\[\]\n]*\]\])")
 _LINE_TAG = re.compile(r"^(?=" + _TAG_BODY + r")")
-_BLOCK_MARK = re.compile(r"[ \t]+\^(?P<id>[A-Za-z0-9][A-Za-z0-9\-]*)[ \t]*$")
+# `` ^id`` ending a block's text, or ``^id`` on a line of its own (sep: "\n")
+_BLOCK_MARK = re.compile(r"(?P<sep>[ \t]|\n)[ \t]*\^(?P<id>[A-Za-z0-9][A-Za-z0-9\-]*)[ \t]*$")
 EMBED_SLOT = "bb-embed-slot"
 _BLOCK_TAGS = {"p", "ul", "ol", "div", "pre", "blockquote", "table"}
 _LONE_MARK = re.compile(r"^\^(?P<id>[A-Za-z0-9][A-Za-z0-9\-]*)$")
+# ``![alt](href "title")``: a Markdown image, which may name a note to transclude.
+MARKDOWN_EMBED_RE = (
+    r"!\[(?P<alt>(?:[^\[\]\n]|\[[^\[\]\n]*\])*)\]"      # ![alt], one level of []
+    r"\(\s*(?P<href><[^<>\n]*>|[^\s()<>]+)"                # (href or <href>
+    r"(?:\s+(?:\"[^\"\n]*\"|'[^'\n]*'))?\s*\)"               # "title")
+)
+# Obsidian's size in an image's alt text: ``![alt|375](x.png)``, ``![alt|375x200](x.png)``.
+_ALT_SIZE = re.compile(r"^(?P<alt>.*?)\s*\|\s*(?P<width>\d+)(?:x(?P<height>\d+))?\s*$", re.DOTALL)
 
 
 class WikiLinkProcessor(InlineProcessor):
@@ -94,6 +110,51 @@ class WikiLinkProcessor(InlineProcessor):
             return result, start - 1, m.end(0)
         rl = self.renderer.lookup("link", target, fragment, display)
         return self.renderer.link_element(rl), start, m.end(0)
+
+
+class MarkdownEmbedProcessor(InlineProcessor):
+    """``![](Note.md)`` and ``![](Note.md#Section)`` transclude the note, as ``![[...]]``.
+
+    Only an image whose target the compiler resolved to a note; anything else
+    is left to Python-Markdown's own image pattern (which runs after this one).
+    """
+
+    def __init__(self, pattern: str, md: Markdown, renderer: PageRenderer) -> None:
+        super().__init__(pattern, md)
+        self.renderer = renderer
+
+    def handleMatch(  # type: ignore[override]
+        self, m: re.Match[str], data: str
+    ) -> tuple[etree.Element | None, int | None, int | None]:
+        if self.renderer.frame is None or (m.start(0) > 0 and data[m.start(0) - 1] == "\\"):
+            return None, None, None
+        href = m.group("href")
+        if href.startswith("<"):
+            href = href[1:-1].strip()
+        rl = self.renderer.markdown_target(href, ("image",))
+        if rl is None or rl.target is None or rl.is_asset:
+            return None, None, None
+        result = self.renderer.embed_html(rl)
+        if isinstance(result, str):
+            slot = etree.Element("div", {"class": EMBED_SLOT})
+            slot.text = AtomicString(self.md.htmlStash.store(result))
+            return slot, m.start(0), m.end(0)
+        return result, m.start(0), m.end(0)
+
+
+class ImageSizes(Treeprocessor):
+    """``<img alt="alt|375">`` (from ``![alt|375](x.png)``) -> ``alt="alt" width="375"``."""
+
+    def run(self, root: etree.Element) -> None:
+        for img in root.iter("img"):
+            alt = img.get("alt")
+            m = _ALT_SIZE.match(alt) if alt and "|" in alt else None
+            if m is None or img.get("width"):
+                continue
+            img.set("alt", m.group("alt"))
+            img.set("width", m.group("width"))
+            if m.group("height"):
+                img.set("height", m.group("height"))
 
 
 def is_embed(data: str, start: int) -> bool:
@@ -149,12 +210,16 @@ class LineTags(Preprocessor):
 
 
 class BlockIds(Treeprocessor):
-    """``paragraph ^id`` -> ``<p id="^id">paragraph</p>``."""
+    """``paragraph ^id`` -> ``<p id="^id">paragraph</p>``; ``^id`` on its own line
+    below a list, table, quote, callout, image or paragraph gives that block the id."""
 
     def run(self, root: etree.Element) -> None:
         for parent in root.iter():
             children = list(parent)
             for index, el in enumerate(children):
+                if el.tag == "table":
+                    _table_marker(el)
+                    continue
                 if el.tag not in ("p", "li"):
                     continue
                 lone = _LONE_MARK.match((el.text or "").strip()) if len(el) == 0 else None
@@ -162,10 +227,10 @@ class BlockIds(Treeprocessor):
                     children[index - 1].set("id", "^" + lone.group("id"))
                     parent.remove(el)
                     continue
-                self._strip_marker(el)
+                self._strip_marker(el, parent)
 
     @staticmethod
-    def _strip_marker(el: etree.Element) -> None:
+    def _strip_marker(el: etree.Element, parent: etree.Element) -> None:
         """Remove a trailing `` ^id`` from the element's own text (not nested blocks)."""
         kids = list(el)
         first_block = next((i for i, k in enumerate(kids) if k.tag in _BLOCK_TAGS), len(kids))
@@ -178,7 +243,44 @@ class BlockIds(Treeprocessor):
             holder.tail = text[: m.start()]
         else:
             el.text = text[: m.start()]
-        el.set("id", "^" + m.group("id"))
+        target = el if m.group("sep") != "\n" else _enclosing_block(el, parent)
+        target.set("id", "^" + m.group("id"))
+
+
+def _enclosing_block(el: etree.Element, parent: etree.Element) -> etree.Element:
+    """The block an own-line ``^id`` at the end of ``el`` names.
+
+    Written right below a list, quote or callout, the marker line is a lazy
+    continuation of its last paragraph or item: the id names the whole list,
+    quote or callout (Obsidian), not just that last piece.
+    """
+    if len(parent) == 0 or parent[-1] is not el:
+        return el
+    if el.tag == "li" and parent.tag in ("ul", "ol"):
+        return parent
+    if el.tag == "p" and parent.tag in ("blockquote", "details"):
+        return parent
+    if el.tag == "p" and parent.tag == "div" and "admonition" in parent.get("class", ""):
+        return parent
+    return el
+
+
+def _table_marker(table: etree.Element) -> None:
+    """A ``^id`` line right below a table became its last row: drop it, id the table."""
+    body = table.find("tbody")
+    if body is None or len(body) == 0:
+        return
+    row = body[-1]
+    cells = list(row)
+    if not cells or any(len(cell) for cell in cells):
+        return
+    m = _LONE_MARK.match((cells[0].text or "").strip())
+    if m is None or any((cell.text or "").strip() for cell in cells[1:]):
+        return
+    body.remove(row)
+    if len(body) == 0:
+        table.remove(body)
+    table.set("id", "^" + m.group("id"))
 
 
 class EmbedBlocks(Treeprocessor):
@@ -273,10 +375,14 @@ class WikiLinkExtension(Extension):
         MathExtension().extendMarkdown(md)
         md.preprocessors.register(TablePipes(md), "bb_table_pipes", 24)
         md.preprocessors.register(LineTags(md), "bb_line_tags", 23)
+        md.preprocessors.register(InlineFootnotes(md), "bb_inline_footnotes", 22)
         md.inlinePatterns.register(WikiLinkProcessor(WIKILINK_RE, md, self.renderer),
                                    "bb_wikilink", 185)
+        md.inlinePatterns.register(MarkdownEmbedProcessor(MARKDOWN_EMBED_RE, md, self.renderer),
+                                   "bb_markdown_embed", 155)
         md.inlinePatterns.register(TagProcessor(TAG_RE, md), "bb_tag", 105)
         md.treeprocessors.register(BlockIds(md), "bb_block_ids", 15)
         md.treeprocessors.register(EmbedBlocks(md), "bb_embed_blocks", 14)
+        md.treeprocessors.register(ImageSizes(md), "bb_image_sizes", 3)
         md.treeprocessors.register(MarkdownLinkFallback(md, self.renderer),
                                    "bb_markdown_link_fallback", 2)

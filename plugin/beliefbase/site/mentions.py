@@ -32,7 +32,7 @@ from typing import Any
 from ..builder.compiled import Compiled
 from ..builder.documents import Document
 from ..builder.parallel import map_if_it_pays
-from ..codecs.inline import WikiText, plain_text
+from ..codecs.inline import SnippetPart, WikiText, plain_text, snippet_parts
 from ..codecs.mask import code_regions
 from ..ids import SrcPath, normalize_name
 
@@ -96,6 +96,10 @@ class Snippet:
     before: str
     match: str
     after: str
+
+    def parts(self) -> tuple[list[SnippetPart], list[SnippetPart], list[SnippetPart]]:
+        """Before, match and after as runs of text and code (for the template)."""
+        return snippet_parts(self.before), snippet_parts(self.match), snippet_parts(self.after)
 
 
 def is_acronym(text: str) -> bool:
@@ -543,7 +547,7 @@ def sentence_at(body: str, offset: int) -> str:
 
 def snippet(body: str, offset: int, target: Document, wikitext: WikiText) -> Snippet:
     """The sentence at ``offset`` as plain text, split around the name it mentions."""
-    text = plain_text(sentence_at(body, offset), wikitext)
+    text = plain_text(sentence_at(body, offset), wikitext, snippet=True)
     for name in sorted((name_key(n) for n in (target.title, *target.aliases)), key=len,
                        reverse=True):
         if len(name) < MIN_NAME:

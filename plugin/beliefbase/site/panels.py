@@ -16,7 +16,7 @@ from mkdocs.utils import get_relative_url
 from ..builder.compiled import Compiled
 from ..builder.documents import Document
 from ..builder.resolve import ResolvedLink
-from ..codecs.inline import WikiText, plain_text
+from ..codecs.inline import WikiText, plain_text, snippet_parts
 from ..ids import normalize_name
 from .templates import Templates
 
@@ -44,7 +44,7 @@ class Panels:
         by_source: dict[str, list[ResolvedLink]] = defaultdict(list)
         for rl in compiled.backlinks.get(doc.path, []):
             by_source[rl.source].append(rl)
-        sources = []
+        sources: list[dict[str, Any]] = []
         for path, links in by_source.items():
             source = compiled.documents[path]
             if source.url is None:
@@ -60,7 +60,7 @@ class Panels:
                 "title": source.title,
                 "href": get_relative_url(source.url, page_url),
                 "bid": source.bid,
-                "snippets": snippets,
+                "snippets": [snippet_parts(text) for text in snippets],
             })
         sources.sort(key=lambda s: (normalize_name(s["title"]), s["href"]))
         return self.templates.render("backlinks.html", sources=sources, title=doc.title)
@@ -77,7 +77,7 @@ class Panels:
         if context.lstrip().startswith(">"):  # a block quote or a callout
             context = _QUOTE_MARKUP.sub("", context.lstrip().lstrip(">"))
         context = _LINE_MARKUP.sub("", context)
-        text = plain_text(context, wikitext)
+        text = plain_text(context, wikitext, snippet=True)
         return " · ".join(cell.strip() for cell in text.strip("| ").split(" | ") if cell.strip())
 
 

@@ -28,7 +28,7 @@ from markupsafe import Markup
 from mkdocs.utils import get_relative_url
 
 from ..builder.compiled import Compiled
-from ..builder.documents import Document, page_path
+from ..builder.documents import DRAWING_SUFFIX, Document, page_path
 from ..builder.embeds import Chain, blocked, unit_of
 from ..builder.resolve import ResolvedLink
 from ..builder.wikitext import link_text, unresolved_text
@@ -37,6 +37,8 @@ from ..ids import SrcPath, asset_url, join_src, relative_segments
 from .templates import Templates
 
 _SCHEME = re.compile(r"^[A-Za-z][A-Za-z0-9+.\-]*:")
+#: characters a URL fragment keeps unquoted
+_FRAGMENT_SAFE = "^-_.~!$&()*+,;=:@"
 IMAGE_EXT = {".png", ".jpg", ".jpeg", ".gif", ".svg", ".webp", ".avif", ".bmp", ".ico"}
 AUDIO_EXT = {".mp3", ".wav", ".ogg", ".m4a", ".flac"}
 VIDEO_EXT = {".mp4", ".webm", ".ogv", ".mov"}
@@ -140,7 +142,7 @@ class PageRenderer:
         """An href to ``target`` from the current frame (``final``: a URL, not a source path)."""
         frame = self.frame
         assert frame is not None
-        fragment = f"#{quote(anchor, safe='^-_.~!$&()*+,;=:@')}" if anchor else ""
+        fragment = f"#{quote(anchor, safe=_FRAGMENT_SAFE)}" if anchor else ""
         if not frame.nested and not final:
             source = page_path(frame.doc.parsed)
             target_src = target if is_asset else page_path(self.compiled.documents[target].parsed)
@@ -151,17 +153,37 @@ class PageRenderer:
         return get_relative_url(url, frame.host_url) + fragment
 
     def markdown_link(self, url: str) -> str | None:
-        """A corrected href for a Markdown link the compiler resolved by name, else None."""
+        """A corrected href for a Markdown link, else None (MkDocs converts it as written).
+
+        Corrected: a link the compiler resolved by name (Obsidian style), and a
+        fragment written as heading text (``#Some%20Heading``), which gets the
+        heading's real anchor (or none, when no heading matches: the compiler
+        reported it, and the page's top is where the link goes).
+        """
         frame = self.frame
-        if frame is None or _SCHEME.match(url) or url.startswith(("#", "/")):
+        if frame is None or frame.nested or _SCHEME.match(url) or url.startswith("/"):
+            return None  # (in an embed, ``rebase`` does it, from the host page)
+        rl = self.markdown_target(url, ("markdown", "image"))
+        if rl is None or rl.target is None:
             return None
+        fragment = unquote(url.partition("#")[2])
+        if rl.step < 4 and fragment == (rl.anchor or ""):
+            return None
+        if url.startswith("#"):
+            return f"#{quote(rl.anchor, safe=_FRAGMENT_SAFE)}" if rl.anchor else "#"
+        return self.href(rl.target, rl.anchor, rl.is_asset)
+
+    def markdown_target(self, url: str, forms: tuple[str, ...]) -> ResolvedLink | None:
+        """The compiled resolution of the Markdown link ``url`` in this frame's note."""
+        frame = self.frame
+        assert frame is not None
         path, _, fragment = url.partition("#")
         target = unquote(path.partition("?")[0])
+        fragment = unquote(fragment)
         for rl in self.compiled.links.get(frame.doc.path, []):
-            if (rl.link.form in ("markdown", "image") and rl.link.target == target
-                    and rl.step >= 4 and rl.target is not None):
-                anchor = rl.anchor or (unquote(fragment) or None)
-                return self.href(rl.target, anchor, rl.is_asset)
+            if (rl.link.form in forms and rl.link.target == target
+                    and rl.link.fragment == fragment and rl.status == "ok"):
+                return rl
         return None
 
     def rebase(self, url: str) -> str:
@@ -169,6 +191,9 @@ class PageRenderer:
         frame = self.frame
         if frame is None or not frame.nested or _SCHEME.match(url) or url.startswith("/"):
             return url
+        rl = self.markdown_target(url, ("markdown", "image"))
+        if rl is not None and rl.target is not None:  # as compiled: by name, real anchor
+            return self.href(rl.target, rl.anchor, rl.is_asset)
         path, _, fragment = url.partition("#")
         doc = frame.doc
         if not path:
@@ -201,6 +226,14 @@ class PageRenderer:
             return el
         # A <span>: MkDocs' link processor requires every <a> to have an href.
         el.tag = "span"
+        if rl.status == "drawing" and rl.target is not None:
+            # an Excalidraw drawing not exported as an image: its name, no link
+            name = posixpath.basename(rl.target)[: -len(DRAWING_SUFFIX)] if rl.target.lower(
+                ).endswith(DRAWING_SUFFIX) else posixpath.splitext(posixpath.basename(rl.target))[0]
+            el.text = AtomicString(rl.link.display or name)
+            el.set("class", "bb-link bb-drawing")
+            el.set("title", f"{name} (Excalidraw drawing, not exported as an image)")
+            return el
         el.set("class", "bb-link bb-unresolved")
         reason = {"unpublished": "not published", "escape": "outside the docs"}.get(
             rl.status, "no such note")

@@ -1,0 +1,62 @@
+"""Backlink and mention snippets show text as the page renders it (issue 16, point 12)."""
+
+from __future__ import annotations
+
+import pytest
+from beliefbase.codecs.inline import (
+    CODE_CLOSE,
+    CODE_OPEN,
+    SnippetPart,
+    plain_text,
+    snippet_parts,
+)
+
+
+def titles(target: str, fragment: str, display: str | None) -> str:
+    return display or {"x": "Auto Title"}.get(target, target)
+
+
+def parts(text: str) -> list[tuple[str, bool]]:
+    return [(p.text, p.code) for p in snippet_parts(plain_text(text, titles, snippet=True))]
+
+
+def test_links_embeds_and_code() -> None:
+    assert parts("See [[x]], [[y|the alias]] and ![[pic.png]] with `a < b`.") == [
+        ("See Auto Title, the alias and pic.png with ", False), ("a < b", True), (".", False)]
+
+
+@pytest.mark.parametrize("raw", [
+    "==marked== words", "%%hidden%% words", "words ^block-id", "> [!tip]- words",
+    "words^[an inline note]", "**words**", "![alt|375](p.png) words",
+])
+def test_no_raw_syntax(raw: str) -> None:
+    text = "".join(t for t, _ in parts(raw))
+    for mark in ("[[", "]]", "==", "%%", "^", "[!", "**", "|375", "$"):
+        assert mark not in text, (raw, text)
+    assert "words" in text
+
+
+def test_math_is_code_without_dollars() -> None:
+    assert parts("so $x^2$ holds, costs $5 and $10") == [
+        ("so ", False), ("x^2", True), (" holds, costs $5 and $10", False)]
+
+
+def test_code_keeps_obsidian_syntax_inside() -> None:
+    assert parts("`==a== [[b]] %%c%%`") == [("==a== [[b]] %%c%%", True)]
+
+
+def test_hostile_text_stays_text() -> None:
+    hostile = "<script>alert(1)</script> `<img src=x onerror=alert(2)>` \x0eforged\x0f"
+    got = parts(hostile)
+    assert ("<img src=x onerror=alert(2)>", True) in got  # text: the template escapes it
+    assert all("forged" not in t or not code for t, code in got)
+
+
+def test_pieces_cut_out_of_a_snippet() -> None:
+    assert snippet_parts(f"a{CODE_CLOSE} b") == [SnippetPart("a", True), SnippetPart(" b")]
+    assert snippet_parts(f"a {CODE_OPEN}b") == [SnippetPart("a "), SnippetPart("b", True)]
+    assert snippet_parts("") == []
+
+
+def test_plain_text_without_snippet_is_unchanged() -> None:
+    assert plain_text("![[pic.png]] ==a== `b`") == "==a== b"
