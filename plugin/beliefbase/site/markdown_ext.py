@@ -11,7 +11,9 @@ Processors (priority, and why):
 * ``bb_wikilink`` inline pattern (185: after code spans at 190, before
   backslash escapes at 180 so ``\\|`` still separates, before reference links
   at 170 so ``[[x]]`` is never read as ``[ [x] ]``).
-* ``bb_tag`` inline pattern (105, after links and emphasis).
+* ``bb_tag`` inline pattern (105, after links and emphasis): a link to the
+  tag's page, as a source path on the page itself (MkDocs converts it like a
+  wikilink's), a final URL inside an embed.
 * ``bb_block_ids`` treeprocessor (15: after inline processing at 20, before
   ``attr_list`` at 8 and ``toc`` at 5): ``text ^id`` gives the paragraph or
   list item ``id="^id"`` and hides the marker.
@@ -99,12 +101,19 @@ def is_embed(data: str, start: int) -> bool:
 
 
 class TagProcessor(InlineProcessor):
-    """``#tag`` in prose -> a styled tag."""
+    """``#tag`` in prose -> a link to the tag's page (a styled ``<span>`` where it has none)."""
+
+    def __init__(self, pattern: str, md: Markdown, renderer: PageRenderer) -> None:
+        super().__init__(pattern, md)
+        self.renderer = renderer
 
     def handleMatch(  # type: ignore[override]
         self, m: re.Match[str], data: str
     ) -> tuple[etree.Element, int, int]:
-        el = etree.Element("span", {"class": "bb-tag"})
+        href = self.renderer.tag_href(m.group("tag")) if self.renderer is not None else None
+        el = etree.Element("span" if href is None else "a", {"class": "bb-tag"})
+        if href is not None:
+            el.set("href", href)
         el.text = AtomicString("#" + m.group("tag"))
         start = m.start(0)
         if start > 0 and data[start - 1] == LINE_TAG_MARK:
@@ -251,7 +260,9 @@ class EmbeddedLinks(Treeprocessor):
         for el in root.iter():
             el.attrib.pop("id", None)
             attr = "href" if el.tag == "a" else "src" if el.tag == "img" else None
-            if attr is None or "data-bb-target" in el.attrib or "bb-link" in el.get("class", ""):
+            classes = el.get("class", "")
+            if attr is None or "data-bb-target" in el.attrib or "bb-link" in classes \
+                    or "bb-tag" in classes:  # made from the host page already
                 continue
             value = el.get(attr)
             if value:
@@ -270,7 +281,7 @@ class WikiLinkExtension(Extension):
         md.preprocessors.register(LineTags(md), "bb_line_tags", 23)
         md.inlinePatterns.register(WikiLinkProcessor(WIKILINK_RE, md, self.renderer),
                                    "bb_wikilink", 185)
-        md.inlinePatterns.register(TagProcessor(TAG_RE, md), "bb_tag", 105)
+        md.inlinePatterns.register(TagProcessor(TAG_RE, md, self.renderer), "bb_tag", 105)
         md.treeprocessors.register(BlockIds(md), "bb_block_ids", 15)
         md.treeprocessors.register(EmbedBlocks(md), "bb_embed_blocks", 14)
         md.treeprocessors.register(MarkdownLinkFallback(md, self.renderer),
