@@ -62,6 +62,8 @@ _LINE_TAG = re.compile(r"^(?=" + _TAG_BODY + r")")
 _BLOCK_MARK = re.compile(r"[ \t]+\^(?P<id>[A-Za-z0-9][A-Za-z0-9\-]*)[ \t]*$")
 EMBED_SLOT = "bb-embed-slot"
 _BLOCK_TAGS = {"p", "ul", "ol", "div", "pre", "blockquote", "table"}
+# The rest of an attr_list after a "#id" in it: attributes, "}", end of the text.
+_ATTR_LIST_END = re.compile(r"[^{}\n]*\}[ \t]*(?:\n|$)")
 _LONE_MARK = re.compile(r"^\^(?P<id>[A-Za-z0-9][A-Za-z0-9\-]*)$")
 
 
@@ -109,7 +111,11 @@ class TagProcessor(InlineProcessor):
 
     def handleMatch(  # type: ignore[override]
         self, m: re.Match[str], data: str
-    ) -> tuple[etree.Element, int, int]:
+    ) -> tuple[etree.Element | None, int | None, int | None]:
+        if _ATTR_LIST_END.match(data, m.end()) and "{" in data[:m.start()] \
+                and data.rfind("{", 0, m.start()) > data.rfind("}", 0, m.start()):
+            # `Heading { #id }` (attr_list's id; Material's tag listings write them too)
+            return None, None, None
         href = self.renderer.tag_href(m.group("tag")) if self.renderer is not None else None
         el = etree.Element("span" if href is None else "a", {"class": "bb-tag"})
         if href is not None:
