@@ -58,6 +58,11 @@ class BeliefbaseConfig(base.Config):
     wanted_page = PageUrl("wanted/")
     """URL of the "Wanted notes" page (every unresolved link target)."""
 
+    tags_page = PageUrl("tags/")
+    """URL of the tag index; each tag gets a page under it (``tags/project/``, nested
+    tags ``tags/project/alpha/``) listing the notes that carry it, and every
+    ``#tag`` in a note links there."""
+
     explorer = c.Type(bool, default=False)
     """Replace Material's navigation (the whole site tree in every page, so builds
     grow with pages x pages) by an explorer loaded once per visit: recommended

@@ -11,6 +11,8 @@ them lives in this module:
 * ``Bid``      – a node's UUIDv7-shaped identity; ``bref`` is its last 8 hex
   digits.
 * titles and aliases are free text; ``normalize_name`` makes them comparable.
+* tags are free text too: ``tag_key`` is what makes two spellings one tag
+  (Obsidian: case-insensitive), ``tag_page_src`` the source path of its page.
 """
 
 from __future__ import annotations
@@ -176,3 +178,44 @@ def url_slug(text: str) -> str:
     value = unicodedata.normalize("NFKD", text).encode("ascii", "ignore").decode("ascii")
     value = re.sub(r"[^\w\s-]", "", value).strip().lower()
     return re.sub(r"[-\s]+", "-", value) or "untitled"
+
+
+# A tag segment kept as it is in a page path: letters, digits, "_" and "-" (Obsidian's
+# tag grammar); anything else (from frontmatter: "<", ".", spaces) becomes "-".
+_TAG_UNSAFE = re.compile(r"[^\w\-]+")
+#: page names MkDocs gives the folder's own URL (``tags/index.md`` is the tag index)
+_TAG_RESERVED = frozenset({"index", "readme"})
+
+
+def tag_key(tag: str) -> str:
+    """The one name of a tag however it is spelled: ``#Project//Alpha`` -> ``project/alpha``.
+
+    Obsidian compares tags case-insensitively; empty segments of a nested tag
+    are dropped.  ``""`` when nothing is left (no page for it).
+    """
+    return "/".join(part for part in tag.lstrip("#").lower().split("/") if part.strip())
+
+
+def tag_page_src(tags_page: str, tag: str) -> SrcPath | None:
+    """The generated page of a tag: ``tags/`` + ``project/alpha`` -> ``tags/project/alpha.md``.
+
+    Each segment is kept when it is plain (letters, digits, ``_``, ``-``); any
+    other segment is made safe and gets a hash of its text, so two tags never
+    share a page and no tag name can leave ``tags_page`` or be a page's index.
+    """
+    key = tag_key(tag)
+    if not key:
+        return None
+    parts = []
+    for part in key.split("/"):
+        safe = _TAG_UNSAFE.sub("-", part).strip("-")
+        if safe != part or safe in _TAG_RESERVED:
+            digest = hashlib.sha1(part.encode()).hexdigest()[:6]
+            safe = f"{safe}-{digest}" if safe else f"tag-{digest}"
+        parts.append(safe)
+    return SrcPath(tags_page.strip("/") + "/" + "/".join(parts) + ".md")
+
+
+def root_url(use_directory_urls: bool = True) -> Url:
+    """The URL of the site's home page (``index.md``)."""
+    return url_for_dest("index.html", use_directory_urls)

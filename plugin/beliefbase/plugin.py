@@ -61,6 +61,7 @@ from .site.render_ahead import RenderAhead
 from .site.search_index import EntryTexts, escape_before_writing, fix_search_index
 from .site.search_offload import SearchOffload
 from .site.session import OUTPUT_DIR, SiteBuild
+from .site.tags import TagOptions, material_tags_enabled, remove_outputs
 from .site.templates import MemoryBytecodeCache, Templates, theme_dir
 from .terminal import printable
 from .watcher import use_native_watcher
@@ -95,6 +96,7 @@ class BeliefbasePlugin(BasePlugin[BeliefbaseConfig]):
         self.invalidation = Invalidation()
         self._belief_pages: dict[SrcPath, str] | None = None  # belief panels, for --dirty
         self._dest_uris: set[str] = set()
+        self._tag_dests: set[str] = set()  # the tag pages written, for --dirty
         self._diagnostics: list[diag.Diagnostic] = []
         self._templates: tuple[Path | None, Templates] | None = None
         self._strict = False
@@ -181,6 +183,7 @@ class BeliefbasePlugin(BasePlugin[BeliefbaseConfig]):
         if self.config.explorer:
             files.append(File.generated(config, f"{OUTPUT_DIR}/explorer.js",
                                         abs_src_path=str(theme_dir() / "assets" / "explorer.js")))
+        self._add_tags_and_home(files, config)
         pages = files.documentation_pages()
         page_urls = {f.url for f in pages}
         if self._search_offload is not None:
@@ -226,6 +229,19 @@ class BeliefbasePlugin(BasePlugin[BeliefbaseConfig]):
             files.append(File.generated(config, f"{OUTPUT_DIR}/{name}",
                                         abs_src_path=str(theme_dir() / "assets" / name)))
         return files
+
+    def _add_tags_and_home(self, files: Files, config: MkDocsConfig) -> None:
+        assert self.site is not None
+        options = TagOptions(self.config.tags_page, material_tags_enabled(config.plugins))
+        for url in self.site.add_tags(options, files, config):
+            log.info(f"the site has its own page at {url}: no tag page is generated there")
+        dests = self.site.tags.dest_uris if self.site.tags is not None else set()
+        if self.dirty:  # the pages of tags no note carries any more
+            remove_outputs(Path(config.site_dir), self._tag_dests - dests)
+        self._tag_dests = dests
+        home = self.site.add_home(files, config)
+        if home is not None:
+            log.info(home)
 
     def _add_node_page(self, files: Files, config: MkDocsConfig, doc: Document) -> None:
         static = files.get_file_from_path(doc.path)
@@ -319,7 +335,7 @@ class BeliefbasePlugin(BasePlugin[BeliefbaseConfig]):
             return html
         if doc.kind == "toml":
             html += self.site.node_content(doc)
-        return self.site.page_top(doc, html)
+        return self.site.page_top(doc, html, page.url)
 
     @event_priority(-50)  # after the search plugin has indexed the page
     def on_page_context(
@@ -330,6 +346,8 @@ class BeliefbasePlugin(BasePlugin[BeliefbaseConfig]):
             page.content += self.site.panels_after(doc, page.url, self.config.backlinks)
         if self.site is not None:
             context.update(self.site.nav_context(doc))
+            if self.site.tags is not None and self.site.tags.options.material_tags:
+                self.site.tags.material_links(context)  # after Material's tags plugin
         if self.config.explorer:
             # A knowledge base has no reading order; without previous/next links a
             # page shows nothing of its neighbours in the file list, so a --dirty

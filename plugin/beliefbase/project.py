@@ -27,6 +27,7 @@ def compile_options(config: Any, plugin_config: BeliefbaseConfig) -> CompileOpti
         embed_depth=int(plugin_config.embed_depth),
         site_name=str(config.site_name or ""),
         raw_dir=(project_dir / plugin_config.raw_dir).resolve(),
+        tags_page=str(plugin_config.tags_page),
     )
 
 

@@ -101,6 +101,13 @@ def test_tags_rules() -> None:
     assert [t.name for t in doc.tags] == ["a", "b/c", "e-f"]
 
 
+def test_attr_list_ids_are_not_tags() -> None:
+    # `{ #id }` ending a line is attr_list's id (MkDocs); it would give every such
+    # id a tag page
+    doc = parse("## Head { #custom-id }\n\ntext #tag {: #other .cls }\n\n{ #kept } mid #end\n")
+    assert [t.name for t in doc.tags] == ["tag", "kept", "end"]
+
+
 def test_footnotes() -> None:
     doc = parse("Claim[^1] and[^n].\n\n[^1]: Source.\n[^n]: Other.\n")
     assert [f.id for f in doc.footnote_refs] == ["1", "n"]

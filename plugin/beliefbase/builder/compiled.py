@@ -32,6 +32,8 @@ class Compiled:
     changed: set[SrcPath] = field(default_factory=set)  # added/modified since the last compile
     removed: set[SrcPath] = field(default_factory=set)
     link_resolver: LinkResolver | None = None  # resolves links the renderer meets
+    #: a root note (``Home.md``) serving as the home page of a vault without index.md
+    home: SrcPath | None = None
 
     @property
     def published(self) -> dict[SrcPath, Document]:

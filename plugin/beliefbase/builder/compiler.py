@@ -32,7 +32,7 @@ from ..ids import SrcPath, parse_bid, provisional_bid
 from .cache import ParseCache
 from .checks import SourceRefChecker, duplicate_ids, malformed_bids
 from .compiled import Compiled
-from .documents import Document, Network, build_sections, make_document
+from .documents import Document, Network, build_sections, make_document, place_home
 from .embeds import EmbedMemo, check_embeds
 from .index import NameIndex, doc_keys, target_keys
 from .links import LinkResolver
@@ -104,6 +104,7 @@ class Compiler:
         self._links: LinkResolver | None = None
         self._symlinks = Symlinks(options.docs_dir)
         self._networks_seen: dict[str, Network] = {}
+        self._home: SrcPath | None = None  # the root note serving as home page, if any
 
     # -- the stages -------------------------------------------------------------------
 
@@ -116,6 +117,7 @@ class Compiler:
             self.cache.save(background=self.background_save)
         networks = self._networks(parsed)
         docs = self._identify(parsed, networks)
+        self._home = place_home(docs, self._home, self.options)
         assets = {s.path for s in readable if s.kind == "asset"}
         changed = {p for p, d in docs.items() if self._docs.get(p) is not d}
         removed = set(self._docs) - set(docs)
@@ -126,6 +128,7 @@ class Compiler:
         self._forget_checks(changed | removed | to_resolve, removed)
         compiled = self._check(docs, networks, assets, readable, escaped, parsed)
         compiled.changed, compiled.removed = changed, removed
+        compiled.home = self._home
         self.previous = compiled
         return compiled
 

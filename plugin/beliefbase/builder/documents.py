@@ -17,7 +17,17 @@ from typing import Any
 
 from ..codecs.inline import WikiText, default_wikitext, plain_text
 from ..codecs.model import BlockId, Heading, ParsedDoc
-from ..ids import Bid, SrcPath, Url, normalize_name, parse_bid, provisional_bid, stem, url_for_src
+from ..ids import (
+    Bid,
+    SrcPath,
+    Url,
+    normalize_name,
+    parse_bid,
+    provisional_bid,
+    root_url,
+    stem,
+    url_for_src,
+)
 from .options import CompileOptions
 
 _IDCOUNT = re.compile(r"^(.*)_([0-9]+)$")
@@ -164,6 +174,36 @@ def make_document(parsed: ParsedDoc, network: Network, options: CompileOptions) 
     doc.blocks = {b.id: b for b in reversed(parsed.blocks)}  # first one wins
     build_sections(doc, options, default_wikitext)
     return doc
+
+
+#: Root notes that serve as the home page of a vault without ``index.md`` /
+#: ``README.md``, in order of preference (file names, compared case-insensitively;
+#: the Obsidian help vault has ``Home.md``).
+HOME_NAMES = ("home", "start here", "welcome")
+
+
+def place_home(docs: dict[SrcPath, Document], before: SrcPath | None,
+               options: CompileOptions) -> SrcPath | None:
+    """Give a home-named root note the site root's URL when no note has it; return it.
+
+    The note is rendered at the root (not redirected to): its links are written
+    relative to the docs root either way, and every link to it, its backlinks
+    and graph.json name that one URL.  ``before``: the last compile's home note,
+    given its own URL back when it is no longer the home page (serve).
+    """
+    home_url = root_url(options.use_directory_urls)
+    if before is not None and (doc := docs.get(before)) is not None and doc.published:
+        doc.url = url_for_src(page_path(doc.parsed), options.use_directory_urls)
+    if any(d.url == home_url for d in docs.values()):
+        return None
+    found = [(HOME_NAMES.index(name), path) for path, d in docs.items()
+             if d.published and d.kind == "markdown" and "/" not in path
+             and (name := normalize_name(stem(path))) in HOME_NAMES]
+    if not found:
+        return None
+    home = min(found)[1]
+    docs[home].url = home_url
+    return home
 
 
 def _title(parsed: ParsedDoc) -> str:

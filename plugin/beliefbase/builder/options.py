@@ -44,6 +44,7 @@ class CompileOptions:
     embed_depth: int = 5
     site_name: str = ""
     raw_dir: Path | None = None
+    tags_page: str = "tags/"  # URL root of the tag pages: graph.json's Tag nodes link there
     jobs: int = 0  # parse in a process pool above a size threshold; 0 = auto
     docs_real: Path = field(init=False, repr=False, compare=False)
     #: docs_dir as diagnostics print it (relative to the project): ``docs/``

@@ -539,7 +539,16 @@ def _tags(masked: str, pos: _Positions) -> Iterator[Tag]:
         line_start = masked.rfind("\n", 0, start) + 1
         if _ATX_HEADING.match(masked, line_start) and _is_heading_marker(masked, line_start, start):
             continue
+        if "{" in masked[line_start:start] and _in_attr_list(masked, line_start, start):
+            continue  # `## Heading { #id }`: attr_list's id, not a tag
         yield Tag(m.group("tag"), *pos.at(start))
+
+
+def _in_attr_list(text: str, line_start: int, at: int) -> bool:
+    """Is ``at`` inside a ``{ ... }`` that ends its line (an attr_list)?"""
+    line_end = text.find("\n", at)
+    m = _ATTR_LIST.search(text, line_start, len(text) if line_end < 0 else line_end)
+    return m is not None and m.start() <= at
 
 
 def _is_heading_marker(masked: str, line_start: int, at: int) -> bool:

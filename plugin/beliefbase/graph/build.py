@@ -23,7 +23,7 @@ from ..builder.compiled import Compiled
 from ..builder.documents import Document, section_bid, section_of_line
 from ..builder.resolve import ResolvedLink
 from ..codecs.frontmatter import jsonable
-from ..ids import asset_url, provisional_bid
+from ..ids import asset_url, provisional_bid, tag_page_src, url_for_src
 from ..site.escape import compact_json_for_html
 from .model import Edge, Graph, Node, WeightKind
 
@@ -142,9 +142,12 @@ def _document_part(compiled: Compiled, doc: Document, links: list[ResolvedLink] 
         parent = section_bid(doc.bid, holder.anchor) if holder else doc.bid
         part.edges.append(Edge(bid, parent, "child_of", WeightKind.SUBSECTION, doc.path,
                                block.line))
+    options = compiled.options
     for tag in doc.tags:
         tag_bid = provisional_bid("tag", tag.lower())
-        part.shared.append(Node(tag_bid, "Tag", f"#{tag}"))
+        src = tag_page_src(options.tags_page, tag)
+        url = url_for_src(src, options.use_directory_urls) if src is not None else None
+        part.shared.append(Node(tag_bid, "Tag", f"#{tag}", url=url))
         part.edges.append(Edge(doc.bid, tag_bid, "tagged", WeightKind.PRAGMATIC, doc.path, 1))
     for rl in links or []:
         _add_link(part, compiled, doc, rl)

@@ -60,7 +60,8 @@ def check_graph(
                                     f"{bid} has {count} structural parents"))
     if page_urls is not None:
         for node in graph.nodes.values():
-            if node.kind == "Document" and node.url is not None and node.url not in page_urls:
+            if (node.kind in ("Document", "Tag") and node.url is not None
+                    and node.url not in page_urls):
                 found.append(_invariant(display, node.path, 1,
                                         f"the page URL {node.url!r} is not in the site"))
     found += _cycles(graph, display)

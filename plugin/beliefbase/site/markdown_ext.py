@@ -18,7 +18,9 @@ Processors (priority, and why):
   at 170 so ``[[x]]`` is never read as ``[ [x] ]``).
 * ``bb_markdown_embed`` inline pattern (155: before Python-Markdown's image
   pattern at 150): ``![](Note.md#Section)`` naming a note transcludes it.
-* ``bb_tag`` inline pattern (105, after links and emphasis).
+* ``bb_tag`` inline pattern (105, after links and emphasis): a link to the
+  tag's page, as a source path on the page itself (MkDocs converts it like a
+  wikilink's), a final URL inside an embed.
 * ``bb_block_ids`` treeprocessor (15: after inline processing at 20, before
   ``attr_list`` at 8 and ``toc`` at 5): ``text ^id`` gives the paragraph or
   list item ``id="^id"`` and hides the marker.
@@ -72,6 +74,8 @@ _LINE_TAG = re.compile(r"^(?=" + _TAG_BODY + r")")
 _BLOCK_MARK = re.compile(r"(?P<sep>[ \t]|\n)[ \t]*\^(?P<id>[A-Za-z0-9][A-Za-z0-9\-]*)[ \t]*$")
 EMBED_SLOT = "bb-embed-slot"
 _BLOCK_TAGS = {"p", "ul", "ol", "div", "pre", "blockquote", "table"}
+# The rest of an attr_list after a "#id" in it: attributes, "}", end of the text.
+_ATTR_LIST_END = re.compile(r"[^{}\n]*\}[ \t]*(?:\n|$)")
 _LONE_MARK = re.compile(r"^\^(?P<id>[A-Za-z0-9][A-Za-z0-9\-]*)$")
 # ``![alt](href "title")``: a Markdown image, which may name a note to transclude.
 MARKDOWN_EMBED_RE = (
@@ -164,12 +168,23 @@ def is_embed(data: str, start: int) -> bool:
 
 
 class TagProcessor(InlineProcessor):
-    """``#tag`` in prose -> a styled tag."""
+    """``#tag`` in prose -> a link to the tag's page (a styled ``<span>`` where it has none)."""
+
+    def __init__(self, pattern: str, md: Markdown, renderer: PageRenderer) -> None:
+        super().__init__(pattern, md)
+        self.renderer = renderer
 
     def handleMatch(  # type: ignore[override]
         self, m: re.Match[str], data: str
-    ) -> tuple[etree.Element, int, int]:
-        el = etree.Element("span", {"class": "bb-tag"})
+    ) -> tuple[etree.Element | None, int | None, int | None]:
+        if _ATTR_LIST_END.match(data, m.end()) and "{" in data[:m.start()] \
+                and data.rfind("{", 0, m.start()) > data.rfind("}", 0, m.start()):
+            # `Heading { #id }` (attr_list's id; Material's tag listings write them too)
+            return None, None, None
+        href = self.renderer.tag_href(m.group("tag")) if self.renderer is not None else None
+        el = etree.Element("span" if href is None else "a", {"class": "bb-tag"})
+        if href is not None:
+            el.set("href", href)
         el.text = AtomicString("#" + m.group("tag"))
         start = m.start(0)
         if start > 0 and data[start - 1] == LINE_TAG_MARK:
@@ -357,7 +372,9 @@ class EmbeddedLinks(Treeprocessor):
         for el in root.iter():
             el.attrib.pop("id", None)
             attr = "href" if el.tag == "a" else "src" if el.tag == "img" else None
-            if attr is None or "data-bb-target" in el.attrib or "bb-link" in el.get("class", ""):
+            classes = el.get("class", "")
+            if attr is None or "data-bb-target" in el.attrib or "bb-link" in classes \
+                    or "bb-tag" in classes:  # made from the host page already
                 continue
             value = el.get(attr)
             if value:
@@ -380,7 +397,7 @@ class WikiLinkExtension(Extension):
                                    "bb_wikilink", 185)
         md.inlinePatterns.register(MarkdownEmbedProcessor(MARKDOWN_EMBED_RE, md, self.renderer),
                                    "bb_markdown_embed", 155)
-        md.inlinePatterns.register(TagProcessor(TAG_RE, md), "bb_tag", 105)
+        md.inlinePatterns.register(TagProcessor(TAG_RE, md, self.renderer), "bb_tag", 105)
         md.treeprocessors.register(BlockIds(md), "bb_block_ids", 15)
         md.treeprocessors.register(EmbedBlocks(md), "bb_embed_blocks", 14)
         md.treeprocessors.register(ImageSizes(md), "bb_image_sizes", 3)

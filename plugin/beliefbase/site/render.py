@@ -33,7 +33,7 @@ from ..builder.embeds import Chain, blocked, unit_of
 from ..builder.resolve import ResolvedLink
 from ..builder.wikitext import link_text, unresolved_text
 from ..codecs.model import LinkRef
-from ..ids import SrcPath, asset_url, join_src, relative_segments
+from ..ids import SrcPath, asset_url, join_src, relative_segments, url_for_src
 from .templates import Templates
 
 _SCHEME = re.compile(r"^[A-Za-z][A-Za-z0-9+.\-]*:")
@@ -77,6 +77,8 @@ class PageRenderer:
         self.read_text = read_text
         self.render_markdown = render_markdown  # (markdown, depth) -> html
         self.frames: list[Frame] = []
+        #: tag -> the source path of its page, None if it has none (set by the tag pages)
+        self.tag_page: Callable[[str], SrcPath | None] | None = None
         self._tables: dict[SrcPath, dict[_Key, list[ResolvedLink]]] = {}
 
     # -- frames ------------------------------------------------------------------------
@@ -151,6 +153,19 @@ class PageRenderer:
             return _relative(target_src, posixpath.dirname(source)) + fragment
         url = asset_url(target) if is_asset else (self.compiled.documents[target].url or "")
         return get_relative_url(url, frame.host_url) + fragment
+
+    def tag_href(self, tag: str) -> str | None:
+        """An href from the current frame to ``tag``'s page; None without a page or frame."""
+        frame = self.frame
+        if frame is None or self.tag_page is None:
+            return None
+        src = self.tag_page(tag)
+        if src is None:
+            return None
+        if not frame.nested:  # a source path: MkDocs converts and checks it
+            return _relative(src, posixpath.dirname(page_path(frame.doc.parsed)))
+        url = url_for_src(src, self.compiled.options.use_directory_urls)
+        return get_relative_url(url, frame.host_url)
 
     def markdown_link(self, url: str) -> str | None:
         """A corrected href for a Markdown link, else None (MkDocs converts it as written).

@@ -21,7 +21,7 @@ from typing import Any
 import markdown
 from markupsafe import Markup
 from mkdocs.config.defaults import MkDocsConfig
-from mkdocs.structure.files import Files
+from mkdocs.structure.files import File, Files
 from mkdocs.utils import get_relative_url
 
 from .. import diagnostics as diag
@@ -34,9 +34,10 @@ from ..graph.build import GraphBuilder
 from ..graph.emit import graph_json_chunks
 from ..graph.invariants import check_graph
 from ..graph.model import Graph
-from ..ids import SrcPath, url_for_dest, url_slug
+from ..ids import SrcPath, root_url, url_for_dest, url_slug
 from .beliefs import BeliefOptions, BeliefSite
-from .escape import ascii_html, json_for_html, user_text
+from .escape import UserText, ascii_html, json_for_html, user_text
+from .explorer import build_tree, flat_index
 from .footnote_beliefs import FootnoteBeliefsExtension
 from .markdown_ext import WikiLinkExtension
 from .navigation import NavigationOptions, NavigationSite
@@ -45,6 +46,7 @@ from .panels import Panels, drift_banner_html, wanted_html
 from .panels_ahead import PageKey, panels_ahead
 from .reader import ReaderCache, ReaderOptions, ReaderSite
 from .render import PageRenderer
+from .tags import TagOptions, TagSite
 from .templates import Templates
 
 REDIRECTS_JSON = "redirects.json"
@@ -80,6 +82,8 @@ class SiteBuild:
         self.beliefs: BeliefSite | None = None
         self.reader: ReaderSite | None = None
         self.navigation: NavigationSite | None = None
+        self.tags: TagSite | None = None
+        self.home_src: str | None = None  # the generated home page, if the vault has none
         #: panels made ahead, by (document path, page URL), each taken once
         self._panels_made: dict[tuple[str, str], str] = {}
         self.panels_taken = 0  # pages whose panels were made ahead
@@ -172,8 +176,8 @@ class SiteBuild:
             return ascii_html(reader)
         return ascii_html(self.panels.backlinks(doc, page_url) + reader)
 
-    def page_top(self, doc: Document, html: str) -> str:
-        """``html`` with the drift banner first and the aliases under the title.
+    def page_top(self, doc: Document, html: str, page_url: str) -> str:
+        """``html`` with the drift banner first, the aliases and tags under the title.
 
         A note whose first content is not an H1 but that has one further down (a
         section) gets its title as a heading first: the theme prints the title only
@@ -181,6 +185,7 @@ class SiteBuild:
         """
         if not doc.parsed.leading_h1 and "<h1" in html:
             html = self.templates.render("title.html", title=doc.title) + html
+        html = self.tags.row_html(doc, html, page_url) if self.tags else html
         html = self.reader.aliases_html(doc, html) if self.reader else html
         return self.panels_before(doc) + html
 
@@ -206,6 +211,11 @@ class SiteBuild:
         if self.navigation is not None and self.navigation.is_all_notes(src):
             # every title once more: the notes themselves are searched already
             return {"title": "All notes", "search": {"exclude": True}}
+        if src == self.home_src:  # likewise
+            name = self.compiled.options.site_name or "Home"
+            return {"title": UserText(name), "search": {"exclude": True}}
+        if self.tags is not None and self.tags.is_tag_page(src):
+            return self.tags.meta(src)
         return self.beliefs.meta(src) if self.beliefs else {}
 
     def add_navigation(self, options: NavigationOptions, files: Files, config: Any) -> None:
@@ -214,12 +224,52 @@ class SiteBuild:
             self.navigation = NavigationSite(self.compiled, self.templates, options)
             self.navigation.add_files(files, config)
 
+    # -- tags and the home page (SPEC 9; see tags.py) -------------------------------------
+
+    def add_tags(self, options: TagOptions, files: Files, config: MkDocsConfig) -> list[str]:
+        """The tag index and tag pages; returns the URLs a page of the site already had."""
+        self.tags = TagSite(self.compiled, self.templates, options)
+        self.renderer.tag_page = self.tags.src_of
+        return self.tags.add_files(files, config)
+
+    def add_home(self, files: Files, config: MkDocsConfig) -> str | None:
+        """Make sure the site root has a page; says how, when the vault has no index.md.
+
+        The compiler gave a home-named root note (``Home.md``) the root URL
+        (``place_home``): its page is written there.  Else, when nothing is at
+        the root, a generated page lists the vault's notes by folder.
+        """
+        home_url = root_url(self.compiled.options.use_directory_urls)
+        for doc in self.compiled.published.values():
+            if doc.url != home_url:
+                continue
+            file = files.get_file_from_path(page_path(doc.parsed))
+            if file is not None and file.url != home_url:
+                # the compiler's home note, or an ``Index.md`` MkDocs would not put there
+                file.dest_uri = "index.html"
+                for cached in ("url", "abs_dest_path"):
+                    file.__dict__.pop(cached, None)
+            if self.compiled.home is None:
+                return None
+            return f"no index.md: the home page is {doc.path}"
+        if any(f.dest_uri == "index.html" for f in files):
+            return None
+        self.home_src = "index.md"
+        files.append(File.generated(config, self.home_src, content=""))
+        return "no index.md: the home page is a generated list of notes"
+
     def nav_context(self, doc: Document | None) -> dict[str, Any]:
         return self.navigation.page_context(doc) if self.navigation else {}
 
     def generated_content(self, src: str, page_url: str) -> str | None:
         if self.navigation is not None and self.navigation.is_all_notes(src):
             return self.navigation.all_notes_html(page_url)
+        if src == self.home_src:
+            base = get_relative_url("index.html", page_url).removesuffix("index.html")
+            return self.templates.render("all-notes.html",
+                                         tree=flat_index(build_tree(self.compiled)), base=base)
+        if self.tags is not None and self.tags.is_tag_page(src):
+            return self.tags.content(src, page_url)
         if self.reader is not None and self.reader.is_graph_page(src):
             return self.reader.graph_page_html(page_url)
         return self.beliefs.content(src, page_url) if self.beliefs else None

@@ -1,0 +1,231 @@
+"""Tag pages and the home page of a vault without index.md (SPEC §9, issue 16 points 7-8)."""
+
+from __future__ import annotations
+
+import json
+import re
+
+from beliefbase.ids import tag_key, tag_page_src
+
+
+def tagged_vault(project) -> None:  # type: ignore[no-untyped-def]
+    project.write("index.md", "# Home\n\nStart at [[Alpha]].\n")
+    project.write("Alpha.md", "---\ntags: [project/alpha, Reading]\n---\n# Alpha\n\n"
+                  "Body #Project and #area/sub.\n")
+    project.write("sub/Beta.md", "# Beta\n\nBeta is #project and #area/other.\n")
+    project.write("sub/Gamma.md", "---\ntags: reading\n---\n# Gamma\n\nEmbeds ![[Beta]].\n")
+    project.write("Secret.md", "---\ndraft: true\ntags: [secret, project]\n---\n# Secret\n\n"
+                  "#project #hidden\n")
+
+
+def links(html: str, cls: str = "bb-tag") -> list[tuple[str, str]]:
+    """(href, text) of every ``<a class=cls>`` in ``html``."""
+    return re.findall(rf'<a class="{cls}" href="([^"]*)">([^<]*)</a>', html)
+
+
+def test_tag_index_and_tag_pages(project) -> None:  # type: ignore[no-untyped-def]
+    tagged_vault(project)
+    result = project.build()
+    assert result.error is None
+    index = result.article("tags/")
+    # nested tags under their parent, each with its count (a/b counts for a, as in Obsidian)
+    assert re.findall(r'<a class="bb-tag" href="([^"]*)">#([^<]*)</a> '
+                      r'<span class="bb-tag-index__count">(\d+)</span>', index) == [
+        ("area/", "area", "2"), ("area/other/", "other", "1"), ("area/sub/", "sub", "1"),
+        ("project/", "Project", "2"), ("project/alpha/", "alpha", "1"),
+        ("reading/", "Reading", "2")]  # a tag is named as most notes write it (ties: sorted)
+    project_page = result.article("tags/project/")
+    assert "<h1>#Project</h1>" in project_page
+    assert re.findall(r'<li><a href="([^"]*)">([^<]*)</a>', project_page) == [
+        ("../../Alpha/", "Alpha"), ("../../sub/Beta/", "Beta")]
+    assert 'href="alpha/">#project/alpha</a>' in project_page  # its nested tags
+    assert re.findall(r'<li><a href="([^"]*)">', result.article("tags/project/alpha/")) == [
+        "../../../Alpha/"]
+    # one page per tag whatever its case: "Reading" and "reading"
+    assert re.findall(r'<li><a href="([^"]*)">', result.article("tags/reading/")) == [
+        "../../Alpha/", "../../sub/Gamma/"]
+
+
+def test_drafts_carry_no_tags(project) -> None:  # type: ignore[no-untyped-def]
+    tagged_vault(project)
+    result = project.build()
+    assert not (result.site / "tags/secret").exists()
+    assert not (result.site / "tags/hidden").exists()
+    for url in ("tags/", "tags/project/"):
+        assert "Secret" not in result.page(url) and "secret" not in result.article(url)
+    graph = json.loads((result.site / "_beliefbase/graph.json").read_text())
+    assert "#secret" not in {n["title"] for n in graph["nodes"]}
+
+
+def test_body_tags_link_to_their_page(project) -> None:  # type: ignore[no-untyped-def]
+    tagged_vault(project)
+    result = project.build()
+    body = result.article("Alpha/").split("</p>", 2)[1]  # after the tag row
+    assert links(body) == [("../tags/project/", "#Project"), ("../tags/area/sub/", "#area/sub")]
+    # inside an embed the link is made from the host page
+    gamma = result.article("sub/Gamma/")
+    embed = gamma[gamma.index('class="bb-embed"'):]
+    assert ("../../tags/project/", "#project") in links(embed)
+    flat = project.build(use_directory_urls=False)
+    assert flat.error is None
+    body = (flat.site / "Alpha.html").read_text().split('class="bb-tags"')[1]
+    assert ("tags/project.html", "#Project") in links(body)
+    gamma = (flat.site / "sub/Gamma.html").read_text()
+    assert ("../tags/area/other.html", "#area/other") in links(gamma[gamma.index("bb-embed"):])
+    assert (flat.site / "tags/index.html").exists() and (flat.site / "tags/area/sub.html").exists()
+
+
+def test_frontmatter_tags_show_under_the_title(project) -> None:  # type: ignore[no-untyped-def]
+    tagged_vault(project)
+    result = project.build()
+    article = result.article("Alpha/")
+    row = re.search(r'</h1><p class="bb-tags">.*?</p>', article)
+    assert row is not None
+    assert links(row.group(0)) == [("../tags/project/alpha/", "#project/alpha"),
+                                   ("../tags/reading/", "#Reading"),
+                                   ("../tags/project/", "#Project"),
+                                   ("../tags/area/sub/", "#area/sub")]
+    assert 'class="bb-tags"' not in result.article("")  # no tags, no row
+
+
+def test_graph_tag_nodes_link_to_their_page(project) -> None:  # type: ignore[no-untyped-def]
+    tagged_vault(project)
+    result = project.build(strict=True)
+    assert result.error is None  # the invariant: every Tag node's URL is a page of the site
+    graph = json.loads((result.site / "_beliefbase/graph.json").read_text())
+    tags = {n["title"]: n["url"] for n in graph["nodes"] if n["kind"] == "Tag"}
+    assert tags["#area/sub"] == "tags/area/sub/"
+    assert all((result.site / url / "index.html").exists() for url in tags.values())
+
+
+def test_hostile_tag_names(project) -> None:  # type: ignore[no-untyped-def]
+    project.write("index.md", "# Home\n")
+    project.write("evil.md", '---\ntags: ["<img src=x onerror=alert(1)>", "../../up", "index",'
+                  ' "a\\"b"]\n---\n# Evil\n')
+    result = project.build(strict=True)
+    assert result.error is None
+    for url in ("evil/", "tags/"):
+        assert "<img src=x" not in result.page(url)
+        assert "#&lt;img src=x onerror=alert(1)&gt;" in result.article(url)
+    pages = {p.relative_to(result.site).as_posix() for p in (result.site / "tags").rglob("*.html")}
+    assert all(re.fullmatch(r"tags/([\w\-]+/)*index\.html", p) for p in pages), pages
+    # the index, 4 tags, and the parents ".." and "../.." of "../../up" (safe names)
+    assert "tags/index.html" in pages and len(pages) == 1 + 4 + 2
+    assert not (result.site / "up").exists()
+    page = next(p for p in pages if p.startswith("tags/img-"))
+    assert "<img src=x" not in (result.site / page).read_text()
+
+
+def test_tag_page_paths() -> None:
+    assert tag_key("#Project//Alpha/") == "project/alpha"
+    assert tag_page_src("tags/", "Area/Sub") == "tags/area/sub.md"
+    assert tag_page_src("t/", "日本") == "t/日本.md"
+    safe = tag_page_src("tags/", "a.b")
+    assert safe is not None and re.fullmatch(r"tags/a-b-[0-9a-f]{6}\.md", safe)
+    assert tag_page_src("tags/", "index") != "tags/index.md"
+    assert tag_page_src("tags/", "/") is None
+    assert tag_page_src("tags/", "c++") != tag_page_src("tags/", "c--")
+
+
+def test_with_materials_tags_plugin(project) -> None:  # type: ignore[no-untyped-def]
+    tagged_vault(project)
+    result = project.build(plugins=["search", "tags", "beliefbase"])
+    assert result.error is None, result.all_lines
+    page = result.page("Alpha/")
+    assert 'class="bb-tags"' not in page  # Material shows the tags itself
+    chips = re.search(r'<nav class="md-tags"\s*>(.*?)</nav>', page, re.S)
+    assert chips is not None
+    # Material's chips link to our tag pages (no listing of its own features them)
+    assert sorted(re.findall(r'<a href="([^"]*)" class="md-tag">\s*([^<]*?)\s*</a>',
+                             chips.group(1))) == [
+        ("../tags/area/sub/", "area/sub"), ("../tags/project/", "Project"),
+        ("../tags/project/alpha/", "project/alpha"), ("../tags/reading/", "Reading")]
+    body = result.article("Alpha/")
+    assert ("../tags/project/", "#Project") in links(body)
+    assert "Beta" in result.article("tags/project/")
+
+
+def test_materials_tags_listing_keeps_its_page(project) -> None:  # type: ignore[no-untyped-def]
+    tagged_vault(project)
+    project.write("tags.md", "# Tags\n\n<!-- material/tags -->\n")
+    result = project.build(plugins=["search", "tags", "beliefbase"], strict=True)
+    assert result.error is None, result.all_lines
+    assert any("the site has its own page at tags/" in line for line in result.lines)
+    listing = result.article("tags/")
+    assert "Alpha" in listing and "bb-tag-index" not in listing  # Material's listing
+    assert (result.site / "tags/project/index.html").exists()  # our tag pages still are
+    chips = re.search(r'<nav class="md-tags"\s*>(.*?)</nav>', result.page("Alpha/"), re.S)
+    assert chips is not None and 'href="../tags/#tag:project"' in chips.group(1)
+
+
+def test_dirty_rebuild_follows_tag_changes(project) -> None:  # type: ignore[no-untyped-def]
+    tagged_vault(project)
+    assert project.build(dirty=True).error is None
+    project.write("sub/Beta.md", "# Beta\n\nBeta is #fresh now.\n")
+    result = project.build(dirty=True)
+    assert result.error is None
+    assert "Beta" in result.article("tags/fresh/")
+    assert "Beta" not in result.article("tags/project/")
+    assert not (result.site / "tags/area/other/index.html").exists()  # no note carries it
+    assert "area/other" not in result.article("tags/")
+
+
+# -- the home page ---------------------------------------------------------------------
+
+
+def test_home_md_is_the_home_page(project) -> None:  # type: ignore[no-untyped-def]
+    project.write("Home.md", "# Welcome\n\nRead [[sub/Alpha]] and ![[Beta]].\n")
+    project.write("sub/Alpha.md", "# Alpha\n\nBack [[Home]], see [x](../Home.md).\n")
+    project.write("Beta.md", "# Beta\n\n[[Alpha]] here.\n")
+    result = project.build(strict=True)
+    assert result.error is None, result.lines
+    assert "INFO no index.md: the home page is Home.md" in result.lines
+    home = result.article("")
+    assert "<h1" in home and "Welcome" in home
+    assert 'href="sub/Alpha/">Alpha</a>' in home  # its links, from the root
+    assert not (result.site / "Home").exists()
+    alpha = result.article("sub/Alpha/")
+    assert 'href="../../">Welcome</a>' in alpha and 'href="../../">x</a>' in alpha
+    assert re.search(r'class="bb-backlinks__source" href="\.\./\.\./"', alpha)  # backlink
+    graph = json.loads((result.site / "_beliefbase/graph.json").read_text())
+    assert {n["title"]: n["url"] for n in graph["nodes"]
+            if n["kind"] == "Document"}["Welcome"] == "./"
+    flat = project.build(use_directory_urls=False, strict=True)
+    assert flat.error is None
+    assert "Welcome" in (flat.site / "index.html").read_text()
+    assert 'href="../index.html">Welcome</a>' in (flat.site / "sub/Alpha.html").read_text()
+
+
+def test_generated_home_page(project) -> None:  # type: ignore[no-untyped-def]
+    project.write("Notes.md", "# Notes\n")
+    project.write("deep/One.md", "# One\n")
+    project.write("deep/Draft.md", "---\ndraft: true\n---\n# Draft\n")
+    result = project.build(strict=True)
+    assert result.error is None, result.lines
+    assert "INFO no index.md: the home page is a generated list of notes" in result.lines
+    home = result.article("")
+    assert "<h1>Test KB</h1>" in home
+    assert 'href="Notes/">Notes</a>' in home and 'href="deep/One/">One</a>' in home
+    assert "Draft" not in result.page("")
+
+
+def test_no_home_page_made_when_index_exists(project) -> None:  # type: ignore[no-untyped-def]
+    project.write("index.md", "# Real home\n")
+    project.write("Home.md", "# Home note\n")
+    result = project.build()
+    assert not any("home page" in line for line in result.lines)
+    assert "Real home" in result.article("")
+    assert "Home note" in result.article("Home/")
+    project.write("index.md", "# Real home\n")
+    readme = project.docs / "index.md"
+    readme.rename(project.docs / "README.md")
+    result = project.build()
+    assert "Real home" in result.article("") and "Home note" in result.article("Home/")
+
+
+def test_attr_list_ids_stay_ids(project) -> None:  # type: ignore[no-untyped-def]
+    project.write("index.md", "# Home\n\n## Setup { #setup-id }\n\nText #real\n")
+    result = project.build()
+    assert '<h2 id="setup-id">' in result.page("")
+    assert not (result.site / "tags/setup-id").exists()
+    assert (result.site / "tags/real/index.html").exists()
