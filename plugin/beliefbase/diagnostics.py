@@ -37,6 +37,7 @@ CODES: dict[str, tuple[Level, str]] = {
     "nesting-depth": (Level.WARNING, "lists or quotes nested too deeply to render as such"),
     "path-escape": (Level.WARNING, "a path or symlink that leaves docs_dir (or the project)"),
     "link-to-unpublished": (Level.INFO, "a link to a draft / publish: false note"),
+    "obsidian-settings": (Level.INFO, "a .obsidian/*.json setting that cannot be read"),
     "source-ref-drift": (Level.WARNING, "a source file changed since its hash was recorded"),
     "page-conflict": (Level.WARNING, "two sources want the same page URL"),
     "invariant": (Level.ERROR, "a graph invariant does not hold (a bug: please report)"),
