@@ -15,7 +15,8 @@ Each choice, and why (the table in docs/ says the same to users):
 * ``pymdownx.superfences``: fenced code inside lists and quotes, as Obsidian
   shows it; its ``mermaid`` fence shows the diagram's source with a note
   (``obsidian_markdown.mermaid_source``): no Mermaid renderer ships offline and
-  Material would fetch one from a CDN for ``pre.mermaid``.
+  Material would fetch one from a CDN for ``pre.mermaid``.  Not with
+  ``codehilite``: superfences would replace it by ``pymdownx.highlight``.
 * ``pymdownx.highlight`` (Pygments: highlighted at build time, no script, no
   network; Material styles ``.highlight`` in both palettes) and
   ``pymdownx.inlinehilite``; neither when ``codehilite`` is configured.
@@ -53,7 +54,7 @@ DEFAULTS: tuple[tuple[str, dict[str, Any], tuple[str, ...]], ...] = (
     ("pymdownx.details", {}, ()),
     ("pymdownx.superfences", {"custom_fences": [
         {"name": "mermaid", "class": "bb-mermaid", "format": mermaid_source},
-    ]}, ()),
+    ]}, ("codehilite",)),  # superfences highlights with pymdownx.highlight only
     ("pymdownx.highlight", {"use_pygments": True}, ("codehilite",)),
     ("pymdownx.inlinehilite", {}, ("codehilite",)),
     ("pymdownx.tasklist", {"custom_checkbox": True}, ()),
