@@ -39,14 +39,15 @@ def compile_options(config: Any, plugin_config: BeliefbaseConfig) -> CompileOpti
 
 
 def load_config(config_file: str | Path | None = None) -> Any:
-    """Load mkdocs.yml like ``mkdocs build`` does (plugins included).
-
-    The Markdown defaults our ``on_config`` adds are added here too, so the CLI
-    compiles with the same options as a build.
-    """
+    """Load mkdocs.yml like ``mkdocs build`` does (plugins included)."""
     from mkdocs.config import load_config as mkdocs_load_config
 
-    config = mkdocs_load_config(str(config_file) if config_file else None)
+    return mkdocs_load_config(str(config_file) if config_file else None)
+
+
+def _load_prepared(config_file: str | Path | None) -> Any:
+    """``load_config`` plus what our ``on_config`` adds (the CLI compiles like a build)."""
+    config = load_config(config_file)
     prepare(config, plugin_config(config))
     return config
 
@@ -115,7 +116,7 @@ def plugin_config(config: Any) -> BeliefbaseConfig:
 
 def load_project(config_file: str | Path | None = None) -> tuple[list[SourceFile], CompileOptions]:
     """Sources and options of the project whose mkdocs.yml is ``config_file``."""
-    config = load_config(config_file)
+    config = _load_prepared(config_file)
     options = compile_options(config, plugin_config(config))
     sources = _sources(config, options)
     return sources, options
@@ -143,7 +144,7 @@ def compile_from_config(config_file: str | Path | None = None, *, use_cache: boo
     Compiled
 ):
     """Compile the project of ``config_file`` (what ``beliefbase check`` does)."""
-    config = load_config(config_file)
+    config = _load_prepared(config_file)
     options = compile_options(config, plugin_config(config))
     compiler = Compiler(options, cache_dir(config) if use_cache else None)
     return compiler.compile(_sources(config, options))
@@ -173,7 +174,7 @@ def belief_context(config_file: str | Path | None = None) -> Any:
     """A ``ProjectContext`` for the belief commands (compiles the project first)."""
     from .beliefs import ProjectContext
 
-    config = load_config(config_file)
+    config = _load_prepared(config_file)
     options = compile_options(config, plugin_config(config))
     compiled = Compiler(options, cache_dir(config)).compile(_sources(config, options))
     return ProjectContext(
