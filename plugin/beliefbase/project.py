@@ -96,7 +96,7 @@ def published_files(files: Iterable[File], plugin_cfg: BeliefbaseConfig,
                 or settings.excludes(path)
                 or (extra is not None and extra.match_file(path))):
             dropped.append(file)
-        elif file.inclusion.is_excluded() and not serving:
+        elif file.inclusion is InclusionLevel.DRAFT and not serving:
             continue  # a draft_docs page: MkDocs shows it in serve only
         else:
             kept.append(path)

@@ -77,9 +77,7 @@ class ListAfterParagraph(Preprocessor):
             elif content.lstrip().startswith("$$") and content.count("$$") % 2 == 1:
                 math = True
                 state = ""
-            elif not content.strip():
-                state = ""
-            elif _RULE.match(content):
+            elif not content.strip() or _RULE.match(content):
                 state = ""
             elif _ANY_ITEM.match(content):
                 if state != "text":
@@ -119,9 +117,8 @@ class TaskStatuses(Treeprocessor):
             if parent.tag not in ("ul", "ol"):
                 continue
             for li in parent:
-                if li.tag == "li" and self._task(li):
-                    if parent not in lists:
-                        lists.append(parent)
+                if li.tag == "li" and self._task(li) and parent not in lists:
+                    lists.append(parent)
         for parent in lists:
             _add_class(parent, "task-list")
 
