@@ -20,7 +20,14 @@ from .graph.build import build_graph
 from .graph.emit import graph_json_text
 from .graph.events import diff_graphs, load_snapshot, save_snapshot
 from .graph.invariants import check_graph
-from .project import belief_context, cache_dir, compile_from_config, load_config, load_project
+from .project import (
+    belief_context,
+    cache_dir,
+    compile_from_config,
+    load_config,
+    load_project,
+    vault_settings,
+)
 from .sync import add_bid, record_source_refs
 from .terminal import echo
 from .writeback import edit_file
@@ -55,7 +62,7 @@ def check(config_file: str | None, strict: bool, as_json: bool, events: bool, co
     config = load_config(config_file)
     compiled = compile_from_config(config_file, use_cache=True)
     graph = build_graph(compiled)
-    found = sorted(set(compiled.diagnostics) | set(
+    found = sorted(set(compiled.diagnostics) | set(vault_settings(config).diagnostics) | set(
         check_graph(graph, None, compiled.options.display)), key=diag.sort_key)
     snapshot_dir = cache_dir(config)
     if events:

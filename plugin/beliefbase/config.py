@@ -134,6 +134,28 @@ class BeliefbaseConfig(base.Config):
     """Diagnostics of level warning fail the build.  Unset: follows
     ``mkdocs build --strict``.  ``false``: warnings are printed but never fail."""
 
+    markdown_defaults = c.Type(bool, default=True)
+    """Add the Markdown extensions a vault needs to render as Obsidian's reading view
+    shows it (footnotes, ``==mark==``, ``~~strike~~``, task lists with Obsidian's
+    custom statuses, fenced code with Pygments highlighting, Mermaid fences shown as
+    source, admonitions, lists right after a paragraph line), each one only when
+    mkdocs.yml does not configure it or an alternative already
+    (``site/markdown_defaults.py``).  Off: only what mkdocs.yml lists."""
+
+    line_breaks = c.Choice(("auto", "breaks", "strict"), default="auto")
+    """What a single newline inside a paragraph is.  ``breaks``: a line break, as in
+    Obsidian by default (Python-Markdown's ``nl2br``); ``strict``: a space, as in
+    MkDocs and CommonMark.  ``auto``: the vault's Obsidian setting ("Strict line
+    breaks" in ``.obsidian/app.json``, off unless set) when docs_dir has a
+    ``.obsidian`` folder and ``markdown_defaults`` is on, else ``strict``."""
+
+    exclude = c.ListOfItems(c.Type(str), default=[])
+    """More files not to publish nor compile, as gitignore-style patterns relative to
+    docs_dir like MkDocs' ``exclude_docs`` (``drafts/``, ``*.excalidraw.md``).
+    Besides these, nothing MkDocs excludes is compiled (``exclude_docs``, dot-files
+    and dot-folders such as ``.obsidian/`` and ``.trash/``, ``/templates/``), nor
+    Obsidian's "Excluded files" (``userIgnoreFilters``) and templates folder."""
+
     views = c.DictOfItems(c.Type(str), default={})
     """Map of schema name -> default view name (settings chain, SPEC §8)."""
 

@@ -40,6 +40,7 @@ CODES: dict[str, tuple[Level, str]] = {
     "math-error": (Level.INFO, "a formula (`$…$`, `$$…$$`) that cannot be converted to MathML"),
     "link-to-unpublished": (Level.INFO, "a link to a draft / publish: false note"),
     "excalidraw-embed": (Level.INFO, "an Excalidraw drawing with no exported SVG/PNG next to it"),
+    "obsidian-settings": (Level.INFO, "a .obsidian/*.json setting that cannot be read"),
     "source-ref-drift": (Level.WARNING, "a source file changed since its hash was recorded"),
     "page-conflict": (Level.WARNING, "two sources want the same page URL"),
     "invariant": (Level.ERROR, "a graph invariant does not hold (a bug: please report)"),

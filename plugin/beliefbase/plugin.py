@@ -44,7 +44,8 @@ from .config import BeliefbaseConfig
 from .graph.build import GraphBuilder
 from .idle_gc import IdleCollector, freeze_at_exit
 from .ids import SrcPath
-from .project import compile_options
+from .obsidian import ObsidianSettings
+from .project import compile_options, prepare, published_files
 from .site.beliefs import belief_options
 from .site.block_memo import BlockMemo, material_templates, remember_lookups
 from .site.callouts import CalloutExtension
@@ -100,6 +101,7 @@ class BeliefbasePlugin(BasePlugin[BeliefbaseConfig]):
         self._diagnostics: list[diag.Diagnostic] = []
         self._templates: tuple[Path | None, Templates] | None = None
         self._strict = False
+        self.obsidian = ObsidianSettings()  # the vault's .obsidian settings, read at on_config
         #: no plugin of the site reads a page's Markdown once converted, or its HTML
         #: once written: both are released then (MkDocs keeps them to the end)
         self._release_pages = False
@@ -122,6 +124,9 @@ class BeliefbasePlugin(BasePlugin[BeliefbaseConfig]):
         self.reader_cache.cancel()
         if self.serving and self.dirty and self._built:
             self.idle_gc.rebuild_starts()
+        # Markdown defaults first: MkDocs builds its Markdown from this list after
+        # on_config, and compile_options reads it (our own extensions come after)
+        self.obsidian = prepare(config, self.config)
         options = compile_options(config, self.config)
         if self.compiler is None or self.compiler.options != options:
             cache_dir = Path(config.config_file_path or ".").parent / self.config.cache_dir
@@ -152,9 +157,14 @@ class BeliefbasePlugin(BasePlugin[BeliefbaseConfig]):
     def on_files(self, files: Files, *, config: MkDocsConfig) -> Files:
         assert self.compiler is not None and self.extension is not None
         docs_dir = Path(config.docs_dir)
-        own = [f for f in files if f.generated_by is None and f.abs_src_path]
+        # what is published is what is compiled: excluded files leave Files (MkDocs
+        # would serve them) and the compiler never reads them
+        kept, dropped = published_files(files, self.config, self.obsidian,
+                                        serving=self.serving)
+        for file in dropped:
+            files.remove(file)
         previous = self.compiler.previous
-        compiled = self.compiler.compile(make_sources(docs_dir, [f.src_uri for f in own]))
+        compiled = self.compiler.compile(make_sources(docs_dir, kept))
         if not self.serving and compiled.link_resolver is not None:
             compiled.link_resolver.suggester.release()  # no edit will need it again
         # under serve, the first build leaves the cache for the next cold start; later
@@ -172,7 +182,7 @@ class BeliefbasePlugin(BasePlugin[BeliefbaseConfig]):
             self._markdown_reuse = MarkdownReuse(config.markdown_extensions,
                                                  dict(config.mdx_configs or {}))
             self._markdown_reuse.install()
-        self._diagnostics = list(compiled.diagnostics)
+        self._diagnostics = [*self.obsidian.diagnostics, *compiled.diagnostics]
         files = self._arrange_files(files, config)
         self._diagnostics += self.site.add_beliefs(belief_options(config, self.config),
                                                    self.footnote_links, files, config)

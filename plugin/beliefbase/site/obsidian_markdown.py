@@ -1,0 +1,173 @@
+"""Obsidian's Markdown where Python-Markdown reads it otherwise.
+
+Added with the other Markdown defaults (``markdown_defaults``, see
+``markdown_defaults.py``):
+
+* ``bb_list_after_paragraph`` preprocessor (19: after fenced code at 25 and raw
+  HTML blocks at 20 are stashed): a list straight after a paragraph line
+  (``Intro:\\n- a``) starts a list in CommonMark and Obsidian; Python-Markdown
+  needs a blank line there, so one is inserted (``>`` inside quotes and
+  callouts).  Fences and ``$$`` math are tracked here too, since fences inside
+  quotes and lists are not stashed yet.  As in CommonMark only ``-``, ``*``,
+  ``+``, ``1.`` and ``1)`` followed by text interrupt a paragraph: "-5 degrees",
+  "2024. was" and ``- - -`` rules do not.  The compiler's positions come from
+  the note's own text, and its codec also ends a paragraph at a list item.
+* ``bb_task_statuses`` treeprocessor (19: after inline patterns at 20, so a
+  status is plain text at the start of the item): Obsidian's custom task
+  statuses ``- [/]``, ``- [-]``, ``- [>]`` … render like ``pymdownx.tasklist``'s
+  items (which know only ``[ ]`` and ``[x]``), checked as in Obsidian, with
+  ``data-task`` and a ``task-<name>`` class that ``beliefbase.css`` styles.
+* ``mermaid_source``, the ``pymdownx.superfences`` formatter of ``mermaid``
+  fences: no Mermaid renderer ships offline (Material loads one from a CDN for
+  ``pre.mermaid``), so the diagram is shown as its source under a note.
+"""
+
+from __future__ import annotations
+
+import re
+from typing import Any
+from xml.etree import ElementTree as etree
+
+from markdown import Extension, Markdown
+from markdown.preprocessors import Preprocessor
+from markdown.treeprocessors import Treeprocessor
+
+# The quote markers that start a line ("> ", "> > ", ">"), and the rest of it.
+_QUOTED = re.compile(r"^((?:[ ]{0,3}>[ ]?)*)(.*)$")
+# A list item that may interrupt a paragraph (CommonMark): up to 3 spaces, a bullet
+# or "1." / "1)", white space, then text.
+_INTERRUPTING_ITEM = re.compile(r"^[ ]{0,3}(?:[-*+]|1[.)])[ \t]+\S")
+# Any list item (inside a list, lines like these continue it).
+_ANY_ITEM = re.compile(r"^[ ]{0,3}(?:[-*+]|\d{1,9}[.)])(?:[ \t]|$)")
+# A thematic break ("- - -", "***"), which is not a list item.
+_RULE = re.compile(r"^[ ]{0,3}([-*_])(?:[ \t]*\1){2,}[ \t]*$")
+# A code fence opening or closing: its indent, then ``` or ~~~ (3 or more).
+_FENCE = re.compile(r"^([ \t]*)(`{3,}|~{3,})")
+# A line that is a block of its own: a heading, a table row, an HTML placeholder
+# (Python-Markdown's stash: \x02...\x03), a callout head ([!type]).
+_OWN_BLOCK = re.compile(r"^[ ]{0,3}(?:#{1,6}(?:[ \t]|$)|\||\x02|\[![\w-]+\])")
+
+
+class ListAfterParagraph(Preprocessor):
+    """Insert the blank line Python-Markdown needs before a list that follows a paragraph."""
+
+    def run(self, lines: list[str]) -> list[str]:
+        out: list[str] = []
+        fence: tuple[str, int] | None = None  # (fence character, length) while inside one
+        math = False
+        state = ""  # "text": a paragraph goes on; "list": a list does; "": anything else
+        depth = -1  # quote depth of the previous line
+        for line in lines:
+            prefix, content = _QUOTED.match(line).groups()  # type: ignore[union-attr]
+            quote_depth = prefix.count(">")
+            if fence is not None:
+                m = _FENCE.match(content)
+                if m and m.group(2)[0] == fence[0] and len(m.group(2)) >= fence[1] \
+                        and not content[m.end():].strip():
+                    fence = None
+                out.append(line)
+                continue
+            if math:
+                math = content.count("$$") % 2 == 0
+                out.append(line)
+                continue
+            if m := _FENCE.match(content):
+                fence = (m.group(2)[0], len(m.group(2)))
+                state = ""
+            elif content.lstrip().startswith("$$") and content.count("$$") % 2 == 1:
+                math = True
+                state = ""
+            elif not content.strip() or _RULE.match(content):
+                state = ""
+            elif _ANY_ITEM.match(content):
+                if state != "text":
+                    state = "list"
+                elif _INTERRUPTING_ITEM.match(content):  # else "2. x" goes on the paragraph
+                    if quote_depth == depth:
+                        out.append(prefix.rstrip())
+                    state = "list"
+            elif _OWN_BLOCK.match(content):
+                state = ""
+            elif state == "" and not content.startswith(("    ", "\t")):
+                state = "text"
+            depth = quote_depth
+            out.append(line)
+        return out
+
+
+# Obsidian's custom task statuses as themes (Minimal, Things) and plugins (Tasks) name
+# them; any other character is a task too ("task-other").
+_STATUS_NAMES = {
+    "/": "in-progress", "-": "cancelled", ">": "forwarded", "<": "scheduled",
+    "?": "question", "!": "important", "*": "star", '"': "quote", "l": "location",
+    "b": "bookmark", "i": "information", "S": "savings", "I": "idea", "p": "pro",
+    "c": "con", "f": "fire", "k": "key", "w": "win", "u": "up", "d": "down",
+}
+# "[c] " at the start of a list item: one character that is not x, X, a space (those
+# are pymdownx.tasklist's) or a bracket.
+_STATUS = re.compile(r"^ *\[(?P<state>[^\sxX\[\]\\])\] +")
+
+
+class TaskStatuses(Treeprocessor):
+    """``- [/] text`` and the other custom statuses -> task list items."""
+
+    def run(self, root: etree.Element) -> None:
+        lists: list[etree.Element] = []
+        for parent in root.iter():
+            if parent.tag not in ("ul", "ol"):
+                continue
+            for li in parent:
+                if li.tag == "li" and self._task(li) and parent not in lists:
+                    lists.append(parent)
+        for parent in lists:
+            _add_class(parent, "task-list")
+
+    @staticmethod
+    def _task(li: etree.Element) -> bool:
+        holder = li
+        if not (li.text or "").strip() and len(li) and li[0].tag == "p":
+            holder = li[0]  # a loose list: the text is in the item's first paragraph
+        m = _STATUS.match(holder.text or "")
+        if m is None:
+            return False
+        state = m.group("state")
+        name = _STATUS_NAMES.get(state, "other")
+        label = etree.Element("label", {"class": "task-list-control"})
+        # Obsidian shows every status but a space as checked; disabled as in tasklist
+        etree.SubElement(label, "input", {"type": "checkbox", "disabled": "disabled",
+                                          "checked": "checked"})
+        indicator = etree.SubElement(label, "span", {"class": "task-list-indicator",
+                                                     "data-task": state})
+        indicator.text = ""
+        label.tail = " " + (holder.text or "")[m.end():]
+        holder.text = None
+        holder.insert(0, label)
+        _add_class(li, f"task-list-item task-{name}")
+        li.set("data-task", state)
+        return True
+
+
+def _add_class(element: etree.Element, names: str) -> None:
+    classes = element.get("class", "").split()
+    classes += [n for n in names.split() if n not in classes]
+    element.set("class", " ".join(classes))
+
+
+def mermaid_source(source: str, language: str, class_name: str, options: dict[str, Any],
+                   md: Markdown, **kwargs: Any) -> str:
+    """A ``mermaid`` fence as readable source (``pymdownx.superfences`` formatter)."""
+    box = etree.Element("div", {"class": "bb-mermaid"})
+    note = etree.SubElement(box, "p", {"class": "bb-mermaid-note"})
+    note.text = "Mermaid diagram (shown as source: no offline renderer)"
+    pre = etree.SubElement(box, "pre")
+    code = etree.SubElement(pre, "code", {"class": "language-mermaid"})
+    code.text = source  # escaped by the serializer
+    return etree.tostring(box, encoding="unicode", method="html")
+
+
+class ObsidianMarkdownExtension(Extension):
+    """Lists after paragraphs and custom task statuses, as Obsidian reads them."""
+
+    def extendMarkdown(self, md: Markdown) -> None:  # noqa: N802 - Python-Markdown's name
+        md.preprocessors.register(ListAfterParagraph(md), "bb_list_after_paragraph", 19)
+        md.treeprocessors.register(TaskStatuses(md), "bb_task_statuses", 19)
