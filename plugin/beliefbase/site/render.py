@@ -78,12 +78,14 @@ class PageRenderer:
         self.render_markdown = render_markdown  # (markdown, depth) -> html
         self.frames: list[Frame] = []
         self._tables: dict[SrcPath, dict[_Key, list[ResolvedLink]]] = {}
+        self._md_tables: dict[SrcPath, dict[tuple[str, str], list[ResolvedLink]]] = {}
 
     # -- frames ------------------------------------------------------------------------
 
     def release(self) -> None:
         """Forget the per-note link tables (rebuilt on demand)."""
         self._tables.clear()
+        self._md_tables.clear()
         _relative.cache_clear()
 
     def begin_page(self, doc: Document, page_url: str) -> None:
@@ -92,6 +94,7 @@ class PageRenderer:
     def end_page(self) -> None:
         self.frames = []
         self._tables.clear()  # rebuilt in microseconds; kept, 3.5 MB per 1,000 pages
+        self._md_tables.clear()
 
     @property
     def frame(self) -> Frame | None:
@@ -178,13 +181,14 @@ class PageRenderer:
         frame = self.frame
         assert frame is not None
         path, _, fragment = url.partition("#")
-        target = unquote(path.partition("?")[0])
-        fragment = unquote(fragment)
-        for rl in self.compiled.links.get(frame.doc.path, []):
-            if (rl.link.form in forms and rl.link.target == target
-                    and rl.link.fragment == fragment and rl.status == "ok"):
-                return rl
-        return None
+        key = (unquote(path.partition("?")[0]), unquote(fragment))
+        table = self._md_tables.get(frame.doc.path)
+        if table is None:  # Markdown links by (target, fragment): a page's every <a> asks
+            table = self._md_tables[frame.doc.path] = {}
+            for rl in self.compiled.links.get(frame.doc.path, []):
+                if rl.link.form in ("markdown", "image") and rl.status == "ok":
+                    table.setdefault((rl.link.target, rl.link.fragment), []).append(rl)
+        return next((rl for rl in table.get(key, ()) if rl.link.form in forms), None)
 
     def rebase(self, url: str) -> str:
         """A Markdown link written in the embedded note, as seen from the host page."""
