@@ -160,8 +160,8 @@ class PageRenderer:
 
         Corrected: a link the compiler resolved by name (Obsidian style), and a
         fragment written as heading text (``#Some%20Heading``), which gets the
-        heading's real anchor (or none, when no heading matches: the compiler
-        reported it, and the page's top is where the link goes).
+        heading's real anchor.  A fragment that names no heading stays as
+        written: it may be a raw HTML anchor or a footnote's id.
         """
         frame = self.frame
         if frame is None or frame.nested or _SCHEME.match(url) or url.startswith("/"):
@@ -170,11 +170,11 @@ class PageRenderer:
         if rl is None or rl.target is None:
             return None
         fragment = unquote(url.partition("#")[2])
-        if rl.step < 4 and fragment == (rl.anchor or ""):
+        if rl.step < 4 and (rl.anchor is None or fragment == rl.anchor):
             return None
         if url.startswith("#"):
-            return f"#{quote(rl.anchor, safe=_FRAGMENT_SAFE)}" if rl.anchor else "#"
-        return self.href(rl.target, rl.anchor, rl.is_asset)
+            return f"#{quote(rl.anchor, safe=_FRAGMENT_SAFE)}" if rl.anchor else None
+        return self.href(rl.target, rl.anchor or fragment or None, rl.is_asset)
 
     def markdown_target(self, url: str, forms: tuple[str, ...]) -> ResolvedLink | None:
         """The compiled resolution of the Markdown link ``url`` in this frame's note."""
@@ -197,7 +197,8 @@ class PageRenderer:
             return url
         rl = self.markdown_target(url, ("markdown", "image"))
         if rl is not None and rl.target is not None:  # as compiled: by name, real anchor
-            return self.href(rl.target, rl.anchor, rl.is_asset)
+            return self.href(rl.target, rl.anchor or unquote(url.partition("#")[2]) or None,
+                             rl.is_asset)
         path, _, fragment = url.partition("#")
         doc = frame.doc
         if not path:
