@@ -25,6 +25,8 @@ def render(text: str) -> str:
     ("- one\n- two\n^lst\n", '<ul id="^lst">'),
     ("- one\n- two\n\n^lst\n", '<ul id="^lst">'),
     ("1. one\n2. two\n^lst\n", '<ol id="^lst">'),
+    ("1. one\n\n2. two\n^lst\n", '<ol id="^lst">'),  # a loose list: <li><p>
+    ("1. one\n\n2. *two*\n^lst\n", '<ol id="^lst">'),
     ("| a | b |\n|---|---|\n| 1 | 2 |\n^tbl\n", '<table id="^tbl">'),
     ("| a | b |\n|---|---|\n| 1 | 2 |\n\n^tbl\n", '<table id="^tbl">'),
     ("> [!tip] Tip\n> a tip\n^cal\n", '<div class="admonition tip" data-callout="tip" id="^cal">'),

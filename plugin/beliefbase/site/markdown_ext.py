@@ -235,6 +235,9 @@ class BlockIds(Treeprocessor):
                 if el.tag == "table":
                     _table_marker(el)
                     continue
+                if el.tag in ("ul", "ol"):
+                    _loose_list_marker(el)
+                    continue
                 if el.tag not in ("p", "li"):
                     continue
                 lone = _LONE_MARK.match((el.text or "").strip()) if len(el) == 0 else None
@@ -278,6 +281,24 @@ def _enclosing_block(el: etree.Element, parent: etree.Element) -> etree.Element:
     if el.tag == "p" and parent.tag == "div" and "admonition" in parent.get("class", ""):
         return parent
     return el
+
+
+def _loose_list_marker(lst: etree.Element) -> None:
+    """A ``^id`` line right below a loose list ends its last item's last paragraph:
+    it names the list (the paragraph's own pass cannot see the list)."""
+    if len(lst) == 0 or len(lst[-1]) == 0 or lst[-1][-1].tag != "p":
+        return
+    p = lst[-1][-1]
+    holder = p[-1] if len(p) else None
+    text = (holder.tail if holder is not None else p.text) or ""
+    m = _BLOCK_MARK.search(text)
+    if m is None or m.group("sep") != "\n":
+        return
+    if holder is not None:
+        holder.tail = text[: m.start()]
+    else:
+        p.text = text[: m.start()]
+    lst.set("id", "^" + m.group("id"))
 
 
 def _table_marker(table: etree.Element) -> None:

@@ -80,12 +80,14 @@ class PageRenderer:
         #: tag -> the source path of its page, None if it has none (set by the tag pages)
         self.tag_page: Callable[[str], SrcPath | None] | None = None
         self._tables: dict[SrcPath, dict[_Key, list[ResolvedLink]]] = {}
+        self._md_tables: dict[SrcPath, dict[tuple[str, str], list[ResolvedLink]]] = {}
 
     # -- frames ------------------------------------------------------------------------
 
     def release(self) -> None:
         """Forget the per-note link tables (rebuilt on demand)."""
         self._tables.clear()
+        self._md_tables.clear()
         _relative.cache_clear()
 
     def begin_page(self, doc: Document, page_url: str) -> None:
@@ -94,6 +96,7 @@ class PageRenderer:
     def end_page(self) -> None:
         self.frames = []
         self._tables.clear()  # rebuilt in microseconds; kept, 3.5 MB per 1,000 pages
+        self._md_tables.clear()
 
     @property
     def frame(self) -> Frame | None:
@@ -172,8 +175,8 @@ class PageRenderer:
 
         Corrected: a link the compiler resolved by name (Obsidian style), and a
         fragment written as heading text (``#Some%20Heading``), which gets the
-        heading's real anchor (or none, when no heading matches: the compiler
-        reported it, and the page's top is where the link goes).
+        heading's real anchor.  A fragment that names no heading stays as
+        written: it may be a raw HTML anchor or a footnote's id.
         """
         frame = self.frame
         if frame is None or frame.nested or _SCHEME.match(url) or url.startswith("/"):
@@ -182,24 +185,25 @@ class PageRenderer:
         if rl is None or rl.target is None:
             return None
         fragment = unquote(url.partition("#")[2])
-        if rl.step < 4 and fragment == (rl.anchor or ""):
+        if rl.step < 4 and (rl.anchor is None or fragment == rl.anchor):
             return None
         if url.startswith("#"):
-            return f"#{quote(rl.anchor, safe=_FRAGMENT_SAFE)}" if rl.anchor else "#"
-        return self.href(rl.target, rl.anchor, rl.is_asset)
+            return f"#{quote(rl.anchor, safe=_FRAGMENT_SAFE)}" if rl.anchor else None
+        return self.href(rl.target, rl.anchor or fragment or None, rl.is_asset)
 
     def markdown_target(self, url: str, forms: tuple[str, ...]) -> ResolvedLink | None:
         """The compiled resolution of the Markdown link ``url`` in this frame's note."""
         frame = self.frame
         assert frame is not None
         path, _, fragment = url.partition("#")
-        target = unquote(path.partition("?")[0])
-        fragment = unquote(fragment)
-        for rl in self.compiled.links.get(frame.doc.path, []):
-            if (rl.link.form in forms and rl.link.target == target
-                    and rl.link.fragment == fragment and rl.status == "ok"):
-                return rl
-        return None
+        key = (unquote(path.partition("?")[0]), unquote(fragment))
+        table = self._md_tables.get(frame.doc.path)
+        if table is None:  # Markdown links by (target, fragment): a page's every <a> asks
+            table = self._md_tables[frame.doc.path] = {}
+            for rl in self.compiled.links.get(frame.doc.path, []):
+                if rl.link.form in ("markdown", "image") and rl.status == "ok":
+                    table.setdefault((rl.link.target, rl.link.fragment), []).append(rl)
+        return next((rl for rl in table.get(key, ()) if rl.link.form in forms), None)
 
     def rebase(self, url: str) -> str:
         """A Markdown link written in the embedded note, as seen from the host page."""
@@ -208,7 +212,8 @@ class PageRenderer:
             return url
         rl = self.markdown_target(url, ("markdown", "image"))
         if rl is not None and rl.target is not None:  # as compiled: by name, real anchor
-            return self.href(rl.target, rl.anchor, rl.is_asset)
+            return self.href(rl.target, rl.anchor or unquote(url.partition("#")[2]) or None,
+                             rl.is_asset)
         path, _, fragment = url.partition("#")
         doc = frame.doc
         if not path:
