@@ -194,7 +194,9 @@ class BeliefbasePlugin(BasePlugin[BeliefbaseConfig]):
             files.append(File.generated(config, f"{OUTPUT_DIR}/explorer.js",
                                         abs_src_path=str(theme_dir() / "assets" / "explorer.js")))
         self._add_tags_and_home(files, config)
-        pages = files.documentation_pages()
+        # `mkdocs serve` also shows draft_docs pages, and published_files compiled them
+        pages = files.documentation_pages(
+            inclusion=InclusionLevel.is_in_serve if self.serving else InclusionLevel.is_included)
         page_urls = {f.url for f in pages}
         if self._search_offload is not None:
             self._search_offload.close()

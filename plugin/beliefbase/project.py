@@ -128,12 +128,13 @@ def _sources(config: Any, options: CompileOptions) -> list[SourceFile]:
 
     from .builder import make_sources
 
+    settings = vault_settings(config)
     try:
         files = get_files(config)
-        kept, _ = published_files(files, plugin_config(config), vault_settings(config))
+        kept, _ = published_files(files, plugin_config(config), settings)
         return make_sources(options.docs_dir, kept)
     except Exception:  # noqa: BLE001 - fall back to a plain walk of docs_dir
-        return discover(options.docs_dir)
+        return [s for s in discover(options.docs_dir) if not settings.excludes(s.path)]
 
 
 def cache_dir(config: Any) -> Path:

@@ -12,7 +12,7 @@ import json
 from typing import Any
 
 from tests.cli.test_check import run
-from tests.conftest import Project
+from tests.conftest import Project, diagnostic_lines
 
 ZERO_CONFIG: dict[str, Any] = {
     "site_name": "Vault",
@@ -155,3 +155,16 @@ def test_users_own_extension_config_wins(project: Project) -> None:
     assert "H<sub>2</sub>O" in html  # ours would turn subscript off
     assert "task-list-indicator" not in html  # ours would use custom checkboxes
     assert 'class="codehilite"' in html  # codehilite, not pymdownx.highlight
+
+
+def test_draft_docs_are_compiled_only_where_mkdocs_shows_them(project: Project) -> None:
+    project.config = {**ZERO_CONFIG, "draft_docs": "drafts/\n"}
+    project.write("index.md", "# Home\n")
+    project.write("drafts/wip.md", "# Work in progress\n\n[[Nowhere]]\n")
+    built = project.build()
+    assert built.error is None
+    assert diagnostic_lines(built) == []
+    assert "Work in progress" not in (built.site / "_beliefbase/graph.json").read_text()
+    served = project.build(serve=True)
+    assert served.error is None
+    assert [line.split(": ")[1] for line in diagnostic_lines(served)] == ["unresolved-link"]

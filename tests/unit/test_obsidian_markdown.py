@@ -38,6 +38,7 @@ def test_list_right_after_a_paragraph_line() -> None:
     "It was cold:\n-5 degrees",  # no space: not a list marker
     "In the year\n2024. was long",  # only 1. interrupts a paragraph (CommonMark)
     "Text\n-",  # an empty item does not either
+    "Text\n1) one",  # Python-Markdown makes no list of "1)": the paragraph stays whole
 ])
 def test_not_a_list(text: str) -> None:
     assert "<li>" not in render(text)

@@ -9,7 +9,8 @@ Added with the other Markdown defaults (``markdown_defaults``, see
   needs a blank line there, so one is inserted (``>`` inside quotes and
   callouts).  Fences and ``$$`` math are tracked here too, since fences inside
   quotes and lists are not stashed yet.  As in CommonMark only ``-``, ``*``,
-  ``+``, ``1.`` and ``1)`` followed by text interrupt a paragraph: "-5 degrees",
+  ``+`` and ``1.`` followed by text interrupt a paragraph (``1)`` too in
+  CommonMark, but Python-Markdown makes no list of it): "-5 degrees",
   "2024. was" and ``- - -`` rules do not.  The compiler's positions come from
   the note's own text, and its codec also ends a paragraph at a list item.
 * ``bb_task_statuses`` treeprocessor (19: after inline patterns at 20, so a
@@ -35,8 +36,8 @@ from markdown.treeprocessors import Treeprocessor
 # The quote markers that start a line ("> ", "> > ", ">"), and the rest of it.
 _QUOTED = re.compile(r"^((?:[ ]{0,3}>[ ]?)*)(.*)$")
 # A list item that may interrupt a paragraph (CommonMark): up to 3 spaces, a bullet
-# or "1." / "1)", white space, then text.
-_INTERRUPTING_ITEM = re.compile(r"^[ ]{0,3}(?:[-*+]|1[.)])[ \t]+\S")
+# or "1.", white space, then text.  Not "1)": Python-Markdown has no such lists.
+_INTERRUPTING_ITEM = re.compile(r"^[ ]{0,3}(?:[-*+]|1\.)[ \t]+\S")
 # Any list item (inside a list, lines like these continue it).
 _ANY_ITEM = re.compile(r"^[ ]{0,3}(?:[-*+]|\d{1,9}[.)])(?:[ \t]|$)")
 # A thematic break ("- - -", "***"), which is not a list item.
