@@ -229,3 +229,13 @@ def test_attr_list_ids_stay_ids(project) -> None:  # type: ignore[no-untyped-def
     assert '<h2 id="setup-id">' in result.page("")
     assert not (result.site / "tags/setup-id").exists()
     assert (result.site / "tags/real/index.html").exists()
+
+
+def test_capitalised_index_is_the_home_page(project) -> None:  # type: ignore[no-untyped-def]
+    # MkDocs puts only index.md / README.md at the root; Obsidian users write Index.md
+    project.write("Index.md", "# Start\n\nSee [[Other]].\n")
+    project.write("Other.md", "# Other\n\nBack to [[Index]].\n")
+    result = project.build(strict=True)
+    assert result.error is None, result.lines
+    assert "Start" in result.article("") and not (result.site / "Index").exists()
+    assert 'href="../">Start</a>' in result.article("Other/")
