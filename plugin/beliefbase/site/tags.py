@@ -175,7 +175,10 @@ class TagSite:
             return None
         docs = sorted((self.compiled.documents[p] for p in tag.notes),
                       key=lambda d: (normalize_name(d.title), d.path))
-        notes = [{"title": UserText(d.title), "href": self._href(d.url or "", page_url),
+        # the site root as seen from this page, then each note's URL: one relative-URL
+        # computation per page, not per note (a tag may list thousands)
+        base = get_relative_url("index.html", page_url).removesuffix("index.html")
+        notes = [{"title": UserText(d.title), "href": _from_root(base, d.url or ""),
                   "folder": UserText(posixpath.dirname(d.path)),
                   "nested": [UserText(t) for t in d.tags
                              if tag_key(t) != tag.key and tag_key(t).startswith(tag.key + "/")]}
@@ -244,6 +247,11 @@ class TagSite:
             url = self.url_of(str(getattr(ref, "name", "")))
             if url is not None:
                 links.append(Link(str(ref.name), url))
+
+
+def _from_root(base: str, url: str) -> str:
+    """``url`` (site-relative) from a page whose way to the site root is ``base``."""
+    return base + url if url != "./" else base or "./"
 
 
 def remove_outputs(site_dir: Path, dests: AbstractSet[str]) -> None:
