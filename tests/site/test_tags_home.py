@@ -229,3 +229,27 @@ def test_attr_list_ids_stay_ids(project) -> None:  # type: ignore[no-untyped-def
     assert '<h2 id="setup-id">' in result.page("")
     assert not (result.site / "tags/setup-id").exists()
     assert (result.site / "tags/real/index.html").exists()
+
+
+def test_capitalised_index_is_the_home_page(project) -> None:  # type: ignore[no-untyped-def]
+    # MkDocs puts only index.md / README.md at the root; Obsidian users write Index.md
+    project.write("Index.md", "# Start\n\nSee [[Other]].\n")
+    project.write("Other.md", "# Other\n\nBack to [[Index]].\n")
+    result = project.build(strict=True)
+    assert result.error is None, result.lines
+    assert "Start" in result.article("") and not (result.site / "Index").exists()
+    assert 'href="../">Start</a>' in result.article("Other/")
+
+
+def test_dirty_rebuild_when_index_md_arrives(project) -> None:  # type: ignore[no-untyped-def]
+    project.write("Home.md", "# Welcome\n")
+    project.write("Other.md", "# Other\n\nBack to [[Home]].\n")
+    assert project.build(dirty=True).error is None
+    project.write("index.md", "# Real home\n")
+    result = project.build(dirty=True)
+    assert result.error is None, result.lines
+    assert "Real home" in result.article("") and "Welcome" in result.article("Home/")
+    assert 'href="../Home/">Welcome</a>' in result.article("Other/")
+    graph = json.loads((result.site / "_beliefbase/graph.json").read_text())
+    assert {n["title"]: n["url"] for n in graph["nodes"]
+            if n["kind"] == "Document"}["Welcome"] == "Home/"

@@ -9,6 +9,7 @@ rendered heading gets.
 
 from __future__ import annotations
 
+import dataclasses
 import posixpath
 import re
 from collections.abc import Iterable
@@ -193,7 +194,7 @@ def place_home(docs: dict[SrcPath, Document], before: SrcPath | None,
     """
     home_url = root_url(options.use_directory_urls)
     if before is not None and (doc := docs.get(before)) is not None and doc.published:
-        doc.url = url_for_src(page_path(doc.parsed), options.use_directory_urls)
+        _set_url(docs, doc, url_for_src(page_path(doc.parsed), options.use_directory_urls))
     if any(d.url == home_url for d in docs.values()):
         return None
     found = [(HOME_NAMES.index(name), path) for path, d in docs.items()
@@ -202,8 +203,15 @@ def place_home(docs: dict[SrcPath, Document], before: SrcPath | None,
     if not found:
         return None
     home = min(found)[1]
-    docs[home].url = home_url
+    _set_url(docs, docs[home], home_url)
     return home
+
+
+def _set_url(docs: dict[SrcPath, Document], doc: Document, url: Url) -> None:
+    """A new ``Document`` when its URL changes: every cache keyed by the document
+    object (graph parts, serve's dependents) then sees a changed note."""
+    if doc.url != url:
+        docs[doc.path] = dataclasses.replace(doc, url=url)
 
 
 def _title(parsed: ParsedDoc) -> str:

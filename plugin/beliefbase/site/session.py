@@ -240,11 +240,12 @@ class SiteBuild:
         the root, a generated page lists the vault's notes by folder.
         """
         home_url = root_url(self.compiled.options.use_directory_urls)
+        taken = any(f.dest_uri == "index.html" for f in files)
         for doc in self.compiled.published.values():
             if doc.url != home_url:
                 continue
             file = files.get_file_from_path(page_path(doc.parsed))
-            if file is not None and file.url != home_url:
+            if file is not None and file.url != home_url and not taken:
                 # the compiler's home note, or an ``Index.md`` MkDocs would not put there
                 file.dest_uri = "index.html"
                 for cached in ("url", "abs_dest_path"):
@@ -252,7 +253,7 @@ class SiteBuild:
             if self.compiled.home is None:
                 return None
             return f"no index.md: the home page is {doc.path}"
-        if any(f.dest_uri == "index.html" for f in files):
+        if taken:
             return None
         self.home_src = "index.md"
         files.append(File.generated(config, self.home_src, content=""))

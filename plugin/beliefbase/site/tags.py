@@ -24,8 +24,8 @@ from __future__ import annotations
 import contextlib
 import posixpath
 import re
-from collections.abc import Set as AbstractSet
 from collections import Counter, defaultdict
+from collections.abc import Set as AbstractSet
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -60,7 +60,7 @@ class Tag:
     name: str  # as written in the notes (the commonest spelling): "Project/Alpha"
     src: SrcPath
     url: str  # site-relative, as MkDocs' File.url writes it
-    notes: set[str] = field(default_factory=set)  # paths: this tag or one nested under it
+    notes: set[SrcPath] = field(default_factory=set)  # this tag or one nested under it
     children: list[str] = field(default_factory=list)  # keys of the tags one level down
 
 
@@ -86,7 +86,7 @@ class TagSite:
 
     def _collect(self) -> None:
         spellings: dict[str, Counter[str]] = defaultdict(Counter)
-        direct: dict[str, set[str]] = defaultdict(set)
+        direct: dict[str, set[SrcPath]] = defaultdict(set)
         for doc in self.compiled.published.values():
             if doc.url is None:
                 continue
@@ -150,13 +150,16 @@ class TagSite:
         return src in self._generated
 
     def meta(self, src: str) -> dict[str, Any]:
-        """``page.meta`` of a tag page: its title (user text: the theme escapes it)."""
+        """``page.meta`` of a tag page: its title (user text: the theme escapes it), kept
+        out of the site search like "All notes" (titles only; the notes are searched,
+        their tag rows included)."""
         if src not in self._generated:
             return {}
+        hidden = {"search": {"exclude": True}}
         if src == self.index_src:
-            return {"title": UserText("Tags")}
+            return {"title": UserText("Tags"), **hidden}
         tag = self._by_src().get(src)
-        return {"title": UserText(f"#{tag.name}")} if tag is not None else {}
+        return {"title": UserText(f"#{tag.name}"), **hidden} if tag is not None else {}
 
     def content(self, src: str, page_url: str) -> str | None:
         """The HTML of a tag page (its Markdown is empty)."""
@@ -172,7 +175,10 @@ class TagSite:
             return None
         docs = sorted((self.compiled.documents[p] for p in tag.notes),
                       key=lambda d: (normalize_name(d.title), d.path))
-        notes = [{"title": UserText(d.title), "href": self._href(d.url or "", page_url),
+        # the site root as seen from this page, then each note's URL: one relative-URL
+        # computation per page, not per note (a tag may list thousands)
+        base = get_relative_url("index.html", page_url).removesuffix("index.html")
+        notes = [{"title": UserText(d.title), "href": _from_root(base, d.url or ""),
                   "folder": UserText(posixpath.dirname(d.path)),
                   "nested": [UserText(t) for t in d.tags
                              if tag_key(t) != tag.key and tag_key(t).startswith(tag.key + "/")]}
@@ -241,6 +247,11 @@ class TagSite:
             url = self.url_of(str(getattr(ref, "name", "")))
             if url is not None:
                 links.append(Link(str(ref.name), url))
+
+
+def _from_root(base: str, url: str) -> str:
+    """``url`` (site-relative) from a page whose way to the site root is ``base``."""
+    return base + url if url != "./" else base or "./"
 
 
 def remove_outputs(site_dir: Path, dests: AbstractSet[str]) -> None:
