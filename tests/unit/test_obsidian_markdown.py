@@ -38,10 +38,20 @@ def test_list_right_after_a_paragraph_line() -> None:
     "It was cold:\n-5 degrees",  # no space: not a list marker
     "In the year\n2024. was long",  # only 1. interrupts a paragraph (CommonMark)
     "Text\n-",  # an empty item does not either
-    "Text\n1) one",  # Python-Markdown makes no list of "1)": the paragraph stays whole
+    "Text\n2) two",  # only 1) interrupts a paragraph, as 1. does
 ])
 def test_not_a_list(text: str) -> None:
     assert "<li>" not in render(text)
+
+
+def test_parenthesis_ordered_lists() -> None:
+    # "1)" is an ordered list in CommonMark and Obsidian; Python-Markdown knows only "1."
+    assert render("1) first\n2) second") == "<ol>\n<li>first</li>\n<li>second</li>\n</ol>"
+    assert render("Steps:\n1) one\n2) two").startswith("<p>Steps:</p>\n<ol>\n<li>one</li>")
+    assert "<ol>" in render("> [!note]\n> Do:\n> 1) this\n> 2) that")
+    assert render("Some text\n2) goes on") == "<p>Some text\n2) goes on</p>"
+    assert render("He said 1) no") == "<p>He said 1) no</p>"
+    assert render("```\n1) code\n```").count("1) code") == 1
 
 
 def test_rules_and_setext_headings_stay() -> None:

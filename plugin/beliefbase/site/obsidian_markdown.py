@@ -9,10 +9,11 @@ Added with the other Markdown defaults (``markdown_defaults``, see
   needs a blank line there, so one is inserted (``>`` inside quotes and
   callouts).  Fences and ``$$`` math are tracked here too, since fences inside
   quotes and lists are not stashed yet.  As in CommonMark only ``-``, ``*``,
-  ``+`` and ``1.`` followed by text interrupt a paragraph (``1)`` too in
-  CommonMark, but Python-Markdown makes no list of it): "-5 degrees",
-  "2024. was" and ``- - -`` rules do not.  The compiler's positions come from
-  the note's own text, and its codec also ends a paragraph at a list item.
+  ``+``, ``1.`` and ``1)`` followed by text interrupt a paragraph: "-5 degrees",
+  "2024. was" and ``- - -`` rules do not.  Ordered items written ``1)`` (CommonMark,
+  Obsidian) become ``1.``, the only form Python-Markdown makes a list of.  The
+  compiler's positions come from the note's own text, and its codec also ends a
+  paragraph at a list item.
 * ``bb_task_statuses`` treeprocessor (19: after inline patterns at 20, so a
   status is plain text at the start of the item): Obsidian's custom task
   statuses ``- [/]``, ``- [-]``, ``- [>]`` … render like ``pymdownx.tasklist``'s
@@ -35,9 +36,11 @@ from markdown.treeprocessors import Treeprocessor
 
 # The quote markers that start a line ("> ", "> > ", ">"), and the rest of it.
 _QUOTED = re.compile(r"^((?:[ ]{0,3}>[ ]?)*)(.*)$")
-# A list item that may interrupt a paragraph (CommonMark): up to 3 spaces, a bullet
-# or "1.", white space, then text.  Not "1)": Python-Markdown has no such lists.
-_INTERRUPTING_ITEM = re.compile(r"^[ ]{0,3}(?:[-*+]|1\.)[ \t]+\S")
+# A list item that may interrupt a paragraph (CommonMark): up to 3 spaces, a bullet,
+# "1." or "1)", white space, then text.
+_INTERRUPTING_ITEM = re.compile(r"^[ ]{0,3}(?:[-*+]|1[.)])[ \t]+\S")
+# An ordered item written "3)" (any indentation: nested items too): its number.
+_PAREN_ITEM = re.compile(r"^([ \t]*\d{1,9})\)(?=[ \t]+\S)")
 # Any list item (inside a list, lines like these continue it).
 _ANY_ITEM = re.compile(r"^[ ]{0,3}(?:[-*+]|\d{1,9}[.)])(?:[ \t]|$)")
 # A thematic break ("- - -", "***"), which is not a list item.
@@ -80,13 +83,15 @@ class ListAfterParagraph(Preprocessor):
                 state = ""
             elif not content.strip() or _RULE.match(content):
                 state = ""
-            elif _ANY_ITEM.match(content):
+            elif _ANY_ITEM.match(content) or (state == "list" and _PAREN_ITEM.match(content)):
                 if state != "text":
                     state = "list"
                 elif _INTERRUPTING_ITEM.match(content):  # else "2. x" goes on the paragraph
                     if quote_depth == depth:
                         out.append(prefix.rstrip())
                     state = "list"
+                if state == "list" and _PAREN_ITEM.match(content):
+                    line = prefix + _PAREN_ITEM.sub(r"\1.", content, count=1)
             elif _OWN_BLOCK.match(content):
                 state = ""
             elif state == "" and not content.startswith(("    ", "\t")):
