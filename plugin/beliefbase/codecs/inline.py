@@ -12,6 +12,7 @@ import re
 from collections.abc import Callable
 
 from .markdown import split_wikilink
+from .math import find_math, formula_text
 
 #: (target, fragment, explicit display) -> the text a wikilink renders as.
 WikiText = Callable[[str, str, str | None], str]
@@ -38,7 +39,7 @@ def default_wikitext(target: str, fragment: str, display: str | None) -> str:
     return target or fragment
 
 
-_MARKUP = re.compile(r"[`\[\]<>&*_\\!]")
+_MARKUP = re.compile(r"[`\[\]<>&*_\\!$]")
 
 
 def plain_text(inline: str, wikitext: WikiText = default_wikitext) -> str:
@@ -59,6 +60,8 @@ def plain_text(inline: str, wikitext: WikiText = default_wikitext) -> str:
     if "[[" in text:
         text = _WIKILINK.sub(lambda m: "" if m.group(1) else keep(_wikilink_text(m, wikitext)),
                              text)
+    if "$" in text:  # a formula reads as its MathML's text (as toc names a heading)
+        text = _math_text(text, keep)
     if "\\" in text:  # escaped characters are kept as they are from here on
         text = _ESCAPE.sub(lambda m: keep(m.group(1)), text)
     if "[" in text:
@@ -80,6 +83,19 @@ def plain_text(inline: str, wikitext: WikiText = default_wikitext) -> str:
     if stash:
         text = re.sub("\x02(\\d+)\x03", lambda m: stash[int(m.group(1))], text)
     return " ".join(text.split())
+
+
+def _math_text(text: str, keep: Callable[[str], str]) -> str:
+    formulas = find_math(text, [])
+    if not formulas:
+        return text
+    out: list[str] = []
+    pos = 0
+    for formula in formulas:
+        out += [text[pos:formula.start], keep(formula_text(formula))]
+        pos = formula.end
+    out.append(text[pos:])
+    return "".join(out)
 
 
 def _wikilink_text(m: re.Match[str], wikitext: WikiText) -> str:
