@@ -110,3 +110,23 @@ def test_heading_with_math_keeps_its_anchor(project) -> None:  # type: ignore[no
     assert len(anchors) == 2 and "bb-anchor-missing" not in article
     for anchor in anchors:  # the codec's anchor is the id toc gave the heading
         assert f'id="{anchor}"' in other, (anchor, other)
+
+
+def test_math_and_comments_in_an_embedded_note(project) -> None:  # type: ignore[no-untyped-def]
+    project.write("index.md", "# Home\n\n![[part]]\n\n![[part#Section]]\n")
+    project.write("part.md", f"""\
+        # Part
+
+        Intro $a^2 + b^2 = c^2$ %%{SECRET}%%
+
+        ## Section
+
+        $$
+        \\sum_{{i=1}}^n i
+        $$
+        """)
+    result = project.build()
+    assert result.error is None
+    article = result.article("")
+    assert article.count("<math") == 3  # the whole note, then its section
+    assert SECRET not in article
