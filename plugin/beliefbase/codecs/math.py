@@ -135,19 +135,19 @@ def _escaped(text: str, at: int) -> bool:
     return (at - back) % 2 == 1
 
 
-def _paragraph_end(text: str, at: int, limit: int) -> int:
-    blank = _BLANK_LINE.search(text, at, limit)
-    return blank.start() if blank else limit
+def _crosses_paragraph(text: str, start: int, end: int) -> bool:
+    """Is there a blank line in ``text[start:end]``?  (Searched only up to the closer
+    found, so a paragraph full of `$` costs the distance between them, not its length.)"""
+    return _BLANK_LINE.search(text, start, end) is not None
 
 
 def _display(text: str, at: int, limit: int) -> Formula | None:
     line_start = text.rfind("\n", 0, at) + 1
     own_line = _CONTAINER.match(text, line_start, at).end() == at  # type: ignore[union-attr]
-    end = limit if own_line else _paragraph_end(text, at, limit)
-    close = text.find("$$", at + 2, end)
+    close = text.find("$$", at + 2, limit)
     while close >= 0 and _escaped(text, close):
-        close = text.find("$$", close + 1, end)
-    if close < 0:
+        close = text.find("$$", close + 1, limit)
+    if close < 0 or (not own_line and _crosses_paragraph(text, at, close)):
         return None
     latex = text[at + 2:close]
     if not latex.strip():
@@ -163,13 +163,12 @@ def _inline(text: str, at: int, limit: int) -> Formula | None:
     """Pandoc's rule: the first unescaped ``$`` after the opener closes it or nothing."""
     if at + 1 >= len(text) or text[at + 1].isspace():
         return None
-    end = _paragraph_end(text, at, limit)
-    close = text.find("$", at + 1, end)
+    close = text.find("$", at + 1, limit)
     while close >= 0 and _escaped(text, close):
-        close = text.find("$", close + 1, end)
+        close = text.find("$", close + 1, limit)
     if close < 0 or text[close - 1].isspace() or (
         close + 1 < len(text) and text[close + 1].isdigit()
-    ):
+    ) or _crosses_paragraph(text, at, close):
         return None
     line_start = text.rfind("\n", 0, at) + 1
     return Formula(at, close + 1, _unquote(text[at + 1:close], text, line_start), False, False)
