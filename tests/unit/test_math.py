@@ -84,6 +84,10 @@ def test_math_in_lists_callouts_quotes_tables_and_paragraphs(text: str) -> None:
     assert "<mi>y</mi>" in html
 
 
+def test_an_escaped_dollar_shows_a_dollar_sign() -> None:
+    assert render(r"I have \$1 and you have \$2") == "<p>I have $1 and you have $2</p>"
+
+
 def test_display_block_in_a_callout_is_inside_the_callout() -> None:
     html = render("> [!note] Title\n> $$\n> y = 1\n> $$\n\nafter\n")
     assert html.index("<math") < html.index("</div>\n</div>") < html.index("after")
