@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 from pathlib import Path
 
 from tests.conftest import diagnostic_lines
@@ -91,3 +92,41 @@ def test_comments_leak_nowhere(project) -> None:  # type: ignore[no-untyped-def]
     assert [line for line in result.lines if "nowhere" in line or "Ghost" in line] == []
     graph = (result.site / "_beliefbase" / "graph.json").read_text(encoding="utf-8")
     assert "embeds" not in graph
+
+
+def test_heading_with_math_keeps_its_anchor(project) -> None:  # type: ignore[no-untyped-def]
+    project.write("index.md", """\
+        # Home
+
+        See [[other#The $\\alpha$ rule]] and [[other#Sum $x_1 + x_2$]].
+        """)
+    project.write("other.md", "# Other\n\n## The $\\alpha$ rule\n\ntext\n\n## Sum $x_1 + x_2$\n")
+    result = project.build()
+    assert result.error is None
+    assert diagnostic_lines(result) == []
+    article = result.article("")
+    other = result.article("other/")
+    anchors = re.findall(r'href="other/#([^"]+)"', article)
+    assert len(anchors) == 2 and "bb-anchor-missing" not in article
+    for anchor in anchors:  # the codec's anchor is the id toc gave the heading
+        assert f'id="{anchor}"' in other, (anchor, other)
+
+
+def test_math_and_comments_in_an_embedded_note(project) -> None:  # type: ignore[no-untyped-def]
+    project.write("index.md", "# Home\n\n![[part]]\n\n![[part#Section]]\n")
+    project.write("part.md", f"""\
+        # Part
+
+        Intro $a^2 + b^2 = c^2$ %%{SECRET}%%
+
+        ## Section
+
+        $$
+        \\sum_{{i=1}}^n i
+        $$
+        """)
+    result = project.build()
+    assert result.error is None
+    article = result.article("")
+    assert article.count("<math") == 3  # the whole note, then its section
+    assert SECRET not in article

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import markdown
 import pytest
+from beliefbase.codecs.inline import plain_text
 from beliefbase.codecs.markdown import parse_markdown
 from beliefbase.codecs.mask import code_only_regions, mask
 from beliefbase.codecs.math import find_math, to_mathml
@@ -41,6 +42,7 @@ def formulas(text: str) -> list[tuple[str, bool]]:
     ("pay $$ or", []),
     ("> $$\n> a \\\\\n> b\n> $$\n", [("\na \\\\\nb\n", True)]),  # quote markers are not LaTeX
     ("$[[x]] #tag *a* _b_ <c>$", [("[[x]] #tag *a* _b_ <c>", False)]),
+    ("[[Note#The $x$ rule]] and $y$", [("y", False)]),  # a wikilink's `$` is its text
 ])
 def test_delimiters(text: str, expected: list[tuple[str, bool]]) -> None:
     assert formulas(text) == expected
@@ -82,6 +84,10 @@ def test_math_in_lists_callouts_quotes_tables_and_paragraphs(text: str) -> None:
     assert "<mi>y</mi>" in html
 
 
+def test_an_escaped_dollar_shows_a_dollar_sign() -> None:
+    assert render(r"I have \$1 and you have \$2") == "<p>I have $1 and you have $2</p>"
+
+
 def test_display_block_in_a_callout_is_inside_the_callout() -> None:
     html = render("> [!note] Title\n> $$\n> y = 1\n> $$\n\nafter\n")
     assert html.index("<math") < html.index("</div>\n</div>") < html.index("after")
@@ -111,6 +117,12 @@ def test_conversion_is_memoised() -> None:
     to_mathml(r"\sum_{i=1}^n i", True)
     to_mathml(r"\sum_{i=1}^n i", True)
     assert to_mathml.cache_info().hits == 1
+
+
+def test_plain_text_reads_a_formula_as_toc_names_a_heading() -> None:
+    assert plain_text("The $\\alpha$ rule") == "The α rule"
+    assert plain_text("Sum $x_1 + x_2$") == "Sum x1+x2"
+    assert plain_text("costs $5 and $10") == "costs $5 and $10"
 
 
 def parse(text: str):  # type: ignore[no-untyped-def]

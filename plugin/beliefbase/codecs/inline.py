@@ -13,6 +13,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 
 from .markdown import split_wikilink
+from .math import find_math, formula_text
 
 #: (target, fragment, explicit display) -> the text a wikilink renders as.
 WikiText = Callable[[str, str, str | None], str]
@@ -51,7 +52,7 @@ def default_wikitext(target: str, fragment: str, display: str | None) -> str:
     return target or fragment
 
 
-_MARKUP = re.compile(r"[`\[\]<>&*_\\!]")
+_MARKUP = re.compile(r"[`\[\]<>&*_\\!$]")
 
 
 _SNIPPET_MARKUP = re.compile(r"[`\[\]<>&*_\\!%=$^]")
@@ -90,6 +91,8 @@ def plain_text(inline: str, wikitext: WikiText = default_wikitext, snippet: bool
         text = _WIKILINK.sub(
             lambda m: keep(_wikilink_text(m, wikitext)) if snippet or not m.group(1) else "",
             text)
+    if "$" in text and not snippet:  # a formula reads as its MathML's text (as toc names
+        text = _math_text(text, keep)  # a heading); a snippet shows it as code
     if "\\" in text:  # escaped characters are kept as they are from here on
         text = _ESCAPE.sub(lambda m: keep(m.group(1)), text)
     if "[" in text:
@@ -157,6 +160,19 @@ def snippet_parts(text: str) -> list[SnippetPart]:
         elif piece:
             parts.append(SnippetPart(piece, in_code))
     return parts
+
+
+def _math_text(text: str, keep: Callable[[str], str]) -> str:
+    formulas = find_math(text, [])
+    if not formulas:
+        return text
+    out: list[str] = []
+    pos = 0
+    for formula in formulas:
+        out += [text[pos:formula.start], keep(formula_text(formula))]
+        pos = formula.end
+    out.append(text[pos:])
+    return "".join(out)
 
 
 def _wikilink_text(m: re.Match[str], wikitext: WikiText) -> str:

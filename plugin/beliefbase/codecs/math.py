@@ -16,6 +16,9 @@ Delimiters follow Obsidian (and Pandoc's ``tex_math_dollars``):
   a digit, else the opener is text: "costs $5 and $10" is not math;
 * ``\\$`` is a dollar sign, never a delimiter; nothing in code is math, and a
   formula cannot run into code (the search for its end stops there);
+* a ``$`` inside a wikilink is part of the link's text (``[[Note#The $x$
+  rule]]`` links to that heading), while a formula may hold ``[[x]]``: the
+  one that opens first wins;
 * three or more ``$`` in a row are text.
 
 Inside a quote (or callout), the ``>`` markers that continue a formula onto
@@ -30,6 +33,7 @@ or with a command it does not know, is shown as its source.
 
 from __future__ import annotations
 
+import html
 import re
 from bisect import bisect_right
 from dataclasses import dataclass
@@ -37,6 +41,10 @@ from functools import lru_cache
 from xml.etree import ElementTree as etree
 
 _BLANK_LINE = re.compile(r"\n[ \t>]*\n")
+# A wikilink or an embed (as codecs.markdown reads them): its `$` is text.
+_WIKILINK = re.compile(r"\[\[[^\[\]\n]+\]\]")
+# What toc.strip_tags removes from a heading's HTML to name it.
+_TAGS = re.compile(r"<[^>]*>")
 # What may stand before a display block's `$$` on its line: indentation and quote markers.
 _CONTAINER = re.compile(r"[ \t]*(?:>[ \t]?)*")
 _QUOTE_MARKS = re.compile(r"[ \t]*(?:>[ \t]?)")
@@ -82,12 +90,17 @@ def find_math(text: str, code: list[tuple[int, int]]) -> list[Formula]:
     if "$" not in text:
         return []
     starts = [start for start, _ in code]
+    links = _wikilinks(text) if "[[" in text else []
     found: list[Formula] = []
     at = text.find("$")
     while at >= 0:
         i = bisect_right(starts, at) - 1
         if i >= 0 and code[i][1] > at:
             at = text.find("$", code[i][1])  # a `$` in code is text
+            continue
+        j = bisect_right(links, (at, len(text))) - 1
+        if j >= 0 and links[j][1] > at:
+            at = text.find("$", links[j][1])  # ... and so is one in a wikilink
             continue
         run = _run(text, at)
         if _escaped(text, at) or run > 2:
@@ -101,6 +114,10 @@ def find_math(text: str, code: list[tuple[int, int]]) -> list[Formula]:
         found.append(formula)
         at = text.find("$", formula.end)
     return found
+
+
+def _wikilinks(text: str) -> list[tuple[int, int]]:
+    return [m.span() for m in _WIKILINK.finditer(text)]
 
 
 def _run(text: str, at: int) -> int:
@@ -118,19 +135,19 @@ def _escaped(text: str, at: int) -> bool:
     return (at - back) % 2 == 1
 
 
-def _paragraph_end(text: str, at: int, limit: int) -> int:
-    blank = _BLANK_LINE.search(text, at, limit)
-    return blank.start() if blank else limit
+def _crosses_paragraph(text: str, start: int, end: int) -> bool:
+    """Is there a blank line in ``text[start:end]``?  (Searched only up to the closer
+    found, so a paragraph full of `$` costs the distance between them, not its length.)"""
+    return _BLANK_LINE.search(text, start, end) is not None
 
 
 def _display(text: str, at: int, limit: int) -> Formula | None:
     line_start = text.rfind("\n", 0, at) + 1
     own_line = _CONTAINER.match(text, line_start, at).end() == at  # type: ignore[union-attr]
-    end = limit if own_line else _paragraph_end(text, at, limit)
-    close = text.find("$$", at + 2, end)
+    close = text.find("$$", at + 2, limit)
     while close >= 0 and _escaped(text, close):
-        close = text.find("$$", close + 1, end)
-    if close < 0:
+        close = text.find("$$", close + 1, limit)
+    if close < 0 or (not own_line and _crosses_paragraph(text, at, close)):
         return None
     latex = text[at + 2:close]
     if not latex.strip():
@@ -146,13 +163,12 @@ def _inline(text: str, at: int, limit: int) -> Formula | None:
     """Pandoc's rule: the first unescaped ``$`` after the opener closes it or nothing."""
     if at + 1 >= len(text) or text[at + 1].isspace():
         return None
-    end = _paragraph_end(text, at, limit)
-    close = text.find("$", at + 1, end)
+    close = text.find("$", at + 1, limit)
     while close >= 0 and _escaped(text, close):
-        close = text.find("$", close + 1, end)
+        close = text.find("$", close + 1, limit)
     if close < 0 or text[close - 1].isspace() or (
         close + 1 < len(text) and text[close + 1].isdigit()
-    ):
+    ) or _crosses_paragraph(text, at, close):
         return None
     line_start = text.rfind("\n", 0, at) + 1
     return Formula(at, close + 1, _unquote(text[at + 1:close], text, line_start), False, False)
@@ -213,6 +229,16 @@ _REASONS = {
     "NumeratorNotFoundError": "a fraction without its numerator",
     "LimitsMustFollowMathOperatorError": "\\limits after something that is not an operator",
 }
+
+
+def formula_text(formula: Formula) -> str:
+    """The text of a formula on the page: what ``toc`` names a heading holding it by
+    (the MathML with its tags stripped), or its source when it does not convert."""
+    mathml, _why = to_mathml(formula.latex, formula.display)
+    if mathml is None:
+        mark = "$$" if formula.display else "$"
+        return mark + formula.latex + mark
+    return html.unescape(_TAGS.sub("", mathml))
 
 
 def _reason(exc: Exception) -> str:

@@ -106,3 +106,5 @@ class MathExtension(Extension):
 
     def extendMarkdown(self, md: Markdown) -> None:  # noqa: N802 - Python-Markdown API
         md.preprocessors.register(MathPreprocessor(md), "bb_math", 26)
+        if "$" not in md.ESCAPED_CHARS:
+            md.ESCAPED_CHARS.append("$")  # `\$` shows a dollar sign, as in Obsidian
