@@ -57,7 +57,7 @@ GRID = 8
 def vault_site(tmp_path_factory: pytest.TempPathFactory) -> Path:
     from beliefbase.bench.vault import generate_vault
 
-    vault = generate_vault(tmp_path_factory.mktemp("graph-vault") / "vault", NOTES)
+    vault: Path = generate_vault(tmp_path_factory.mktemp("graph-vault") / "vault", NOTES)
     config = vault / "mkdocs.palette.yml"
     text = (vault / "mkdocs.yml").read_text(encoding="utf-8")
     config.write_text(text.replace("  font: false\n", "  font: false\n" + PALETTE, 1),
