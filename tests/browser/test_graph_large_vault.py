@@ -57,7 +57,7 @@ GRID = 8
 def vault_site(tmp_path_factory: pytest.TempPathFactory) -> Path:
     from beliefbase.bench.vault import generate_vault
 
-    vault = generate_vault(tmp_path_factory.mktemp("graph-vault") / "vault", NOTES)
+    vault: Path = generate_vault(tmp_path_factory.mktemp("graph-vault") / "vault", NOTES)
     config = vault / "mkdocs.palette.yml"
     text = (vault / "mkdocs.yml").read_text(encoding="utf-8")
     config.write_text(text.replace("  font: false\n", "  font: false\n" + PALETTE, 1),
@@ -187,3 +187,28 @@ def test_full_graph_shows_nodes_and_edges_on_the_page_background(
                and urlsplit(u).hostname not in LOCAL_HOSTS]
     assert foreign == [], "a request left the site"
     assert errors == [], "console errors"
+
+
+@pytest.mark.parametrize("scheme", ["light", "dark"])
+def test_canvas_shows_the_page_background_while_the_graph_loads(
+    browser: Any, vault_url: str, scheme: str
+) -> None:
+    context = browser.new_context(viewport={"width": 1280, "height": 800}, color_scheme=scheme)
+    page = context.new_page()
+    held: list[Any] = []
+    # Hold the graph file back: the viewer shows its loading message on an empty canvas.
+    page.route("**/_beliefbase/graph-view.json", lambda route: held.append(route))
+    try:
+        page.goto(f"{vault_url}graph/")
+        page.wait_for_selector("[data-bb-role=message]:not([hidden])")
+        assert held, "the viewer asks for graph-view.json"
+        body = _rgb(page.evaluate("getComputedStyle(document.body).backgroundColor"))
+        shot = _screenshot(page)
+        for route in held:
+            route.continue_()
+        page.wait_for_function(DRAWN, timeout=60_000)
+    finally:
+        context.close()
+    background = shot.share(_near(body))
+    assert background >= 0.9, f"{background:.0%} of the empty canvas is the page background"
+

@@ -61,7 +61,10 @@ export class Renderer {
   /** @param {HTMLCanvasElement} canvas */
   constructor(canvas) {
     this.canvas = canvas;
-    this.ctx = /** @type {CanvasRenderingContext2D} */ (canvas.getContext('2d', { alpha: false }));
+    // Not opaque: until the first frame (loading, an error message) and for the
+    // moment after each resize, an opaque canvas shows black; this one shows the
+    // stage's page-coloured background. Every frame paints the background anyway.
+    this.ctx = /** @type {CanvasRenderingContext2D} */ (canvas.getContext('2d'));
     this.width = 1;
     this.height = 1;
     this.dpr = 1;

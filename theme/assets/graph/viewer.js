@@ -212,7 +212,10 @@ export class GraphView {
   _setup(model) {
     const n = model.nodes.length;
     this.titles = model.nodes.map((node) => node.title);
-    this.radius = Float32Array.from(model.degree, (d) => Math.min(3 + 1.6 * Math.sqrt(d), 26));
+    // By the note's links in the whole graph. The local graph packs a note's
+    // neighbours on a small ring: smaller nodes leave room for the links and labels.
+    const [base, grow, most] = this.local ? [2, 1, 12] : [3, 1.6, 26];
+    this.radius = Float32Array.from(model.degree, (d) => Math.min(base + grow * Math.sqrt(d), most));
     this.pos = new Float32Array(2 * n);
     this.placed = new Uint8Array(n);
     this.layoutIndex = new Int32Array(n).fill(-1);
