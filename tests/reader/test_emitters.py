@@ -195,9 +195,10 @@ def test_graph_view_text_is_the_json_of_graph_view_json_through_rebuilds(kb: Any
         ("notes/gamma.md", gamma.replace("## Beta again", "## Beta once more")),
         ("notes/new.md", "# New\n\n[[Alpha]] #fresh\n"),  # a node appears
         ("notes/new.md", None),  # and goes
-        # two notes with one BID: the graph keeps the first one's node, so a link to
-        # a section only the second has folds into no node; when the first goes, the
-        # second's node is the graph's and the same link (its note unchanged) counts
+        # two notes with one BID: the graph keeps the first one's node and nothing of
+        # the second, so a link to a section only the second has is no edge (the view
+        # does not change); when the first goes, the second's node is the graph's and
+        # the same link (its note unchanged) counts
         ("notes/twin-a.md", f"---\nbid: {TWIN}\n---\n# Twin A\n\n[[Beta]]\n"),
         ("notes/twin-b.md", f"---\nbid: {TWIN}\n---\n# Twin B\n\n## Only B\n\n[[Gamma]]\n"),
         ("notes/linker.md", "# Linker\n\nSee [[Twin B#Only B]].\n"),
@@ -218,5 +219,5 @@ def test_graph_view_text_is_the_json_of_graph_view_json_through_rebuilds(kb: Any
         assert text == dumps(_graph_view_reference(graph)), edit
         assert len(kept.nodes._last) == len(_graph_view_reference(graph)["nodes"])
     assert "Beta \\u003cRenamed\\u003e \\u0026 co" in text
-    assert reused == [False, True, True, False, False, False, False, False, False, False,
+    assert reused == [False, True, True, False, False, False, False, False, True, False,
                       False]
