@@ -24,11 +24,14 @@ Each choice, and why (the table in docs/ says the same to users):
   our custom statuses ``[/]``, ``[-]``, ``[>]`` … (``obsidian_markdown``).
 * ``pymdownx.mark`` (``==highlight==``) and ``pymdownx.tilde`` (``~~strike~~``;
   ``subscript`` off: Obsidian shows ``~x~`` as typed).
+* ``sane_lists``: a bulleted and a numbered list one after the other stay two
+  lists, and a numbered list keeps its first number (CommonMark, Obsidian);
+  Python-Markdown alone merges them into one.
 * ``nl2br`` when a single newline is a line break (``line_breaks``).
 * Not added: ``attr_list`` (Obsidian shows ``{#id}`` as text, and it would
   change heading ids), ``md_in_html`` (Obsidian does not render Markdown inside
   HTML), ``toc`` permalinks (Obsidian shows none; MkDocs' ``toc`` stays as
-  configured), ``sane_lists``.
+  configured).
 """
 
 from __future__ import annotations
@@ -60,6 +63,7 @@ DEFAULTS: tuple[tuple[str, dict[str, Any], tuple[str, ...]], ...] = (
     ("pymdownx.tasklist", {"custom_checkbox": True}, ()),
     ("pymdownx.mark", {}, ()),
     ("pymdownx.tilde", {"subscript": False}, ()),
+    ("sane_lists", {}, ()),
 )
 
 

@@ -14,6 +14,9 @@ Added with the other Markdown defaults (``markdown_defaults``, see
   Obsidian) become ``1.``, the only form Python-Markdown makes a list of.  The
   compiler's positions come from the note's own text, and its codec also ends a
   paragraph at a list item.
+* ``bb_nested_list_indents`` preprocessor (18, after the one above): nested
+  items indented the CommonMark way (two spaces under ``- a``) are re-indented
+  by four spaces a level, as Python-Markdown nests (``list_indents.py``).
 * ``bb_task_statuses`` treeprocessor (19: after inline patterns at 20, so a
   status is plain text at the start of the item): Obsidian's custom task
   statuses ``- [/]``, ``- [-]``, ``- [>]`` … render like ``pymdownx.tasklist``'s
@@ -33,6 +36,8 @@ from xml.etree import ElementTree as etree
 from markdown import Extension, Markdown
 from markdown.preprocessors import Preprocessor
 from markdown.treeprocessors import Treeprocessor
+
+from .list_indents import NestedListIndents
 
 # The quote markers that start a line ("> ", "> > ", ">"), and the rest of it.
 _QUOTED = re.compile(r"^((?:[ ]{0,3}>[ ]?)*)(.*)$")
@@ -176,4 +181,5 @@ class ObsidianMarkdownExtension(Extension):
 
     def extendMarkdown(self, md: Markdown) -> None:  # noqa: N802 - Python-Markdown's name
         md.preprocessors.register(ListAfterParagraph(md), "bb_list_after_paragraph", 19)
+        md.preprocessors.register(NestedListIndents(md), "bb_nested_list_indents", 18)
         md.treeprocessors.register(TaskStatuses(md), "bb_task_statuses", 19)

@@ -1,0 +1,145 @@
+"""A vault written the way Obsidian users write, built with the README's minimal
+``mkdocs.yml`` (``plugins: [search, beliefbase]``), end to end.
+
+The vault (``vault/docs``) uses every construct of Obsidian's "Basic formatting
+syntax" and "Advanced formatting syntax" help pages, plus what real vaults hold:
+``.obsidian/`` settings, a ``.trash/`` folder, a templates folder, ignored
+folders, ``%%comments%%``, math, lists straight after a line, block ids on their
+own line, an Excalidraw drawing, a note without a leading H1, tags, drafts and
+no ``index.md``.
+
+Each note's ``<article>`` is compared with ``expected/<page>.html``
+(``pytest tests/fidelity --update-golden`` rewrites them; review the diff), and
+the rules the golden files could hide are asserted one by one.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+import shutil
+from pathlib import Path
+
+import pytest
+import yaml
+
+from tests.conftest import BuildResult, Project
+from tests.golden.test_golden import normalize
+
+HERE = Path(__file__).parent
+PAGES = {
+    "home": "",
+    "basic-formatting": "Basic formatting/",
+    "advanced-formatting": "Advanced formatting/",
+    "lists-after-lines": "Lists after lines/",
+    "block-ids": "Block ids/",
+    "links-to-blocks": "Links to blocks/",
+    "math-heavy": "Math heavy/",
+    "late-heading": "Late heading/",
+    "tagged-note": "Tagged note/",
+}
+
+
+@pytest.fixture(scope="module")
+def built(tmp_path_factory: pytest.TempPathFactory) -> BuildResult:
+    root = tmp_path_factory.mktemp("fidelity") / "vault"
+    shutil.copytree(HERE / "vault", root)
+    config = yaml.safe_load((root / "mkdocs.yml").read_text())
+    result = Project(root, config).build()
+    assert result.error is None, result.error
+    return result
+
+
+def _article(built: BuildResult, url: str) -> str:
+    return built.article(url)
+
+
+@pytest.mark.parametrize("name", sorted(PAGES))
+def test_golden(built: BuildResult, name: str, request: pytest.FixtureRequest) -> None:
+    got = normalize(_article(built, PAGES[name]))
+    got = re.sub(r'data-bb-target="[0-9a-f-]+"', 'data-bb-target="…"', got)
+    expected = HERE / "expected" / f"{name}.html"
+    if request.config.getoption("--update-golden") or not expected.exists():
+        expected.parent.mkdir(exist_ok=True)
+        expected.write_text(got, encoding="utf-8")
+    assert got == expected.read_text(encoding="utf-8")
+
+
+def _all_output(site: Path) -> str:
+    texts = []
+    for path in sorted(site.rglob("*")):
+        if path.is_file() and path.suffix in (".html", ".json", ".xml", ".js", ".txt"):
+            texts.append(path.read_text(encoding="utf-8", errors="replace"))
+    return "\n".join(texts)
+
+
+def test_excluded_files_leave_no_trace(built: BuildResult) -> None:
+    everything = _all_output(built.site)
+    for name in ("Old idea", "Nowhere at all", "Daily", "Inbox that does not exist",
+                 "Diary", "Secret target"):
+        assert name not in everything, name
+    assert not any(".trash" in line or "Templates/" in line or "Private/" in line
+                   for line in built.all_lines)
+    assert not (built.site / ".trash").exists()
+    assert not (built.site / "Templates").exists()
+
+
+def test_comments_reach_no_output(built: BuildResult) -> None:
+    everything = _all_output(built.site)
+    assert "SECRET-" not in everything
+    assert "Release process" not in everything
+    assert "comment-tag" not in everything
+    assert not any("Nowhere from comment" in line for line in built.lines)
+    # ... but %% inside code is code (Pygments puts its own spans around the %%)
+    assert "%%not a comment%%" in re.sub(r"<[^>]+>", "", _article(built, "Basic formatting/"))
+
+
+def test_home_page_is_never_a_404(built: BuildResult) -> None:
+    home = built.page("")
+    assert "Welcome to the vault" in home
+
+
+def test_titles(built: BuildResult) -> None:
+    graph = json.loads((built.site / "_beliefbase" / "graph.json").read_text())
+    titles = {n["path"]: n["title"] for n in graph["nodes"] if n["kind"] == "Document"}
+    assert titles["Late heading.md"] == "Late heading"
+    assert titles["Advanced formatting.md"] == "Advanced formatting"
+    assert titles["Basic formatting.md"] == "Basic formatting"
+
+
+def test_math_is_mathml_and_dollars_stay_text(built: BuildResult) -> None:
+    math = _article(built, "Math heavy/")
+    assert math.count("<math") >= 8
+    assert "costs $5 and $10" in math
+    assert "$20" in math
+    assert "<code>$x$</code>" in math
+    advanced = _article(built, "Advanced formatting/")
+    assert "a_1 * b_2 * c_3" not in advanced  # converted, and its stars kept out of Markdown
+    assert "<em>" not in advanced.split("keeps its")[0].rsplit("Inline math", 1)[-1]
+
+
+def test_lists_start_right_after_a_line(built: BuildResult) -> None:
+    lists = _article(built, "Lists after lines/")
+    assert lists.count("<ul>") >= 2 and lists.count("<ol>") >= 2
+    assert "<li>eggs</li>" in lists
+    assert "-5 degrees" in lists
+
+
+def test_block_ids_anchor_the_block_above(built: BuildResult) -> None:
+    blocks = _article(built, "Block ids/")
+    for block_id in ("para-one", "list-one", "table-one", "callout-one", "quote-one",
+                     "image-one", "item-one"):
+        assert f'id="^{block_id}"' in blocks, block_id
+    assert "^list-one" not in re.sub(r'id="[^"]*"', "", blocks)
+    assert not any("unresolved-anchor" in line for line in built.lines)
+
+
+def test_excalidraw_is_an_image_not_a_page(built: BuildResult) -> None:
+    assert not (built.site / "Architecture.excalidraw").exists()
+    assert "Architecture.excalidraw.svg" in built.page("")
+    assert "Text Elements" not in _all_output(built.site)
+
+
+def test_no_warnings_on_a_clean_vault(built: BuildResult) -> None:
+    warnings = [line for line in built.lines if line.startswith(("WARNING", "ERROR"))]
+    assert warnings == []
