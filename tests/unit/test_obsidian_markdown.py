@@ -150,3 +150,10 @@ def test_defaults_off() -> None:
     assert add_markdown_defaults(mkdocs, _config(markdown_defaults=False),
                                  ObsidianSettings(present=True)) == []
     assert mkdocs.markdown_extensions == ["toc"]
+
+
+def test_no_line_break_before_a_block_in_a_list_item() -> None:
+    html = render("- install it\n  ```sh\n  pip install x\n  ```\n- run it",
+                  ObsidianSettings(present=True))
+    assert "<br" not in html and '<div class="highlight">' in html
+    assert "one<br />\ntwo" in render("one\ntwo", ObsidianSettings(present=True))

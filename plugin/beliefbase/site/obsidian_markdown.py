@@ -22,6 +22,10 @@ Added with the other Markdown defaults (``markdown_defaults``, see
   statuses ``- [/]``, ``- [-]``, ``- [>]`` … render like ``pymdownx.tasklist``'s
   items (which know only ``[ ]`` and ``[x]``), checked as in Obsidian, with
   ``data-task`` and a ``task-<name>`` class that ``beliefbase.css`` styles.
+* ``bb_breaks_before_blocks`` postprocessor (5: after raw HTML and stashed
+  blocks are restored at 30): ``nl2br`` turns the newline between a list item's
+  first line and a code block or display formula under it into a ``<br />``
+  that Obsidian does not show; it is dropped.
 * ``mermaid_source``, the ``pymdownx.superfences`` formatter of ``mermaid``
   fences: no Mermaid renderer ships offline (Material loads one from a CDN for
   ``pre.mermaid``), so the diagram is shown as its source under a note.
@@ -34,6 +38,7 @@ from typing import Any
 from xml.etree import ElementTree as etree
 
 from markdown import Extension, Markdown
+from markdown.postprocessors import Postprocessor
 from markdown.preprocessors import Preprocessor
 from markdown.treeprocessors import Treeprocessor
 
@@ -176,6 +181,19 @@ def mermaid_source(source: str, language: str, class_name: str, options: dict[st
     return etree.tostring(box, encoding="unicode", method="html")
 
 
+# A line break right before a block (a code block, a display formula, a table under
+# a list item's first line): nl2br makes one of the newline there; Obsidian shows none.
+_BREAK_BEFORE_BLOCK = re.compile(
+    r"<br />\s*(?=<(?:div|pre|table|ul|ol|blockquote|p|span class=\"bb-math-block\")[ >])")
+
+
+class BreaksBeforeBlocks(Postprocessor):
+    """Drop the ``<br />`` that ``nl2br`` puts before a block inside a list item or quote."""
+
+    def run(self, text: str) -> str:
+        return _BREAK_BEFORE_BLOCK.sub("", text) if "<br />" in text else text
+
+
 class ObsidianMarkdownExtension(Extension):
     """Lists after paragraphs and custom task statuses, as Obsidian reads them."""
 
@@ -183,3 +201,5 @@ class ObsidianMarkdownExtension(Extension):
         md.preprocessors.register(ListAfterParagraph(md), "bb_list_after_paragraph", 19)
         md.preprocessors.register(NestedListIndents(md), "bb_nested_list_indents", 18)
         md.treeprocessors.register(TaskStatuses(md), "bb_task_statuses", 19)
+        # after raw HTML (30) and stashed blocks are back in the text
+        md.postprocessors.register(BreaksBeforeBlocks(md), "bb_breaks_before_blocks", 5)
