@@ -54,7 +54,8 @@ def write_vaults(out: Path, formulas: int, per_note: int = 20) -> tuple[Path, Pa
     for n in range(notes):
         parts: list[tuple[str, str]] = []
         for i in range(per_note):
-            tex = FORMULAS[(n * per_note + i) % len(FORMULAS)]
+            # each formula distinct (a real vault repeats few): conversions are memoised
+            tex = FORMULAS[(n * per_note + i) % len(FORMULAS)] + f" + c_{{{n * per_note + i}}}"
             words = " ".join(rng.choice(("alpha", "beta", "gamma", "delta"))
                              for _ in range(max(1, len(tex) // 6)))
             if i % 4 == 3:

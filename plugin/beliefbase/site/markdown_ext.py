@@ -87,12 +87,25 @@ MARKDOWN_EMBED_RE = (
 _ALT_SIZE = re.compile(r"^(?P<alt>.*?)\s*\|\s*(?P<width>\d+)(?:x(?P<height>\d+))?\s*$", re.DOTALL)
 
 
-class WikiLinkProcessor(InlineProcessor):
-    """``[[Target#Heading|text]]`` and ``![[Embed]]`` -> links, images, transclusions."""
+class RenderedPattern(InlineProcessor):
+    """An inline pattern whose element the page's renderer decides."""
 
     def __init__(self, pattern: str, md: Markdown, renderer: PageRenderer) -> None:
         super().__init__(pattern, md)
         self.renderer = renderer
+
+    def embedded(self, result: str | etree.Element) -> etree.Element:
+        """An embed's element; a transclusion (HTML text) is block content: a slot
+        that ``EmbedBlocks`` lifts out of its ``<p>``."""
+        if not isinstance(result, str):
+            return result
+        slot = etree.Element("div", {"class": EMBED_SLOT})
+        slot.text = AtomicString(self.md.htmlStash.store(result))
+        return slot
+
+
+class WikiLinkProcessor(RenderedPattern):
+    """``[[Target#Heading|text]]`` and ``![[Embed]]`` -> links, images, transclusions."""
 
     def handleMatch(  # type: ignore[override]
         self, m: re.Match[str], data: str
@@ -105,27 +118,17 @@ class WikiLinkProcessor(InlineProcessor):
         start = m.start(0)
         if is_embed(data, start):
             rl = self.renderer.lookup("embed", target, fragment, display)
-            result = self.renderer.embed_html(rl)
-            if isinstance(result, str):
-                # A transclusion is block content: a slot that EmbedBlocks lifts out of its <p>.
-                slot = etree.Element("div", {"class": EMBED_SLOT})
-                slot.text = AtomicString(self.md.htmlStash.store(result))
-                return slot, start - 1, m.end(0)
-            return result, start - 1, m.end(0)
+            return self.embedded(self.renderer.embed_html(rl)), start - 1, m.end(0)
         rl = self.renderer.lookup("link", target, fragment, display)
         return self.renderer.link_element(rl), start, m.end(0)
 
 
-class MarkdownEmbedProcessor(InlineProcessor):
+class MarkdownEmbedProcessor(RenderedPattern):
     """``![](Note.md)`` and ``![](Note.md#Section)`` transclude the note, as ``![[...]]``.
 
     Only an image whose target the compiler resolved to a note; anything else
     is left to Python-Markdown's own image pattern (which runs after this one).
     """
-
-    def __init__(self, pattern: str, md: Markdown, renderer: PageRenderer) -> None:
-        super().__init__(pattern, md)
-        self.renderer = renderer
 
     def handleMatch(  # type: ignore[override]
         self, m: re.Match[str], data: str
@@ -138,12 +141,7 @@ class MarkdownEmbedProcessor(InlineProcessor):
         rl = self.renderer.markdown_target(href, ("image",))
         if rl is None or rl.target is None or rl.is_asset:
             return None, None, None
-        result = self.renderer.embed_html(rl)
-        if isinstance(result, str):
-            slot = etree.Element("div", {"class": EMBED_SLOT})
-            slot.text = AtomicString(self.md.htmlStash.store(result))
-            return slot, m.start(0), m.end(0)
-        return result, m.start(0), m.end(0)
+        return self.embedded(self.renderer.embed_html(rl)), m.start(0), m.end(0)
 
 
 class ImageSizes(Treeprocessor):
@@ -167,12 +165,8 @@ def is_embed(data: str, start: int) -> bool:
             and not (start > 1 and data[start - 2] == "\\"))
 
 
-class TagProcessor(InlineProcessor):
+class TagProcessor(RenderedPattern):
     """``#tag`` in prose -> a link to the tag's page (a styled ``<span>`` where it has none)."""
-
-    def __init__(self, pattern: str, md: Markdown, renderer: PageRenderer) -> None:
-        super().__init__(pattern, md)
-        self.renderer = renderer
 
     def handleMatch(  # type: ignore[override]
         self, m: re.Match[str], data: str
