@@ -17,6 +17,7 @@ them lives in this module:
 
 from __future__ import annotations
 
+import functools
 import hashlib
 import posixpath
 import re
@@ -187,6 +188,7 @@ _TAG_UNSAFE = re.compile(r"[^\w\-]+")
 _TAG_RESERVED = frozenset({"index", "readme"})
 
 
+@functools.lru_cache(maxsize=1 << 16)  # asked for every tag of every note of every tag page
 def tag_key(tag: str) -> str:
     """The one name of a tag however it is spelled: ``#Project//Alpha`` -> ``project/alpha``.
 

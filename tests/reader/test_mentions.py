@@ -72,6 +72,17 @@ def test_first_paragraph_skips_headings_code_tables_and_html() -> None:
     assert len(cut) <= 241 and cut.endswith("…")
 
 
+def test_an_excerpt_reads_only_the_start_of_a_huge_paragraph() -> None:
+    # thousands of unclosed backticks made the code-span pattern quadratic (minutes)
+    from beliefbase.site.previews import SOURCE_MAX
+
+    huge = "Start " + "".join("`" * i + " " for i in range(1, 3000))
+    shown = excerpt(huge, lambda t, f, d: d or t)
+    assert shown.startswith("Start `") and shown.endswith("…")
+    assert excerpt(huge, lambda t, f, d: d or t) == excerpt(
+        huge[: huge.rfind(" ", 0, SOURCE_MAX)], lambda t, f, d: d or t)
+
+
 def test_mentions_in_the_built_site(built: BuildResult) -> None:
     gamma = built.article("notes/gamma/")
     assert "Unlinked mentions <span class=\"bb-count\">1</span>" in gamma

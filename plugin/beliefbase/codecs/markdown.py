@@ -189,7 +189,7 @@ def _scan(
         leading_h1=_leading_h1(headings, body, pos),
         blocks=tuple(_block_ids(masked, pos)),
         links=tuple(links),
-        tags=tuple(_tags(masked, pos)),
+        tags=_limited_tags(list(_tags(masked, pos)), found, display),
         footnote_refs=_footnotes(_FOOTNOTE_REF, masked, pos),
         footnote_defs=_footnotes(_FOOTNOTE_DEF, masked, pos),
         fields=tuple(plain_fields),
@@ -549,6 +549,29 @@ def _in_attr_list(text: str, line_start: int, at: int) -> bool:
     line_end = text.find("\n", at)
     m = _ATTR_LIST.search(text, line_start, len(text) if line_end < 0 else line_end)
     return m is not None and m.start() <= at
+
+
+#: Distinct tags one note may give the site: each gets a page, and a note with
+#: thousands of them (a pasted word list) would add thousands of pages.
+MAX_TAGS_PER_NOTE = 200
+
+
+def _limited_tags(tags: list[Tag], found: list[diag.Diagnostic], display: str) -> (
+    tuple[Tag, ...]
+):
+    """``tags``, but only the first ``MAX_TAGS_PER_NOTE`` distinct names (reported)."""
+    names: dict[str, None] = {}
+    for tag in tags:
+        names.setdefault(tag.name.lower(), None)
+        if len(names) > MAX_TAGS_PER_NOTE:
+            found.append(diag.make(
+                "too-many-tags", display, tag.line, tag.column,
+                f"this note has more than {MAX_TAGS_PER_NOTE} different tags; from "
+                f"#{tag.name} on they are text, not tags (each tag gets a page): split "
+                "the note, or write the words without '#'"))
+            keep = set(list(names)[:MAX_TAGS_PER_NOTE])
+            return tuple(t for t in tags if t.name.lower() in keep)
+    return tuple(tags)
 
 
 def _is_heading_marker(masked: str, line_start: int, at: int) -> bool:

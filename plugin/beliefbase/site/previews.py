@@ -29,6 +29,8 @@ PREVIEWS_JSON = "previews.json"
 PREVIEWS_VERSION = 1
 #: Longest excerpt, in characters (the popover shows about five lines).
 EXCERPT_MAX = 240
+#: Source characters of a paragraph read for its excerpt (markup included).
+SOURCE_MAX = 10 * EXCERPT_MAX
 
 _BLANK_LINES = re.compile(r"\n[ \t]*\n")
 _ATX = re.compile(r"^ {0,3}#{1,6}(?:[ \t]|$)")
@@ -86,7 +88,15 @@ def _prose_lines(block: str, masked: str) -> str:
 
 
 def excerpt(paragraph: str, wikitext: WikiText) -> str:
-    """Plain text of a paragraph, at most ``EXCERPT_MAX`` characters (cut at a word)."""
+    """Plain text of a paragraph, at most ``EXCERPT_MAX`` characters (cut at a word).
+
+    Only the paragraph's first ``SOURCE_MAX`` characters are read: the excerpt
+    needs a few hundred, and a pathological paragraph (thousands of unclosed
+    ``*`` or backticks on one line) would make the inline patterns quadratic.
+    """
+    if len(paragraph) > SOURCE_MAX:
+        cut = paragraph.rfind(" ", 0, SOURCE_MAX)
+        paragraph = paragraph[: cut if cut > SOURCE_MAX // 2 else SOURCE_MAX]
     text = _BLOCK_ID.sub("", _LINE_MARKUP.sub("", paragraph))
     text = plain_text(text, wikitext)
     if len(text) <= EXCERPT_MAX:

@@ -82,6 +82,7 @@ class TagSite:
         self.index_src = SrcPath(options.root + "index.md")
         self.index_url = url_for_src(self.index_src, compiled.options.use_directory_urls)
         self._generated: set[str] = set()  # srcs of the pages added to the build
+        self._src_index: dict[str, Tag] | None = None
         self._collect()
 
     def _collect(self) -> None:
@@ -191,7 +192,9 @@ class TagSite:
             index_href=self._href(self.index_url, page_url))
 
     def _by_src(self) -> dict[str, Tag]:
-        return {t.src: t for t in self.tags.values()}
+        if self._src_index is None:  # asked once per tag page: made once
+            self._src_index = {t.src: t for t in self.tags.values()}
+        return self._src_index
 
     def _tree(self, keys: list[str], page_url: str, deep: bool = True) -> list[dict[str, Any]]:
         items = []
