@@ -109,6 +109,7 @@ class BeliefbasePlugin(BasePlugin[BeliefbaseConfig]):
         #: no plugin of the site reads a page's Markdown once converted, or its HTML
         #: once written: both are released then (MkDocs keeps them to the end)
         self._release_pages = False
+        self._rss_plugin = False  # mkdocs-rss-plugin is enabled (see on_page_markdown)
 
     # -- lifecycle ---------------------------------------------------------------------
 
@@ -153,6 +154,8 @@ class BeliefbasePlugin(BasePlugin[BeliefbaseConfig]):
             config.extra_javascript.append(f"{OUTPUT_DIR}/explorer.js")  # type: ignore[arg-type]
         self._strict = bool(config.strict) if self.config.strict is None else self.config.strict
         self._release_pages = pages_read_once(config.plugins)
+        self._rss_plugin = any(type(p).__module__.startswith("mkdocs_rss_plugin")
+                               for p in config.plugins.values())
         _font_notice(config)
         return config
 
@@ -331,6 +334,15 @@ class BeliefbasePlugin(BasePlugin[BeliefbaseConfig]):
     def on_page_markdown(
         self, markdown: str, *, page: Page, config: MkDocsConfig, files: Files
     ) -> str:
+        markdown = self._page_markdown(markdown, page)
+        if self._rss_plugin and page.file.abs_src_path is None:
+            # mkdocs-rss-plugin reads every page's source file and fails on a page
+            # made without one (ours: tags, graph, recent notes...); it leaves out
+            # pages marked draft, and these are no notes to put in a feed anyway
+            page.meta["draft"] = True
+        return markdown
+
+    def _page_markdown(self, markdown: str, page: Page) -> str:
         if self._ahead is not None:
             self._ahead.begin(page.file.src_uri)
         if self.site is None:
