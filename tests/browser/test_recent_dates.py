@@ -62,7 +62,13 @@ def site_url(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
     (root / "docs").mkdir(parents=True)
     project = Project(root, dict(BASE_CONFIG))
     _write(project)
-    result = project.build(site_name="My notes")
+    # both palettes, chosen by the browser's colour scheme (as this repo's docs do)
+    palette = [{"media": f"(prefers-color-scheme: {media})", "scheme": scheme,
+                "primary": "indigo", "accent": "indigo",
+                "toggle": {"icon": "material/brightness-7", "name": "Switch palette"}}
+               for media, scheme in (("light", "default"), ("dark", "slate"))]
+    result = project.build(site_name="My notes",
+                           theme={"name": "material", "font": False, "palette": palette})
     assert result.error is None, result.error
     with serve(result.site) as url:
         yield url
@@ -88,12 +94,8 @@ def _open(browser: Any, size: str) -> tuple[Any, Any, list[str]]:
     return context, page, problems
 
 
-def _palette(page: Any, dark: bool) -> None:
-    if dark:
-        page.evaluate("""() => {
-            document.body.setAttribute('data-md-color-scheme', 'slate');
-        }""")
-        page.wait_for_timeout(150)
+def _is_dark(page: Any) -> bool:
+    return bool(page.evaluate("document.body.getAttribute('data-md-color-scheme') === 'slate'"))
 
 
 @pytest.mark.parametrize("size", list(SIZES))
@@ -101,7 +103,7 @@ def test_note_shows_dates_and_reading_time(browser: Any, site_url: str, shots: P
                                            size: str) -> None:
     context, page, problems = _open(browser, size)
     page.goto(f"{site_url}Reading%20list/")
-    _palette(page, size == "phone")
+    assert _is_dark(page) == (size == "phone")
     line = page.locator(".bb-note-meta")
     assert line.is_visible()
     assert line.inner_text() == "Created 12 January 2026 · Updated 5 May 2026 · 2 min read"
@@ -122,7 +124,7 @@ def test_note_shows_dates_and_reading_time(browser: Any, site_url: str, shots: P
 def test_recent_page_lists_notes(browser: Any, site_url: str, shots: Path, size: str) -> None:
     context, page, problems = _open(browser, size)
     page.goto(f"{site_url}recent/")
-    _palette(page, size == "phone")
+    assert _is_dark(page) == (size == "phone")
     titles = page.locator(".bb-recent__title").all_inner_texts()
     assert titles[1:] == ["Reading list", "Spaced repetition", "Zettelkasten", "Weekly review"]
     assert "Draft idea" not in page.locator("article").inner_text()
@@ -132,7 +134,7 @@ def test_recent_page_lists_notes(browser: Any, site_url: str, shots: Path, size:
     page.wait_for_url("**/Zettelkasten/")
     assert page.locator("article h1").inner_text().startswith("Zettelkasten")
     page.goto(f"{site_url}recent/")
-    _palette(page, size == "phone")
+    assert _is_dark(page) == (size == "phone")
     page.screenshot(path=str(shots / f"recent-{size}.png"))
     context.close()
     assert problems == []
