@@ -17,7 +17,8 @@ notes' dates from ``dates.note_dates``) and asks it for:
 
 Reading time: the words of the note's body, as whitespace separates them (its
 frontmatter and ``%%comments%%`` left out; code and Markdown syntax counted, as
-Quartz's reading-time counts them; each CJK character counts as a word too), at ``WORDS_PER_MINUTE``, rounded up, at least one minute.
+Quartz's reading-time counts them; each CJK character counts as a word too), at
+``WORDS_PER_MINUTE``, rounded up, at least one minute.
 
 Drafts have no dates, are in no list and no feed (only published notes are
 dated).  When ``mkdocs-git-revision-date-localized-plugin`` is enabled it shows
