@@ -160,3 +160,10 @@ def test_dirty_rebuild_refreshes_home_list(project) -> None:  # type: ignore[no-
     result = project.build(dirty=True)
     assert result.error is None
     assert [t for _h, t, _d in _listed(result.article(""))][:1] == ["Old"]
+
+
+def test_recent_notes_is_bounded(project) -> None:  # type: ignore[no-untyped-def]
+    project.write("a.md", "# A\n")
+    result = project.build(plugins=["search", {"beliefbase": {"recent_notes": -1}}])
+    assert result.error is not None
+    assert any("recent_notes" in line and "between 0 and 100" in line for line in result.all_lines)

@@ -195,7 +195,7 @@ class RecentSite:
 
     def _listed(self, count: int, page_url: str, home: bool = False) -> list[dict[str, Any]]:
         base = get_relative_url("index.html", page_url).removesuffix("index.html")
-        notes = []
+        notes: list[dict[str, Any]] = []
         for doc in self.recent[:count + 1]:  # the home page is not in its own list
             if len(notes) == count or (home and self.is_home(doc)):
                 continue
