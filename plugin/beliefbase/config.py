@@ -159,6 +159,26 @@ class BeliefbaseConfig(base.Config):
     views = c.DictOfItems(c.Type(str), default={})
     """Map of schema name -> default view name (settings chain, SPEC §8)."""
 
+    dates = c.Type(bool, default=True)
+    """Under every note's title, when it was created and last updated: from its
+    frontmatter (``created`` or ``date``, ``modified`` or ``updated``), else its git
+    history (first and last commit), else the file's modification time."""
+
+    reading_time = c.Type(bool, default=True)
+    """Under every note's title, its reading time: the body's words at 200 a minute,
+    rounded up."""
+
+    recent_page = PageUrl("recent/")
+    """URL of the "Recent notes" page: the 50 most recently modified notes, each with
+    its date and first sentence."""
+
+    recent_notes = c.Type(int, default=5)
+    """How many recently modified notes the home page lists after its text (0: none)."""
+
+    feed = c.Type(bool, default=True)
+    """An Atom feed of the 20 most recently modified notes at ``feed.xml`` (the site
+    root), linked from every page's head.  Absolute links need ``site_url``."""
+
     def validate(self) -> tuple[list[tuple[str, Exception]], list[tuple[str, Exception]]]:
         failed, warnings = super().validate()
         depth = self.get("embed_depth")
@@ -169,4 +189,8 @@ class BeliefbaseConfig(base.Config):
         if isinstance(recent, int) and not 0 <= recent <= 3650:
             failed.append(("recent_days", base.ValidationError(
                 f"must be between 0 and 3650 days, got {recent}")))
+        shown = self.get("recent_notes")
+        if isinstance(shown, int) and not 0 <= shown <= 100:
+            failed.append(("recent_notes", base.ValidationError(
+                f"must be between 0 and 100 notes, got {shown}")))
         return failed, warnings

@@ -53,6 +53,7 @@ CODES: dict[str, tuple[Level, str]] = {
     "quote-drift": (Level.WARNING, "a quoted source no longer contains the quote"),
     "query-error": (Level.WARNING, "a query that fails"),
     "entity-type-conflict": (Level.WARNING, "an entity tagged with different types"),
+    "bad-date": (Level.INFO, "a frontmatter created/modified/date/updated that is not a date"),
 }
 
 

@@ -49,6 +49,7 @@ from .project import compile_options, prepare, published_files
 from .site.beliefs import belief_options
 from .site.block_memo import BlockMemo, material_templates, remember_lookups
 from .site.callouts import CalloutExtension
+from .site.dates import DatesCache
 from .site.dependents import changed_keys, rewritten_notes
 from .site.dirty import Invalidation
 from .site.escape import finalize
@@ -58,6 +59,7 @@ from .site.markdown_reuse import MarkdownReuse, reusable
 from .site.nav_memo import NavMemo
 from .site.navigation import NavigationOptions, install_theme_overrides
 from .site.reader import ReaderCache, reader_options
+from .site.recent import RecentOptions, dates_plugin_enabled
 from .site.render_ahead import RenderAhead
 from .site.search_index import EntryTexts, escape_before_writing, fix_search_index
 from .site.search_offload import SearchOffload
@@ -81,6 +83,8 @@ class BeliefbasePlugin(BasePlugin[BeliefbaseConfig]):
         self.extension: WikiLinkExtension | None = None
         self.footnote_links = FootnoteBeliefsExtension()
         self.reader_cache = ReaderCache()  # per-note work kept across serve rebuilds
+        self.dates_cache = DatesCache()  # the vault's git history, likewise
+        self._home_recent: tuple[Any, ...] | None = None  # the home page's list, for --dirty
         self.idle_gc = IdleCollector()  # serve --dirty: collect garbage between saves
         self._built = False  # a build of this process finished (later ones are rebuilds)
         self._diagnostic_texts: dict[diag.Diagnostic, str] = {}  # diagnostics.json, per line
@@ -105,6 +109,7 @@ class BeliefbasePlugin(BasePlugin[BeliefbaseConfig]):
         #: no plugin of the site reads a page's Markdown once converted, or its HTML
         #: once written: both are released then (MkDocs keeps them to the end)
         self._release_pages = False
+        self._rss_plugin = False  # mkdocs-rss-plugin is enabled (see on_page_markdown)
 
     # -- lifecycle ---------------------------------------------------------------------
 
@@ -149,6 +154,8 @@ class BeliefbasePlugin(BasePlugin[BeliefbaseConfig]):
             config.extra_javascript.append(f"{OUTPUT_DIR}/explorer.js")  # type: ignore[arg-type]
         self._strict = bool(config.strict) if self.config.strict is None else self.config.strict
         self._release_pages = pages_read_once(config.plugins)
+        self._rss_plugin = any(type(p).__module__.startswith("mkdocs_rss_plugin")
+                               for p in config.plugins.values())
         _font_notice(config)
         return config
 
@@ -194,6 +201,8 @@ class BeliefbasePlugin(BasePlugin[BeliefbaseConfig]):
             files.append(File.generated(config, f"{OUTPUT_DIR}/explorer.js",
                                         abs_src_path=str(theme_dir() / "assets" / "explorer.js")))
         self._add_tags_and_home(files, config)
+        self._diagnostics += self.site.add_recent(self._recent_options(config),
+                                                  self.dates_cache, files, config)
         # `mkdocs serve` also shows draft_docs pages, and published_files compiled them
         pages = files.documentation_pages(
             inclusion=InclusionLevel.is_in_serve if self.serving else InclusionLevel.is_included)
@@ -210,6 +219,7 @@ class BeliefbasePlugin(BasePlugin[BeliefbaseConfig]):
             also = self.site.reader.mention_changes(rewritten) if self.site.reader else set()
             beliefs = self.site.beliefs.page_signatures() if self.site.beliefs else {}
             also |= changed_keys(self._belief_pages, beliefs)
+            also |= self._home_if_recent_changed()
             self._belief_pages = beliefs
             self.invalidation.invalidate(previous, compiled, files, config,
                                          nav_in_every_page=not self.config.explorer, also=also,
@@ -254,6 +264,21 @@ class BeliefbasePlugin(BasePlugin[BeliefbaseConfig]):
         home = self.site.add_home(files, config)
         if home is not None:
             log.info(home)
+
+    def _recent_options(self, config: MkDocsConfig) -> RecentOptions:
+        return RecentOptions(self.config.dates, self.config.reading_time, self.config.recent_page,
+                             self.config.recent_notes, self.config.feed, config.site_url or "",
+                             config.site_name, dates_plugin_enabled(config.plugins))
+
+    def _home_if_recent_changed(self) -> set[SrcPath]:
+        """The home note, when the recent notes it lists changed (--dirty)."""
+        recent = self.site.recent if self.site is not None else None
+        if recent is None:
+            return set()
+        before, self._home_recent = self._home_recent, recent.home_signature()
+        if before is None or before == self._home_recent:
+            return set()
+        return {d.path for d in recent.compiled.published.values() if recent.is_home(d)}
 
     def _add_node_page(self, files: Files, config: MkDocsConfig, doc: Document) -> None:
         static = files.get_file_from_path(doc.path)
@@ -309,6 +334,15 @@ class BeliefbasePlugin(BasePlugin[BeliefbaseConfig]):
     def on_page_markdown(
         self, markdown: str, *, page: Page, config: MkDocsConfig, files: Files
     ) -> str:
+        markdown = self._page_markdown(markdown, page)
+        if self._rss_plugin and page.file.abs_src_path is None:
+            # mkdocs-rss-plugin reads every page's source file and fails on a page
+            # made without one (ours: tags, graph, recent notes...); it leaves out
+            # pages marked draft, and these are no notes to put in a feed anyway
+            page.meta["draft"] = True
+        return markdown
+
+    def _page_markdown(self, markdown: str, page: Page) -> str:
         if self._ahead is not None:
             self._ahead.begin(page.file.src_uri)
         if self.site is None:
@@ -408,6 +442,12 @@ class BeliefbasePlugin(BasePlugin[BeliefbaseConfig]):
             # MkDocs keeps every page's HTML until the build ends (30 MB at 1,000
             # notes); with only plugins known not to read it later, let it go now
             page.content = ""  # not None: Page.title would fall back to the Markdown
+        if self.site is not None and self.site.recent is not None:
+            # the feed's <link> in the head, whatever the theme (no template override)
+            link = self.site.recent.head_link(page.url)
+            end = output.find("</head>") if link else -1
+            if end >= 0:
+                output = output[:end] + link + output[end:]
         return output
 
     # -- outputs -----------------------------------------------------------------------

@@ -36,7 +36,9 @@ def build(project: Any, tmp_path: Path, flag: bool,
     """The pages built with the plugin's ``option`` set to ``flag`` (and ``options``):
     a copy of the site and the log."""
     for i in range(PAGES):
-        project.write(f"page-{i}.md", page(i), dedent=False)
+        written = project.write(f"page-{i}.md", page(i), dedent=False)
+        # the same file time every build: it is each note's date (no git here)
+        os.utime(written, (1_700_000_000, 1_700_000_000))
     pages_logger = logging.getLogger("mkdocs.structure.pages")
     level = pages_logger.level
     pages_logger.setLevel(logging.INFO)  # MkDocs keeps links to anchors only above DEBUG

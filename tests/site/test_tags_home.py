@@ -60,7 +60,7 @@ def test_drafts_carry_no_tags(project) -> None:  # type: ignore[no-untyped-def]
 def test_body_tags_link_to_their_page(project) -> None:  # type: ignore[no-untyped-def]
     tagged_vault(project)
     result = project.build()
-    body = result.article("Alpha/").split("</p>", 2)[1]  # after the tag row
+    body = result.article("Alpha/").split('class="bb-tags"')[1].split("</p>", 1)[1]  # after it
     assert links(body) == [("../tags/project/", "#Project"), ("../tags/area/sub/", "#area/sub")]
     # inside an embed the link is made from the host page
     gamma = result.article("sub/Gamma/")
@@ -79,7 +79,9 @@ def test_frontmatter_tags_show_under_the_title(project) -> None:  # type: ignore
     tagged_vault(project)
     result = project.build()
     article = result.article("Alpha/")
-    row = re.search(r'</h1><p class="bb-tags">.*?</p>', article)
+    # under the title (and the line of its dates and reading time)
+    row = re.search(r'</h1>(?:<p class="bb-note-meta">.*?</p>)?<p class="bb-tags">.*?</p>',
+                    article)
     assert row is not None
     assert links(row.group(0)) == [("../tags/project/alpha/", "#project/alpha"),
                                    ("../tags/reading/", "#Reading"),

@@ -36,6 +36,7 @@ from ..graph.invariants import check_graph
 from ..graph.model import Graph
 from ..ids import SrcPath, root_url, url_for_dest, url_slug
 from .beliefs import BeliefOptions, BeliefSite
+from .dates import DatesCache, note_dates
 from .escape import UserText, ascii_html, json_for_html, user_text
 from .explorer import build_tree, flat_index
 from .footnote_beliefs import FootnoteBeliefsExtension
@@ -45,6 +46,7 @@ from .output import write_chunks, write_text
 from .panels import Panels, drift_banner_html, wanted_html
 from .panels_ahead import PageKey, panels_ahead
 from .reader import ReaderCache, ReaderOptions, ReaderSite
+from .recent import FEED_XML, RecentOptions, RecentSite
 from .render import PageRenderer
 from .tags import TagOptions, TagSite
 from .templates import Templates
@@ -83,6 +85,7 @@ class SiteBuild:
         self.reader: ReaderSite | None = None
         self.navigation: NavigationSite | None = None
         self.tags: TagSite | None = None
+        self.recent: RecentSite | None = None  # dates, recent notes, feed (recent.py)
         self.home_src: str | None = None  # the generated home page, if the vault has none
         #: panels made ahead, by (document path, page URL), each taken once
         self._panels_made: dict[tuple[str, str], str] = {}
@@ -155,6 +158,8 @@ class SiteBuild:
 
     def panels_after(self, doc: Document, page_url: str, backlinks: bool) -> str:
         beliefs = ascii_html(self.beliefs.panel(doc, page_url)) if self.beliefs else ""
+        if self.recent is not None and self.recent.is_home(doc):
+            beliefs = self.recent.home_html(page_url) + beliefs  # first, like the text's end
         made = self._panels_made.pop((doc.path, page_url), None)
         if made is None:
             return beliefs + self._panels(doc, page_url, backlinks)
@@ -187,7 +192,17 @@ class SiteBuild:
             html = self.templates.render("title.html", title=doc.title) + html
         html = self.tags.row_html(doc, html, page_url) if self.tags else html
         html = self.reader.aliases_html(doc, html) if self.reader else html
+        html = self.recent.meta_html(doc, html) if self.recent else html  # right under the H1
         return self.panels_before(doc) + html
+
+    # -- dates, recent notes, the feed (issue 21; see recent.py) -------------------------
+
+    def add_recent(self, options: RecentOptions, cache: DatesCache, files: Files,
+                   config: MkDocsConfig) -> list[diag.Diagnostic]:
+        """Date every published note (one ``git log``) and add the recent notes page."""
+        dates, found = note_dates(self.compiled, cache)
+        self.recent = RecentSite(self.compiled, self.templates, self.read_text, dates, options)
+        return found + self.recent.add_files(files, config)
 
     # -- the reader's features (SPEC 9; see reader.py) -----------------------------------
 
@@ -216,6 +231,8 @@ class SiteBuild:
             return {"title": UserText(name), "search": {"exclude": True}}
         if self.tags is not None and self.tags.is_tag_page(src):
             return self.tags.meta(src)
+        if self.recent is not None and self.recent.is_recent_page(src):
+            return self.recent.meta()
         return self.beliefs.meta(src) if self.beliefs else {}
 
     def add_navigation(self, options: NavigationOptions, files: Files, config: Any) -> None:
@@ -267,12 +284,16 @@ class SiteBuild:
             return self.navigation.all_notes_html(page_url)
         if src == self.home_src:
             base = get_relative_url("index.html", page_url).removesuffix("index.html")
+            recent = self.recent.home_html(page_url) if self.recent else ""
             return self.templates.render("all-notes.html",
-                                         tree=flat_index(build_tree(self.compiled)), base=base)
+                                         tree=flat_index(build_tree(self.compiled)),
+                                         base=base) + recent
         if self.tags is not None and self.tags.is_tag_page(src):
             return self.tags.content(src, page_url)
         if self.reader is not None and self.reader.is_graph_page(src):
             return self.reader.graph_page_html(page_url)
+        if self.recent is not None and self.recent.is_recent_page(src):
+            return self.recent.page_html(page_url)
         return self.beliefs.content(src, page_url) if self.beliefs else None
 
     def wanted_content(self, page_url: str) -> str:
@@ -309,6 +330,8 @@ class SiteBuild:
         background).  A full build hands them to the worker converting pages
         (``render_ahead``); otherwise ``on_post_build`` writes them."""
         self._write_graph_outputs(site_dir / OUTPUT_DIR)
+        if self.recent is not None and self.recent.options.feed:
+            write_text(site_dir / FEED_XML, self.recent.feed_xml())
         self.write_redirects(site_dir, use_directory_urls, taken_dest)
         self.write_search_index(site_dir)
 

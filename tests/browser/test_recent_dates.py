@@ -1,0 +1,151 @@
+"""Dates, reading time and the recent notes page in headless Chromium, on a real
+``mkdocs build`` (issue 21): what a reader sees, in both palettes, desktop and phone.
+
+The screenshots of docs/guide/reading.md come from here:
+``BB_SCREENSHOTS=docs/assets/screenshots pytest tests/browser/test_recent_dates.py``
+writes ``recent-*.png`` and ``note-dates-*.png`` there (else into the test's tmp folder).
+"""
+
+from __future__ import annotations
+
+import os
+import sys
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+from urllib.parse import urlsplit
+
+import pytest
+
+REPO = Path(__file__).resolve().parents[2]
+sys.path.insert(0, str(REPO))
+
+from tests.conftest import BASE_CONFIG, Project  # noqa: E402
+
+pytestmark = pytest.mark.browser
+
+SIZES = {"desktop": (1280, 800), "phone": (390, 844)}
+NOTES = {
+    "Reading list.md": ("2026-01-12", "2026-05-05",
+                        "Books and papers to read next, with a line on why each matters. "
+                        "Start with [[Spaced repetition]], then [[Zettelkasten]]."),
+    "Spaced repetition.md": ("2025-11-03", "2026-04-21",
+                             "Reviewing a card just before it is forgotten makes it stick "
+                             "longer each time. See [[Zettelkasten]] for where cards come from."),
+    "Zettelkasten.md": ("2025-09-14", "2026-03-03",
+                        "A note per idea, each linked to the ideas it grew from. "
+                        "The links, not the folders, are the structure."),
+    "Weekly review.md": ("2026-02-02", "2026-02-27",
+                         "Every Friday: empty the inbox, look at the calendar, pick three "
+                         "things for next week. It takes half an hour."),
+    "Draft idea.md": None,
+}
+
+
+def _write(project: Project) -> None:
+    project.write("index.md", "# My notes\n\nA small vault: start with [[Reading list]].\n")
+    for name, dates in NOTES.items():
+        if dates is None:
+            project.write(name, "---\ndraft: true\nmodified: 2027-01-01\n---\nNot yet.\n")
+            continue
+        created, modified, text = dates
+        body = " ".join([text] * 12)  # a few minutes of reading
+        project.write(name, f"---\ncreated: {created}\nmodified: {modified}\n---\n"
+                      f"# {name[:-3]}\n\n{text}\n\n## More\n\n{body}\n")
+
+
+@pytest.fixture(scope="module")
+def site_url(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
+    from graph_site import serve
+
+    root = tmp_path_factory.mktemp("recent") / "kb"
+    (root / "docs").mkdir(parents=True)
+    project = Project(root, dict(BASE_CONFIG))
+    _write(project)
+    # both palettes, chosen by the browser's colour scheme (as this repo's docs do)
+    palette = [{"media": f"(prefers-color-scheme: {media})", "scheme": scheme,
+                "primary": "indigo", "accent": "indigo",
+                "toggle": {"icon": "material/brightness-7", "name": "Switch palette"}}
+               for media, scheme in (("light", "default"), ("dark", "slate"))]
+    result = project.build(site_name="My notes",
+                           theme={"name": "material", "font": False, "palette": palette})
+    assert result.error is None, result.error
+    with serve(result.site) as url:
+        yield url
+
+
+@pytest.fixture(scope="module")
+def shots(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    out = os.environ.get("BB_SCREENSHOTS")
+    return Path(out) if out else tmp_path_factory.mktemp("shots")
+
+
+def _open(browser: Any, size: str) -> tuple[Any, Any, list[str]]:
+    width, height = SIZES[size]
+    dark = size == "phone"  # both palettes: the phone shots are dark
+    context = browser.new_context(viewport={"width": width, "height": height},
+                                  color_scheme="dark" if dark else "light")
+    page = context.new_page()
+    problems: list[str] = []
+    page.on("console", lambda m: problems.append(m.text) if m.type == "error" else None)
+    page.on("pageerror", lambda e: problems.append(f"uncaught: {e}"))
+    page.on("request", lambda r: problems.append(f"left the site: {r.url}")
+            if urlsplit(r.url).hostname not in ("127.0.0.1", None) else None)
+    return context, page, problems
+
+
+def _is_dark(page: Any) -> bool:
+    return bool(page.evaluate("document.body.getAttribute('data-md-color-scheme') === 'slate'"))
+
+
+@pytest.mark.parametrize("size", list(SIZES))
+def test_note_shows_dates_and_reading_time(browser: Any, site_url: str, shots: Path,
+                                           size: str) -> None:
+    context, page, problems = _open(browser, size)
+    page.goto(f"{site_url}Reading%20list/")
+    assert _is_dark(page) == (size == "phone")
+    line = page.locator(".bb-note-meta")
+    assert line.is_visible()
+    assert line.inner_text() == "Created 12 January 2026 · Updated 5 May 2026 · 2 min read"
+    # right under the title
+    title_box = page.locator("article h1").bounding_box()
+    line_box = line.bounding_box()
+    assert 0 <= line_box["y"] - (title_box["y"] + title_box["height"]) < 60
+    colour = page.evaluate(
+        "getComputedStyle(document.querySelector('.bb-note-meta')).color")
+    background = page.evaluate("getComputedStyle(document.body).backgroundColor")
+    assert colour != background
+    page.screenshot(path=str(shots / f"note-dates-{size}.png"))
+    context.close()
+    assert problems == []
+
+
+@pytest.mark.parametrize("size", list(SIZES))
+def test_recent_page_lists_notes(browser: Any, site_url: str, shots: Path, size: str) -> None:
+    context, page, problems = _open(browser, size)
+    page.goto(f"{site_url}recent/")
+    assert _is_dark(page) == (size == "phone")
+    titles = page.locator(".bb-recent__title").all_inner_texts()
+    assert titles[1:] == ["Reading list", "Spaced repetition", "Zettelkasten", "Weekly review"]
+    assert "Draft idea" not in page.locator("article").inner_text()
+    first = page.locator(".bb-recent__item").nth(1).inner_text()
+    assert "5 May 2026" in first and "Books and papers to read next" in first
+    page.locator(".bb-recent__title", has_text="Zettelkasten").click()
+    page.wait_for_url("**/Zettelkasten/")
+    assert page.locator("article h1").inner_text().startswith("Zettelkasten")
+    page.goto(f"{site_url}recent/")
+    assert _is_dark(page) == (size == "phone")
+    page.screenshot(path=str(shots / f"recent-{size}.png"))
+    context.close()
+    assert problems == []
+
+
+def test_home_lists_recent_notes(browser: Any, site_url: str) -> None:
+    context, page, problems = _open(browser, "desktop")
+    page.goto(site_url)
+    home = page.locator(".bb-recent--home")
+    assert home.locator("h2").inner_text() == "Recent notes"
+    assert home.locator(".bb-recent__title").all_inner_texts() == [
+        "Reading list", "Spaced repetition", "Zettelkasten", "Weekly review"]
+    context.close()
+    assert problems == []
