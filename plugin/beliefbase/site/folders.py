@@ -43,10 +43,9 @@ from .explorer import Folder, build_tree
 from .templates import Templates
 
 # The end of a text's first sentence: ., ! or ? (a closing quote or bracket may
-# follow) before whitespace.  A cut this early would leave an abbreviation ("e.g.")
-# as the whole sentence, so the first SENTENCE_MIN characters never end one.
-_SENTENCE_END = re.compile(r"[.!?][\"'”’)\]]*(?=\s)")
-SENTENCE_MIN = 20
+# follow) before whitespace and anything but a lower-case letter, so an
+# abbreviation inside a sentence ("e.g. this") does not end it.
+_SENTENCE_END = re.compile(r"[.!?][\"'”’)\]]*(?=\s+(?![a-z]))")
 
 #: The home crumb's label (Quartz's; the site name can be long)
 HOME_LABEL = "Home"
@@ -59,7 +58,7 @@ class FolderOptions:
 
 def first_sentence(text: str) -> str:
     """The first sentence of a plain-text excerpt (the whole excerpt if it has one)."""
-    m = _SENTENCE_END.search(text, SENTENCE_MIN)
+    m = _SENTENCE_END.search(text)
     return text[: m.end()] if m else text
 
 
