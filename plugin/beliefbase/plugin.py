@@ -530,7 +530,7 @@ _font_noticed = False
 #: Material's two schemes, each chosen by the reader's system setting on the first
 #: paint (``media``) and switched by the header's toggle: Material's own palette
 #: CSS and script, shipped with the theme, do the rest (nothing from the network).
-_PALETTE = (
+_PALETTE: tuple[dict[str, Any], ...] = (
     {"media": "(prefers-color-scheme: light)", "scheme": "default",
      "toggle": {"icon": "material/brightness-7", "name": "Switch to dark mode"}},
     {"media": "(prefers-color-scheme: dark)", "scheme": "slate",
@@ -544,7 +544,7 @@ def default_palette(config: MkDocsConfig) -> None:
     if config.theme.name != "material" or "palette" in config.theme:
         return
     config.theme["palette"] = [
-        {**scheme, "toggle": dict(scheme["toggle"])} for scheme in _PALETTE  # type: ignore[dict-item]
+        {**scheme, "toggle": dict(scheme["toggle"])} for scheme in _PALETTE
     ]
 
 

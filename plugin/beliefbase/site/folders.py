@@ -211,14 +211,14 @@ class FolderSite:
         labels = {path: (f.label, f.url) for path, f in self._folders.items()}
         out: dict[SrcPath, str] = {}
         for doc in self.compiled.published.values():
-            folder = posixpath.dirname(page_path(doc.parsed))
-            if not folder:
+            where = posixpath.dirname(page_path(doc.parsed))
+            if not where:
                 continue
-            above = [labels.get("/".join(folder.split("/")[:k + 1]))
-                     for k in range(folder.count("/") + 1)]
+            above = [labels.get("/".join(where.split("/")[:k + 1]))
+                     for k in range(where.count("/") + 1)]
             out[doc.path] = json.dumps(above)
-        for path, folder in self._folder_notes.items():
-            if self.options.folder_pages:
+        if self.options.folder_pages:
+            for path, folder in self._folder_notes.items():
                 out[path] = out.get(path, "") + json.dumps(
                     self._listing(folder, "index.html"), default=str, sort_keys=True)
         return out

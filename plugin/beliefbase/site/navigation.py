@@ -3,8 +3,8 @@
 Wires ``site/explorer.py`` into a build when the plugin option ``explorer``
 is on: Material's ``partials/nav.html`` is overridden (``theme/overrides/``),
 ``explorer.json`` is written once, every page gets a link to the "All notes"
-page (breadcrumbs are in every page's content: ``site/folders.py``) (a generated page listing the whole tree as HTML, for
-readers without JavaScript).
+page (a generated page listing the whole tree as HTML, for readers without
+JavaScript).  Breadcrumbs are in each page's content (``site/folders.py``).
 """
 
 from __future__ import annotations
