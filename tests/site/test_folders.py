@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import re
 
+import pytest
 import yaml
 from beliefbase.project import load_config
 
@@ -122,17 +123,22 @@ def test_hostile_names_are_escaped(project) -> None:  # type: ignore[no-untyped-
     assert "<h1>x&lt;b&gt;</h1>" in folder
 
 
-def test_dirty_rebuild_updates_folder_pages(project) -> None:  # type: ignore[no-untyped-def]
+@pytest.mark.parametrize("plugins", [["search", "beliefbase"], EXPLORER])
+def test_dirty_rebuild_updates_folder_pages(project, plugins) -> None:  # type: ignore[no-untyped-def]
+    # with the explorer no page carries the whole navigation: only the listing says
+    # which pages must be rendered again
     vault(project)
-    assert project.build(dirty=True).error is None
+    assert project.build(dirty=True, plugins=plugins).error is None
     project.write("projects/zeta.md", "# Zeta\n\nZeta is new.\n")
     project.write("area/delta.md", "# Delta\n\nDelta too.\n")
-    dirty = project.build(dirty=True)
+    project.write("area/index.md", "# The Big Area\n\nThe area's own text.\n")  # crumbs
+    dirty = project.build(dirty=True, plugins=plugins)
     assert dirty.error is None
     assert "Zeta is new." in dirty.article("projects/")
     assert "Delta too." in dirty.article("area/")  # the folder note re-rendered
+    assert crumbs(dirty.article("area/gamma/"))[1][0] == "The Big Area"
     dirty_site = dirty.site.rename(project.root / "site-dirty")
-    clean = project.build()
+    clean = project.build(plugins=plugins)
     assert clean.error is None
     assert [f for f in differing(dirty_site, clean.site) if f.endswith(".html")] == []
 
