@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 import re
 
 import pytest
@@ -97,6 +98,11 @@ def test_folder_pages(project) -> None:  # type: ignore[no-untyped-def]
     search = (result.site / "search/search_index.json").read_text()
     assert '"location":"projects/"' not in search.replace(" ", "")
     assert 'href="projects/"' not in result.page("")
+    # neither the breadcrumbs nor a folder note's listing are searched as its text
+    entries = {e["location"]: e["text"] for e in json.loads(search)["docs"]}
+    assert entries["projects/sub/deep/"] == "" and "Home" not in str(entries)
+    assert "Gamma lives here" not in entries["area/#the-area"]
+    assert "own text" in entries["area/#the-area"]
 
 
 def test_folder_pages_off(project) -> None:  # type: ignore[no-untyped-def]
