@@ -170,3 +170,14 @@ def test_palette_of_the_site_wins_and_option_off(project) -> None:  # type: igno
     off = project.build(plugins=["search", {"beliefbase": {"palette_toggle": False}}]).page("")
     assert "Switch to" not in off and "data-md-color-media=\"" not in off
     assert yaml.safe_load((project.root / "mkdocs.yml").read_text())["theme"].get("palette") is None
+
+
+def test_dirty_rebuild_removes_the_page_of_an_emptied_folder(project) -> None:  # type: ignore[no-untyped-def]
+    vault(project)
+    first = project.build(dirty=True)
+    assert (first.site / "projects/sub/index.html").exists()
+    (project.docs / "projects/sub/deep.md").unlink()
+    dirty = project.build(dirty=True)
+    assert dirty.error is None
+    assert not (dirty.site / "projects/sub/index.html").exists()
+    assert "sub/" not in dirty.article("projects/")
