@@ -9,9 +9,9 @@ page's content, so it shows with Material's navigation and with the explorer.
 
 Folder pages (plugin option ``folder_pages``): each folder holding published
 notes (directly or below) has a page at its URL (``projects/``) listing its
-sub-folders first, then its notes by title, each note with its date (a hook:
-``None`` until the dates of ``site/dates.py`` are wired in) and the first
-sentence of its hover preview.  A folder with its own note
+sub-folders first, then its notes by title, each note with its date (the hook
+``FolderSite.date_of``: ``None`` until the dates of ``site/dates.py`` are
+wired in) and the first sentence of its hover preview.  A folder with its own note
 (``index.md``/``README.md``) keeps that note's page and gets the listing
 under its text, as Quartz appends it to a folder note; else a page is
 generated (``File.generated``, like the tag pages of ``tags.py``), kept out
@@ -66,11 +66,15 @@ class FolderSite:
     """The folder tree of one build, its pages and every note's breadcrumbs."""
 
     def __init__(self, compiled: Compiled, templates: Templates, options: FolderOptions,
-                 excerpt_of: Callable[[Document], str] | None = None) -> None:
+                 excerpt_of: Callable[[Document], str] | None = None,
+                 date_of: Callable[[Document], str | None] | None = None) -> None:
         self.compiled = compiled
         self.templates = templates
         self.options = options
         self.excerpt_of = excerpt_of  # the hover preview's text (reader.py), if any
+        #: a note's date as the listing shows it (text), or None: the hook for
+        #: site/dates.py's note_dates, which nothing fills in yet
+        self.date_of = date_of
         self.tree = build_tree(compiled)
         self.tree.label = HOME_LABEL
         self.tree.url = "./" if compiled.options.use_directory_urls else "index.html"
@@ -163,8 +167,7 @@ class FolderSite:
                    for sub in sorted(folder.folders.values(),
                                      key=lambda f: (normalize_name(f.label), f.path))]
         notes = [{"title": UserText(d.title), "href": base + (d.url or ""),
-                  # the hook for the note's date (site/dates.py): None until wired in
-                  "date": None,
+                  "date": self.date_of(d) if self.date_of is not None else None,
                   "description": UserText(first_sentence(self.excerpt_of(d)))
                   if self.excerpt_of is not None else ""}
                  for d in sorted(folder.notes, key=lambda d: (normalize_name(d.title), d.path))]
