@@ -179,6 +179,18 @@ class BeliefbaseConfig(base.Config):
     """An Atom feed of the 20 most recently modified notes at ``feed.xml`` (the site
     root), linked from every page's head.  Absolute links need ``site_url``."""
 
+    palette_toggle = c.Type(bool, default=True)
+    """When mkdocs.yml sets no Material ``theme.palette``: a light and a dark scheme,
+    the first paint following the reader's system setting, and a toggle in the
+    header.  A site's own ``theme.palette`` always wins.  Off: Material's single
+    light scheme."""
+
+    folder_pages = c.Type(bool, default=True)
+    """A page for every folder of notes at the folder's URL (``projects/``) listing
+    its sub-folders and notes (title, first sentence); a folder note
+    (``index.md``/``README.md``) keeps its text and gets the listing under it.
+    Breadcrumbs above every note in a folder link to these pages."""
+
     def validate(self) -> tuple[list[tuple[str, Exception]], list[tuple[str, Exception]]]:
         failed, warnings = super().validate()
         depth = self.get("embed_depth")

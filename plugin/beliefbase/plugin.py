@@ -53,6 +53,7 @@ from .site.dates import DatesCache
 from .site.dependents import changed_keys, rewritten_notes
 from .site.dirty import Invalidation
 from .site.escape import finalize
+from .site.folders import FolderOptions
 from .site.footnote_beliefs import FootnoteBeliefsExtension
 from .site.markdown_ext import WikiLinkExtension
 from .site.markdown_reuse import MarkdownReuse, reusable
@@ -102,6 +103,9 @@ class BeliefbasePlugin(BasePlugin[BeliefbaseConfig]):
         self._belief_pages: dict[SrcPath, str] | None = None  # belief panels, for --dirty
         self._dest_uris: set[str] = set()
         self._tag_dests: set[str] = set()  # the tag pages written, for --dirty
+        self._folder_dests: set[str] = set()  # the folder pages written, for --dirty
+        #: what each note shows of its folders (breadcrumbs, listing), for --dirty
+        self._folder_shown: dict[SrcPath, str] | None = None
         self._diagnostics: list[diag.Diagnostic] = []
         self._templates: tuple[Path | None, Templates] | None = None
         self._strict = False
@@ -157,6 +161,8 @@ class BeliefbasePlugin(BasePlugin[BeliefbaseConfig]):
         self._rss_plugin = any(type(p).__module__.startswith("mkdocs_rss_plugin")
                                for p in config.plugins.values())
         _font_notice(config)
+        if self.config.palette_toggle:
+            default_palette(config)
         return config
 
     # -- compile -----------------------------------------------------------------------
@@ -203,6 +209,7 @@ class BeliefbasePlugin(BasePlugin[BeliefbaseConfig]):
         self._add_tags_and_home(files, config)
         self._diagnostics += self.site.add_recent(self._recent_options(config),
                                                   self.dates_cache, files, config)
+        self._add_folders(files, config)
         # `mkdocs serve` also shows draft_docs pages, and published_files compiled them
         pages = files.documentation_pages(
             inclusion=InclusionLevel.is_in_serve if self.serving else InclusionLevel.is_included)
@@ -221,6 +228,9 @@ class BeliefbasePlugin(BasePlugin[BeliefbaseConfig]):
             also |= changed_keys(self._belief_pages, beliefs)
             also |= self._home_if_recent_changed()
             self._belief_pages = beliefs
+            folders = self.site.folders.signatures() if self.site.folders else {}
+            also |= changed_keys(self._folder_shown, folders)  # breadcrumbs, listings
+            self._folder_shown = folders
             self.invalidation.invalidate(previous, compiled, files, config,
                                          nav_in_every_page=not self.config.explorer, also=also,
                                          read=self.site.read_text, rewritten=rewritten)
@@ -279,6 +289,14 @@ class BeliefbasePlugin(BasePlugin[BeliefbaseConfig]):
         if before is None or before == self._home_recent:
             return set()
         return {d.path for d in recent.compiled.published.values() if recent.is_home(d)}
+
+    def _add_folders(self, files: Files, config: MkDocsConfig) -> None:
+        assert self.site is not None
+        self.site.add_folders(FolderOptions(self.config.folder_pages), files, config)
+        dests = self.site.folders.dest_uris if self.site.folders is not None else set()
+        if self.dirty:  # the pages of folders that hold no note any more
+            remove_outputs(Path(config.site_dir), self._folder_dests - dests)
+        self._folder_dests = dests
 
     def _add_node_page(self, files: Files, config: MkDocsConfig, doc: Document) -> None:
         static = files.get_file_from_path(doc.path)
@@ -547,6 +565,27 @@ def _override_dir(config: MkDocsConfig) -> Path | None:
 
 
 _font_noticed = False
+
+
+#: Material's two schemes, each chosen by the reader's system setting on the first
+#: paint (``media``) and switched by the header's toggle: Material's own palette
+#: CSS and script, shipped with the theme, do the rest (nothing from the network).
+_PALETTE: tuple[dict[str, Any], ...] = (
+    {"media": "(prefers-color-scheme: light)", "scheme": "default",
+     "toggle": {"icon": "material/brightness-7", "name": "Switch to dark mode"}},
+    {"media": "(prefers-color-scheme: dark)", "scheme": "slate",
+     "toggle": {"icon": "material/brightness-4", "name": "Switch to light mode"}},
+)
+
+
+def default_palette(config: MkDocsConfig) -> None:
+    """Give Material a light and a dark scheme with a toggle when mkdocs.yml sets no
+    ``theme.palette`` (a site's own palette always wins; other themes are left alone)."""
+    if config.theme.name != "material" or "palette" in config.theme:
+        return
+    config.theme["palette"] = [
+        {**scheme, "toggle": dict(scheme["toggle"])} for scheme in _PALETTE
+    ]
 
 
 def _font_notice(config: MkDocsConfig) -> None:

@@ -2,9 +2,9 @@
 
 Wires ``site/explorer.py`` into a build when the plugin option ``explorer``
 is on: Material's ``partials/nav.html`` is overridden (``theme/overrides/``),
-``explorer.json`` is written once, every page gets breadcrumbs and a link to
-the "All notes" page (a generated page listing the whole tree as HTML, for
-readers without JavaScript).
+``explorer.json`` is written once, every page gets a link to the "All notes"
+page (a generated page listing the whole tree as HTML, for readers without
+JavaScript).  Breadcrumbs are in each page's content (``site/folders.py``).
 """
 
 from __future__ import annotations
@@ -19,7 +19,7 @@ from mkdocs.utils import get_relative_url
 from ..builder.compiled import Compiled
 from ..builder.documents import Document
 from .escape import json_for_html
-from .explorer import EXPLORER_JSON, breadcrumbs, build_tree, explorer_json, flat_index
+from .explorer import EXPLORER_JSON, build_tree, explorer_json, flat_index
 from .templates import Templates, theme_dir
 
 OVERRIDES = "overrides"
@@ -69,10 +69,7 @@ class NavigationSite:
 
     def page_context(self, doc: Document | None) -> dict[str, Any]:
         """Template variables for ``partials/nav.html`` (our override)."""
-        return {
-            "bb_breadcrumbs": breadcrumbs(self.tree, doc) if doc is not None else [],
-            "bb_all_notes": self.all_notes_url,
-        }
+        return {"bb_all_notes": self.all_notes_url}
 
     def write_outputs(self, out: Path) -> None:
         data = json_for_html(explorer_json(self.tree), separators=(",", ":"))

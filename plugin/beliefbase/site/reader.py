@@ -53,7 +53,7 @@ from .escape import UserText
 from .lunr_index import LUNR_JS, SEARCH_INDEX, index_documents, lunr_js, search_index_text
 from .output import write_text
 from .panels import _titles
-from .previews import PREVIEWS_JSON, first_paragraph, previews_data, previews_text
+from .previews import PREVIEWS_JSON, excerpt, first_paragraph, previews_data, previews_text
 from .templates import Templates, theme_dir
 
 OUTPUT_DIR = "_beliefbase"  # session.OUTPUT_DIR (session imports this module)
@@ -259,6 +259,11 @@ class ReaderSite:
         if wikitext is None:
             wikitext = self._wikitexts[doc.path] = _titles(self.compiled, doc)
         return wikitext
+
+    def excerpt(self, doc: Document) -> str:
+        """The plain text a hover preview shows of ``doc`` ("" for a node page)."""
+        paragraph = self._paragraph(doc) if doc.kind == "markdown" else ""
+        return excerpt(paragraph, self._wikitext(doc)) if paragraph else ""
 
     def _paragraph(self, doc: Document) -> str:
         digest = doc.parsed.digest

@@ -149,6 +149,12 @@ class RecentSite:
 
     # -- pages -------------------------------------------------------------------------
 
+    def listed_date(self, doc: Document) -> dict[str, str] | None:
+        """A note's date in lists (last updated, else created), for ``<time>``."""
+        dates = self.dates.get(doc.path)
+        latest = dates.latest if dates is not None and self.options.dates else None
+        return display_date(latest) if latest is not None else None
+
     def meta_html(self, doc: Document, html: str) -> str:
         """``html`` with the dates and reading time under its title (or first)."""
         dates = self.dates.get(doc.path)

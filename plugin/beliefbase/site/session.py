@@ -39,6 +39,7 @@ from .beliefs import BeliefOptions, BeliefSite
 from .dates import DatesCache, note_dates
 from .escape import UserText, ascii_html, json_for_html, user_text
 from .explorer import build_tree, flat_index
+from .folders import FolderOptions, FolderSite
 from .footnote_beliefs import FootnoteBeliefsExtension
 from .markdown_ext import WikiLinkExtension
 from .navigation import NavigationOptions, NavigationSite
@@ -86,6 +87,7 @@ class SiteBuild:
         self.navigation: NavigationSite | None = None
         self.tags: TagSite | None = None
         self.recent: RecentSite | None = None  # dates, recent notes, feed (recent.py)
+        self.folders: FolderSite | None = None  # breadcrumbs, folder pages (folders.py)
         self.home_src: str | None = None  # the generated home page, if the vault has none
         #: panels made ahead, by (document path, page URL), each taken once
         self._panels_made: dict[tuple[str, str], str] = {}
@@ -188,12 +190,16 @@ class SiteBuild:
         section) gets its title as a heading first: the theme prints the title only
         when the page has no ``<h1>`` at all.
         """
-        if not doc.parsed.leading_h1 and "<h1" in html:
+        crumbs = self.folders.breadcrumbs_html(doc, page_url) if self.folders else ""
+        if not doc.parsed.leading_h1 and ("<h1" in html or crumbs):
+            # with breadcrumbs, the title too: the theme would print it above them
             html = self.templates.render("title.html", title=doc.title) + html
         html = self.tags.row_html(doc, html, page_url) if self.tags else html
         html = self.reader.aliases_html(doc, html) if self.reader else html
         html = self.recent.meta_html(doc, html) if self.recent else html  # right under the H1
-        return self.panels_before(doc) + html
+        if self.folders is not None:
+            html += self.folders.listing_html(doc, page_url)
+        return crumbs + self.panels_before(doc) + html
 
     # -- dates, recent notes, the feed (issue 21; see recent.py) -------------------------
 
@@ -233,7 +239,18 @@ class SiteBuild:
             return self.tags.meta(src)
         if self.recent is not None and self.recent.is_recent_page(src):
             return self.recent.meta()
+        if self.folders is not None and self.folders.is_folder_page(src):
+            return self.folders.meta(src)
         return self.beliefs.meta(src) if self.beliefs else {}
+
+    def add_folders(self, options: FolderOptions, files: Files, config: MkDocsConfig) -> None:
+        """Breadcrumbs on every note in a folder; the folder pages (see folders.py)."""
+        excerpt_of = self.reader.excerpt if self.reader is not None else None
+        date_of = self.recent.listed_date if self.recent is not None else None
+        self.folders = FolderSite(self.compiled, self.templates, options, excerpt_of, date_of)
+        self.folders.add_files(files, config)
+        if self.navigation is not None:  # the explorer's folders link to their pages too
+            self.folders.link(self.navigation.tree)
 
     def add_navigation(self, options: NavigationOptions, files: Files, config: Any) -> None:
         """The explorer (plugin option ``explorer``): tree, breadcrumbs, "All notes"."""
@@ -290,6 +307,8 @@ class SiteBuild:
                                          base=base) + recent
         if self.tags is not None and self.tags.is_tag_page(src):
             return self.tags.content(src, page_url)
+        if self.folders is not None and self.folders.is_folder_page(src):
+            return self.folders.content(src, page_url)
         if self.reader is not None and self.reader.is_graph_page(src):
             return self.reader.graph_page_html(page_url)
         if self.recent is not None and self.recent.is_recent_page(src):
