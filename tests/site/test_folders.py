@@ -181,3 +181,16 @@ def test_dirty_rebuild_removes_the_page_of_an_emptied_folder(project) -> None:  
     assert dirty.error is None
     assert not (dirty.site / "projects/sub/index.html").exists()
     assert "sub/" not in dirty.article("projects/")
+
+
+def test_folder_listing_shows_each_notes_date(project) -> None:  # type: ignore[no-untyped-def]
+    project.write("index.md", "# Home\n")
+    project.write("log/first.md", "---\ndate: 2024-05-01\nmodified: 2024-05-01\n---\n# First\n")
+    project.write("log/second.md", "---\ncreated: 2024-01-02\nupdated: 2024-06-30\n---\n# Second\n")
+    result = project.build()
+    assert result.error is None
+    page = result.article("log/")
+    assert '<time class="bb-folder__meta" datetime="2024-05-01">1 May 2024</time>' in page
+    assert 'datetime="2024-06-30">30 June 2024</time>' in page  # the last update
+    off = project.build(plugins=["search", {"beliefbase": {"dates": False}}])
+    assert "bb-folder__meta\" datetime" not in off.article("log/")
