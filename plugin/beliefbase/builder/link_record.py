@@ -1,0 +1,223 @@
+"""The link record: which note each written link meant, kept across compiles.
+
+``beliefbase sync`` fixes a link whose target was renamed, moved or retitled
+(SPEC §10).  To know what a link meant before the rename it needs an earlier
+compile's answer, so every compile that writes the parse cache (the command
+line, ``mkdocs build``, ``mkdocs serve`` on its first build and on exit) also
+writes ``link-record.json`` in ``cache_dir``:
+
+* ``notes``: every document as it was: path -> [BID written in its
+  frontmatter or null, SHA-256 of its bytes, title];
+* ``links``: per published source note, per written target (``w:`` + a
+  wikilink's target, ``m:`` + a Markdown link's unquoted path) -> [the path of
+  the note it means, stale]: ``stale`` is 1 when the link no longer resolves to
+  that note because the note moved or was retitled.
+
+A note is followed from one compile to the next by its frontmatter ``bid``.
+A note without one has a provisional BID derived from its path, which a
+rename changes, so it is followed only by content: when its path vanished and
+exactly one new path holds the same bytes (a pure rename or move).  A note
+that was renamed *and* edited without a ``bid`` cannot be followed.
+
+Recording merges with the record on disk: a link that stops resolving (or now
+resolves to another note because its own moved or was retitled) keeps what it
+meant, so a build between the rename and the ``sync`` loses nothing.  The file
+is versioned; one from another version, or one that fails to load, is
+ignored, and deleting it only means ``sync`` cannot fix the renames made
+before the next compile.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import tempfile
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from ..ids import SrcPath, parse_bid
+from .compiled import Compiled
+from .documents import Document
+from .resolve import ResolvedLink
+
+RECORD_FILE = "link-record.json"
+_FORMAT = "beliefbase-link-record/1"
+_WIKI_FORMS = ("wikilink", "embed", "field", "meta")
+
+
+@dataclass(frozen=True, slots=True)
+class NoteFacts:
+    """What the record keeps of one document."""
+
+    bid: str | None  # written in its frontmatter; a provisional BID follows nothing
+    sha256: str
+    title: str
+
+
+@dataclass(slots=True)
+class LinkRecord:
+    notes: dict[str, NoteFacts] = field(default_factory=dict)
+    #: source path -> written key -> (target path, stale)
+    links: dict[str, dict[str, tuple[str, bool]]] = field(default_factory=dict)
+
+    def tracker(self, now: dict[SrcPath, Document]) -> Tracker:
+        """Follows this record's notes into the documents of ``now``."""
+        return Tracker(self, now)
+
+
+class Tracker:
+    """The record's notes matched with one compile's documents (indexed once)."""
+
+    def __init__(self, rec: LinkRecord, now: dict[SrcPath, Document]) -> None:
+        self.rec = rec
+        self.now = now
+        self._by_bid: dict[str, list[Document]] = {}
+        self._new_by_digest: dict[str, list[Document]] = {}
+        for path, doc in now.items():
+            bid = explicit_bid(doc)
+            if bid is not None:
+                self._by_bid.setdefault(bid, []).append(doc)
+            if path not in rec.notes:
+                self._new_by_digest.setdefault(doc.parsed.digest, []).append(doc)
+        # sources of recorded links, by what follows them when they move
+        self._sources: dict[tuple[str, str], str] = {}
+        for source in rec.links:
+            facts = rec.notes.get(source)
+            if facts is not None:
+                key = ("bid", facts.bid) if facts.bid else ("sha", facts.sha256)
+                self._sources.setdefault(key, source)
+
+    def follow(self, path: str) -> Document | None:
+        """The document that the note recorded at ``path`` has become."""
+        facts = self.rec.notes.get(path)
+        if facts is None:
+            return None
+        if facts.bid is not None:
+            found = self._by_bid.get(facts.bid, [])
+            return found[0] if len(found) == 1 else None
+        doc = self.now.get(SrcPath(path))
+        if doc is not None:
+            return doc if explicit_bid(doc) is None else None
+        moved = self._new_by_digest.get(facts.sha256, [])
+        return moved[0] if len(moved) == 1 else None
+
+    def source_path(self, doc: Document) -> str | None:
+        """Where the record keeps the links of ``doc`` (it may have moved since)."""
+        if doc.path in self.rec.links:
+            return doc.path
+        bid = explicit_bid(doc)
+        if bid is not None:
+            return self._sources.get(("bid", bid))
+        if doc.path in self.rec.notes:
+            return None  # it was here before, without links
+        return self._sources.get(("sha", doc.parsed.digest))
+
+    def meant(self, source: str | None, key: str) -> tuple[Document, bool] | None:
+        """The document a recorded link meant, and whether it moved, was retitled or
+        was already stale since."""
+        entry = self.rec.links.get(source or "", {}).get(key)
+        if entry is None:
+            return None
+        path, stale = entry
+        doc = self.follow(path)
+        if doc is None:
+            return None
+        return doc, stale or doc.path != path or doc.title != self.rec.notes[path].title
+
+
+def link_key(rl_form: str, target: str) -> str | None:
+    """The record's key for a written target (None: not a link the record keeps)."""
+    if not target:
+        return None
+    if rl_form in _WIKI_FORMS:
+        return "w:" + target
+    if rl_form == "markdown":
+        return "m:" + target
+    return None
+
+
+def record(compiled: Compiled, previous: LinkRecord | None) -> LinkRecord:
+    """This compile's record, keeping what ``previous`` knew of links now broken."""
+    docs = compiled.documents
+    tracker = previous.tracker(docs) if previous is not None else None
+    new = LinkRecord(notes={p: NoteFacts(explicit_bid(d), d.parsed.digest, d.title)
+                            for p, d in docs.items()})
+    for source, links in compiled.links.items():
+        doc = docs.get(source)
+        if doc is None:
+            continue
+        resolved = {rl.link: rl for rl in links}
+        old_source = tracker.source_path(doc) if tracker is not None else None
+        entries: dict[str, tuple[str, bool]] = {}
+        for link in doc.parsed.links:
+            key = link_key(link.form, link.target)
+            if key is None or key in entries:
+                continue
+            rl = resolved.get(link)
+            now = _target_doc(rl, docs)
+            meant = tracker.meant(old_source, key) if tracker is not None else None
+            if meant is not None and (now is None or now.path != meant[0].path) and (
+                    now is None or meant[1]):
+                entries[key] = (meant[0].path, True)
+            elif now is not None:
+                entries[key] = (now.path, False)
+        if entries:
+            new.links[source] = entries
+    return new
+
+
+def _target_doc(rl: ResolvedLink | None, docs: dict[SrcPath, Document]) -> Document | None:
+    if rl is None or rl.status != "ok" or rl.is_asset or rl.target is None:
+        return None
+    return docs.get(rl.target)
+
+
+def explicit_bid(doc: Document) -> str | None:
+    """The BID written in ``doc``'s frontmatter (None: it has a provisional one)."""
+    value = doc.parsed.meta.get("bid")
+    return str(parse_bid(value)) if isinstance(value, str) and parse_bid(value) else None
+
+
+def load(cache_dir: Path | None) -> LinkRecord | None:
+    """The record in ``cache_dir``, or None (missing, unreadable, another version)."""
+    if cache_dir is None:
+        return None
+    try:
+        data = json.loads((cache_dir / RECORD_FILE).read_text(encoding="utf-8"))
+        if not isinstance(data, dict) or data.get("format") != _FORMAT:
+            return None
+        notes = {str(p): NoteFacts(f[0], str(f[1]), str(f[2])) for p, f in data["notes"].items()}
+        links = {str(s): {str(k): (str(v[0]), bool(v[1])) for k, v in entries.items()}
+                 for s, entries in data["links"].items()}
+    except (OSError, ValueError, KeyError, TypeError, IndexError, AttributeError):
+        return None
+    return LinkRecord(notes, links)
+
+
+def save(cache_dir: Path, rec: LinkRecord) -> bool:
+    """Write ``rec`` atomically (temp file + rename); False if it could not be written."""
+    payload: dict[str, Any] = {
+        "format": _FORMAT,
+        "notes": {p: [f.bid, f.sha256, f.title] for p, f in rec.notes.items()},
+        "links": {s: {k: [v[0], int(v[1])] for k, v in e.items()} for s, e in rec.links.items()},
+    }
+    temp = None
+    try:
+        cache_dir.mkdir(parents=True, exist_ok=True)
+        fd, temp = tempfile.mkstemp(dir=cache_dir, prefix=".links-", suffix=".tmp")
+        with os.fdopen(fd, "w", encoding="utf-8") as handle:
+            json.dump(payload, handle, ensure_ascii=False, separators=(",", ":"))
+        os.replace(temp, cache_dir / RECORD_FILE)
+    except OSError:
+        if temp is not None:
+            Path(temp).unlink(missing_ok=True)
+        return False
+    return True
+
+
+def update(cache_dir: Path, compiled: Compiled) -> LinkRecord:
+    """Record ``compiled`` (merged with the record on disk) and write it."""
+    rec = record(compiled, load(cache_dir))
+    save(cache_dir, rec)
+    return rec
