@@ -35,3 +35,73 @@ def test_links_follow_a_renamed_note(project) -> None:  # type: ignore[no-untype
         "and [y](<moved/New name.md>).").encode()
     assert run(project, "sync", "--check").exit_code == 0  # idempotent
     assert run(project, "check").stdout == ""
+
+
+def test_a_build_between_rename_and_sync_loses_nothing(project) -> None:  # type: ignore[no-untyped-def]
+    project.write("a.md", f"---\nbid: {A}\n---\n# Topic\n")
+    project.write("index.md", f"---\nbid: {B}\n---\n[[a]] and [t](a.md)\n")
+    assert project.build().error is None  # `mkdocs build` records too
+    (project.docs / "a.md").rename(project.docs / "b.md")
+    assert project.build().error is None  # the links are broken in this build's record
+    assert project.build().error is None  # ... and the next
+    assert run(project, "sync").stdout == "docs/index.md: fixed 2 links\n"
+    assert (project.docs / "index.md").read_text() == f"---\nbid: {B}\n---\n[[b]] and [t](b.md)\n"
+
+
+def test_the_shortest_form_that_resolves_to_the_note_alone(project) -> None:  # type: ignore[no-untyped-def]
+    project.write("x/a.md", f"---\nbid: {A}\n---\n")
+    project.write("y/new.md", "---\nbid: 0190f0a0-0000-7000-8000-0000000000cc\n---\n")
+    project.write("index.md", f"---\nbid: {B}\n---\n[[a]] [[x/a|A]]\n")
+    run(project, "check")
+    (project.docs / "z").mkdir()
+    (project.docs / "x/a.md").rename(project.docs / "z/new.md")  # "new" is ambiguous now
+    assert run(project, "sync").exit_code == 0
+    assert (project.docs / "index.md").read_text() == (
+        f"---\nbid: {B}\n---\n[[z/new]] [[z/new|A]]\n")
+
+
+def test_a_note_without_bid_is_followed_only_by_its_content(project) -> None:  # type: ignore[no-untyped-def]
+    project.write("moved.md", "# First\n")
+    project.write("edited.md", "# Second\n")
+    project.write("index.md", f"---\nbid: {B}\n---\n[[moved]] [[edited]]\n")
+    run(project, "sync")  # first sync: every note gets its bid written ...
+    for name in ("moved", "edited"):  # ... but take them out again: provisional BIDs
+        file = project.docs / f"{name}.md"
+        file.write_text(file.read_text().split("---\n", 2)[2])
+    run(project, "check")
+    (project.docs / "moved.md").rename(project.docs / "gone.md")  # same bytes: followed
+    (project.docs / "edited.md").unlink()
+    project.write("changed.md", "# Second\n\nmore\n")  # moved and edited: cannot be followed
+    result = run(project, "sync", "--check")
+    assert "docs/index.md: would fix 1 link, " not in result.stdout
+    run(project, "sync")
+    assert (project.docs / "index.md").read_text() == (
+        f"---\nbid: {B}\n---\n[[gone]] [[edited]]\n")
+
+
+def test_a_link_that_now_finds_another_note_follows_the_moved_one(project) -> None:  # type: ignore[no-untyped-def]
+    project.write("a.md", f"---\nbid: {A}\ntitle: Topic\n---\n")
+    project.write("index.md", f"---\nbid: {B}\n---\n[[a]] [[Topic]]\n")
+    run(project, "check")
+    (project.docs / "a.md").rename(project.docs / "b.md")
+    project.write("x/a.md", "---\ntitle: Topic\nbid: 0190f0a0-0000-7000-8000-0000000000cc\n---\n")
+    assert run(project, "sync").exit_code == 0  # [[a]] and [[Topic]] now find x/a.md
+    text = (project.docs / "index.md").read_text()
+    assert text == f"---\nbid: {B}\n---\n[[b]] [[Topic]]\n"
+
+
+def test_an_unwritable_link_is_reported_and_no_record_means_no_fix(project) -> None:  # type: ignore[no-untyped-def]
+    project.write("a.md", f"---\nbid: {A}\n---\n")
+    project.write("index.md", f"---\nbid: {B}\n---\n[[a]] [t](a.md)\n")
+    run(project, "check")
+    (project.docs / "a.md").rename(project.docs / "a#1.md")  # '#' cannot be in a wikilink
+    result = run(project, "sync")
+    assert result.stdout == "docs/index.md: fixed 2 links\n"
+    assert (project.docs / "index.md").read_text().endswith("[[bid:0000000a]] [t](a%231.md)\n")
+    (project.docs / "a#1.md").rename(project.docs / "a.md")
+    project.write("index.md", f"---\nbid: {B}\n---\n[t](a.md)\n")
+    run(project, "check")
+    (project.docs / "a.md").rename(project.docs / "z.md")
+    assert run(project, "sync", "--check").exit_code == 1
+    (project.root / ".beliefbase" / "link-record.json").unlink()
+    assert run(project, "sync", "--check").exit_code == 0  # nothing known: nothing to fix
