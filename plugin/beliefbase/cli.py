@@ -20,6 +20,7 @@ from .beliefs.cli import register as register_belief_commands
 from .builder import link_record
 from .builder.links import written_form
 from .graph.build import build_graph
+from .ids import SrcPath
 from .graph.emit import graph_json_text
 from .graph.events import diff_graphs, load_snapshot, save_snapshot
 from .graph.invariants import check_graph
@@ -99,10 +100,10 @@ def sync(config_file: str | None, source_refs: bool, check: bool, diff: bool) ->
     config = load_config(config_file)
     compiled = compile_from_config(config_file, use_cache=True)
     options = compiled.options
-    fixes: dict[str, list[relink.Fix | relink.Unfixable]] = {}
+    fixes: dict[SrcPath, list[relink.Fix | relink.Unfixable]] = {}
     if not source_refs:  # what each link meant before the last renames (link_record)
         known = link_record.record(compiled, link_record.load(cache_dir(config)))
-        fixes = dict(relink.plan(compiled, known))
+        fixes = relink.plan(compiled, known)
     changed = refused = 0
     for doc in compiled.documents.values():
         if doc.kind != "markdown":

@@ -61,21 +61,19 @@ class LinkRecord:
     #: source path -> written key -> (target path, stale)
     links: dict[str, dict[str, tuple[str, bool]]] = field(default_factory=dict)
 
-    def tracker(self, now: dict[SrcPath, Document]) -> Tracker:
-        """Follows this record's notes into the documents of ``now``."""
-        return Tracker(self, now)
-
 
 class Tracker:
     """The record's notes matched with one compile's documents (indexed once)."""
 
-    def __init__(self, rec: LinkRecord, now: dict[SrcPath, Document]) -> None:
+    def __init__(self, rec: LinkRecord, now: dict[SrcPath, Document],
+                 bids: dict[SrcPath, str | None]) -> None:
         self.rec = rec
         self.now = now
+        self.bids = bids  # each document's explicit BID
         self._by_bid: dict[str, list[Document]] = {}
         self._new_by_digest: dict[str, list[Document]] = {}
         for path, doc in now.items():
-            bid = explicit_bid(doc)
+            bid = bids[path]
             if bid is not None:
                 self._by_bid.setdefault(bid, []).append(doc)
             if path not in rec.notes:
@@ -98,7 +96,7 @@ class Tracker:
             return found[0] if len(found) == 1 else None
         doc = self.now.get(SrcPath(path))
         if doc is not None:
-            return doc if explicit_bid(doc) is None else None
+            return doc if self.bids[doc.path] is None else None
         moved = self._new_by_digest.get(facts.sha256, [])
         return moved[0] if len(moved) == 1 else None
 
@@ -106,19 +104,23 @@ class Tracker:
         """Where the record keeps the links of ``doc`` (it may have moved since)."""
         if doc.path in self.rec.links:
             return doc.path
-        bid = explicit_bid(doc)
+        bid = self.bids[doc.path]
         if bid is not None:
             return self._sources.get(("bid", bid))
         if doc.path in self.rec.notes:
             return None  # it was here before, without links
         return self._sources.get(("sha", doc.parsed.digest))
 
-    def meant(self, source: str | None, key: str) -> tuple[Document, bool] | None:
+    def unchanged(self, entry: tuple[str, bool], now: Document) -> bool:
+        """Is ``now`` the very note a fresh recorded link meant, where it was?  (Most
+        links: the quick answer before ``meant``.)"""
+        facts = self.rec.notes.get(entry[0])
+        return (not entry[1] and entry[0] == now.path and facts is not None
+                and facts.bid == self.bids[now.path] and facts.title == now.title)
+
+    def meant(self, entry: tuple[str, bool]) -> tuple[Document, bool] | None:
         """The document a recorded link meant, and whether it moved, was retitled or
         was already stale since."""
-        entry = self.rec.links.get(source or "", {}).get(key)
-        if entry is None:
-            return None
         path, stale = entry
         doc = self.follow(path)
         if doc is None:
@@ -140,23 +142,31 @@ def link_key(rl_form: str, target: str) -> str | None:
 def record(compiled: Compiled, previous: LinkRecord | None) -> LinkRecord:
     """This compile's record, keeping what ``previous`` knew of links now broken."""
     docs = compiled.documents
-    tracker = previous.tracker(docs) if previous is not None else None
-    new = LinkRecord(notes={p: NoteFacts(explicit_bid(d), d.parsed.digest, d.title)
+    bids = {p: explicit_bid(d) for p, d in docs.items()}
+    tracker = Tracker(previous, docs, bids) if previous is not None else None
+    new = LinkRecord(notes={p: NoteFacts(bids[p], d.parsed.digest, d.title)
                             for p, d in docs.items()})
     for source, links in compiled.links.items():
         doc = docs.get(source)
         if doc is None:
             continue
-        resolved = {rl.link: rl for rl in links}
+        resolved = {id(rl.link): rl for rl in links}  # the parse's own LinkRef objects
         old_source = tracker.source_path(doc) if tracker is not None else None
+        before = tracker.rec.links.get(old_source or "", {}) if tracker is not None else {}
         entries: dict[str, tuple[str, bool]] = {}
         for link in doc.parsed.links:
             key = link_key(link.form, link.target)
             if key is None or key in entries:
                 continue
-            rl = resolved.get(link)
+            rl = resolved.get(id(link))
             now = _target_doc(rl, docs)
-            meant = tracker.meant(old_source, key) if tracker is not None else None
+            entry = before.get(key)
+            if entry is None or tracker is None or (now is not None and tracker.unchanged(
+                    entry, now)):
+                if now is not None:
+                    entries[key] = (now.path, False)
+                continue
+            meant = tracker.meant(entry)
             if meant is not None and (now is None or now.path != meant[0].path) and (
                     now is None or meant[1]):
                 entries[key] = (meant[0].path, True)
@@ -206,8 +216,9 @@ def save(cache_dir: Path, rec: LinkRecord) -> bool:
     try:
         cache_dir.mkdir(parents=True, exist_ok=True)
         fd, temp = tempfile.mkstemp(dir=cache_dir, prefix=".links-", suffix=".tmp")
+        text = json.dumps(payload, ensure_ascii=False, separators=(",", ":"))  # C encoder
         with os.fdopen(fd, "w", encoding="utf-8") as handle:
-            json.dump(payload, handle, ensure_ascii=False, separators=(",", ":"))
+            handle.write(text)
         os.replace(temp, cache_dir / RECORD_FILE)
     except OSError:
         if temp is not None:
