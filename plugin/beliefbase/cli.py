@@ -20,10 +20,10 @@ from .beliefs.cli import register as register_belief_commands
 from .builder import link_record
 from .builder.links import written_form
 from .graph.build import build_graph
-from .ids import SrcPath
 from .graph.emit import graph_json_text
 from .graph.events import diff_graphs, load_snapshot, save_snapshot
 from .graph.invariants import check_graph
+from .ids import SrcPath
 from .project import (
     belief_context,
     cache_dir,
