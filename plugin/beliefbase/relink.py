@@ -39,8 +39,10 @@ _LINE_BREAK = re.compile(r"\r\n|\r|\n")
 _NOT_IN_WIKILINK = re.compile(r"[\[\]|#^\r\n]|^\s|\s$|^bid:", re.IGNORECASE)
 # What a frontmatter value may hold without a YAML/TOML quoting question.
 _META_SAFE = re.compile(r"[\w .\-/]+")
-# Characters an unbracketed Markdown href cannot hold as they are.
-_HREF_QUOTE = re.compile(r"[\s()<>%#?\[\]\\\"']")
+# Characters an unbracketed Markdown href cannot hold as they are (controls too).
+_HREF_QUOTE = re.compile(r"[\s\x00-\x1f\x7f()<>%#?\[\]\\\"']")
+# ... and inside ``<…>``, where spaces and parentheses may stay.
+_ANGLE_QUOTE = re.compile(r"[\x00-\x1f\x7f<>%#?\\]")
 
 
 @dataclass(frozen=True, slots=True)
@@ -105,9 +107,11 @@ def _fix(compiled: Compiled, doc: Document, link: LinkRef, target: Document) -> 
     return Unfixable(link, target.path, "no link text resolves to it alone")
 
 
-def quote_href(path: str) -> str:
-    """``path`` for a Markdown href: characters that would end or change it quoted."""
-    return _HREF_QUOTE.sub(lambda m: quote(m.group(), safe=""), path)
+def quote_href(path: str, angle: bool = False) -> str:
+    """``path`` for a Markdown href (``angle``: written inside ``<…>``), the characters
+    that would end or change it quoted."""
+    pattern = _ANGLE_QUOTE if angle else _HREF_QUOTE
+    return pattern.sub(lambda m: quote(m.group(), safe=""), path)
 
 
 def fix_links(text: str, fixes: list[Fix]) -> str:
@@ -124,8 +128,8 @@ def fix_links(text: str, fixes: list[Fix]) -> str:
                             "run sync again")
         start, end, angle = span
         new_target = fix.new_target
-        if fix.link.form == "markdown" and not angle:
-            new_target = quote_href(new_target)
+        if fix.link.form == "markdown":
+            new_target = quote_href(new_target, angle)
         spans.append((start, end, new_target))
     spans = sorted(set(spans))
     for (_, end, _), (start, _, _) in zip(spans, spans[1:], strict=False):

@@ -105,3 +105,19 @@ def test_an_unwritable_link_is_reported_and_no_record_means_no_fix(project) -> N
     assert run(project, "sync", "--check").exit_code == 1
     (project.root / ".beliefbase" / "link-record.json").unlink()
     assert run(project, "sync", "--check").exit_code == 0  # nothing known: nothing to fix
+
+
+def test_a_link_no_text_can_reach_is_reported_and_kept(project) -> None:  # type: ignore[no-untyped-def]
+    project.write("a.md", "no bid, no heading\n")
+    project.write("index.md", f"---\nbid: {B}\n---\n[[a|A]] [t](a.md)\n")
+    run(project, "check")
+    (project.docs / "a.md").rename(project.docs / "a#1\x1b[2J.md")  # same bytes: followed
+    result = run(project, "sync")
+    assert result.exit_code == 0
+    assert result.stdout.splitlines() == ["docs/a#1\\u001b[2J.md: recorded bid",
+                                          "docs/index.md: fixed 1 link"]
+    assert result.stderr == (
+        "docs/index.md:4:1: [[a]] meant docs/a#1\\u001b[2J.md, which moved or was "
+        "retitled; no link text resolves to it alone: fix it by hand\n")
+    assert (project.docs / "index.md").read_text() == (
+        f"---\nbid: {B}\n---\n[[a|A]] [t](a%231%1B%5B2J.md)\n")

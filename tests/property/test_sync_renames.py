@@ -26,7 +26,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 STEMS = ["alpha", "beta two", "gamma", "delta"]  # base names before the renames
-NEW_STEMS = ["renamed one", "zeta", "eta (x)", "théta"]  # ... after (no name is reused)
+NEW_STEMS = ["renamed one", "50% off", "eta (x)", "théta"]  # ... after (no name is reused)
 FOLDERS = ["", "a", "a/b", "c d"]
 FORMS = ["stem", "display", "heading", "embed", "title", "path", "md", "md-angle"]
 BID = "0190f0a0-0000-7000-8000-{:012x}"
