@@ -121,3 +121,15 @@ def test_a_link_no_text_can_reach_is_reported_and_kept(project) -> None:  # type
         "retitled; no link text resolves to it alone: fix it by hand\n")
     assert (project.docs / "index.md").read_text() == (
         f"---\nbid: {B}\n---\n[[a|A]] [t](a%231%1B%5B2J.md)\n")
+
+
+
+def test_the_first_sync_writes_bids_that_renames_right_after_keep(project) -> None:  # type: ignore[no-untyped-def]
+    project.write("a.md", "# Topic\n")
+    project.write("index.md", "[[a]] [t](a.md)\n")
+    assert run(project, "sync").exit_code == 0  # records provisional BIDs, then writes them
+    text = (project.docs / "a.md").read_text()
+    (project.docs / "a.md").unlink()  # no compile between: renamed and edited at once
+    project.write("sub/b.md", text.replace("# Topic", "# Edited"))
+    assert run(project, "sync").stdout == "docs/index.md: fixed 2 links\n"
+    assert (project.docs / "index.md").read_text().endswith("\n---\n[[b]] [t](sub/b.md)\n")

@@ -6,18 +6,20 @@ compile's answer, so every compile that writes the parse cache (the command
 line, ``mkdocs build``, ``mkdocs serve`` on its first build and on exit) also
 writes ``link-record.json`` in ``cache_dir``:
 
-* ``notes``: every document as it was: path -> [BID written in its
-  frontmatter or null, SHA-256 of its bytes, title];
+* ``notes``: every document as it was: path -> [its BID, 1 if written in its
+  frontmatter (0: provisional), SHA-256 of its bytes, title];
 * ``links``: per published source note, per written target (``w:`` + a
   wikilink's target, ``m:`` + a Markdown link's unquoted path) -> [the path of
   the note it means, stale]: ``stale`` is 1 when the link no longer resolves to
   that note because the note moved or was retitled.
 
-A note is followed from one compile to the next by its frontmatter ``bid``.
-A note without one has a provisional BID derived from its path, which a
-rename changes, so it is followed only by content: when its path vanished and
-exactly one new path holds the same bytes (a pure rename or move).  A note
-that was renamed *and* edited without a ``bid`` cannot be followed.
+A note is followed from one compile to the next by its BID: a ``bid:`` in its
+frontmatter, or the provisional BID the compile gave it if a ``bid:`` with that
+value has been written since (what ``sync`` writes).  A provisional BID
+derives from the note's path, so a rename changes it: a note without a
+``bid:`` is followed only by content, when its path vanished and exactly one
+new path holds the same bytes (a pure rename or move).  A note renamed *and*
+edited without a ``bid`` cannot be followed.
 
 Recording merges with the record on disk: a link that stops resolving (or now
 resolves to another note because its own moved or was retitled) keeps what it
@@ -50,7 +52,8 @@ _WIKI_FORMS = ("wikilink", "embed", "field", "meta")
 class NoteFacts:
     """What the record keeps of one document."""
 
-    bid: str | None  # written in its frontmatter; a provisional BID follows nothing
+    bid: str  # the compile's BID for it
+    explicit: bool  # written in its frontmatter (else provisional: derived from its path)
     sha256: str
     title: str
 
@@ -65,17 +68,14 @@ class LinkRecord:
 class Tracker:
     """The record's notes matched with one compile's documents (indexed once)."""
 
-    def __init__(self, rec: LinkRecord, now: dict[SrcPath, Document],
-                 bids: dict[SrcPath, str | None]) -> None:
+    def __init__(self, rec: LinkRecord, now: dict[SrcPath, Document]) -> None:
         self.rec = rec
         self.now = now
-        self.bids = bids  # each document's explicit BID
-        self._by_bid: dict[str, list[Document]] = {}
-        self._new_by_digest: dict[str, list[Document]] = {}
+        self._by_bid: dict[str, list[Document]] = {}  # documents by a BID in frontmatter
+        self._new_by_digest: dict[str, list[Document]] = {}  # at paths the record lacks
         for path, doc in now.items():
-            bid = bids[path]
-            if bid is not None:
-                self._by_bid.setdefault(bid, []).append(doc)
+            if explicit_bid(doc) is not None:
+                self._by_bid.setdefault(str(doc.bid), []).append(doc)
             if path not in rec.notes:
                 self._new_by_digest.setdefault(doc.parsed.digest, []).append(doc)
         # sources of recorded links, by what follows them when they move
@@ -83,32 +83,32 @@ class Tracker:
         for source in rec.links:
             facts = rec.notes.get(source)
             if facts is not None:
-                key = ("bid", facts.bid) if facts.bid else ("sha", facts.sha256)
-                self._sources.setdefault(key, source)
+                self._sources.setdefault(("bid", facts.bid), source)
+                if not facts.explicit:
+                    self._sources.setdefault(("sha", facts.sha256), source)
 
     def follow(self, path: str) -> Document | None:
         """The document that the note recorded at ``path`` has become."""
         facts = self.rec.notes.get(path)
         if facts is None:
             return None
-        if facts.bid is not None:
-            found = self._by_bid.get(facts.bid, [])
+        found = self._by_bid.get(facts.bid, [])
+        if found or facts.explicit:
             return found[0] if len(found) == 1 else None
         doc = self.now.get(SrcPath(path))
-        if doc is not None:
-            return doc if self.bids[doc.path] is None else None
+        if doc is not None:  # where it was, still without a bid: the same provisional one
+            return doc if str(doc.bid) == facts.bid else None
         moved = self._new_by_digest.get(facts.sha256, [])
         return moved[0] if len(moved) == 1 else None
 
     def source_path(self, doc: Document) -> str | None:
         """Where the record keeps the links of ``doc`` (it may have moved since)."""
-        if doc.path in self.rec.links:
-            return doc.path
-        bid = self.bids[doc.path]
-        if bid is not None:
-            return self._sources.get(("bid", bid))
-        if doc.path in self.rec.notes:
-            return None  # it was here before, without links
+        facts = self.rec.notes.get(doc.path)
+        if facts is not None and facts.bid == str(doc.bid):
+            return doc.path if doc.path in self.rec.links else None
+        found = self._sources.get(("bid", str(doc.bid)))
+        if found is not None or explicit_bid(doc) is not None:
+            return found
         return self._sources.get(("sha", doc.parsed.digest))
 
     def unchanged(self, entry: tuple[str, bool], now: Document) -> bool:
@@ -116,7 +116,7 @@ class Tracker:
         links: the quick answer before ``meant``.)"""
         facts = self.rec.notes.get(entry[0])
         return (not entry[1] and entry[0] == now.path and facts is not None
-                and facts.bid == self.bids[now.path] and facts.title == now.title)
+                and facts.bid == str(now.bid) and facts.title == now.title)
 
     def meant(self, entry: tuple[str, bool]) -> tuple[Document, bool] | None:
         """The document a recorded link meant, and whether it moved, was retitled or
@@ -142,10 +142,9 @@ def link_key(rl_form: str, target: str) -> str | None:
 def record(compiled: Compiled, previous: LinkRecord | None) -> LinkRecord:
     """This compile's record, keeping what ``previous`` knew of links now broken."""
     docs = compiled.documents
-    bids = {p: explicit_bid(d) for p, d in docs.items()}
-    tracker = Tracker(previous, docs, bids) if previous is not None else None
-    new = LinkRecord(notes={p: NoteFacts(bids[p], d.parsed.digest, d.title)
-                            for p, d in docs.items()})
+    tracker = Tracker(previous, docs) if previous is not None else None
+    new = LinkRecord(notes={p: NoteFacts(str(d.bid), explicit_bid(d) is not None,
+                                         d.parsed.digest, d.title) for p, d in docs.items()})
     for source, links in compiled.links.items():
         doc = docs.get(source)
         if doc is None:
@@ -197,7 +196,8 @@ def load(cache_dir: Path | None) -> LinkRecord | None:
         data = json.loads((cache_dir / RECORD_FILE).read_text(encoding="utf-8"))
         if not isinstance(data, dict) or data.get("format") != _FORMAT:
             return None
-        notes = {str(p): NoteFacts(f[0], str(f[1]), str(f[2])) for p, f in data["notes"].items()}
+        notes = {str(p): NoteFacts(str(f[0]), bool(f[1]), str(f[2]), str(f[3]))
+                 for p, f in data["notes"].items()}
         links = {str(s): {str(k): (str(v[0]), bool(v[1])) for k, v in entries.items()}
                  for s, entries in data["links"].items()}
     except (OSError, ValueError, KeyError, TypeError, IndexError, AttributeError):
@@ -209,7 +209,7 @@ def save(cache_dir: Path, rec: LinkRecord) -> bool:
     """Write ``rec`` atomically (temp file + rename); False if it could not be written."""
     payload: dict[str, Any] = {
         "format": _FORMAT,
-        "notes": {p: [f.bid, f.sha256, f.title] for p, f in rec.notes.items()},
+        "notes": {p: [f.bid, int(f.explicit), f.sha256, f.title] for p, f in rec.notes.items()},
         "links": {s: {k: [v[0], int(v[1])] for k, v in e.items()} for s, e in rec.links.items()},
     }
     temp = None
