@@ -111,8 +111,8 @@ def _in(folder: Path, real: Callable[..., Any], code: int) -> Callable[..., Any]
 
 @pytest.mark.skipif(not Path("/proc/self/fd").is_dir(), reason="needs /proc to tell fds apart")
 @pytest.mark.parametrize("name", ["write", "replace"])
-def test_sync_reports_a_full_disk_without_a_traceback(
-        project, monkeypatch: pytest.MonkeyPatch, name: str) -> None:  # type: ignore[no-untyped-def]
+def test_sync_reports_a_full_disk_without_a_traceback(  # type: ignore[no-untyped-def]
+        project, monkeypatch: pytest.MonkeyPatch, name: str) -> None:
     project.write("a.md", ORIGINAL)
     project.write("b.md", "# B\n")
     monkeypatch.setattr(os, name, _in(project.docs, getattr(os, name), errno.ENOSPC))

@@ -94,7 +94,8 @@ def targets(config: Path, record: bool) -> dict[str, list[tuple[str, str | None]
         for ref in doc.parsed.links:
             rl = resolved.get(ref)
             target = compiled.documents.get(rl.target) if rl and rl.target else None
-            found.append((ref.form, str(target.bid) if target and rl.status == "ok" else None))
+            ok = target is not None and rl is not None and rl.status == "ok"
+            found.append((ref.form, str(target.bid) if ok and target else None))
         out[str(doc.bid)] = found
     return out
 
