@@ -15,11 +15,15 @@ from pathlib import Path
 import click
 
 from . import diagnostics as diag
+from . import relink
 from .beliefs.cli import register as register_belief_commands
+from .builder import link_record
+from .builder.links import written_form
 from .graph.build import build_graph
 from .graph.emit import graph_json_text
 from .graph.events import diff_graphs, load_snapshot, save_snapshot
 from .graph.invariants import check_graph
+from .ids import SrcPath
 from .project import (
     belief_context,
     cache_dir,
@@ -91,25 +95,44 @@ def check(config_file: str | None, strict: bool, as_json: bool, events: bool, co
 @click.option("--check", is_flag=True, help="Write nothing; exit 1 if anything would change.")
 @click.option("--diff", is_flag=True, help="Write nothing; print a unified diff.")
 def sync(config_file: str | None, source_refs: bool, check: bool, diff: bool) -> None:
-    """Write BIDs into notes that lack one (or, with --source-refs, source hashes)."""
+    """Write BIDs into notes that lack one and fix links to renamed notes (or, with
+    --source-refs, record source hashes)."""
+    config = load_config(config_file)
     compiled = compile_from_config(config_file, use_cache=True)
     options = compiled.options
+    fixes: dict[SrcPath, list[relink.Fix | relink.Unfixable]] = {}
+    if not source_refs:  # what each link meant before the last renames (link_record)
+        known = link_record.record(compiled, link_record.load(cache_dir(config)))
+        fixes = relink.plan(compiled, known)
     changed = refused = 0
     for doc in compiled.documents.values():
         if doc.kind != "markdown":
             continue
+        where = options.display(doc.path)
+        what: list[str] = []
         if source_refs:
             refs = compiled.source_refs.get(doc.path, [])
             if not refs:
                 continue
             hashes = {r.path: r.current for r in refs}
             transform: Callable[[str], str] = partial(record_source_refs, hashes=hashes)
+            what.append("source hashes")
         else:
-            transform = partial(add_bid, bid=doc.bid)
+            planned = fixes.get(doc.path, [])
+            for bad in (f for f in planned if isinstance(f, relink.Unfixable)):
+                echo(f"{where}:{bad.link.line}:{bad.link.column}: {written_form(bad.link)} "
+                     f"meant {options.display(bad.target)}, which moved or was retitled; "
+                     f"{bad.why}: fix it by hand", err=True)
+            links = [f for f in planned if isinstance(f, relink.Fix)]
+            transform = partial(relink.fix_links, fixes=links)
+            if "bid" not in doc.parsed.meta:
+                transform = _then(transform, partial(add_bid, bid=doc.bid))
+                what.append("bid")
+            if links:
+                what.append(f"{len(links)} link{'s' if len(links) > 1 else ''}")
         result = edit_file(options.docs_dir / doc.path, transform, check=check, diff=diff,
                            root=options.docs_dir, expect_sha256=doc.parsed.digest,
-                           label=options.display(doc.path))
-        where = options.display(doc.path)
+                           label=where)
         if result.refused:
             refused += 1
             echo(f"{where}: not changed: {result.refused}", err=True)
@@ -118,12 +141,28 @@ def sync(config_file: str | None, source_refs: bool, check: bool, diff: bool) ->
             if diff:
                 echo(result.diff, nl=False)
             else:
-                what = "source hashes" if source_refs else "bid"
-                echo(f"{where}: {'would record' if check else 'recorded'} {what}")
+                echo(f"{where}: {'would ' if check else ''}{_sync_verbs(what, check)}")
     if (check or diff) and changed:
         sys.exit(1)  # "would change" (SPEC 10), like `git diff --exit-code`
     if refused:
         sys.exit(2)
+
+
+def _then(first: Callable[[str], str], second: Callable[[str], str]) -> Callable[[str], str]:
+    """``second`` after ``first`` (links are fixed by line before a bid line shifts them)."""
+    return lambda text: second(first(text))
+
+
+def _sync_verbs(what: list[str], check: bool) -> str:
+    """"recorded bid", "fixed 2 links", "recorded bid, fixed 1 link" (check: bare verbs)."""
+    parts = []
+    for item in what:
+        fixed = item.endswith(("link", "links"))
+        if check:
+            parts.append(f"{'fix' if fixed else 'record'} {item}")
+        else:
+            parts.append(f"{'fixed' if fixed else 'recorded'} {item}")
+    return ", ".join(parts)
 
 
 @main.group()

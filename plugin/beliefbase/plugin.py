@@ -525,6 +525,7 @@ class BeliefbasePlugin(BasePlugin[BeliefbaseConfig]):
         self.reader_cache.wait()
         if self.compiler is not None:
             self.compiler.cache.save()  # waits for a background save first
+            self.compiler.save_link_record()
 
     def on_serve(self, server: Any, *, config: MkDocsConfig, builder: Any) -> Any:
         if self.config.watcher == "native" and use_native_watcher(server):

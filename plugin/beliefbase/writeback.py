@@ -9,7 +9,10 @@ as written; ``newline_of`` tells it which to insert), the trailing newline is
 the transform's to keep.  It refuses — writing nothing and saying why — when
 the file changed since it was read (or since the caller's ``expect_sha256``),
 when it is not valid in its encoding, when it lies (symlinks resolved) outside
-``root``, or when the transform or ``validate`` raises ``EditError``.
+``root``, when it is read-only, or when the transform or ``validate`` raises
+``EditError``.  A write that fails (disk full, an I/O error at write, fsync or
+rename) is reported the same way, and leaves the file as it was and no temp
+file behind.
 ``check`` and ``diff`` compute the change and write nothing.  A transform that
 returns its input unchanged makes the edit a no-op, so idempotent transforms
 give idempotent commands.
@@ -125,12 +128,15 @@ def edit_file(
     if check or diff:
         return EditResult(target, True, False, shown)
     new_data = bom + new_text.encode(encoding)
+    if not _writable(target):
+        return EditResult(target, True, False, shown,
+                          f"{path} is read-only; make it writable to let this command edit it")
     try:
         if target.read_bytes() != data:
             return EditResult(target, True, False, shown, f"{path} changed since it was read")
         _replace(target, new_data)
     except OSError as exc:
-        return EditResult(target, True, False, shown, f"cannot write {path}: {exc.strerror}")
+        return EditResult(target, True, False, shown, f"cannot write {path}: {exc.strerror or exc}")
     return EditResult(target, True, True, shown)
 
 
@@ -145,21 +151,41 @@ def _target(path: Path, root: Path | None) -> tuple[Path, str | None]:
 
 
 def _replace(target: Path, data: bytes) -> None:
-    """Atomic replace: temp file in the same folder, fsync, rename; keeps the file mode."""
+    """Atomic replace: temp file in the same folder, fsync, rename; keeps the file mode.
+
+    Any failure (a short or failed write, fsync, chmod or rename: a full disk, a
+    read-only folder) removes the temp file and leaves ``target`` as it was.
+    Plain ``os`` calls, not a buffered file: nothing is written at ``close``,
+    after the point where a failure could still be handled.
+    """
     mode = stat.S_IMODE(target.stat().st_mode)
     fd, temp_name = tempfile.mkstemp(prefix=f".{target.name}.", suffix=".tmp", dir=target.parent)
     temp = Path(temp_name)
     try:
-        with os.fdopen(fd, "wb") as handle:
-            handle.write(data)
-            handle.flush()
-            os.fsync(handle.fileno())
+        try:
+            view = memoryview(data)
+            while view:
+                view = view[os.write(fd, view):]
+            os.fsync(fd)
+        finally:
+            os.close(fd)
         os.chmod(temp, mode)
         os.replace(temp, target)
     except BaseException:
         temp.unlink(missing_ok=True)
         raise
     _fsync_dir(target.parent)
+
+
+def _writable(target: Path) -> bool:
+    """May the file be replaced?  Its write permission bits, not just ``os.access``:
+    the rename would replace a read-only file, and root may write to any."""
+    try:
+        mode = target.stat().st_mode
+    except OSError:
+        return False
+    return bool(mode & (stat.S_IWUSR | stat.S_IWGRP | stat.S_IWOTH)) and os.access(
+        target, os.W_OK)
 
 
 def _fsync_dir(folder: Path) -> None:

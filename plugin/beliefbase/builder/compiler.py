@@ -29,6 +29,7 @@ from ..codecs.markdown import digest, parse_markdown
 from ..codecs.model import ParsedDoc
 from ..codecs.toml_node import parse_toml
 from ..ids import SrcPath, parse_bid, provisional_bid
+from . import link_record
 from .cache import ParseCache
 from .checks import SourceRefChecker, duplicate_ids, malformed_bids
 from .compiled import Compiled
@@ -130,7 +131,14 @@ class Compiler:
         compiled.changed, compiled.removed = changed, removed
         compiled.home = self._home
         self.previous = compiled
+        if self.autosave:  # what each link meant, for `beliefbase sync` after a rename
+            self.save_link_record()
         return compiled
+
+    def save_link_record(self) -> None:
+        """Write the last compile's link record into the cache folder (``link_record``)."""
+        if self.previous is not None and self.cache.cache_dir is not None:
+            link_record.update(self.cache.cache_dir, self.previous)
 
     def _partition(
         self, sources: Iterable[SourceFile]

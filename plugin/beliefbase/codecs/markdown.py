@@ -63,6 +63,8 @@ _LINK = re.compile(
     """,
     re.VERBOSE,
 )
+#: The link grammar, for ``relink`` to find a link's bytes in a note again.
+LINK_PATTERN = _LINK
 _INLINE_FIELD = re.compile(
     r"^[ \t]*(?:[-*+][ \t]+)?(?P<key>[A-Za-z_][\w \-]{0,60}?)[ \t]*::[ \t]*(?P<value>[^\n]*)$",
     re.MULTILINE,
