@@ -52,6 +52,12 @@ CODES: dict[str, tuple[Level, str]] = {
     "quote-drift": (Level.WARNING, "a quoted source no longer contains the quote"),
     "query-error": (Level.WARNING, "a query that fails"),
     "entity-type-conflict": (Level.WARNING, "an entity tagged with different types"),
+    "render-error": (Level.WARNING, "a page whose Markdown could not be converted; it shows "
+                     "its source"),
+    "unreadable-file": (Level.WARNING, "a file not read: not a regular file (a pipe, a "
+                        "device), inside a symlink loop, or named with bytes that are not UTF-8"),
+    "bad-template": (Level.WARNING, "a frontmatter template: or icon: naming no file of the "
+                     "theme; the default is used"),
 }
 
 

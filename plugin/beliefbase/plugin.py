@@ -59,6 +59,7 @@ from .site.nav_memo import NavMemo
 from .site.navigation import NavigationOptions, install_theme_overrides
 from .site.reader import ReaderCache, reader_options
 from .site.render_ahead import RenderAhead
+from .site.render_guard import RenderGuard, advice, describe
 from .site.search_index import EntryTexts, escape_before_writing, fix_search_index
 from .site.search_offload import SearchOffload
 from .site.session import OUTPUT_DIR, SiteBuild
@@ -105,6 +106,8 @@ class BeliefbasePlugin(BasePlugin[BeliefbaseConfig]):
         #: no plugin of the site reads a page's Markdown once converted, or its HTML
         #: once written: both are released then (MkDocs keeps them to the end)
         self._release_pages = False
+        #: a page whose conversion raises shows its source instead (``render-error``)
+        self._render_guard = RenderGuard(self._render_failed)
 
     # -- lifecycle ---------------------------------------------------------------------
 
@@ -149,6 +152,7 @@ class BeliefbasePlugin(BasePlugin[BeliefbaseConfig]):
             config.extra_javascript.append(f"{OUTPUT_DIR}/explorer.js")  # type: ignore[arg-type]
         self._strict = bool(config.strict) if self.config.strict is None else self.config.strict
         self._release_pages = pages_read_once(config.plugins)
+        self._render_guard.install()
         _font_notice(config)
         return config
 
@@ -462,6 +466,7 @@ class BeliefbasePlugin(BasePlugin[BeliefbaseConfig]):
         self._stop_ahead()
         self.idle_gc.stop()
         MarkdownReuse.uninstall()
+        RenderGuard.uninstall()
         if self._search_offload is not None:
             self._search_offload.close()
         self.reader_cache.wait()
@@ -477,6 +482,22 @@ class BeliefbasePlugin(BasePlugin[BeliefbaseConfig]):
         return server
 
     # -- helpers -----------------------------------------------------------------------
+
+    def _render_failed(self, page: Page, error: Exception) -> str:
+        """A page's conversion raised: report it at its file, show its source instead."""
+        path = page.file.src_uri
+        shown = self.compiler.options.display(path) if self.compiler is not None else path
+        found = diag.make("render-error", shown, 1, 1,
+                          f"this page could not be converted ({describe(error)}); it shows "
+                          f"its source as plain text: {advice(error)}")
+        self._diagnostics.append(found)
+        self._log([found])
+        source = page.markdown or ""
+        if self._templates is None:
+            return ""
+        return self._templates[1].render("render-error.html", reason=describe(error),
+                                         source=source)
+
 
     def _log(self, found: list[diag.Diagnostic]) -> None:
         quiet = self.config.strict is False

@@ -1,0 +1,87 @@
+"""One page that cannot be converted never ends the build.
+
+Python-Markdown recurses over the element tree (``toc``'s ``iterparent``, the
+inline patterns, the serializer), so a few thousand nested ``**strong**`` or
+``*emphasis*`` runs end in ``RecursionError``, and an extension may raise on
+input nobody foresaw.  MkDocs' ``_populate_page`` logs such an exception and
+re-raises it: the whole ``mkdocs build`` stops, every other page unbuilt.
+
+While a build runs, ``Page.render`` (the conversion, whichever Markdown
+instance it uses: ours from ``markdown_reuse``, MkDocs' own per page with
+``reuse_markdown: false``, or a worker of ``render_ahead``) is wrapped: an
+exception leaves the page with its source, escaped, in a ``<pre>`` made by
+``on_failure``, and is reported to it (a ``render-error`` at that file); the
+loop goes on with the next page.  Only ``Exception`` is caught: an interrupt
+still stops the build.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import TYPE_CHECKING, Any
+
+from mkdocs.structure.pages import Page
+from mkdocs.structure.toc import get_toc
+
+if TYPE_CHECKING:
+    from mkdocs.config.defaults import MkDocsConfig
+    from mkdocs.structure.files import Files
+
+#: (page, exception) -> the HTML the page shows instead of its conversion
+OnFailure = Callable[[Page, Exception], str]
+
+_ORIGINAL = "_beliefbase_unguarded_render"
+
+
+class RenderGuard:
+    """The wrapper around ``Page.render`` of one build (``install`` / ``uninstall``)."""
+
+    def __init__(self, on_failure: OnFailure) -> None:
+        self.on_failure = on_failure
+        self.failed: list[str] = []  # src_uri of the pages shown as source, this build
+
+    def install(self) -> None:
+        """Wrap ``Page.render`` for this guard (replacing a previous build's wrapper)."""
+        original = getattr(Page, _ORIGINAL, None) or Page.render
+        setattr(Page, _ORIGINAL, original)
+        guard = self
+
+        def render(page: Page, config: MkDocsConfig, files: Files) -> None:
+            try:
+                original(page, config, files)
+            except Exception as error:  # noqa: BLE001 - any failure is this page's alone
+                guard.fallback(page, error)
+
+        render.__doc__ = original.__doc__
+        Page.render = render  # type: ignore[method-assign]
+
+    @staticmethod
+    def uninstall() -> None:
+        original: Any = getattr(Page, _ORIGINAL, None)
+        if original is not None:
+            Page.render = original  # type: ignore[method-assign]
+            delattr(Page, _ORIGINAL)
+
+    def fallback(self, page: Page, error: Exception) -> None:
+        """What ``Page.render`` leaves when the conversion raised: the escaped source."""
+        # a RecursionError unwound: the stack is shallow again here
+        page.content = self.on_failure(page, error)
+        page.toc = get_toc([])
+        page._title_from_render = None
+        page.present_anchor_ids = set()
+        page.links_to_anchors = {}
+        self.failed.append(page.file.src_uri)
+
+
+def describe(error: BaseException) -> str:
+    """The reason shown to the author: the exception's type and first line."""
+    text = str(error).strip().splitlines()[0] if str(error).strip() else ""
+    return f"{type(error).__name__}: {text}" if text else type(error).__name__
+
+
+def advice(error: BaseException) -> str:
+    """What the author can do about ``error``."""
+    if isinstance(error, RecursionError):
+        return ("the Markdown nests too deeply for Python-Markdown (thousands of nested "
+                "emphasis, lists or quotes); flatten or split that part")
+    return "simplify the part of the note that triggers it, or report it as a bug"
