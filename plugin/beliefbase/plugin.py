@@ -206,7 +206,9 @@ class BeliefbasePlugin(BasePlugin[BeliefbaseConfig]):
             self._search_offload.close()
         if self.config.search_offload and not self.dirty:
             self._search_offload = SearchOffload.install(config.plugins, len(pages))
-        self._dest_uris = {f.dest_uri for f in files}  # alias redirects never replace these
+        # alias redirects never replace these, nor what MkDocs and the theme write last
+        self._dest_uris = {f.dest_uri for f in files} | set(config.theme.static_templates)
+        self._dest_uris |= {"sitemap.xml", "sitemap.xml.gz"}
         self._diagnostics += self.site.check_graph(page_urls, self.graph_builder)
         if self.dirty:  # MkDocs re-renders only changed files: make it re-render dependents too
             self.invalidation.remember_search_index(Path(config.site_dir))

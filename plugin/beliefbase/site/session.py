@@ -12,6 +12,7 @@ import contextlib
 import functools
 import hashlib
 import json
+import os
 import posixpath
 from collections.abc import Set as AbstractSet
 from functools import lru_cache
@@ -364,16 +365,22 @@ class SiteBuild:
             folder = posixpath.dirname(page_path(doc.parsed))
             for alias in doc.aliases:
                 for dest, url in _alias_pages(alias, folder, use_directory_urls):
-                    if url in taken or dest in taken_dest:
+                    if url in taken or _collides(dest, taken_dest):
                         continue
-                    taken.add(url)
+                    target = site_dir / dest
+                    if dest not in before and os.path.lexists(target):
+                        continue  # a file of the site, not a redirect of ours: never replaced
                     rel = _relative_url(doc.url, url)
-                    now[dest] = hashlib.sha1(f"{doc.title}\0{rel}".encode()).hexdigest()
-                    if before.get(dest) != now[dest]:  # rendered only when it changed
-                        target = site_dir / dest
-                        target.parent.mkdir(parents=True, exist_ok=True)
-                        write_text(target, self.templates.render(
-                            "redirect.html", title=doc.title, url=rel))
+                    digest = hashlib.sha1(f"{doc.title}\0{rel}".encode()).hexdigest()
+                    if before.get(dest) != digest:  # rendered only when it changed
+                        try:
+                            target.parent.mkdir(parents=True, exist_ok=True)
+                            write_text(target, self.templates.render(
+                                "redirect.html", title=doc.title, url=rel))
+                        except OSError:  # a file where its folder would be (``sitemap.xml/``)
+                            continue
+                    taken.add(url)
+                    now[dest] = digest
                     written.append(url)
         for dest in before.keys() - now.keys() - taken_dest:
             with contextlib.suppress(OSError):
@@ -382,6 +389,19 @@ class SiteBuild:
             write_text(manifest, json.dumps({"version": 1, "redirects": now}, indent=0,
                                             sort_keys=True))
         return written
+
+
+def _collides(dest: str, taken_dest: AbstractSet[str]) -> bool:
+    """Would a redirect at ``dest`` replace a file of the site, or need one as its folder
+    (alias ``sitemap.xml`` -> ``sitemap.xml/index.html``)?"""
+    if dest in taken_dest:
+        return True
+    at = dest.find("/")
+    while at > 0:
+        if dest[:at] in taken_dest:
+            return True
+        at = dest.find("/", at + 1)
+    return False
 
 
 @lru_cache(maxsize=1 << 16)  # the same every rebuild of `mkdocs serve`
