@@ -59,7 +59,7 @@ from .site.nav_memo import NavMemo
 from .site.navigation import NavigationOptions, install_theme_overrides
 from .site.reader import ReaderCache, reader_options
 from .site.render_ahead import RenderAhead
-from .site.render_guard import RenderGuard, advice, describe
+from .site.render_guard import RenderGuard, advice, describe, missing_theme_files
 from .site.search_index import EntryTexts, escape_before_writing, fix_search_index
 from .site.search_offload import SearchOffload
 from .site.session import OUTPUT_DIR, SiteBuild
@@ -378,6 +378,12 @@ class BeliefbasePlugin(BasePlugin[BeliefbaseConfig]):
             self._ahead.conversions_done()
             self._compile_outputs_written = self._ahead.first_done
         MarkdownReuse.uninstall()  # every page's Markdown is converted by now
+        if self.compiler is not None:  # a template: or icon: the theme lacks: the default
+            bad = missing_theme_files(env, (f.page for f in files.documentation_pages()
+                                            if f.page is not None),
+                                      self.compiler.options.display)
+            self._diagnostics += bad
+            self._log(bad)
         if not getattr(env.finalize, "beliefbase", False):
             env.finalize = finalize(env.finalize)
         if env.bytecode_cache is None:

@@ -37,6 +37,7 @@ from ..graph.invariants import check_graph
 from ..graph.model import Graph
 from ..ids import SrcPath, root_url, url_for_dest, url_slug
 from .beliefs import BeliefOptions, BeliefSite
+from .render_guard import describe
 from .escape import UserText, ascii_html, json_for_html, user_text
 from .explorer import build_tree, flat_index
 from .footnote_beliefs import FootnoteBeliefsExtension
@@ -149,7 +150,12 @@ class SiteBuild:
             md.treeprocessors.register(EmbeddedLinks(md, self.renderer), "bb_embedded_links", 1)
             self._nested[depth] = md
         md.reset()
-        return md.convert(make_renderable(text))
+        try:
+            return md.convert(make_renderable(text))
+        except Exception as error:  # noqa: BLE001 - the embedding page still renders
+            # the embedded note's own page reports it (render-error); here its source
+            return self.templates.render("render-error.html", reason=describe(error),
+                                         source=text)
 
     def panels_before(self, doc: Document) -> str:
         return drift_banner_html(self.compiled, doc, self.templates)
