@@ -35,7 +35,7 @@ from ..graph.build import GraphBuilder
 from ..graph.emit import graph_json_chunks
 from ..graph.invariants import check_graph
 from ..graph.model import Graph
-from ..ids import SrcPath, root_url, url_for_dest, url_slug
+from ..ids import SrcPath, fit_name, root_url, url_for_dest, url_slug
 from .beliefs import BeliefOptions, BeliefSite
 from .render_guard import describe
 from .escape import UserText, ascii_html, json_for_html, user_text
@@ -417,6 +417,7 @@ def _alias_pages(alias: str, folder: str, use_directory_urls: bool) -> tuple[tup
     for name in dict.fromkeys((url_slug(alias), alias.strip())):
         if not name or "/" in name or name.startswith("."):
             continue
+        name = fit_name(name)  # an alias may be longer than a file name
         dest = (f"{name}/index.html" if use_directory_urls else f"{name}.html")
         dest = posixpath.join(folder, dest) if folder else dest
         pages.append((dest, str(url_for_dest(dest, use_directory_urls))))
