@@ -127,8 +127,9 @@ def test_a_render_error_fails_a_strict_build_at_the_end(project: Any) -> None:
 
 def test_a_note_pickle_cannot_take_is_not_cached(tmp_path: Path) -> None:
     """The others are: the cache file holds them, and loads."""
-    from tests.hostile.vault import DEEP_META
     from beliefbase.codecs.markdown import parse_markdown
+
+    from tests.hostile.vault import DEEP_META
 
     cache = ParseCache("digest", tmp_path)
     deep = parse_markdown("deep.md", DEEP_META.encode(), "docs/deep.md")  # type: ignore[arg-type]

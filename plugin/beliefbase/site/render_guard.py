@@ -58,7 +58,7 @@ class RenderGuard:
                 guard.fallback(page, error)
 
         render.__doc__ = original.__doc__
-        Page.render = render  # type: ignore[method-assign]
+        Page.render = render  # type: ignore[method-assign,assignment]
 
     @staticmethod
     def uninstall() -> None:

@@ -37,7 +37,6 @@ from ..graph.invariants import check_graph
 from ..graph.model import Graph
 from ..ids import SrcPath, fit_name, root_url, url_for_dest, url_slug
 from .beliefs import BeliefOptions, BeliefSite
-from .render_guard import describe
 from .escape import UserText, ascii_html, json_for_html, user_text
 from .explorer import build_tree, flat_index
 from .footnote_beliefs import FootnoteBeliefsExtension
@@ -48,6 +47,7 @@ from .panels import Panels, drift_banner_html, wanted_html
 from .panels_ahead import PageKey, panels_ahead
 from .reader import ReaderCache, ReaderOptions, ReaderSite
 from .render import PageRenderer
+from .render_guard import describe
 from .tags import TagOptions, TagSite
 from .templates import Templates
 
