@@ -31,6 +31,7 @@ from pathlib import Path
 from typing import Any
 
 from jinja2 import Environment
+from markupsafe import Markup
 from mkdocs.config.defaults import MkDocsConfig
 from mkdocs.exceptions import PluginError
 from mkdocs.plugins import BasePlugin, CombinedEvent, event_priority, get_plugin_logger
@@ -107,7 +108,7 @@ class BeliefbasePlugin(BasePlugin[BeliefbaseConfig]):
         #: once written: both are released then (MkDocs keeps them to the end)
         self._release_pages = False
         #: a page whose conversion raises shows its source instead (``render-error``)
-        self._render_guard = RenderGuard(self._render_failed)
+        self._render_guard = RenderGuard(self._render_failed, self._standalone_page)
 
     # -- lifecycle ---------------------------------------------------------------------
 
@@ -490,6 +491,13 @@ class BeliefbasePlugin(BasePlugin[BeliefbaseConfig]):
         return server
 
     # -- helpers -----------------------------------------------------------------------
+
+    def _standalone_page(self, page: Page, content: str) -> str:
+        """A whole page for one the theme could not render (``content``: our HTML)."""
+        if self._templates is None:
+            return content
+        return self._templates[1].render("render-error-page.html", title=page.title or "",
+                                         content=Markup(content))  # noqa: S704 - ours, escaped
 
     def _render_failed(self, page: Page, error: Exception) -> str:
         """A page's conversion raised: report it at its file, show its source instead."""

@@ -141,3 +141,56 @@ def test_a_note_pickle_cannot_take_is_not_cached(tmp_path: Path) -> None:
         _fmt, _digest, entries = pickle.load(fh)  # noqa: S301 - written just above
     assert set(entries) == {"fine.md"}
     assert not [p for p in tmp_path.iterdir() if p.name.endswith(".tmp")]
+
+
+def _raise_for(name: str, method: Any, times: int = 1_000) -> Any:
+    """``method`` of SiteBuild, raising for the note ``name`` (its first ``times`` calls)."""
+    calls = [0]
+
+    def wrapped(self: Any, doc: Any, *args: Any, **kwargs: Any) -> Any:
+        if doc.path == name and calls[0] < times:
+            calls[0] += 1
+            raise ValueError(f"injected failure for {name}")
+        return method(self, doc, *args, **kwargs)
+
+    return wrapped
+
+
+@pytest.mark.parametrize("reuse", [True, False])
+def test_a_page_hook_that_raises_costs_that_page_only(
+        project: Any, monkeypatch: pytest.MonkeyPatch, reuse: bool) -> None:
+    """Reading the page (our on_page_read_source / on_page_markdown) fails: its
+    source is its content, the theme renders it, the rest builds."""
+    from beliefbase.site.session import SiteBuild
+
+    project.write("index.md", "# Home\n\n[[boom]]\n")
+    project.write("boom.md", "# Boom\n\n<b>raw</b> & text\n")
+    monkeypatch.setattr(SiteBuild, "page_markdown",
+                        _raise_for("boom.md", SiteBuild.page_markdown))
+    result = project.build(plugins=["search", {"beliefbase": {"reuse_markdown": reuse}}])
+    assert result.error is None
+    assert any("docs/boom.md:1:1: render-error:" in line and "injected failure" in line
+               for line in result.lines)
+    article = result.article("boom/")
+    assert "&lt;b&gt;raw&lt;/b&gt; &amp; text" in article and "<b>raw</b>" not in article
+    assert (result.site / "index.html").is_file()
+
+
+@pytest.mark.parametrize("times", [1, 1_000])
+def test_a_page_the_theme_cannot_render_is_written_anyway(
+        project: Any, monkeypatch: pytest.MonkeyPatch, times: int) -> None:
+    """on_page_context fails once (the theme renders the source) or always (a page
+    of ours)."""
+    from beliefbase.site.session import SiteBuild
+
+    project.write("index.md", "# Home\n\n[[boom]]\n")
+    project.write("boom.md", "# Boom\n\n<b>raw</b> & text\n")
+    monkeypatch.setattr(SiteBuild, "panels_after",
+                        _raise_for("boom.md", SiteBuild.panels_after, times))
+    result = project.build()
+    assert result.error is None
+    assert any("docs/boom.md:1:1: render-error:" in line for line in result.lines)
+    html = result.page("boom/")
+    assert "&lt;b&gt;raw&lt;/b&gt; &amp; text" in html and "<b>raw</b>" not in html
+    assert ('class="md-content"' in html) == (times == 1)  # the theme's page, or ours
+    assert "Home" in result.page("")
