@@ -64,6 +64,7 @@ def test_every_hostile_file_is_a_diagnostic_and_the_rest_builds(
     for name, (file, code) in expected.items():
         found = [line for line in diagnostic_lines(result, code) if f" {file}:" in line]
         assert found, f"{name}: no {code} at {file}"
+    assert not [line for line in result.lines if "sub/loop/" in line]  # the loop: once
     assert snapshot(project.root, _OUTPUTS) == before  # no user byte changed, nothing added
     with (project.root / ".beliefbase" / CACHE_FILE).open("rb") as fh:  # the others cached
         assert "ok.md" in pickle.load(fh)[2]  # noqa: S301 - our own cache

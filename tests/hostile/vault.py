@@ -49,6 +49,13 @@ def write_vault(project: Any) -> dict[str, tuple[str, str]]:
     os.symlink("..", docs / "sub" / "loop")
     os.mkfifo(docs / "pipe.md")
     os.mkfifo(docs / "pipe.png")
+    os.mkfifo(docs / "pipe.beliefs.json")  # the belief layer finds sidecars itself
+    (docs / ".obsidian").mkdir()
+    os.mkfifo(docs / ".obsidian" / "app.json")
+    (project.root / "src").mkdir()
+    os.mkfifo(project.root / "src" / "pipe.py")
+    project.write("documents-pipe.md", "---\nsource_refs:\n  - path: src/pipe.py\n"
+                                       "    sha256: '" + "0" * 64 + "'\n---\n# Documents a pipe\n")
     write_long_topic(project)
     return {
         "deep-strong": ("docs/deep-strong.md", "render-error"),
@@ -61,6 +68,8 @@ def write_vault(project: Any) -> dict[str, tuple[str, str]]:
         "loop": ("docs/sub/loop", "unreadable-file"),
         "pipe": ("docs/pipe.md", "unreadable-file"),
         "pipe-asset": ("docs/pipe.png", "unreadable-file"),
+        "pipe-sidecar": ("docs/pipe.beliefs.json", "unreadable-file"),
+        "pipe-obsidian": ("docs/.obsidian/app.json", "obsidian-settings"),
     }
 
 

@@ -125,6 +125,10 @@ def unreadable(path: str, special: set[str], loops: tuple[str, ...]
 
     ``special`` and ``loops`` come from a ``LinkScan`` (loops as ``"folder/"``).
     """
+    if loops and path.startswith(loops):
+        loop = next(f for f in loops if path.startswith(f)).rstrip("/")
+        return (loop, "this folder symlink points to a folder that contains it, a loop; "
+                "the files under it are read once, at their own place (remove the link)")
     if not path.isascii():
         try:
             path.encode("utf-8")
@@ -135,10 +139,6 @@ def unreadable(path: str, special: set[str], loops: tuple[str, ...]
         return (path, "this is not a regular file (a named pipe, socket, device or a "
                 "symlink to nothing); it is not read or published (remove it from the docs "
                 "folder)")
-    if loops and path.startswith(loops):
-        loop = next(f for f in loops if path.startswith(f)).rstrip("/")
-        return (loop, "this folder symlink points to a folder that contains it, a loop; "
-                "the files under it are read once, at their own place (remove the link)")
     return None
 
 
