@@ -195,3 +195,14 @@ def test_a_page_the_theme_cannot_render_is_written_anyway(
     assert "&lt;b&gt;raw&lt;/b&gt; &amp; text" in html and "<b>raw</b>" not in html
     assert ('class="md-content"' in html) == (times == 1)  # the theme's page, or ours
     assert "Home" in result.page("")
+
+
+def test_a_sidecar_that_is_a_pipe_is_not_opened(tmp_path: Path) -> None:
+    """The command line finds sidecars by walking docs (``discover_sidecars``)."""
+    from beliefbase.beliefs.load import load_sidecar
+
+    pipe = tmp_path / "x.beliefs.json"
+    os.mkfifo(pipe)
+    sidecar, found = load_sidecar(pipe, "x.beliefs.json", "docs/x.beliefs.json")
+    assert sidecar is None
+    assert [d.code for d in found] == ["bad-sidecar"] and "regular" in found[0].message
