@@ -17,6 +17,7 @@ from typing import Any
 
 import pytest
 from beliefbase.builder.cache import CACHE_FILE, ParseCache
+from beliefbase.codecs import guards
 from beliefbase.ids import MAX_NAME_BYTES, fit_name
 from beliefbase.site import render_ahead
 
@@ -69,12 +70,10 @@ def test_every_hostile_file_is_a_diagnostic_and_the_rest_builds(
     with (project.root / ".beliefbase" / CACHE_FILE).open("rb") as fh:  # the others cached
         assert "ok.md" in pickle.load(fh)[2]  # noqa: S301 - our own cache
 
-    # the pages that cannot be converted show their source, escaped
+    # deep emphasis: that paragraph is shown as text, the rest of the page renders
     article = result.article("deep-strong/")
-    assert "This page could not be rendered" in article
-    assert "RecursionError" in article
-    assert "<pre" in article and "**a **a **a" in article
-    assert "<strong>" not in article
+    assert "<pre" in article and "**a **a **a" in article and "<strong>" not in article
+    assert "<em>before</em>" in article and "<em>after</em>" in article
     # every other page is built, the embedding one too (the embed shows its source)
     for url in ("", "ok/", "stars/", "deep-meta/", "sub/inner/", "aliased/",
                 "bad-template/", "missing-icon/"):
@@ -90,6 +89,28 @@ def test_every_hostile_file_is_a_diagnostic_and_the_rest_builds(
     # the files MkDocs writes are not replaced by alias redirects
     assert (result.site / "sitemap.xml").read_text(encoding="utf-8").startswith("<?xml")
     assert "Redirecting" not in (result.site / "404.html").read_text(encoding="utf-8")
+
+
+def test_a_page_python_markdown_cannot_convert_shows_its_source(
+        project: Any, options: dict[str, Any], monkeypatch: pytest.MonkeyPatch) -> None:
+    """Python-Markdown's RecursionError on a structure no pre-check catches (here:
+    deep emphasis with its pre-check off) is a render-error; the page, and an
+    embed of it, show the source; every other page is built."""
+    monkeypatch.setattr(guards, "MAX_EMPHASIS", 10**9)
+    options.pop("started")
+    project.write("index.md", "# Home\n\n![[deep-strong]]\n")
+    project.write("deep-strong.md", DEEP_STRONG, dedent=False)
+    project.write("ok.md", "# Ok\n\n*fine*\n")
+    result = project.build(plugins=["search", {"beliefbase": options}])
+    assert result.error is None
+    assert [line.split(": ")[0] for line in diagnostic_lines(result, "render-error")] == [
+        "WARNING docs/deep-strong.md:1:1"]
+    article = result.article("deep-strong/")
+    assert "This page could not be rendered" in article and "RecursionError" in article
+    assert "<pre" in article and "**a **a **a" in article and "<strong>" not in article
+    assert "&lt;em&gt;" not in article  # escaped once, not twice
+    assert "**a **a" in result.article("")  # the embed: its source
+    assert "<em>fine</em>" in result.article("ok/")
 
 
 def test_generated_page_names_fit_the_file_system(project: Any) -> None:
@@ -116,8 +137,10 @@ def test_fit_name_is_stable_and_distinct() -> None:
     a.encode("utf-8")  # cut on a character boundary
 
 
-def test_a_render_error_fails_a_strict_build_at_the_end(project: Any) -> None:
+def test_a_render_error_fails_a_strict_build_at_the_end(
+        project: Any, monkeypatch: pytest.MonkeyPatch) -> None:
     """A warning like any other: --strict still refuses the site, after building it."""
+    monkeypatch.setattr(guards, "MAX_EMPHASIS", 10**9)
     project.write("index.md", "# Home\n")
     project.write("deep.md", DEEP_STRONG, dedent=False)
     result = project.build(strict=True)
@@ -206,3 +229,27 @@ def test_a_sidecar_that_is_a_pipe_is_not_opened(tmp_path: Path) -> None:
     sidecar, found = load_sidecar(pipe, "x.beliefs.json", "docs/x.beliefs.json")
     assert sidecar is None
     assert [d.code for d in found] == ["bad-sidecar"] and "regular" in found[0].message
+
+
+@pytest.mark.parametrize("text", [
+    "*" * 20000,  # a rule
+    "*a" * 10000,  # intraword: neither opens nor closes
+    "2 * 3 * 4 " * 500,
+    "foo_bar_baz " * 500,
+    "**bold** and _it_ " * 500,
+    "".join("* item *a*\n" for _ in range(500)),
+    "```\n" + "*p = *q;\n" * 500 + "\n\n" + "*x;\n" * 300 + "```\n",  # code is not emphasis
+    "*a " * guards.MAX_EMPHASIS + "x" + " b*" * guards.MAX_EMPHASIS,  # at the limit
+])
+def test_deep_emphasis_leaves_ordinary_text_alone(text: str) -> None:
+    assert guards.deep_emphasis(text) == []
+    assert guards.make_renderable(text) == text
+
+
+def test_deep_emphasis_is_fenced_as_text_alone() -> None:
+    deep = "*a " * 300 + "x" + " b*" * 300
+    text = f"# T\n\n*before*\n\n{deep}\n\n*after*\n"
+    [block] = guards.deep_emphasis(text)
+    assert (block.line, block.depth, block.kind) == (4, 300, "emphasis")
+    assert guards.make_renderable(text) == (
+        f"# T\n\n*before*\n\n```text\n{deep}\n```\n\n*after*\n")
