@@ -35,7 +35,8 @@ CODES: dict[str, tuple[Level, str]] = {
     "cycle": (Level.WARNING, "a cycle in a relation declared acyclic (e.g. depends_on)"),
     "embed-cycle": (Level.WARNING, "a transclusion that embeds itself, directly or not"),
     "embed-depth": (Level.WARNING, "transclusions nested deeper than embed_depth"),
-    "nesting-depth": (Level.WARNING, "lists or quotes nested too deeply to render as such"),
+    "nesting-depth": (Level.WARNING, "lists, quotes or emphasis nested too deeply to render "
+                      "as such"),
     "path-escape": (Level.WARNING, "a path or symlink that leaves docs_dir (or the project)"),
     "math-error": (Level.INFO, "a formula (`$…$`, `$$…$$`) that cannot be converted to MathML"),
     "link-to-unpublished": (Level.INFO, "a link to a draft / publish: false note"),
