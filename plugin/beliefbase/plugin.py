@@ -514,7 +514,6 @@ class BeliefbasePlugin(BasePlugin[BeliefbaseConfig]):
         return self._templates[1].render("render-error.html", reason=describe(error),
                                          source=source)
 
-
     def _log(self, found: list[diag.Diagnostic]) -> None:
         quiet = self.config.strict is False
         for d in found:
