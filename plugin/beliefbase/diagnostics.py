@@ -35,7 +35,8 @@ CODES: dict[str, tuple[Level, str]] = {
     "cycle": (Level.WARNING, "a cycle in a relation declared acyclic (e.g. depends_on)"),
     "embed-cycle": (Level.WARNING, "a transclusion that embeds itself, directly or not"),
     "embed-depth": (Level.WARNING, "transclusions nested deeper than embed_depth"),
-    "nesting-depth": (Level.WARNING, "lists or quotes nested too deeply to render as such"),
+    "nesting-depth": (Level.WARNING, "lists, quotes or emphasis nested too deeply to render "
+                      "as such"),
     "path-escape": (Level.WARNING, "a path or symlink that leaves docs_dir (or the project)"),
     "math-error": (Level.INFO, "a formula (`$…$`, `$$…$$`) that cannot be converted to MathML"),
     "link-to-unpublished": (Level.INFO, "a link to a draft / publish: false note"),
@@ -54,6 +55,12 @@ CODES: dict[str, tuple[Level, str]] = {
     "query-error": (Level.WARNING, "a query that fails"),
     "entity-type-conflict": (Level.WARNING, "an entity tagged with different types"),
     "bad-date": (Level.INFO, "a frontmatter created/modified/date/updated that is not a date"),
+    "render-error": (Level.WARNING, "a page whose Markdown could not be converted; it shows "
+                     "its source"),
+    "unreadable-file": (Level.WARNING, "a file not read: not a regular file (a pipe, a "
+                        "device), inside a symlink loop, or named with bytes that are not UTF-8"),
+    "bad-template": (Level.WARNING, "a frontmatter template: or icon: naming no file of the "
+                     "theme; the default is used"),
 }
 
 

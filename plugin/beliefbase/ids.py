@@ -181,6 +181,22 @@ def url_slug(text: str) -> str:
     return re.sub(r"[-\s]+", "-", value) or "untitled"
 
 
+#: Bytes a generated page's name may take: file systems refuse names over 255 bytes,
+#: and the name still gets ``.md``, ``.html``, ``/index.html`` or ``-2`` added.
+MAX_NAME_BYTES = 200
+
+
+def fit_name(name: str) -> str:
+    """``name``, or when longer than ``MAX_NAME_BYTES`` (UTF-8) its start and a hash of
+    the whole: stable from build to build, distinct for distinct names."""
+    data = name.encode("utf-8", "surrogatepass")
+    if len(data) <= MAX_NAME_BYTES:
+        return name
+    digest = hashlib.sha1(data).hexdigest()[:10]
+    head = data[:MAX_NAME_BYTES - len(digest) - 1].decode("utf-8", "ignore").rstrip("-")
+    return f"{head}-{digest}"
+
+
 # A tag segment kept as it is in a page path: letters, digits, "_" and "-" (Obsidian's
 # tag grammar); anything else (from frontmatter: "<", ".", spaces) becomes "-".
 _TAG_UNSAFE = re.compile(r"[^\w\-]+")
@@ -214,7 +230,7 @@ def tag_page_src(tags_page: str, tag: str) -> SrcPath | None:
         if safe != part or safe in _TAG_RESERVED:
             digest = hashlib.sha1(part.encode()).hexdigest()[:6]
             safe = f"{safe}-{digest}" if safe else f"tag-{digest}"
-        parts.append(safe)
+        parts.append(fit_name(safe))
     return SrcPath(tags_page.strip("/") + "/" + "/".join(parts) + ".md")
 
 

@@ -101,6 +101,9 @@ def _matches(text: str, path: str) -> bool:
 
 def _read_json(file: Path, shown: str, found: list[diag.Diagnostic]) -> dict[str, Any]:
     try:
+        if file.exists() and not file.is_file():  # a pipe would wait forever for a writer
+            found.append(_bad(shown, file.name, "is not a regular file"))
+            return {}
         text = file.read_text(encoding="utf-8")
     except FileNotFoundError:
         return {}

@@ -31,6 +31,7 @@ from pathlib import Path
 from typing import Any
 
 from jinja2 import Environment
+from markupsafe import Markup
 from mkdocs.config.defaults import MkDocsConfig
 from mkdocs.exceptions import PluginError
 from mkdocs.plugins import BasePlugin, CombinedEvent, event_priority, get_plugin_logger
@@ -62,6 +63,7 @@ from .site.navigation import NavigationOptions, install_theme_overrides
 from .site.reader import ReaderCache, reader_options
 from .site.recent import RecentOptions, dates_plugin_enabled
 from .site.render_ahead import RenderAhead
+from .site.render_guard import RenderGuard, advice, describe, missing_theme_files
 from .site.search_index import EntryTexts, escape_before_writing, fix_search_index
 from .site.search_offload import SearchOffload
 from .site.session import OUTPUT_DIR, SiteBuild
@@ -114,6 +116,8 @@ class BeliefbasePlugin(BasePlugin[BeliefbaseConfig]):
         #: once written: both are released then (MkDocs keeps them to the end)
         self._release_pages = False
         self._rss_plugin = False  # mkdocs-rss-plugin is enabled (see on_page_markdown)
+        #: a page whose conversion raises shows its source instead (``render-error``)
+        self._render_guard = RenderGuard(self._render_failed, self._standalone_page)
 
     # -- lifecycle ---------------------------------------------------------------------
 
@@ -160,6 +164,7 @@ class BeliefbasePlugin(BasePlugin[BeliefbaseConfig]):
         self._release_pages = pages_read_once(config.plugins)
         self._rss_plugin = any(type(p).__module__.startswith("mkdocs_rss_plugin")
                                for p in config.plugins.values())
+        self._render_guard.install()
         _font_notice(config)
         if self.config.palette_toggle:
             default_palette(config)
@@ -218,7 +223,9 @@ class BeliefbasePlugin(BasePlugin[BeliefbaseConfig]):
             self._search_offload.close()
         if self.config.search_offload and not self.dirty:
             self._search_offload = SearchOffload.install(config.plugins, len(pages))
-        self._dest_uris = {f.dest_uri for f in files}  # alias redirects never replace these
+        # alias redirects never replace these, nor what MkDocs and the theme write last
+        self._dest_uris = {f.dest_uri for f in files} | set(config.theme.static_templates)
+        self._dest_uris |= {"sitemap.xml", "sitemap.xml.gz"}
         self._diagnostics += self.site.check_graph(page_urls, self.graph_builder)
         if self.dirty:  # MkDocs re-renders only changed files: make it re-render dependents too
             self.invalidation.remember_search_index(Path(config.site_dir))
@@ -424,6 +431,12 @@ class BeliefbasePlugin(BasePlugin[BeliefbaseConfig]):
             self._ahead.conversions_done()
             self._compile_outputs_written = self._ahead.first_done
         MarkdownReuse.uninstall()  # every page's Markdown is converted by now
+        if self.compiler is not None:  # a template: or icon: the theme lacks: the default
+            bad = missing_theme_files(env, (f.page for f in files.documentation_pages()
+                                            if f.page is not None),
+                                      self.compiler.options.display)
+            self._diagnostics += bad
+            self._log(bad)
         if not getattr(env.finalize, "beliefbase", False):
             env.finalize = finalize(env.finalize)
         if env.bytecode_cache is None:
@@ -520,6 +533,7 @@ class BeliefbasePlugin(BasePlugin[BeliefbaseConfig]):
         self._stop_ahead()
         self.idle_gc.stop()
         MarkdownReuse.uninstall()
+        RenderGuard.uninstall()
         if self._search_offload is not None:
             self._search_offload.close()
         self.reader_cache.wait()
@@ -536,6 +550,28 @@ class BeliefbasePlugin(BasePlugin[BeliefbaseConfig]):
         return server
 
     # -- helpers -----------------------------------------------------------------------
+
+    def _standalone_page(self, page: Page, content: str) -> str:
+        """A whole page for one the theme could not render (``content``: our HTML)."""
+        if self._templates is None:
+            return content
+        return self._templates[1].render("render-error-page.html", title=page.title or "",
+                                         content=Markup(content))  # noqa: S704 - ours, escaped
+
+    def _render_failed(self, page: Page, error: Exception) -> str:
+        """A page's conversion raised: report it at its file, show its source instead."""
+        path = page.file.src_uri
+        shown = self.compiler.options.display(path) if self.compiler is not None else path
+        found = diag.make("render-error", shown, 1, 1,
+                          f"this page could not be converted ({describe(error)}); it shows "
+                          f"its source as plain text: {advice(error)}")
+        self._diagnostics.append(found)
+        self._log([found])
+        source = page.markdown or ""
+        if self._templates is None:
+            return ""
+        return self._templates[1].render("render-error.html", reason=describe(error),
+                                         source=source)
 
     def _log(self, found: list[diag.Diagnostic]) -> None:
         quiet = self.config.strict is False

@@ -45,7 +45,7 @@ def _cases(k: float) -> dict[str, Callable[[], str]]:
         "nested quotes": lambda: ">" * n(1_000) + " a\n",
         "nested lists": lambda: "".join("  " * i + "- a\n" for i in range(n(1_000))),
         "long line": lambda: "word " * n(400_000) + "\n",
-        "huge note (5 MB)": lambda: ("A sentence with [[a link]] and #tag and `code`.\n\n"
+        "huge note (5 MB)": lambda: ("A sentence with [[index]] and #tag and `code`.\n\n"
                                     * n(100_000)),
         "duplicate headings": lambda: "## Same\n\ntext\n\n" * n(20_000),
         "huge frontmatter": lambda: "---\n" + "".join(f"k{i}: v{i}\n" for i in range(n(50_000)))

@@ -15,8 +15,10 @@ from __future__ import annotations
 import functools
 import hashlib
 import json
+import os
 from collections.abc import Iterator
 from pathlib import Path
+from stat import S_ISDIR, S_ISREG
 from typing import Any
 
 from .. import diagnostics as diag
@@ -67,6 +69,10 @@ _LOADED_MAX = 20_000
 def load_sidecar(path: Path, rel: str, display: str) -> tuple[Sidecar | None, list[Diagnostic]]:
     """Read, parse and validate one sidecar; None when nothing of it is usable."""
     try:
+        mode = os.stat(path).st_mode
+        if not S_ISREG(mode) and not S_ISDIR(mode):  # a pipe would wait forever for a writer
+            return None, [_bad(display, 1, 1, "not a regular file (a named pipe, a device); "
+                               "skipped (remove it)")]
         data = path.read_bytes()
     except OSError as exc:
         return None, [_bad(display, 1, 1, f"cannot read the sidecar ({exc.strerror}); skipped")]

@@ -21,6 +21,7 @@ the cache marked unsaved, so the next save writes it again.
 
 from __future__ import annotations
 
+import contextlib
 import multiprocessing as mp
 import os
 import pickle
@@ -39,6 +40,22 @@ _RACY_NS = 2_000_000_000
 
 #: Fewer entries than this are written in this process: a fork costs more.
 BACKGROUND_THRESHOLD = 500
+
+
+#: what ``pickle.dump`` raises on an object it cannot write
+_UNPICKLABLE = (RecursionError, pickle.PicklingError, TypeError, AttributeError)
+
+
+def _picklable(entries: dict[SrcPath, _Entry]) -> dict[SrcPath, _Entry]:
+    """The entries that pickle on their own."""
+    kept: dict[SrcPath, _Entry] = {}
+    for path, entry in entries.items():
+        try:
+            pickle.dumps(entry, protocol=pickle.HIGHEST_PROTOCOL)
+        except _UNPICKLABLE:
+            continue
+        kept[path] = entry
+    return kept
 
 
 @dataclass(slots=True)
@@ -139,12 +156,25 @@ class ParseCache:
         assert self.cache_dir is not None
         try:
             self.cache_dir.mkdir(parents=True, exist_ok=True)
-            payload = (_FORMAT, self.parse_digest, self._entries)
             fd, tmp = tempfile.mkstemp(dir=self.cache_dir, prefix=".parse-", suffix=".tmp")
-            with os.fdopen(fd, "wb") as fh:
-                pickle.dump(payload, fh, protocol=pickle.HIGHEST_PROTOCOL)
-            os.replace(tmp, self.cache_dir / CACHE_FILE)
         except OSError:
+            return False
+        try:
+            with os.fdopen(fd, "wb") as fh:
+                try:
+                    pickle.dump((_FORMAT, self.parse_digest, self._entries), fh,
+                                protocol=pickle.HIGHEST_PROTOCOL)
+                except _UNPICKLABLE:
+                    # a note pickle cannot take (frontmatter nested hundreds of levels:
+                    # RecursionError) is simply not cached; the others are
+                    fh.seek(0)
+                    fh.truncate()
+                    pickle.dump((_FORMAT, self.parse_digest, _picklable(self._entries)), fh,
+                                protocol=pickle.HIGHEST_PROTOCOL)
+            os.replace(tmp, self.cache_dir / CACHE_FILE)
+        except (OSError, *_UNPICKLABLE):
+            with contextlib.suppress(OSError):
+                os.unlink(tmp)
             return False
         return True
 

@@ -13,6 +13,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 from operator import attrgetter
 from pathlib import Path
+from stat import S_ISREG
 from typing import Any
 
 from .. import diagnostics as diag
@@ -165,6 +166,8 @@ class SourceRefChecker:
         try:
             st = real.stat()
         except OSError:
+            return None
+        if not S_ISREG(st.st_mode):  # a pipe would wait forever for a writer
             return None
         key = str(real)
         stat = (st.st_mtime_ns, st.st_size)

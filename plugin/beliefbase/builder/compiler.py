@@ -40,7 +40,7 @@ from .links import LinkResolver
 from .options import CompileOptions
 from .parallel import map_if_it_pays
 from .resolve import ResolvedLink, Resolver
-from .sources import SourceFile, Symlinks, escapes
+from .sources import SourceFile, Symlinks, escapes, unreadable
 from .suggest import Suggester
 from .wikitext import auto_title
 
@@ -106,6 +106,8 @@ class Compiler:
         self._symlinks = Symlinks(options.docs_dir)
         self._networks_seen: dict[str, Network] = {}
         self._home: SrcPath | None = None  # the root note serving as home page, if any
+        #: sources of the last compile never read: path -> (path to report, why)
+        self._refused: dict[SrcPath, tuple[str, str]] = {}
 
     # -- the stages -------------------------------------------------------------------
 
@@ -143,13 +145,21 @@ class Compiler:
     def _partition(
         self, sources: Iterable[SourceFile]
     ) -> tuple[list[SourceFile], list[SourceFile]]:
-        """Sources that lie (symlinks resolved) outside docs_dir, and the others."""
+        """Sources never read (outside docs_dir after symlinks, or ``unreadable``), and
+        the others.  Why each unreadable one is refused goes to ``_refused``."""
         escaped: list[SourceFile] = []
         readable: list[SourceFile] = []
-        linked_folders, linked_files = self._symlinks.find()
+        self._refused = {}
+        scan = self._symlinks.find()
+        loops = tuple(f"{loop}/" for loop in scan.loops)
         for source in sources:
-            suspicious = source.path in linked_files or (
-                linked_folders and posixpath.dirname(source.path) in linked_folders)
+            refused = unreadable(source.path, scan.special, loops)
+            if refused is not None:
+                self._refused[source.path] = refused
+                escaped.append(source)
+                continue
+            suspicious = source.path in scan.files or (
+                scan.folders and posixpath.dirname(source.path) in scan.folders)
             if suspicious and escapes(source, self.options.docs_real):
                 escaped.append(source)
             else:
@@ -421,6 +431,11 @@ class Compiler:
                 refs[doc.path] = doc_refs
             found += ref_diags
         for source in escaped:
+            if source.path in self._refused:
+                where, why = self._refused[source.path]
+                found.append(diag.make("unreadable-file", self.options.display(where), 1, 1,
+                                       why))
+                continue
             found.append(diag.make(
                 "path-escape", self.options.display(source.path), 1, 1,
                 "this file is a symlink to a place outside the docs folder; it is not read "

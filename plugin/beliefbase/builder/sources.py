@@ -105,12 +105,54 @@ def escapes(source: SourceFile, docs_real: Path) -> bool:
     return real != docs_real and docs_real not in real.parents
 
 
+@dataclass(frozen=True, slots=True)
+class LinkScan:
+    """What one walk of docs_dir found (POSIX paths relative to it)."""
+
+    folders: set[str]  # folders reached through a symlink
+    files: set[str]  # files that are symlinks
+    #: folder symlinks pointing to a folder that holds them (``sub/loop -> ..``): MkDocs
+    #: walks through them until the system refuses, listing every file dozens of times
+    loops: set[str]
+    #: entries that are no regular file: pipes (opening one waits forever), sockets,
+    #: devices, symlinks to nothing
+    special: set[str]
+
+
+def unreadable(path: str, special: set[str], loops: tuple[str, ...]
+               ) -> tuple[str, str] | None:
+    """(path to report, why) if the file at ``path`` must not be opened, else None.
+
+    ``special`` and ``loops`` come from a ``LinkScan`` (loops as ``"folder/"``).
+    """
+    if loops and path.startswith(loops):
+        loop = next(f for f in loops if path.startswith(f)).rstrip("/")
+        return (loop, "this folder symlink points to a folder that contains it, a loop; "
+                "the files under it are read once, at their own place (remove the link)")
+    if not path.isascii():
+        try:
+            path.encode("utf-8")
+        except UnicodeEncodeError:  # undecodable bytes, kept by os as surrogates
+            return (printable_path(path), "this file's name is not valid UTF-8, so it has "
+                    "no URL; it is not read or published (rename it)")
+    if path in special:
+        return (path, "this is not a regular file (a named pipe, socket, device or a "
+                "symlink to nothing); it is not read or published (remove it from the docs "
+                "folder)")
+    return None
+
+
+def printable_path(path: str) -> str:
+    """``path`` with bytes that are not UTF-8 shown as ``\\xff`` (loggable, JSON-safe)."""
+    return path.encode("utf-8", "surrogateescape").decode("utf-8", "backslashreplace")
+
+
 class Symlinks:
-    """(folders reached through a symlink, files that are symlinks) under ``root``.
+    """The ``LinkScan`` of ``root``: which files must be looked at more closely.
 
     One ``scandir`` walk that follows folder links (each real folder entered once,
-    so a link loop ends); ``is_symlink`` comes from the directory entry, so no
-    file is stat-ed.  Paths are POSIX, relative to ``root``.  A second call
+    so a link loop ends); ``is_symlink`` and ``is_file`` come from the directory
+    entry, so no file but a symlink is stat-ed.  A second call
     stats only the folders: if none changed (a new or removed link changes its
     folder's mtime), the previous answer stands.
     """
@@ -118,9 +160,9 @@ class Symlinks:
     def __init__(self, root: Path) -> None:
         self.root = root
         self._stamps: dict[str, tuple[int, int]] = {}  # folder -> (inode, mtime_ns)
-        self._result: tuple[set[str], set[str]] = (set(), set())
+        self._result = LinkScan(set(), set(), set(), set())
 
-    def find(self) -> tuple[set[str], set[str]]:
+    def find(self) -> LinkScan:
         if not self._stamps or any(_stamp(f) != s for f, s in self._stamps.items()):
             self._stamps = {}
             self._result = _walk_links(self.root, self._stamps)
@@ -135,9 +177,8 @@ def _stamp(folder: str) -> tuple[int, int] | None:
     return (st.st_ino, st.st_mtime_ns)
 
 
-def _walk_links(root: Path, stamps: dict[str, tuple[int, int]]) -> tuple[set[str], set[str]]:
-    folders: set[str] = set()
-    files: set[str] = set()
+def _walk_links(root: Path, stamps: dict[str, tuple[int, int]]) -> LinkScan:
+    scan = LinkScan(set(), set(), set(), set())
     seen: set[tuple[int, int]] = set()
     stack: list[tuple[str, str, bool]] = [(str(root), "", False)]
     while stack:
@@ -156,13 +197,29 @@ def _walk_links(root: Path, stamps: dict[str, tuple[int, int]]) -> tuple[set[str
             link = entry.is_symlink()
             try:
                 is_dir = entry.is_dir()
+                is_file = not is_dir and entry.is_file()
             except OSError:
-                continue
+                is_dir = is_file = False
             if is_dir:
+                if link and _loops(entry.path, folder):
+                    scan.loops.add(child)
+                    continue
                 if inherited or link:
-                    folders.add(child)
+                    scan.folders.add(child)
                 stack.append((entry.path, child, inherited or link))
-            elif link:
-                files.add(child)
-    return folders, files
+                continue
+            if link:
+                scan.files.add(child)
+            if not is_file:
+                scan.special.add(child)
+    return scan
 
+
+def _loops(link: str, folder: str) -> bool:
+    """Does the folder symlink ``link`` (in ``folder``) point to ``folder`` or above?"""
+    try:
+        target = os.path.realpath(link)
+        here = os.path.realpath(folder)
+    except OSError:
+        return True
+    return here == target or here.startswith(target.rstrip(os.sep) + os.sep)

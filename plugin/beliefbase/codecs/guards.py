@@ -4,6 +4,10 @@
   until ``RecursionError`` (after ~45 s for 1,000 levels), which would abort
   the whole ``mkdocs build``.  Such a block is reported (``nesting-depth``)
   and rendered as a code block: every character is still on the page.
+* Emphasis nested hundreds of levels deep (``**a **a **a … b** b**``) makes
+  Python-Markdown's tree walks recurse past Python's limit (``toc``'s
+  ``iterparent``, near 800 levels inside a build): such a paragraph is
+  reported and shown as a code block too, the rest of the page renders.
 * A line with hundreds of unmatched ``[`` makes the link patterns quadratic.
   Those brackets are backslash-escaped, which renders the same characters.
 """
@@ -16,10 +20,16 @@ from dataclasses import dataclass
 #: Deeper than this (in columns of indentation, or ``>`` markers) is refused.
 MAX_INDENT = 400
 MAX_QUOTES = 100
+#: Emphasis nested deeper than this is refused (far below the ~800 that recurse).
+MAX_EMPHASIS = 200
 #: A line with more unmatched ``[`` than this has them escaped.
 MAX_OPEN_BRACKETS = 64
 
 _LEAD = re.compile(r"^[ \t>]*", re.MULTILINE)
+# A run of emphasis delimiters (``*``, ``**``, ``_``, ...).
+_DELIMITERS = re.compile(r"[*_]+")
+# A paragraph break: a line with nothing but spaces (masked code is spaces too).
+_BREAK = re.compile(r"\n[ \t]*\n")
 
 
 @dataclass(frozen=True, slots=True)
@@ -27,7 +37,8 @@ class DeepBlock:
     start: int  # offset of the block in the text
     end: int
     line: int  # 0-based line (in the text) of the first too-deep line
-    depth: int  # indentation columns or quote markers found
+    depth: int  # indentation columns, quote markers or emphasis levels found
+    kind: str = "nesting"  # or "emphasis"
 
 
 def deep_blocks(text: str) -> list[DeepBlock]:
@@ -54,9 +65,61 @@ def deep_blocks(text: str) -> list[DeepBlock]:
     return found
 
 
+def deep_emphasis(text: str) -> list[DeepBlock]:
+    """Paragraphs whose emphasis nests deeper than ``MAX_EMPHASIS`` (code left out).
+
+    A delimiter run that can only open (before a word, after a space or
+    punctuation: ``**a``) goes one level deeper, one that can only close
+    (``a**``) one up; ``a*b`` and ``2 * 3`` do neither, as in CommonMark's
+    flanking rules.  An upper bound of the nesting Python-Markdown builds.
+    """
+    if text.count("*") + text.count("_") <= MAX_EMPHASIS:
+        return []
+    from .mask import mask  # here: most notes never need it
+
+    masked = mask(text)
+    found: list[DeepBlock] = []
+    breaks = [(m.start() + 1, m.end()) for m in _BREAK.finditer(masked)]
+    starts = [0] + [after for _end, after in breaks]
+    ends = [end for end, _after in breaks] + [len(masked)]
+    for start, end in zip(starts, ends, strict=True):
+        block = masked[start:end]
+        if block.count("*") + block.count("_") > MAX_EMPHASIS:
+            deepest = _emphasis_depth(block)
+            if deepest is not None:
+                depth, at = deepest
+                found.append(DeepBlock(start, end, masked.count("\n", 0, start + at), depth,
+                                       "emphasis"))
+    return found
+
+
+def _emphasis_depth(block: str) -> tuple[int, int] | None:
+    """(deepest nesting, offset where it passed the limit), if past ``MAX_EMPHASIS``."""
+    depth = peak = 0
+    passed = -1
+    for m in _DELIMITERS.finditer(block):
+        before = block[m.start() - 1] if m.start() else " "
+        after = block[m.end()] if m.end() < len(block) else " "
+        opens = not after.isspace() and (before.isspace() or not before.isalnum())
+        closes = not before.isspace() and (after.isspace() or not after.isalnum())
+        if opens and not closes:
+            depth += 1
+            if depth > peak:
+                peak = depth
+                if peak == MAX_EMPHASIS + 1:
+                    passed = m.start()
+        elif closes and not opens and depth:
+            depth -= 1
+    return (peak, passed) if peak > MAX_EMPHASIS else None
+
+
 def make_renderable(text: str) -> str:
     """``text`` with deep blocks fenced and runaway ``[`` escaped (same visible text)."""
     blocks = deep_blocks(text)
+    emphasis = [b for b in deep_emphasis(text)
+                if not any(b.start < o.end and o.start < b.end for o in blocks)]
+    if emphasis:
+        blocks = sorted(blocks + emphasis, key=lambda b: b.start)
     if blocks:
         out: list[str] = []
         pos = 0

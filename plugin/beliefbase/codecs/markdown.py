@@ -24,7 +24,7 @@ from .. import diagnostics as diag
 from ..ids import SrcPath
 from . import frontmatter as fm
 from .comments import strip_comments
-from .guards import MAX_INDENT, deep_blocks
+from .guards import MAX_EMPHASIS, MAX_INDENT, deep_blocks, deep_emphasis
 from .mask import code_only_regions, mask
 from .math import Formula, find_math, to_mathml
 from .model import BlockId, Footnote, Heading, LinkForm, LinkRef, ParsedDoc, Tag
@@ -152,6 +152,13 @@ def parse_markdown(path: SrcPath, data: bytes, display: str) -> ParsedDoc:
             "nesting-depth", display, first_line + block.line, 1,
             f"a list or quote nested {block.depth} levels deep cannot be rendered (the "
             f"limit is {MAX_INDENT // 4} levels); it is shown as plain text. Flatten it",
+        ))
+    for block in deep_emphasis(body):
+        found.append(diag.make(
+            "nesting-depth", display, first_line + block.line, 1,
+            f"emphasis (* or _) nested {block.depth} levels deep cannot be rendered (the "
+            f"limit is {MAX_EMPHASIS} levels); the paragraph is shown as plain text. Close "
+            "the * or _ runs, or escape them as \\*",
         ))
     return _scan(path, data, body, first_line, front, found, display)
 

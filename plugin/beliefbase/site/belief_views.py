@@ -23,7 +23,7 @@ from mkdocs.utils import get_relative_url
 from ..beliefs import BeliefSet, VerifiedBelief, VerifiedProvenance
 from ..beliefs.emit import counts
 from ..builder.compiled import Compiled
-from ..ids import SrcPath, asset_url, url_for_src, url_slug
+from ..ids import SrcPath, asset_url, fit_name, url_for_src, url_slug
 
 #: Slugs a belief page may not take: they name the folders next to it.
 _RESERVED = frozenset({"topic", "index"})
@@ -71,7 +71,7 @@ def _assign(names: list[str], folder: str, used: set[str],
             reserved: frozenset[str]) -> dict[str, str]:
     assigned: dict[str, str] = {}
     for name in names:
-        base = url_slug(name)
+        base = fit_name(url_slug(name))  # a topic may be longer than a file name
         slug, n = base, 1
         while slug in reserved or f"{folder}{slug}.md" in used:
             n += 1

@@ -12,6 +12,7 @@ import contextlib
 import functools
 import hashlib
 import json
+import os
 import posixpath
 from collections.abc import Set as AbstractSet
 from functools import lru_cache
@@ -34,7 +35,7 @@ from ..graph.build import GraphBuilder
 from ..graph.emit import graph_json_chunks
 from ..graph.invariants import check_graph
 from ..graph.model import Graph
-from ..ids import SrcPath, root_url, url_for_dest, url_slug
+from ..ids import SrcPath, fit_name, root_url, url_for_dest, url_slug
 from .beliefs import BeliefOptions, BeliefSite
 from .dates import DatesCache, note_dates
 from .escape import UserText, ascii_html, json_for_html, user_text
@@ -49,6 +50,7 @@ from .panels_ahead import PageKey, panels_ahead
 from .reader import ReaderCache, ReaderOptions, ReaderSite
 from .recent import FEED_XML, RecentOptions, RecentSite
 from .render import PageRenderer
+from .render_guard import describe
 from .tags import TagOptions, TagSite
 from .templates import Templates
 
@@ -153,7 +155,12 @@ class SiteBuild:
             md.treeprocessors.register(EmbeddedLinks(md, self.renderer), "bb_embedded_links", 1)
             self._nested[depth] = md
         md.reset()
-        return md.convert(make_renderable(text))
+        try:
+            return md.convert(make_renderable(text))
+        except Exception as error:  # noqa: BLE001 - the embedding page still renders
+            # the embedded note's own page reports it (render-error); here its source
+            return self.templates.render("render-error.html", reason=describe(error),
+                                         source=text)
 
     def panels_before(self, doc: Document) -> str:
         return drift_banner_html(self.compiled, doc, self.templates)
@@ -406,16 +413,22 @@ class SiteBuild:
             folder = posixpath.dirname(page_path(doc.parsed))
             for alias in doc.aliases:
                 for dest, url in _alias_pages(alias, folder, use_directory_urls):
-                    if url in taken or dest in taken_dest:
+                    if url in taken or _collides(dest, taken_dest):
                         continue
-                    taken.add(url)
+                    target = site_dir / dest
+                    if dest not in before and os.path.lexists(target):
+                        continue  # a file of the site, not a redirect of ours: never replaced
                     rel = _relative_url(doc.url, url)
-                    now[dest] = hashlib.sha1(f"{doc.title}\0{rel}".encode()).hexdigest()
-                    if before.get(dest) != now[dest]:  # rendered only when it changed
-                        target = site_dir / dest
-                        target.parent.mkdir(parents=True, exist_ok=True)
-                        write_text(target, self.templates.render(
-                            "redirect.html", title=doc.title, url=rel))
+                    digest = hashlib.sha1(f"{doc.title}\0{rel}".encode()).hexdigest()
+                    if before.get(dest) != digest:  # rendered only when it changed
+                        try:
+                            target.parent.mkdir(parents=True, exist_ok=True)
+                            write_text(target, self.templates.render(
+                                "redirect.html", title=doc.title, url=rel))
+                        except OSError:  # a file where its folder would be (``sitemap.xml/``)
+                            continue
+                    taken.add(url)
+                    now[dest] = digest
                     written.append(url)
         for dest in before.keys() - now.keys() - taken_dest:
             with contextlib.suppress(OSError):
@@ -426,6 +439,19 @@ class SiteBuild:
         return written
 
 
+def _collides(dest: str, taken_dest: AbstractSet[str]) -> bool:
+    """Would a redirect at ``dest`` replace a file of the site, or need one as its folder
+    (alias ``sitemap.xml`` -> ``sitemap.xml/index.html``)?"""
+    if dest in taken_dest:
+        return True
+    at = dest.find("/")
+    while at > 0:
+        if dest[:at] in taken_dest:
+            return True
+        at = dest.find("/", at + 1)
+    return False
+
+
 @lru_cache(maxsize=1 << 16)  # the same every rebuild of `mkdocs serve`
 def _alias_pages(alias: str, folder: str, use_directory_urls: bool) -> tuple[tuple[str, str], ...]:
     """(output path, URL) of the redirect pages ``alias`` may get, in order of preference."""
@@ -433,6 +459,7 @@ def _alias_pages(alias: str, folder: str, use_directory_urls: bool) -> tuple[tup
     for name in dict.fromkeys((url_slug(alias), alias.strip())):
         if not name or "/" in name or name.startswith("."):
             continue
+        name = fit_name(name)  # an alias may be longer than a file name
         dest = (f"{name}/index.html" if use_directory_urls else f"{name}.html")
         dest = posixpath.join(folder, dest) if folder else dest
         pages.append((dest, str(url_for_dest(dest, use_directory_urls))))
