@@ -28,6 +28,7 @@ paragraph that splits the paragraph there (documented).
 from __future__ import annotations
 
 import re
+from bisect import bisect_left
 
 from . import frontmatter as fm
 from .mask import code_only_regions
@@ -35,8 +36,8 @@ from .mask import code_only_regions
 #: The delimiter; a literal, so str.find jumps to it at C speed.
 MARK = "%%"
 # Spaces and tabs (no newline) before / after a comment on its line.
-_SPACES_BEFORE = re.compile(r"[ \t]*\Z")
 _SPACES_AFTER = re.compile(r"[ \t]*")
+_NEWLINE = re.compile("\n")
 
 
 def strip_comments(text: str) -> str:
@@ -65,6 +66,7 @@ def comment_spans(body: str) -> list[tuple[int, int]]:
     leaves alone between itself and the start or end of its line."""
     code = code_only_regions(body)
     spans: list[tuple[int, int]] = []
+    newlines: list[int] | None = None
     at = body.find(MARK)
     region = 0
     while at >= 0:
@@ -75,7 +77,9 @@ def comment_spans(body: str) -> list[tuple[int, int]]:
             continue
         close = _closing(body, at + 2, code, region)
         end = len(body) if close < 0 else close + 2
-        spans.append(_widen(body, at, end))
+        if newlines is None:  # where lines end: found once, looked up per comment
+            newlines = [m.start() for m in _NEWLINE.finditer(body)]
+        spans.append(_widen(body, at, end, newlines))
         at = body.find(MARK, end) if close >= 0 else -1
     return spans
 
@@ -94,19 +98,26 @@ def _closing(body: str, at: int, code: list[tuple[int, int]], region: int) -> in
     return -1
 
 
-def _widen(body: str, start: int, end: int) -> tuple[int, int]:
-    line_start = body.rfind("\n", 0, start) + 1
-    line_end = body.find("\n", end)
-    line_end = len(body) if line_end < 0 else line_end
-    before = _SPACES_BEFORE.search(body, line_start, start)
+def _widen(body: str, start: int, end: int, newlines: list[int]) -> tuple[int, int]:
+    """``(start, end)`` of a comment, widened over the blanks between it and the start
+    or end of its line (``newlines``: the offsets of every newline of ``body``)."""
+    i = bisect_left(newlines, start)
+    line_start = newlines[i - 1] + 1 if i > 0 else 0
+    j = bisect_left(newlines, end)
+    line_end = newlines[j] if j < len(newlines) else len(body)
+    # the blanks just before the comment: walked back from it (a search from the
+    # line's start would cost the whole line for each of thousands of comments on it)
+    before = start
+    while before > line_start and body[before - 1] in " \t":
+        before -= 1
     after = _SPACES_AFTER.match(body, end, line_end)
     # A comment holding a newline keeps it: what stood before it ends a line, and
     # what follows it starts one.
-    lines = body.find("\n", start, end) >= 0
-    starts_line = lines or (before is not None and before.start() == line_start)
+    lines = j > i  # a newline between start and end
+    starts_line = lines or before == line_start
     ends_line = lines or (after is not None and after.end() == line_end)
-    if ends_line and before is not None:
-        start = before.start()  # no trailing spaces left: no hard line break
+    if ends_line:
+        start = before  # no trailing spaces left: no hard line break
     if starts_line and after is not None:
         end = after.end()  # no leading spaces left: no indented code block
     return start, end
