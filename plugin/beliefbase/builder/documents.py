@@ -229,6 +229,7 @@ def build_sections(doc: Document, options: CompileOptions, wikitext: WikiText) -
     """(Re)compute sections and anchors, the way ``toc`` assigns heading ids."""
     headings = doc.parsed.headings
     used: set[str] = {h.explicit_id for h in headings if h.explicit_id and options.heading_attr_ids}
+    tried: dict[tuple[str, int], int] = {}
     sections: list[Section] = []
     stack: list[Section] = []
     ends = _section_ends(headings, max(doc.parsed.line_count, 1))
@@ -237,7 +238,7 @@ def build_sections(doc: Document, options: CompileOptions, wikitext: WikiText) -
         if heading.explicit_id and options.heading_attr_ids:
             anchor = heading.explicit_id
         else:
-            anchor = unique_id(options.slug(text), used)
+            anchor = unique_id(options.slug(text), used, tried)
         while stack and stack[-1].level >= heading.level:
             stack.pop()
         section = Section(
@@ -274,12 +275,25 @@ def _section_ends(headings: tuple[Heading, ...], last_line: int) -> list[int]:
     return ends
 
 
-def unique_id(slug: str, used: set[str]) -> str:
-    """Python-Markdown ``toc.unique``: append ``_1``, ``_2``... until unused."""
-    value = slug
-    while value in used or not value:
-        m = _IDCOUNT.match(value)
-        value = f"{m.group(1)}_{int(m.group(2)) + 1}" if m else f"{value}_1"
+def unique_id(slug: str, used: set[str], tried: dict[tuple[str, int], int] | None = None) -> str:
+    """Python-Markdown ``toc.unique``: append ``_1``, ``_2``... until unused.
+
+    ``tried`` (one dict per page, like ``used``) remembers where the count stopped for
+    each slug, so a page of 20,000 alike headings is not counted from 1 each time
+    (the same ids: ``used`` only grows, so the next free number is further on).
+    """
+    if slug and slug not in used:
+        used.add(slug)
+        return slug
+    m = _IDCOUNT.match(slug)
+    root, start = (m.group(1), int(m.group(2))) if m else (slug, 0)
+    key = (root, start)
+    number = (tried or {}).get(key, start) + 1
+    while f"{root}_{number}" in used:
+        number += 1
+    if tried is not None:
+        tried[key] = number
+    value = f"{root}_{number}"
     used.add(value)
     return value
 
