@@ -40,7 +40,7 @@ CODES: dict[str, tuple[Level, str]] = {
     "path-escape": (Level.WARNING, "a path or symlink that leaves docs_dir (or the project)"),
     "math-error": (Level.INFO, "a formula (`$…$`, `$$…$$`) that cannot be converted to MathML"),
     "link-to-unpublished": (Level.INFO, "a link to a draft / publish: false note"),
-    "too-many-tags": (Level.INFO, "a note with more different tags than a note may have (200)"),
+    "too-many-tags": (Level.INFO, "a note with more different tags than a note may have (100)"),
     "excalidraw-embed": (Level.INFO, "an Excalidraw drawing with no exported SVG/PNG next to it"),
     "obsidian-settings": (Level.INFO, "a .obsidian/*.json setting that cannot be read"),
     "source-ref-drift": (Level.WARNING, "a source file changed since its hash was recorded"),

@@ -562,7 +562,7 @@ def _in_attr_list(text: str, line_start: int, at: int) -> bool:
 
 #: Distinct tags one note may give the site: each gets a page, and a note with
 #: thousands of them (a pasted word list) would add thousands of pages.
-MAX_TAGS_PER_NOTE = 200
+MAX_TAGS_PER_NOTE = 100
 
 
 def _limited_tags(tags: list[Tag], found: list[diag.Diagnostic], display: str) -> (
