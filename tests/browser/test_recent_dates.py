@@ -80,9 +80,13 @@ def shots(tmp_path_factory: pytest.TempPathFactory) -> Path:
     return Path(out) if out else tmp_path_factory.mktemp("shots")
 
 
-def _open(browser: Any, size: str) -> tuple[Any, Any, list[str]]:
+#: every size in both palettes (the screenshots in docs/ are these)
+VARIANTS = [(size, scheme) for size in SIZES for scheme in ("light", "dark")]
+
+
+def _open(browser: Any, size: str, scheme: str = "light") -> tuple[Any, Any, list[str]]:
     width, height = SIZES[size]
-    dark = size == "phone"  # both palettes: the phone shots are dark
+    dark = scheme == "dark"
     context = browser.new_context(viewport={"width": width, "height": height},
                                   color_scheme="dark" if dark else "light")
     page = context.new_page()
@@ -98,12 +102,12 @@ def _is_dark(page: Any) -> bool:
     return bool(page.evaluate("document.body.getAttribute('data-md-color-scheme') === 'slate'"))
 
 
-@pytest.mark.parametrize("size", list(SIZES))
+@pytest.mark.parametrize(("size", "scheme"), VARIANTS)
 def test_note_shows_dates_and_reading_time(browser: Any, site_url: str, shots: Path,
-                                           size: str) -> None:
-    context, page, problems = _open(browser, size)
+                                           size: str, scheme: str) -> None:
+    context, page, problems = _open(browser, size, scheme)
     page.goto(f"{site_url}Reading%20list/")
-    assert _is_dark(page) == (size == "phone")
+    assert _is_dark(page) == (scheme == "dark")
     line = page.locator(".bb-note-meta")
     assert line.is_visible()
     assert line.inner_text() == "Created 12 January 2026 · Updated 5 May 2026 · 2 min read"
@@ -115,16 +119,17 @@ def test_note_shows_dates_and_reading_time(browser: Any, site_url: str, shots: P
         "getComputedStyle(document.querySelector('.bb-note-meta')).color")
     background = page.evaluate("getComputedStyle(document.body).backgroundColor")
     assert colour != background
-    page.screenshot(path=str(shots / f"note-dates-{size}.png"))
+    page.screenshot(path=str(shots / f"note-dates-{size}-{scheme}.png"))
     context.close()
     assert problems == []
 
 
-@pytest.mark.parametrize("size", list(SIZES))
-def test_recent_page_lists_notes(browser: Any, site_url: str, shots: Path, size: str) -> None:
-    context, page, problems = _open(browser, size)
+@pytest.mark.parametrize(("size", "scheme"), VARIANTS)
+def test_recent_page_lists_notes(browser: Any, site_url: str, shots: Path, size: str,
+                                 scheme: str) -> None:
+    context, page, problems = _open(browser, size, scheme)
     page.goto(f"{site_url}recent/")
-    assert _is_dark(page) == (size == "phone")
+    assert _is_dark(page) == (scheme == "dark")
     titles = page.locator(".bb-recent__title").all_inner_texts()
     assert titles[1:] == ["Reading list", "Spaced repetition", "Zettelkasten", "Weekly review"]
     assert "Draft idea" not in page.locator("article").inner_text()
@@ -134,8 +139,8 @@ def test_recent_page_lists_notes(browser: Any, site_url: str, shots: Path, size:
     page.wait_for_url("**/Zettelkasten/")
     assert page.locator("article h1").inner_text().startswith("Zettelkasten")
     page.goto(f"{site_url}recent/")
-    assert _is_dark(page) == (size == "phone")
-    page.screenshot(path=str(shots / f"recent-{size}.png"))
+    assert _is_dark(page) == (scheme == "dark")
+    page.screenshot(path=str(shots / f"recent-{size}-{scheme}.png"))
     context.close()
     assert problems == []
 
