@@ -35,6 +35,8 @@ CODES: dict[str, tuple[Level, str]] = {
     "cycle": (Level.WARNING, "a cycle in a relation declared acyclic (e.g. depends_on)"),
     "embed-cycle": (Level.WARNING, "a transclusion that embeds itself, directly or not"),
     "embed-depth": (Level.WARNING, "transclusions nested deeper than embed_depth"),
+    "embed-too-large": (Level.WARNING, "a page transcluding more than 200 notes or 20,000 "
+                        "lines in all"),
     "nesting-depth": (Level.WARNING, "lists, quotes or emphasis nested too deeply to render "
                       "as such"),
     "path-escape": (Level.WARNING, "a path or symlink that leaves docs_dir (or the project)"),

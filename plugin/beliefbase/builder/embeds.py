@@ -5,10 +5,14 @@ embeds: a document's lines from ``start`` to ``end``.  An embed whose unit
 contains one of the embed links that led to it (itself included) would
 render forever: that is a cycle (a note embedding itself is the simplest; a
 note embedding one of its *other* sections is fine).  Nesting more than
-``embed_depth`` embeds is cut off.  The
+``embed_depth`` embeds is cut off.  A page holds at most ``MAX_EMBEDS``
+transclusions and ``MAX_EMBED_LINES`` transcluded lines in all, nested ones
+included (ten embeds of notes that embed ten more, five deep, made a 43 MB
+page): past either, embeds are shown as links (``embed-too-large``).  The
 compiler checks every published page once (diagnostics at the offending
-link); the renderer applies the same two rules with ``blocked`` while it
-renders, so what is reported is what the reader sees.
+link); the renderer applies the same rules with ``blocked`` and ``Budget``
+while it renders, in the same order, so what is reported is what the reader
+sees.
 """
 
 from __future__ import annotations
@@ -35,6 +39,28 @@ class Unit:
 
 #: The embed links that led to the unit being rendered: (file, line), outermost first.
 Chain = tuple[tuple[SrcPath, int], ...]
+
+#: Transclusions one page may hold, nested ones included.
+MAX_EMBEDS = 200
+#: Lines of transcluded notes one page may hold, nested ones included.
+MAX_EMBED_LINES = 20_000
+
+
+@dataclass(slots=True)
+class Budget:
+    """What one page has transcluded so far (the renderer's and the check's count)."""
+
+    embeds: int = 0
+    lines: int = 0
+
+    def take(self, unit: Unit) -> bool:
+        """Count ``unit`` in, or False when it would exceed a page's limits."""
+        size = unit.end - unit.start + 1
+        if self.embeds >= MAX_EMBEDS or self.lines + size > MAX_EMBED_LINES:
+            return False
+        self.embeds += 1
+        self.lines += size
+        return True
 
 
 def unit_of(doc: Document, anchor: str | None) -> Unit:
@@ -119,6 +145,8 @@ class _Walker:
     ) -> None:
         self.docs, self.links, self.max_depth = docs, links, max_depth
         self.display, self.reported, self.reached = display, reported, reached
+        self.budget = Budget()
+        self.full = False  # the page's budget ran out: nothing more is transcluded
 
     def walk(self, unit: Unit, chain: Chain, names: tuple[str, ...]) -> None:
         for rl in embeds_within(self.links.get(unit.path, []), unit):
@@ -130,6 +158,12 @@ class _Walker:
             target = unit_of(target_doc, rl.anchor)
             here = (*chain, (rl.source, rl.link.line))
             problem = blocked(target, here, self.max_depth)
+            if self.full:
+                return
+            if problem is None and not self.budget.take(target):
+                self.full = True
+                self._too_large(here[0])
+                return
             if problem is None:
                 self.walk(target, here, (*names, _name(target)))
             elif problem == "embed-cycle":
@@ -153,6 +187,16 @@ class _Walker:
         self.reported[key] = diag.make(
             problem, self.display(rl.source), rl.link.line, rl.link.column, message
         )
+
+
+    def _too_large(self, where: tuple[SrcPath, int]) -> None:
+        """The page ran out of its budget within the embed at ``where`` (its own line)."""
+        page, line = where
+        self.reported.setdefault((page, line, 1), diag.make(
+            "embed-too-large", self.display(page), line, 1,
+            f"this page transcludes more than {MAX_EMBEDS} notes or {MAX_EMBED_LINES:,} lines "
+            "in all (nested embeds count); from within this embed on they are shown as "
+            "links. Embed less, or link instead"))
 
 
 def _name(unit: Unit) -> str:

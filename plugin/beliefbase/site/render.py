@@ -29,7 +29,7 @@ from mkdocs.utils import get_relative_url
 
 from ..builder.compiled import Compiled
 from ..builder.documents import DRAWING_SUFFIX, Document, page_path
-from ..builder.embeds import Chain, blocked, unit_of
+from ..builder.embeds import Budget, Chain, blocked, unit_of
 from ..builder.resolve import ResolvedLink
 from ..builder.wikitext import link_text, unresolved_text
 from ..codecs.model import LinkRef
@@ -77,6 +77,7 @@ class PageRenderer:
         self.read_text = read_text
         self.render_markdown = render_markdown  # (markdown, depth) -> html
         self.frames: list[Frame] = []
+        self.budget = Budget()
         #: tag -> the source path of its page, None if it has none (set by the tag pages)
         self.tag_page: Callable[[str], SrcPath | None] | None = None
         self._tables: dict[SrcPath, dict[_Key, list[ResolvedLink]]] = {}
@@ -92,6 +93,7 @@ class PageRenderer:
 
     def begin_page(self, doc: Document, page_url: str) -> None:
         self.frames = [Frame(doc, page_url)]
+        self.budget = Budget()  # what the page transcludes, nested embeds included
 
     def end_page(self) -> None:
         self.frames = []
@@ -273,7 +275,7 @@ class PageRenderer:
         target = self.compiled.documents[rl.target]
         unit = unit_of(target, rl.anchor)
         chain = (*frame.chain, (frame.doc.path, rl.link.line))
-        if blocked(unit, chain, self.compiled.options.embed_depth):
+        if blocked(unit, chain, self.compiled.options.embed_depth) or not self.budget.take(unit):
             el = self.link_element(rl)
             el.set("class", el.get("class", "") + " bb-embed-blocked")
             return el
