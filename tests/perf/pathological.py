@@ -41,7 +41,7 @@ def _cases(k: float) -> dict[str, Callable[[], str]]:
         "brackets": lambda: "[" * n(30_000) + "a\n",
         "open wikilinks": lambda: "[[a" * n(20_000) + "\n",
         "empty embeds": lambda: "![[]()" * n(20_000) + "\n",
-        "backticks": lambda: "".join("`" * i + " " for i in range(1, n(2_000))) + "\n",
+        "backticks": lambda: "".join("`" * i + " " for i in range(1, n(500))) + "\n",
         "nested quotes": lambda: ">" * n(1_000) + " a\n",
         "nested lists": lambda: "".join("  " * i + "- a\n" for i in range(n(1_000))),
         "long line": lambda: "word " * n(400_000) + "\n",

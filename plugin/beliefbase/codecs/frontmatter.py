@@ -196,6 +196,9 @@ _KEY_LINE = re.compile(r"""^[\"']?(?P<key>[^\s:="'#\[][^:=\n"']*?)[\"']?[ \t]*[:
 def key_lines(raw: str, first_line: int) -> dict[str, int]:
     """Top-level key -> file line, for a block whose first line is ``first_line``."""
     lines: dict[str, int] = {}
+    line, counted = first_line, 0  # newlines counted on from the last key, not from the top
     for m in _KEY_LINE.finditer(raw):
-        lines.setdefault(m.group("key").strip(), first_line + raw.count("\n", 0, m.start()))
+        line += raw.count("\n", counted, m.start())
+        counted = m.start()
+        lines.setdefault(m.group("key").strip(), line)
     return lines

@@ -338,7 +338,8 @@ def _links(
         return
     sentences = _Sentences(body)
     at = 0
-    while (m := _next_link(masked, at)) is not None:
+    angles = [masked.find("<http")]  # the next "<http" at or after `at` (-1: none left)
+    while (m := _next_link(masked, at, angles)) is not None:
         start = m.start()
         escaped = start > 0 and masked[start - 1] == "\\"
         if escaped or (m.group("mdbang") is not None and start > 0 and masked[start - 1] == "]"):
@@ -356,14 +357,20 @@ def _links(
             yield link
 
 
-def _next_link(masked: str, at: int) -> re.Match[str] | None:
+def _next_link(masked: str, at: int, angles: list[int] | None = None) -> re.Match[str] | None:
     """``_LINK.search(masked, at)``, without trying the regex at every offset.
 
     The regex engine cannot skip ahead to a lookahead or a class of characters
     (it tries each offset), but ``str.find`` jumps to a literal at C speed.
+    ``angles`` holds where the next ``<http`` is, kept between calls: a note with
+    no autolink was searched to its end for one before each of its links.
     """
     bracket = masked.find("[", at)
-    angle = masked.find("<http", at)
+    if angles is None:
+        angles = [masked.find("<http", at)]
+    elif 0 <= angles[0] < at:
+        angles[0] = masked.find("<http", at)
+    angle = angles[0]
     while bracket >= 0 or angle >= 0:
         if angle < 0 or 0 <= bracket < angle:
             if bracket > at and masked[bracket - 1] == "!":
@@ -378,7 +385,7 @@ def _next_link(masked: str, at: int) -> re.Match[str] | None:
             m = _LINK.match(masked, angle)
             if m is not None:
                 return m
-            angle = masked.find("<http", angle + 1)
+            angle = angles[0] = masked.find("<http", angle + 1)
     return None
 
 

@@ -75,6 +75,8 @@ _BLOCK_MARK = re.compile(r"(?P<sep>[ \t]|\n)[ \t]*\^(?P<id>[A-Za-z0-9][A-Za-z0-9
 EMBED_SLOT = "bb-embed-slot"
 _BLOCK_TAGS = {"p", "ul", "ol", "div", "pre", "blockquote", "table"}
 # The rest of an attr_list after a "#id" in it: attributes, "}", end of the text.
+#: How far an attr_list's "{" or "}" may be from one of its ``#id``s.
+_ATTR_LIST_MAX = 200
 _ATTR_LIST_END = re.compile(r"[^{}\n]*\}[ \t]*(?:\n|$)")
 _LONE_MARK = re.compile(r"^\^(?P<id>[A-Za-z0-9][A-Za-z0-9\-]*)$")
 # ``![alt](href "title")``: a Markdown image, which may name a note to transclude.
@@ -171,9 +173,13 @@ class TagProcessor(RenderedPattern):
     def handleMatch(  # type: ignore[override]
         self, m: re.Match[str], data: str
     ) -> tuple[etree.Element | None, int | None, int | None]:
-        if _ATTR_LIST_END.match(data, m.end()) and "{" in data[:m.start()] \
-                and data.rfind("{", 0, m.start()) > data.rfind("}", 0, m.start()):
-            # `Heading { #id }` (attr_list's id; Material's tag listings write them too)
+        start = m.start()
+        # `Heading { #id }` (attr_list's id; Material's tag listings write them too): an
+        # open "{" shortly before, then the list's end.  Looked for near the tag only:
+        # a scan to the line's ends for each of thousands of tags on one line was quadratic
+        brace = data.rfind("{", max(0, start - _ATTR_LIST_MAX), start)
+        if brace >= 0 and data.rfind("}", brace, start) < 0 \
+                and _ATTR_LIST_END.match(data, m.end(), m.end() + _ATTR_LIST_MAX):
             return None, None, None
         href = self.renderer.tag_href(m.group("tag")) if self.renderer is not None else None
         el = etree.Element("span" if href is None else "a", {"class": "bb-tag"})
