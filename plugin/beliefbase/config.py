@@ -185,6 +185,10 @@ class BeliefbaseConfig(base.Config):
     header.  A site's own ``theme.palette`` always wins.  Off: Material's single
     light scheme."""
 
+    breadcrumbs = c.Type(bool, default=True)
+    """Above the title of every note in a folder: Home › folder › sub › Note, each
+    folder linking to its folder page.  Off: no row."""
+
     folder_pages = c.Type(bool, default=True)
     """A page for every folder of notes at the folder's URL (``projects/``) listing
     its sub-folders and notes (title, first sentence); a folder note

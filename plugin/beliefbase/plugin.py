@@ -299,7 +299,8 @@ class BeliefbasePlugin(BasePlugin[BeliefbaseConfig]):
 
     def _add_folders(self, files: Files, config: MkDocsConfig) -> None:
         assert self.site is not None
-        self.site.add_folders(FolderOptions(self.config.folder_pages), files, config)
+        options = FolderOptions(self.config.folder_pages, self.config.breadcrumbs)
+        self.site.add_folders(options, files, config)
         dests = self.site.folders.dest_uris if self.site.folders is not None else set()
         if self.dirty:  # the pages of folders that hold no note any more
             remove_outputs(Path(config.site_dir), self._folder_dests - dests)

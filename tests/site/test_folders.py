@@ -194,3 +194,11 @@ def test_folder_listing_shows_each_notes_date(project) -> None:  # type: ignore[
     assert 'datetime="2024-06-30">30 June 2024</time>' in page  # the last update
     off = project.build(plugins=["search", {"beliefbase": {"dates": False}}])
     assert "bb-folder__meta\" datetime" not in off.article("log/")
+
+
+def test_breadcrumbs_off(project) -> None:  # type: ignore[no-untyped-def]
+    vault(project)
+    result = project.build(plugins=["search", {"beliefbase": {"breadcrumbs": False}}])
+    assert result.error is None
+    assert "bb-crumbs" not in result.article("projects/alpha/")
+    assert (result.site / "projects/index.html").exists()  # the folder pages stay

@@ -7,7 +7,8 @@ import re
 import xml.etree.ElementTree as ET
 
 import pytest
-from beliefbase.site.recent import first_sentence, reading_minutes
+from beliefbase.site.previews import first_sentence
+from beliefbase.site.recent import reading_minutes
 
 ATOM = "{http://www.w3.org/2005/Atom}"
 

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from beliefbase.site.folders import first_sentence
+from beliefbase.site.previews import first_sentence
 from beliefbase.site.templates import Templates
 
 
@@ -13,6 +13,8 @@ def test_first_sentence() -> None:
     assert first_sentence("No end at all") == "No end at all"
     assert first_sentence("Why? Because.") == "Why?"
     assert first_sentence("") == ""
+    assert first_sentence("你好。世界。") == "你好。"
+    assert first_sentence("v1.2 is out! Yes.") == "v1.2 is out!"
 
 
 def test_listing_shows_a_date_when_the_hook_gives_one() -> None:

@@ -26,7 +26,6 @@ from __future__ import annotations
 
 import json
 import posixpath
-import re
 from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
@@ -40,13 +39,12 @@ from ..builder.documents import Document, page_path
 from ..ids import SrcPath, is_index_name, normalize_name, url_for_src
 from .escape import UserText
 from .explorer import Folder, build_tree
+from .previews import first_sentence
 from .templates import Templates
 
 # The end of a text's first sentence: ., ! or ? (a closing quote or bracket may
 # follow) before whitespace and anything but a lower-case letter, so an
 # abbreviation inside a sentence ("e.g. this") does not end it.
-_SENTENCE_END = re.compile(r"[.!?][\"'”’)\]]*(?=\s+(?![a-z]))")
-
 #: The home crumb's label (Quartz's; the site name can be long)
 HOME_LABEL = "Home"
 
@@ -54,12 +52,8 @@ HOME_LABEL = "Home"
 @dataclass(frozen=True)
 class FolderOptions:
     folder_pages: bool
+    breadcrumbs: bool = True
 
-
-def first_sentence(text: str) -> str:
-    """The first sentence of a plain-text excerpt (the whole excerpt if it has one)."""
-    m = _SENTENCE_END.search(text)
-    return text[: m.end()] if m else text
 
 
 class FolderSite:
@@ -175,7 +169,9 @@ class FolderSite:
     # -- breadcrumbs -------------------------------------------------------------------
 
     def breadcrumbs_html(self, doc: Document, page_url: str) -> str:
-        """The breadcrumb row of a note ("" at the root of the site)."""
+        """The breadcrumb row of a note ("" at the root of the site, or when off)."""
+        if not self.options.breadcrumbs:
+            return ""
         source = page_path(doc.parsed)
         folder = posixpath.dirname(source)
         if is_index_name(source):  # a folder's note stands for the folder

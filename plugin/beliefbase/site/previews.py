@@ -87,6 +87,18 @@ def _prose_lines(block: str, masked: str) -> str:
     return "\n".join(keep).strip()
 
 
+# The end of a sentence: ".", "!" or "?" (closing quotes and brackets with it)
+# before white space and anything but a lower-case letter ("e.g. this" goes on),
+# or a CJK full stop.
+_SENTENCE_END = re.compile(r"[.!?][\"'”’)\]]*(?=\s+(?![a-z]))|[。！？]")
+
+
+def first_sentence(text: str) -> str:
+    """The first sentence of a plain-text excerpt (all of it if it has one only)."""
+    m = _SENTENCE_END.search(text)
+    return text[: m.end()].strip() if m else text
+
+
 def excerpt(paragraph: str, wikitext: WikiText) -> str:
     """Plain text of a paragraph, at most ``EXCERPT_MAX`` characters (cut at a word).
 

@@ -46,7 +46,7 @@ from ..ids import SrcPath, root_url
 from .dates import NoteDates, sort_key
 from .escape import UserText
 from .panels import _titles
-from .previews import excerpt, first_paragraph
+from .previews import excerpt, first_paragraph, first_sentence
 from .templates import Templates
 
 #: Reading speed, words a minute (the common figure for prose on a screen).
@@ -61,7 +61,6 @@ _MONTHS = ("January", "February", "March", "April", "May", "June", "July", "Augu
 # CJK characters: those scripts write no spaces, and each character reads like a short word.
 _CJK = re.compile(r"[\u3040-\u30ff\u3400-\u4dbf\u4e00-\u9fff\uac00-\ud7af\uf900-\ufaff]")
 # The end of a paragraph's first sentence: . ! ? (or their CJK forms) and a space or the end.
-_SENTENCE_END = re.compile(r"(?<=[.!?])\s|(?<=[。！？])")
 # The title heading the page's HTML starts with, if any: our line goes under it.
 _H1 = re.compile(r"\A\s*<h1\b[^>]*>.*?</h1>", re.DOTALL)
 
@@ -91,11 +90,6 @@ def display_date(when: date | datetime) -> dict[str, str]:
     day = when.date() if isinstance(when, datetime) else when
     return {"iso": when.isoformat(), "text": f"{day.day} {_MONTHS[day.month - 1]} {day.year}"}
 
-
-def first_sentence(text: str) -> str:
-    """The first sentence of a plain-text excerpt (all of it if it has one only)."""
-    m = _SENTENCE_END.search(text)
-    return text[: m.start() if m.group() else m.end()].strip() if m else text
 
 
 def dates_plugin_enabled(plugins: Any) -> bool:
