@@ -123,7 +123,8 @@ def _build(text: str, timeout: float, plain: bool = False) -> float | None:
             return None
         if done.returncode != 0:
             last = done.stderr.strip().splitlines()[-1:] or ["?"]
-            print(f"  (the build failed: {last[0][:160]})", file=sys.stderr)
+            which = "plain Material's build" if plain else "the build"
+            print(f"  ({which} failed: {last[0][:160]})", file=sys.stderr)
             return float("nan")
         return float(done.stdout.strip().splitlines()[-1])
 
@@ -141,7 +142,9 @@ def main() -> int:
         text = make()
         plain = _python_markdown(text)
         built = _build(text, args.timeout)
-        material = _build(text, args.timeout * 3, plain=True) or 0.0
+        material = _build(text, args.timeout * 3, plain=True)
+        if material is None or material != material:  # it timed out or failed
+            material = 0.0  # (Python-Markdown's RecursionError: plain Material stops)
         ours = None if built is None else max(0.0, built - material)
         budget = 1.5 * plain + 2.0
         verdict = "TIMEOUT" if ours is None else ("OK" if ours <= budget else "OVER")
