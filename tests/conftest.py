@@ -149,6 +149,18 @@ class Project:
         return load_project(self.root / "mkdocs.yml")[0]
 
 
+def build_copy(vault: Path, into: Path) -> BuildResult:
+    """Build a copy of a fixture vault (its folder holds ``mkdocs.yml`` and ``docs/``)."""
+    import shutil
+
+    root = into / vault.name
+    shutil.copytree(vault, root)
+    config = yaml.safe_load((root / "mkdocs.yml").read_text(encoding="utf-8"))
+    result = Project(root, config).build()
+    assert result.error is None, result.error
+    return result
+
+
 @pytest.fixture
 def project(tmp_path: Path) -> Iterator[Project]:
     root = tmp_path / "kb"

@@ -17,13 +17,11 @@ from __future__ import annotations
 
 import json
 import re
-import shutil
 from pathlib import Path
 
 import pytest
-import yaml
 
-from tests.conftest import BuildResult, Project
+from tests.conftest import BuildResult, build_copy
 from tests.golden.test_golden import normalize
 
 HERE = Path(__file__).parent
@@ -42,12 +40,7 @@ PAGES = {
 
 @pytest.fixture(scope="module")
 def built(tmp_path_factory: pytest.TempPathFactory) -> BuildResult:
-    root = tmp_path_factory.mktemp("fidelity") / "vault"
-    shutil.copytree(HERE / "vault", root)
-    config = yaml.safe_load((root / "mkdocs.yml").read_text())
-    result = Project(root, config).build()
-    assert result.error is None, result.error
-    return result
+    return build_copy(HERE / "vault", tmp_path_factory.mktemp("fidelity"))
 
 
 def _article(built: BuildResult, url: str) -> str:

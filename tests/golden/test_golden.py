@@ -7,12 +7,11 @@ current output, then review the diff in git.
 from __future__ import annotations
 
 import re
-import shutil
 from pathlib import Path
 
 import pytest
 
-from tests.conftest import BuildResult, Project
+from tests.conftest import BuildResult, build_copy
 
 HERE = Path(__file__).parent
 CASES = ["links", "embeds", "blocks-and-tags"]
@@ -20,14 +19,7 @@ CASES = ["links", "embeds", "blocks-and-tags"]
 
 @pytest.fixture(scope="module")
 def built(tmp_path_factory: pytest.TempPathFactory) -> BuildResult:
-    root = tmp_path_factory.mktemp("golden") / "vault"
-    shutil.copytree(HERE / "vault", root)
-    import yaml
-
-    config = yaml.safe_load((root / "mkdocs.yml").read_text())
-    result = Project(root, config).build()
-    assert result.error is None
-    return result
+    return build_copy(HERE / "vault", tmp_path_factory.mktemp("golden"))
 
 
 def normalize(article: str) -> str:
