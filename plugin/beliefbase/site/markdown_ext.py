@@ -364,7 +364,10 @@ class MarkdownLinkFallback(Treeprocessor):
             return
         for el in root.iter():
             attr = "href" if el.tag == "a" else "src" if el.tag == "img" else None
-            if attr is None or "bb-link" in el.get("class", ""):
+            if attr is None:
+                continue
+            classes = el.get("class", "")
+            if "bb-link" in classes or "bb-tag" in classes:  # ours: right as they are
                 continue
             value = el.get(attr)
             if value:
