@@ -103,6 +103,24 @@ def summary(diagnostics: Iterable[Diagnostic]) -> dict[str, int]:
     return dict(sorted(counts.items()))
 
 
+def capped(found: Iterable[Diagnostic], per_file: int) -> list[tuple[Diagnostic, int]]:
+    """``found`` with at most ``per_file`` diagnostics of each code in each file, in
+    their order; the last one kept of a cut group carries how many were left out."""
+    kept: list[tuple[Diagnostic, int]] = []
+    last: dict[tuple[str, str], int] = {}  # (file, code) -> index of its last kept one
+    counts: Counter[tuple[str, str]] = Counter()
+    for d in found:
+        key = (d.file, d.code)
+        counts[key] += 1
+        if counts[key] <= per_file:
+            last[key] = len(kept)
+            kept.append((d, 0))
+        else:
+            index = last[key]
+            kept[index] = (kept[index][0], counts[key] - per_file)
+    return kept
+
+
 def sort_key(d: Diagnostic) -> tuple[str, int, int, str, str]:
     return (d.file, d.line, d.column, d.code, d.message)
 

@@ -576,8 +576,11 @@ class BeliefbasePlugin(BasePlugin[BeliefbaseConfig]):
 
     def _log(self, found: list[diag.Diagnostic]) -> None:
         quiet = self.config.strict is False
-        for d in found:
+        for d, more in diag.capped(found, LOG_PER_FILE):
             text = printable(str(d))  # titles and targets may hold terminal escapes
+            if more:
+                text += (f" (and {more:,} more {d.code} in this file: all in "
+                         f"{OUTPUT_DIR}/diagnostics.json)")
             if d.level is diag.Level.ERROR:
                 log.error(text)
             elif d.level is diag.Level.WARNING and not quiet:
@@ -585,6 +588,10 @@ class BeliefbasePlugin(BasePlugin[BeliefbaseConfig]):
             else:
                 log.info(text)
 
+
+#: Diagnostics of one code logged per file; the rest are counted on the last line
+#: (a note of 20,000 broken links logged 20,000 lines); diagnostics.json has them all.
+LOG_PER_FILE = 50
 
 #: plugins known to read neither a page's Markdown after it is converted nor its
 #: HTML after it is written
