@@ -517,10 +517,16 @@ class _Sentences:
         """The sentence around ``body[start:end]``, whitespace collapsed, at most ~280 chars."""
         body = self.body
         units = self._units if self._units is not None else self._find_boundaries()
-        para_start = body.rfind("\n\n", 0, start)
-        para_start = 0 if para_start < 0 else para_start + 2
-        para_end = body.find("\n\n", end)
-        para_end = len(body) if para_end < 0 else para_end
+        # The paragraph's ends, looked for no further than a long paragraph is cut to
+        # below anyway (thousands of links in one paragraph: a search of the whole
+        # body for each was quadratic); not found there, the paragraph is long.
+        reach = 4 * _CONTEXT_MAX + 2
+        floor = max(0, start - reach)
+        para_start = body.rfind("\n\n", floor, start)
+        para_start = floor if para_start < 0 else para_start + 2
+        ceiling = min(len(body), end + reach)
+        para_end = body.find("\n\n", end, ceiling)
+        para_end = ceiling if para_end < 0 else para_end
         # A list item (all its lines) or a table row is its own unit of text.
         i = bisect_right(units, start) - 1
         j = bisect_right(units, end)
