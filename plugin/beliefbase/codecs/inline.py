@@ -13,7 +13,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 
 from .markdown import split_wikilink
-from .math import find_math, formula_text
+from .math import Formula, find_math, formula_text
 
 #: (target, fragment, explicit display) -> the text a wikilink renders as.
 WikiText = Callable[[str, str, str | None], str]
@@ -33,7 +33,6 @@ _STASH = "\x02{}\x03"
 # Snippets only (Obsidian syntax a reader never sees as such):
 _COMMENT = re.compile(r"%%.*?(?:%%|$)", re.DOTALL)  # %%hidden%% (to the end if unclosed)
 _HIGHLIGHT = re.compile(r"==(?=\S)(.+?)(?<=\S)==")  # ==marked==
-_MATH = re.compile(r"\$\$(.+?)\$\$|(?<![\\$])\$(?=\S)([^$\n]+?)(?<=\S)\$(?!\d)")  # $x^2$, $$..$$
 _CALLOUT_MARK = re.compile(r"\[![\w-]+\][+-]?")  # > [!tip]- Title
 _BLOCK_MARK = re.compile(r"(?<!\S)\^[A-Za-z0-9][A-Za-z0-9\-]*(?!\S)")  # text ^block-id
 _INLINE_NOTE = re.compile(r"\^\[(?:[^\[\]]|\[[^\[\]]*\])*\]")  # text^[inline footnote]
@@ -122,7 +121,7 @@ def _snippet_syntax(text: str, code: Callable[[str], str]) -> str:
     if "%%" in text:
         text = _COMMENT.sub("", text)
     if "$" in text:
-        text = _MATH.sub(lambda m: code((m.group(1) or m.group(2)).strip()), text)
+        text = _replace_math(text, lambda f: code(f.latex.strip()))
     if "==" in text:
         text = _HIGHLIGHT.sub(r"\1", text)
     if "[!" in text:
@@ -163,13 +162,19 @@ def snippet_parts(text: str) -> list[SnippetPart]:
 
 
 def _math_text(text: str, keep: Callable[[str], str]) -> str:
+    return _replace_math(text, lambda f: keep(formula_text(f)))
+
+
+def _replace_math(text: str, shown: Callable[[Formula], str]) -> str:
+    """Each formula of ``text`` (the one math grammar, ``codecs/math.py``) as ``shown``
+    makes it."""
     formulas = find_math(text, [])
     if not formulas:
         return text
     out: list[str] = []
     pos = 0
     for formula in formulas:
-        out += [text[pos:formula.start], keep(formula_text(formula))]
+        out += [text[pos:formula.start], shown(formula)]
         pos = formula.end
     out.append(text[pos:])
     return "".join(out)

@@ -54,11 +54,9 @@ class RenderGuard:
     def __init__(self, on_failure: OnFailure, standalone: Standalone) -> None:
         self.on_failure = on_failure
         self.standalone = standalone
-        self.failed: list[str] = []  # src_uri of the pages shown as source, this build
 
     def install(self) -> None:
         """Wrap MkDocs' page steps for this guard (replacing a previous build's)."""
-        self.failed = []
         _wrap(Page, "render", self._render)
         _wrap(mkdocs_build, "_populate_page", self._populate)
         _wrap(mkdocs_build, "_build_page", self._build)
@@ -108,7 +106,6 @@ class RenderGuard:
         page._title_from_render = None
         page.present_anchor_ids = set()
         page.links_to_anchors = {}
-        self.failed.append(page.file.src_uri)
 
 
 def _wrap(owner: Any, name: str, wrapper: Callable[..., None]) -> None:
