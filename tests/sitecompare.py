@@ -27,7 +27,9 @@ import tempfile
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
-CORPORA = ROOT.parent / "shared" / "corpora"
+#: the sample vaults: beside this checkout's folder (/work/main) or a worktree's (/work/wt/x)
+CORPORA = next((p / "shared" / "corpora" for p in ROOT.parents
+                if (p / "shared" / "corpora").is_dir()), ROOT / "missing")
 #: files whose bytes depend on the moment of the build (gzip header times)
 VOLATILE = frozenset({"sitemap.xml.gz"})
 EPOCH = 1767225600  # SOURCE_DATE_EPOCH of every build: 2026-01-01
@@ -50,8 +52,6 @@ def projects(work: Path) -> dict[str, Path]:
     from beliefbase.bench.vault import generate_vault
 
     generated = generate_vault(work / "gen150", 150, seed=7)
-    for path in generated.rglob("*"):  # notes dated by their mtime: a fixed one
-        os.utime(path, (EPOCH, EPOCH))
     found["gen150"] = generated / "mkdocs.yml"
     for name in ("quartz-docs", "foam-docs"):
         source = CORPORA / name
@@ -60,6 +60,10 @@ def projects(work: Path) -> dict[str, Path]:
             shutil.copytree(source, copy / "docs", ignore=shutil.ignore_patterns(".git"))
             (copy / "mkdocs.yml").write_text(MINIMAL_CONFIG)
             found[name] = copy / "mkdocs.yml"
+        else:
+            print(f"sitecompare: no {source}, {name} not built", file=sys.stderr)
+    for path in work.rglob("*"):  # notes are dated by their mtime: give every copy one
+        os.utime(path, (EPOCH, EPOCH))
     return found
 
 
