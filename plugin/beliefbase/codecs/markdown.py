@@ -24,6 +24,14 @@ from .. import diagnostics as diag
 from ..ids import SrcPath
 from . import frontmatter as fm
 from .comments import strip_comments
+from .grammar import BLOCK_ID as _BLOCK_ID
+from .grammar import EMBED_SIZE as _SIZE
+from .grammar import FOOTNOTE_DEF as _FOOTNOTE_DEF
+from .grammar import FOOTNOTE_REF as _FOOTNOTE_REF
+from .grammar import LINK as _LINK
+from .grammar import SCHEME as _SCHEME
+from .grammar import TAG as _TAG
+from .grammar import split_wikilink
 from .guards import MAX_EMPHASIS, MAX_INDENT, deep_blocks, deep_emphasis
 from .mask import code_only_regions, mask
 from .math import Formula, find_math, to_mathml
@@ -45,40 +53,13 @@ _ATTR_LIST = re.compile(r"[ \t]*\{:?(?P<attrs>[^}\n]*)\}[ \t]*$")
 _ATTR_ID = re.compile(r"(?:^|\s)#(?P<id>[^\s}]+)")
 _LIST_ITEM = re.compile(r"^[ \t]*(?:[*+-]|\d{1,9}[.)])[ \t]", re.MULTILINE)
 
-# Every inline link form.  A link starts at '[', '![' or '<http': `_next_link` jumps
-# between those with str.find and matches there; escapes are checked in Python.
-_LINK = re.compile(
-    r"""
-    (?=[!\[<])
-    (?:(?P<bang>!?)\[\[                        # [[ or ![[
-        (?P<inner>[^\[\]\n]+)                  # target|display (no brackets)
-    \]\]
-  | (?P<mdbang>!?)\[                          # [text](href) or ![alt](src)
-        (?P<text>(?:\\.|[^\[\]\n\\]|\[(?:\\.|[^\[\]\n\\])*\])*)   # one level of [] nesting
-    \]\(\s*
-        (?P<href><[^<>\n]*>|[^\s()<>]*(?:\([^\s()]*\)[^\s()<>]*)*)  # one level of ()
-        (?:\s+(?:"[^"\n]*"|'[^'\n]*'|\([^)\n]*\)))?\s*           # optional title
-    \)
-  | <(?P<url>https?://[^\s<>]+)>)             # autolink
-    """,
-    re.VERBOSE,
-)
+# The link, tag, block-id and footnote syntaxes are grammar's (imported above).
 #: The link grammar, for ``relink`` to find a link's bytes in a note again.
 LINK_PATTERN = _LINK
 _INLINE_FIELD = re.compile(
     r"^[ \t]*(?:[-*+][ \t]+)?(?P<key>[A-Za-z_][\w \-]{0,60}?)[ \t]*::[ \t]*(?P<value>[^\n]*)$",
     re.MULTILINE,
 )
-_TAG = re.compile(
-    r"""
-    \#(?P<tag>[\w/\-]*[^\W\d][\w/\-]*)       # '#', tag chars, not all digits
-    (?![\w/\-]|:[A-Z][A-Z0-9_]*\b)             # ...and not an entity #Name:TYPE
-    """,
-    re.VERBOSE,
-)
-_BLOCK_ID = re.compile(r"\^(?P<id>[A-Za-z0-9][A-Za-z0-9\-]*)[ \t]*$", re.MULTILINE)
-_FOOTNOTE_DEF = re.compile(r"^\[\^(?P<id>[^\]\s]+)\]:", re.MULTILINE)
-_FOOTNOTE_REF = re.compile(r"\[\^(?P<id>[^\]\s]+)\](?!:)")
 # These scan a whole body once (see `_Sentences`), so each starts with a literal
 # the regex engine jumps to at C speed; it tries a lookbehind, a `^` or even a
 # class like [.!?] at every offset.  Hence one sentence-end pattern per mark.
@@ -93,9 +74,6 @@ _SENTENCE_ENDS = tuple(
 _NEWLINE = re.compile(r"\n")
 # Scans "\n" + body: a match starts on the newline, i.e. at the body offset of its line.
 _LINE_UNIT = re.compile(r"\n[ \t]*(?:[*+-][ \t]|\d{1,9}[.)][ \t]|\|)")
-_SIZE = re.compile(r"\d+(?:x\d+)?")
-_ESCAPED_PIPE = re.compile(r"\\\|")
-_SCHEME = re.compile(r"^[A-Za-z][A-Za-z0-9+.\-]*:")
 
 #: Longest context snippet kept for a backlink.
 _CONTEXT_MAX = 280
@@ -387,19 +365,6 @@ def _next_link(masked: str, at: int, angles: list[int] | None = None) -> re.Matc
                 return m
             angle = angles[0] = masked.find("<http", angle + 1)
     return None
-
-
-def split_wikilink(inner: str) -> tuple[str, str, str | None]:
-    """``Target#Frag|Display`` -> (target, fragment, display or None).
-
-    ``\\|`` (the escaped pipe Obsidian needs inside tables) separates too.
-    """
-    if "\\|" in inner:
-        inner = _ESCAPED_PIPE.sub("|", inner)
-    target_part, bar, display = inner.partition("|")
-    target, _, fragment = target_part.partition("#")
-    shown = display.strip() if bar else None
-    return target.strip(), fragment.strip(), shown if shown else None
 
 
 def _wikilink(

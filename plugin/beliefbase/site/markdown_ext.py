@@ -47,46 +47,26 @@ from markdown.preprocessors import Preprocessor
 from markdown.treeprocessors import Treeprocessor
 from markdown.util import AtomicString
 
-from ..codecs.markdown import split_wikilink
+from ..codecs.grammar import ALT_SIZE as _ALT_SIZE
+from ..codecs.grammar import BLOCK_MARK as _BLOCK_MARK
+from ..codecs.grammar import LINE_TAG as _LINE_TAG
+from ..codecs.grammar import LINE_TAG_MARK, MARKDOWN_EMBED_RE, TAG_RE, WIKILINK_RE, split_wikilink
+from ..codecs.grammar import LONE_BLOCK_MARK as _LONE_MARK
+from ..codecs.grammar import WIKILINK_PIPE as _PIPE_IN_WIKILINK
 from .inline_footnotes import InlineFootnotes
 from .math import MathExtension
 
 if TYPE_CHECKING:
     from .render import PageRenderer
 
-# Both inline patterns start with a literal, so a search skips to its next
-# occurrence in C: Python-Markdown searches every pattern in every piece of
-# text, and a leading lookbehind or optional character made the engine try
-# each position in turn (25 times slower).  What stands before the literal is
-# checked by a lookbehind after it, and the ``!`` of an embed and the mark of
-# a line-start tag are taken into the match by ``handleMatch``.
-WIKILINK_RE = r"\[\[(?<!\\\[\[)(?P<inner>[^\[\]\n]+)\]\]"
-_TAG_BODY = r"#(?P<tag>[\w/\-]*[^\W\d][\w/\-]*)(?![\w/\-]|:[A-Z][A-Z0-9_]*\b)"
-#: Marks a line-start ``#tag`` so that it is neither a heading nor lost (U+2063).
-LINE_TAG_MARK = "\u2063"
-# "#" after a space, tab, newline, the mark or nothing: a tag, not "a#b".
-TAG_RE = r"#(?<![^ \t\n" + LINE_TAG_MARK + r"]#)" + _TAG_BODY[1:]
 _TABLE_ROW = re.compile(r"^[ \t]*\|.*\|[ \t]*$|^[^|\n]*\|[^\n]*$")
 _DELIMITER_ROW = re.compile(r"^[ \t]*\|?[ \t]*:?-+:?[ \t]*(?:\|[ \t]*:?-+:?[ \t]*)*\|?[ \t]*$")
-_PIPE_IN_WIKILINK = re.compile(r"(?<!\\)(!?\[\[[^\[\]\n|]*)(?<!\\)\|([^\[\]\n]*\]\])")
-_LINE_TAG = re.compile(r"^(?=" + _TAG_BODY + r")")
-# `` ^id`` ending a block's text, or ``^id`` on a line of its own (sep: "\n")
-_BLOCK_MARK = re.compile(r"(?P<sep>[ \t]|\n)[ \t]*\^(?P<id>[A-Za-z0-9][A-Za-z0-9\-]*)[ \t]*$")
 EMBED_SLOT = "bb-embed-slot"
 _BLOCK_TAGS = {"p", "ul", "ol", "div", "pre", "blockquote", "table"}
 # The rest of an attr_list after a "#id" in it: attributes, "}", end of the text.
 #: How far an attr_list's "{" or "}" may be from one of its ``#id``s.
 _ATTR_LIST_MAX = 200
 _ATTR_LIST_END = re.compile(r"[^{}\n]*\}[ \t]*(?:\n|$)")
-_LONE_MARK = re.compile(r"^\^(?P<id>[A-Za-z0-9][A-Za-z0-9\-]*)$")
-# ``![alt](href "title")``: a Markdown image, which may name a note to transclude.
-MARKDOWN_EMBED_RE = (
-    r"!\[(?P<alt>(?:[^\[\]\n]|\[[^\[\]\n]*\])*)\]"      # ![alt], one level of []
-    r"\(\s*(?P<href><[^<>\n]*>|[^\s()<>]+)"                # (href or <href>
-    r"(?:\s+(?:\"[^\"\n]*\"|'[^'\n]*'))?\s*\)"               # "title")
-)
-# Obsidian's size in an image's alt text: ``![alt|375](x.png)``, ``![alt|375x200](x.png)``.
-_ALT_SIZE = re.compile(r"^(?P<alt>.*?)\s*\|\s*(?P<width>\d+)(?:x(?P<height>\d+))?\s*$", re.DOTALL)
 
 
 class RenderedPattern(InlineProcessor):
