@@ -2,6 +2,11 @@
 
 Processors (priority, and why):
 
+* ``bb_link_marks`` preprocessor (100: first, while the text is the note's own):
+  each wikilink and embed the compile found gets a mark naming its compiled
+  link (``PageRenderer.mark_links``); ``bb_wikilink`` resolves a link by its
+  mark, i.e. by its position in the note, never by matching its text.  The
+  ``bb_drop_link_marks`` postprocessor (5) removes a mark no link took.
 * ``bb_math`` preprocessor (26, see ``site.math``): formulas become stashed
   MathML before anything else can read their ``*``, ``_``, ``[[`` or ``#``.
 
@@ -43,6 +48,7 @@ from xml.etree import ElementTree as etree
 
 from markdown import Extension, Markdown
 from markdown.inlinepatterns import InlineProcessor
+from markdown.postprocessors import Postprocessor
 from markdown.preprocessors import Preprocessor
 from markdown.treeprocessors import Treeprocessor
 from markdown.util import AtomicString
@@ -51,6 +57,7 @@ from ..codecs.grammar import ALT_SIZE as _ALT_SIZE
 from ..codecs.grammar import BLOCK_MARK as _BLOCK_MARK
 from ..codecs.grammar import LINE_TAG as _LINE_TAG
 from ..codecs.grammar import LINE_TAG_MARK, MARKDOWN_EMBED_RE, TAG_RE, WIKILINK_RE, split_wikilink
+from ..codecs.grammar import LINK_MARK as _LINK_MARK
 from ..codecs.grammar import LONE_BLOCK_MARK as _LONE_MARK
 from ..codecs.grammar import WIKILINK_PIPE as _PIPE_IN_WIKILINK
 from .inline_footnotes import InlineFootnotes
@@ -98,10 +105,11 @@ class WikiLinkProcessor(RenderedPattern):
         if not target and not fragment:
             return None, m.start(0), m.end(0)
         start = m.start(0)
+        mark = m.group("mark")
         if is_embed(data, start):
-            rl = self.renderer.lookup("embed", target, fragment, display)
+            rl = self.renderer.lookup("embed", target, fragment, display, mark)
             return self.embedded(self.renderer.embed_html(rl)), start - 1, m.end(0)
-        rl = self.renderer.lookup("link", target, fragment, display)
+        rl = self.renderer.lookup("link", target, fragment, display, mark)
         return self.renderer.link_element(rl), start, m.end(0)
 
 
@@ -170,6 +178,31 @@ class TagProcessor(RenderedPattern):
         if start > 0 and data[start - 1] == LINE_TAG_MARK:
             start -= 1  # the mark LineTags put there goes with the tag
         return el, start, m.end(0)
+
+
+class LinkMarks(Preprocessor):
+    """Mark each wikilink and embed the compile found with its index (``render.mark_links``),
+    first, while the text is still the note's own: ``WikiLinkProcessor`` then takes the
+    link's compiled resolution by that index, whatever order it meets the links in."""
+
+    def __init__(self, md: Markdown, renderer: PageRenderer) -> None:
+        super().__init__(md)
+        self.renderer = renderer
+
+    def run(self, lines: list[str]) -> list[str]:
+        if self.renderer.frame is None:
+            return lines
+        source = "\n".join(lines)
+        marked = self.renderer.mark_links(source)
+        return lines if marked is source else marked.split("\n")
+
+
+class DropLinkMarks(Postprocessor):
+    """Remove a link mark the page kept: a link the compile found where Python-Markdown
+    saw none (inside raw HTML, say) is text, as it was written."""
+
+    def run(self, text: str) -> str:
+        return _LINK_MARK.sub("", text) if _LINK_MARK.search(text) else text
 
 
 class TablePipes(Preprocessor):
@@ -394,6 +427,8 @@ class WikiLinkExtension(Extension):
 
     def extendMarkdown(self, md: Markdown) -> None:  # noqa: N802 - Python-Markdown API
         MathExtension().extendMarkdown(md)
+        md.preprocessors.register(LinkMarks(md, self.renderer), "bb_link_marks", 100)
+        md.postprocessors.register(DropLinkMarks(md), "bb_drop_link_marks", 5)
         md.preprocessors.register(TablePipes(md), "bb_table_pipes", 24)
         md.preprocessors.register(LineTags(md), "bb_line_tags", 23)
         md.preprocessors.register(InlineFootnotes(md), "bb_inline_footnotes", 22)
