@@ -105,9 +105,48 @@ def digest(data: bytes) -> str:
     return hashlib.sha256(data).hexdigest()
 
 
+class DecodedTexts:
+    """Each note's text as ``parse_markdown`` decoded it, kept for the page render to
+    take (``SiteBuild.read_text``) instead of reading and decoding the file again.
+
+    Keyed by path and digest: the render takes exactly the text the compile parsed.
+    Kept only while a build has it open (the CLI and the tests keep nothing), and
+    each text only until it is taken or the build's pages are rendered (``close``).
+    A note parsed in a worker process (``builder.parallel``), or not parsed at all
+    (the parse cache knew it), is not here: the render reads it, once.
+    """
+
+    __slots__ = ("_texts",)
+
+    def __init__(self) -> None:
+        self._texts: dict[tuple[SrcPath, str], str] | None = None
+
+    def open(self) -> None:
+        """Keep what the parses of this process decode from now on."""
+        self._texts = {}
+
+    def close(self) -> None:
+        """Keep nothing more; drop what nobody took."""
+        self._texts = None
+
+    def keep(self, path: SrcPath, sha: str, text: str) -> None:
+        if self._texts is not None:
+            self._texts[(path, sha)] = text
+
+    def take(self, path: SrcPath, sha: str) -> str | None:
+        """The text kept for this version of ``path`` (once), else None."""
+        return self._texts.pop((path, sha), None) if self._texts else None
+
+
+#: The one handoff of decoded note texts from the parse to the render (per process).
+DECODED = DecodedTexts()
+
+
 def parse_markdown(path: SrcPath, data: bytes, display: str) -> ParsedDoc:
     """Parse one note.  ``display`` is the path diagnostics print (``docs/a.md``)."""
     text, utf8 = note_text(data)
+    sha = digest(data)
+    DECODED.keep(path, sha, text)
     found: list[diag.Diagnostic] = []
     if not utf8:
         line, col = _first_bad_byte(data)
@@ -138,12 +177,12 @@ def parse_markdown(path: SrcPath, data: bytes, display: str) -> ParsedDoc:
             f"limit is {MAX_EMPHASIS} levels); the paragraph is shown as plain text. Close "
             "the * or _ runs, or escape them as \\*",
         ))
-    return _scan(path, data, body, first_line, front, found, display)
+    return _scan(path, sha, body, first_line, front, found, display)
 
 
 def _scan(
     path: SrcPath,
-    data: bytes,
+    sha: str,
     body: str,
     first_line: int,
     front: fm.Frontmatter,
@@ -165,7 +204,7 @@ def _scan(
     return ParsedDoc(
         path=path,
         kind="markdown",
-        digest=digest(data),
+        digest=sha,
         meta=front.data,
         frontmatter_format=front.format,
         body_offset=front.body_offset,
