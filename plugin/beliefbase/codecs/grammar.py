@@ -50,8 +50,12 @@ WIKILINK_PIPE = re.compile(
 )
 # `\|` inside a wikilink separates target and display like `|`.
 _ESCAPED_PIPE = re.compile(r"\\\|")
+#: An image's size as Obsidian writes it after a ``|``: ``375`` or ``375x200``.
+SIZE = r"\d+(?:x\d+)?"
 #: An embed's display that is a size: ``![[x.png|375]]``, ``![[x.png|375x200]]``.
-EMBED_SIZE = re.compile(r"\d+(?:x\d+)?")
+EMBED_SIZE = re.compile(SIZE)
+# The size ending a Markdown image's alt text, for snippets to drop: ``![alt|375](x.png)``.
+ALT_SIZE_SUFFIX = re.compile(r"\s*\|\s*" + SIZE + r"\s*$")
 #: Obsidian's size in a Markdown image's alt text: ``![alt|375](x.png)``.
 ALT_SIZE = re.compile(
     r"^(?P<alt>.*?)\s*\|\s*(?P<width>\d+)(?:x(?P<height>\d+))?\s*$", re.DOTALL

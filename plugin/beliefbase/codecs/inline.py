@@ -12,6 +12,7 @@ import re
 from collections.abc import Callable
 from dataclasses import dataclass
 
+from .grammar import ALT_SIZE_SUFFIX as _ALT_SIZE  # ![alt|375](x.png)
 from .grammar import BLOCK_ID_WORD as _BLOCK_MARK
 from .grammar import COMMENT as _COMMENT
 from .grammar import FOOTNOTE_ANY, split_wikilink
@@ -37,7 +38,6 @@ _STASH = "\x02{}\x03"
 _HIGHLIGHT = re.compile(r"==(?=\S)(.+?)(?<=\S)==")  # ==marked==
 _CALLOUT_MARK = re.compile(r"\[![\w-]+\][+-]?")  # > [!tip]- Title
 _IMAGE_ALT = re.compile(r"!\[((?:[^\[\]]|\[[^\[\]]*\])*)\]\([^)]*\)")
-_ALT_SIZE = re.compile(r"\s*\|\s*\d+(?:x\d+)?\s*$")  # ![alt|375](x.png)
 #: Around code (and math) in a snippet's text: ``snippet_parts`` makes them <code>.
 CODE_OPEN, CODE_CLOSE = "\x0e", "\x0f"
 _CODE_MARKS = re.compile("([\x0e\x0f])")
