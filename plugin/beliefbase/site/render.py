@@ -16,9 +16,9 @@ from __future__ import annotations
 
 import functools
 import posixpath
-import re
 from collections.abc import Callable
 from dataclasses import dataclass
+from itertools import accumulate
 from urllib.parse import quote, unquote
 from xml.etree import ElementTree as etree
 
@@ -37,7 +37,8 @@ from ..codecs.model import LinkRef
 from ..ids import SrcPath, asset_url, join_src, relative_segments, url_for_src
 from .templates import Templates
 
-_NEWLINE = re.compile("\n")
+#: The first link mark: a text without characters this high holds none (``max`` is C).
+_FIRST_MARK = link_mark(0)
 #: characters a URL fragment keeps unquoted
 _FRAGMENT_SAFE = "^-_.~!$&()*+,;=:@"
 IMAGE_EXT = {".png", ".jpg", ".jpeg", ".gif", ".svg", ".webp", ".avif", ".bmp", ".ico"}
@@ -125,17 +126,19 @@ class PageRenderer:
         if not links or len(links) > LINK_MARK_COUNT:
             return source
         text = self.read_text(frame.doc.path)
-        if LINK_MARK.search(text):
+        if not text.isascii() and max(text) >= _FIRST_MARK and LINK_MARK.search(text):
             return source  # the note writes such characters itself: they stay its own
         base = len(text) - len(source) if frame.offset is None else frame.offset
-        starts = _line_starts(text)
         pieces: list[str] = []
         done = 0
+        # ends[k]: the length of lines 1..k+1 without their newlines (all in C)
+        ends = list(accumulate(map(len, text.split("\n"))))
         for index, rl in enumerate(links):
             link = rl.link
-            if link.form not in _WIKILINK_FORMS or not 0 < link.line <= len(starts):
+            if link.form not in _WIKILINK_FORMS or not 0 < link.line <= len(ends):
                 continue
-            at = starts[link.line - 1] + link.column - 1 - base
+            line_start = ends[link.line - 2] + link.line - 1 if link.line > 1 else 0
+            at = line_start + link.column - 1 - base
             if at < done:
                 continue
             opening = "![[" if link.form == "embed" else "[["
@@ -364,11 +367,6 @@ class PageRenderer:
         el = etree.Element("a", {"href": href, "class": "bb-link bb-asset"})
         el.text = AtomicString(name)
         return el
-
-
-def _line_starts(text: str) -> list[int]:
-    """The offset of each line's first character in ``text``."""
-    return [0, *(m.end() for m in _NEWLINE.finditer(text))]
 
 
 def _same_link(link: LinkRef, inner: str) -> bool:
