@@ -15,7 +15,9 @@ from collections.abc import Callable
 import markdown
 import pytest
 from beliefbase.builder.compiled import Compiled
+from beliefbase.builder.resolve import ResolvedLink
 from beliefbase.codecs.grammar import LINK_MARK
+from beliefbase.codecs.guards import MAX_INDENT, make_renderable
 from beliefbase.codecs.markdown import note_text
 from beliefbase.ids import SrcPath
 from beliefbase.site.markdown_ext import WikiLinkExtension
@@ -210,3 +212,88 @@ def test_a_link_the_compile_did_not_find_there_is_resolved_on_its_own(vault: Pro
     renderer.end_page()
     links = _links(html)
     assert 'href="other.md"' in links[0] and 'href="target.md"' in links[1]
+
+
+def _marks_taken(renderer: PageRenderer) -> list[bool]:
+    """Record, for each link the page meets, whether it came with its mark."""
+    taken: list[bool] = []
+    real = renderer.lookup
+
+    def lookup(form: str, target: str, fragment: str, display: str | None,
+               mark: str | None = None) -> ResolvedLink:
+        taken.append(mark is not None)
+        return real(form, target, fragment, display, mark)
+
+    renderer.lookup = lookup  # type: ignore[method-assign]
+    return taken
+
+
+def test_links_inside_an_embedded_note_are_taken_by_position(vault: Project) -> None:
+    vault.write("host.md", "# Host\n\nBefore.\n\n![[inner#Part]]\n")
+    vault.write("inner.md", """\
+        # Inner
+
+        Intro with [[target]].
+
+        ## Part
+
+        Part text with [[other|the other]] and [[target#Section One]].
+        """)
+    compiled, renderer, md = _renderer(vault)
+    taken = _marks_taken(renderer)
+    doc = compiled.documents[SrcPath("host.md")]
+    text = note_text((vault.docs / "host.md").read_bytes())[0]
+    renderer.begin_page(doc, doc.url or "")
+    html = md.convert(text[doc.parsed.body_offset:])
+    renderer.end_page()
+    assert taken == [True, True, True]  # the embed, then the two links of its section
+    assert ">the other<" in html and "Intro with" not in html
+    assert 'href="../target/#section-one"' in html
+
+
+def test_a_page_with_text_before_the_note_body_still_marks(vault: Project) -> None:
+    """Broken frontmatter is shown as a code block first: the body is the text's end."""
+    vault.write("a.md", "---\ntitle: [broken\n---\n# A\n\nSee [[target|t]] and [[other]].\n")
+    compiled, renderer, md = _renderer(vault)
+    taken = _marks_taken(renderer)
+    doc = compiled.documents[SrcPath("a.md")]
+    assert doc.parsed.bad_frontmatter
+    text = note_text((vault.docs / "a.md").read_bytes())[0]
+    source = "```yaml\n" + text[:doc.parsed.frontmatter_end] + "```\n\n" + text[
+        doc.parsed.frontmatter_end:]
+    renderer.begin_page(doc, doc.url or "")
+    html = md.convert(source)
+    renderer.end_page()
+    assert taken == [True, True]
+    assert len(_links(html)) == 2
+
+
+def test_marks_no_link_took_are_removed_and_the_notes_own_characters_kept(
+    vault: Project,
+) -> None:
+    vault.write("a.md", "# A\n\n<div>\n[[target]] in raw HTML\n</div>\n\nSee [[other]].\n")
+    _c, _r, html = _page(vault, "a.md")
+    assert "[[target]] in raw HTML" in html
+    assert not LINK_MARK.search(html)
+    icons = "\U000f0001 \U00100000 \U0010fffd"  # icon-font glyphs, and link marks' own range
+    vault.write("b.md", f"# B\n\n{icons} [[target]] and [[other]].\n")
+    _c, _r, html = _page(vault, "b.md")
+    assert icons in html
+    assert len(_links(html)) == 2
+
+
+def test_a_link_moved_by_the_render_guard_is_resolved_on_its_own(vault: Project) -> None:
+    deep = "\n".join("    " * i + "- level" for i in range(MAX_INDENT // 4 + 2))
+    vault.write("a.md", f"# A\n\nBefore: [[other|before]].\n\n{deep}\n\nAfter: [[target|after]].\n")
+    compiled, renderer, md = _renderer(vault)
+    taken = _marks_taken(renderer)
+    doc = compiled.documents[SrcPath("a.md")]
+    text = note_text((vault.docs / "a.md").read_bytes())[0]
+    renderer.begin_page(doc, doc.url or "")
+    html = md.convert(make_renderable(text[doc.parsed.body_offset:]))
+    renderer.end_page()
+    # the deep list was fenced (a line more above and below it): the text before it
+    # moved, the text after it (a page's body is aligned on its end) did not
+    assert taken == [False, True]
+    assert ">before<" in html and 'href="other.md"' in html
+    assert ">after<" in html and 'href="target.md"' in html

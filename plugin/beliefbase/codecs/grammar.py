@@ -77,12 +77,13 @@ def split_wikilink(inner: str) -> tuple[str, str, str | None]:
 
 # -- link marks: a wikilink's index among its note's compiled links ----------------------
 
-#: First private-use code point of Plane 15: a mark is ``chr(LINK_MARK_BASE + index)``.
-LINK_MARK_BASE = 0xF0000
-#: How many links of one note can be marked (Plane 15's private-use range).
+#: First private-use code point of Plane 16: a mark is ``chr(LINK_MARK_BASE + index)``
+#: (Plane 16, not 15: icon fonts such as Nerd Fonts put their glyphs in Plane 15).
+LINK_MARK_BASE = 0x100000
+#: How many links of one note can be marked (Plane 16's private-use range).
 LINK_MARK_COUNT = 0xFFFE
 # Any link mark (a note holding one of these characters itself gets no marks).
-LINK_MARK = re.compile("[\U000f0000-\U000ffffd]")
+LINK_MARK = re.compile("[\U00100000-\U0010fffd]")
 
 
 def link_mark(index: int) -> str:
@@ -102,7 +103,7 @@ def mark_index(mark: str) -> int:
 # by the processor.
 #: The page's wikilink pattern: ``[[`` not after a backslash, an optional link mark.
 WIKILINK_RE = (
-    r"\[\[(?<!\\\[\[)(?P<mark>[\U000f0000-\U000ffffd])?(?P<inner>" + WIKILINK_INNER + r")\]\]"
+    r"\[\[(?<!\\\[\[)(?P<mark>[\U00100000-\U0010fffd])?(?P<inner>" + WIKILINK_INNER + r")\]\]"
 )
 
 # -- Markdown-syntax links and embeds ----------------------------------------------------

@@ -57,7 +57,6 @@ from ..codecs.grammar import ALT_SIZE as _ALT_SIZE
 from ..codecs.grammar import BLOCK_MARK as _BLOCK_MARK
 from ..codecs.grammar import LINE_TAG as _LINE_TAG
 from ..codecs.grammar import LINE_TAG_MARK, MARKDOWN_EMBED_RE, TAG_RE, WIKILINK_RE, split_wikilink
-from ..codecs.grammar import LINK_MARK as _LINK_MARK
 from ..codecs.grammar import LONE_BLOCK_MARK as _LONE_MARK
 from ..codecs.grammar import WIKILINK_PIPE as _PIPE_IN_WIKILINK
 from .inline_footnotes import InlineFootnotes
@@ -185,24 +184,36 @@ class LinkMarks(Preprocessor):
     first, while the text is still the note's own: ``WikiLinkProcessor`` then takes the
     link's compiled resolution by that index, whatever order it meets the links in."""
 
-    def __init__(self, md: Markdown, renderer: PageRenderer) -> None:
+    def __init__(self, md: Markdown, renderer: PageRenderer, drop: DropLinkMarks) -> None:
         super().__init__(md)
         self.renderer = renderer
+        self.drop = drop
 
     def run(self, lines: list[str]) -> list[str]:
+        self.drop.marks = ""
         if self.renderer.frame is None:
             return lines
-        source = "\n".join(lines)
-        marked = self.renderer.mark_links(source)
-        return lines if marked is source else marked.split("\n")
+        marked, marks = self.renderer.mark_links("\n".join(lines))
+        if not marks:
+            return lines
+        self.drop.marks = marks
+        return marked.split("\n")
 
 
 class DropLinkMarks(Postprocessor):
-    """Remove a link mark the page kept: a link the compile found where Python-Markdown
-    saw none (inside raw HTML, say) is text, as it was written."""
+    """Remove a link mark no link took: a link the compile found where Python-Markdown
+    saw none (inside raw HTML, say) is text, as it was written.  Only the marks this
+    conversion put in are removed (an embedded note's text may hold such characters)."""
+
+    def __init__(self, md: Markdown) -> None:
+        super().__init__(md)
+        #: the marks put in this conversion's text
+        self.marks = ""
 
     def run(self, text: str) -> str:
-        return _LINK_MARK.sub("", text) if _LINK_MARK.search(text) else text
+        # `in` is a C search, and none at all in a text without characters that high
+        left = [mark for mark in self.marks if mark in text]
+        return text.translate(dict.fromkeys(map(ord, left))) if left else text
 
 
 class TablePipes(Preprocessor):
@@ -427,8 +438,9 @@ class WikiLinkExtension(Extension):
 
     def extendMarkdown(self, md: Markdown) -> None:  # noqa: N802 - Python-Markdown API
         MathExtension().extendMarkdown(md)
-        md.preprocessors.register(LinkMarks(md, self.renderer), "bb_link_marks", 100)
-        md.postprocessors.register(DropLinkMarks(md), "bb_drop_link_marks", 5)
+        drop = DropLinkMarks(md)
+        md.preprocessors.register(LinkMarks(md, self.renderer, drop), "bb_link_marks", 100)
+        md.postprocessors.register(drop, "bb_drop_link_marks", 5)
         md.preprocessors.register(TablePipes(md), "bb_table_pipes", 24)
         md.preprocessors.register(LineTags(md), "bb_line_tags", 23)
         md.preprocessors.register(InlineFootnotes(md), "bb_inline_footnotes", 22)

@@ -107,7 +107,7 @@ class PageRenderer:
 
     # -- links -------------------------------------------------------------------------
 
-    def mark_links(self, source: str) -> str:
+    def mark_links(self, source: str) -> tuple[str, str]:
         """``source`` (the Markdown about to be rendered in the current frame) with a
         link mark (``grammar.link_mark``) after the ``[[`` of each wikilink and embed
         the compile found in it: the mark is the link's index in the note's compiled
@@ -117,19 +117,21 @@ class PageRenderer:
         text, mapped into ``source`` by the frame's offset) and marked only where
         ``source`` holds that very link there; a link the Markdown was changed
         around (``guards.make_renderable`` fenced a deep block above it) gets no
-        mark and is resolved on its own (``lookup``).
+        mark and is resolved on its own (``lookup``).  Returns the marked text and
+        the marks put in it.
         """
         frame = self.frame
         if frame is None or "[[" not in source:
-            return source
+            return source, ""
         links = self.compiled.links.get(frame.doc.path, ())
         if not links or len(links) > LINK_MARK_COUNT:
-            return source
+            return source, ""
         text = self.read_text(frame.doc.path)
         if not text.isascii() and max(text) >= _FIRST_MARK and LINK_MARK.search(text):
-            return source  # the note writes such characters itself: they stay its own
+            return source, ""  # the note writes such characters itself: they stay its own
         base = len(text) - len(source) if frame.offset is None else frame.offset
         pieces: list[str] = []
+        marks: list[str] = []
         done = 0
         # ends[k]: the length of lines 1..k+1 without their newlines (all in C)
         ends = list(accumulate(map(len, text.split("\n"))))
@@ -148,13 +150,14 @@ class PageRenderer:
             inner_end = source.find("]]", inner_at)
             if inner_end < 0 or not _same_link(link, source[inner_at:inner_end]):
                 continue
+            marks.append(link_mark(index))
             pieces.append(source[done:inner_at])
-            pieces.append(link_mark(index))
+            pieces.append(marks[-1])
             done = inner_at
         if not pieces:
-            return source
+            return source, ""
         pieces.append(source[done:])
-        return "".join(pieces)
+        return "".join(pieces), "".join(marks)
 
     def lookup(
         self, form: str, target: str, fragment: str, display: str | None, mark: str | None = None
