@@ -33,7 +33,7 @@ def _renderer(project: Project) -> tuple[Compiled, PageRenderer, markdown.Markdo
     compiled = project.compile()
 
     def read_text(path: SrcPath) -> str:
-        return note_text((project.docs / path).read_bytes())[0]
+        return str(note_text((project.docs / path).read_bytes())[0])
 
     nested: dict[int, markdown.Markdown] = {}
 
@@ -165,11 +165,11 @@ def test_identical_links_each_take_their_own_compiled_link(vault: Project) -> No
     real = renderer.lookup
 
     def lookup(*args: object) -> object:
-        found = real(*args)  # type: ignore[arg-type]
+        found = real(*args)
         taken.append(compiled.links[doc.path].index(found))
         return found
 
-    renderer.lookup = lookup  # type: ignore[assignment, method-assign]
+    renderer.lookup = lookup
     text = note_text((vault.docs / "a.md").read_bytes())[0]
     renderer.begin_page(doc, doc.url or "")
     html = md.convert(text[doc.parsed.body_offset:])
@@ -224,7 +224,7 @@ def _marks_taken(renderer: PageRenderer) -> list[bool]:
         taken.append(mark is not None)
         return real(form, target, fragment, display, mark)
 
-    renderer.lookup = lookup  # type: ignore[method-assign]
+    renderer.lookup = lookup
     return taken
 
 
