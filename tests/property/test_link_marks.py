@@ -48,7 +48,7 @@ def _render(project: Project, marks: bool) -> tuple[str, list[bool]]:
 
     renderer = PageRenderer(compiled, Templates(), read_text, render_nested)
     if not marks:
-        renderer.mark_links = lambda source: (source, "")  # type: ignore[method-assign]
+        renderer.mark_links = lambda source: (source, "")
     taken: list[bool] = []
     real = renderer.lookup
 
@@ -57,7 +57,7 @@ def _render(project: Project, marks: bool) -> tuple[str, list[bool]]:
         taken.append(mark is not None)
         return real(form, target, fragment, display, mark)
 
-    renderer.lookup = lookup  # type: ignore[assignment]
+    renderer.lookup = lookup
     doc = compiled.documents[SrcPath("a.md")]
     renderer.begin_page(doc, doc.url or "")
     html = str(_markdown(renderer).convert(read_text(doc.path)[doc.parsed.body_offset:]))
