@@ -8,7 +8,8 @@ extractor is one compiled regex over the whole body, so a 5 KB note costs a
 handful of C-speed scans rather than a Python loop per character.
 
 The codec is syntax only: targets stay strings; ``builder.resolve`` turns them
-into node ids.
+into node ids.  The syntaxes themselves (links, tags, block ids, footnotes) are
+``codecs.grammar``'s, shared with the page's Markdown extension.
 """
 
 from __future__ import annotations
