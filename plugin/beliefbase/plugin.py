@@ -41,6 +41,7 @@ from mkdocs.structure.pages import Page
 from . import diagnostics as diag
 from .builder import CompileOptions, Compiler, make_sources
 from .builder.documents import Document
+from .codecs.markdown import DECODED
 from .config import BeliefbaseConfig
 from .graph.build import GraphBuilder
 from .idle_gc import IdleCollector, freeze_at_exit
@@ -182,6 +183,7 @@ class BeliefbasePlugin(BasePlugin[BeliefbaseConfig]):
         for file in dropped:
             files.remove(file)
         previous = self.compiler.previous
+        DECODED.open()  # the notes' decoded texts, from the parse to the render (read once)
         compiled = self.compiler.compile(make_sources(docs_dir, kept))
         if not self.serving and compiled.link_resolver is not None:
             compiled.link_resolver.suggester.release()  # no edit will need it again

@@ -12,18 +12,13 @@ from __future__ import annotations
 
 import re
 
-from beliefbase.site.markdown_ext import (
-    _TAG_BODY,
-    LINE_TAG_MARK,
-    TAG_RE,
-    WIKILINK_RE,
-    is_embed,
-)
+from beliefbase.codecs.grammar import LINE_TAG_MARK, TAG_BODY, TAG_RE, WIKILINK_RE
+from beliefbase.site.markdown_ext import is_embed
 from hypothesis import example, given
 from hypothesis import strategies as st
 
 OLD_WIKILINK = re.compile(r"(?<!\\)(?P<bang>!?)\[\[(?P<inner>[^\[\]\n]+)\]\]", re.DOTALL)
-OLD_TAG = re.compile(r"(?:(?<=[ \t\n])|^|" + LINE_TAG_MARK + r")" + _TAG_BODY, re.DOTALL)
+OLD_TAG = re.compile(r"(?:(?<=[ \t\n])|^|" + LINE_TAG_MARK + r")" + TAG_BODY, re.DOTALL)
 NEW_WIKILINK = re.compile(WIKILINK_RE, re.DOTALL)
 NEW_TAG = re.compile(TAG_RE, re.DOTALL)
 

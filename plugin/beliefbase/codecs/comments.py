@@ -31,10 +31,11 @@ import re
 from bisect import bisect_left
 
 from . import frontmatter as fm
+from .grammar import COMMENT_MARK
 from .mask import code_only_regions
 
-#: The delimiter; a literal, so str.find jumps to it at C speed.
-MARK = "%%"
+#: The delimiter (grammar's); a literal, so str.find jumps to it at C speed.
+MARK = COMMENT_MARK
 # Spaces and tabs (no newline) before / after a comment on its line.
 _SPACES_AFTER = re.compile(r"[ \t]*")
 _NEWLINE = re.compile("\n")

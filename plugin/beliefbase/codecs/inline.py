@@ -12,18 +12,22 @@ import re
 from collections.abc import Callable
 from dataclasses import dataclass
 
-from .markdown import split_wikilink
+from .grammar import ALT_SIZE_SUFFIX as _ALT_SIZE  # ![alt|375](x.png)
+from .grammar import BLOCK_ID_WORD as _BLOCK_MARK
+from .grammar import COMMENT as _COMMENT
+from .grammar import FOOTNOTE_ANY, split_wikilink
+from .grammar import INLINE_NOTE as _INLINE_NOTE
+from .grammar import WIKILINK_INLINE as _WIKILINK
 from .math import Formula, find_math, formula_text
 
 #: (target, fragment, explicit display) -> the text a wikilink renders as.
 WikiText = Callable[[str, str, str | None], str]
 
 _CODE_SPAN = re.compile(r"(?<!\\)(`+)(.+?)(?<!`)\1(?!`)", re.DOTALL)
-_WIKILINK = re.compile(r"(?<!\\)(!?)\[\[([^\[\]\n]+)\]\]")
 _IMAGE = re.compile(r"!\[(?:[^\[\]]|\[[^\[\]]*\])*\]\([^)]*\)")
 _LINK = re.compile(r"\[((?:[^\[\]]|\[[^\[\]]*\])*)\]\([^)]*\)")
 _REF_LINK = re.compile(r"\[((?:[^\[\]]|\[[^\[\]]*\])*)\]\[[^\]]*\]")
-_FOOTNOTE_REF = re.compile(r"\[\^[^\]\s]+\]")
+_FOOTNOTE_REF = FOOTNOTE_ANY
 _TAG = re.compile(r"<!--.*?-->|</?[A-Za-z][^<>]*>", re.DOTALL)
 _STRONG = re.compile(r"(\*\*|__)(?=\S)(.+?)(?<=\S)\1")
 _EM_STAR = re.compile(r"(?<![\w*])\*(?=\S)(.+?)(?<=\S)\*(?![\w*])")
@@ -31,13 +35,9 @@ _EM_UNDERSCORE = re.compile(r"(?<![\w_])_(?=\S)(.+?)(?<=\S)_(?![\w_])")
 _ESCAPE = re.compile(r"\\([!\"#$%&'()*+,\-./:;<=>?@\[\\\]^_`{|}~])")
 _STASH = "\x02{}\x03"
 # Snippets only (Obsidian syntax a reader never sees as such):
-_COMMENT = re.compile(r"%%.*?(?:%%|$)", re.DOTALL)  # %%hidden%% (to the end if unclosed)
 _HIGHLIGHT = re.compile(r"==(?=\S)(.+?)(?<=\S)==")  # ==marked==
 _CALLOUT_MARK = re.compile(r"\[![\w-]+\][+-]?")  # > [!tip]- Title
-_BLOCK_MARK = re.compile(r"(?<!\S)\^[A-Za-z0-9][A-Za-z0-9\-]*(?!\S)")  # text ^block-id
-_INLINE_NOTE = re.compile(r"\^\[(?:[^\[\]]|\[[^\[\]]*\])*\]")  # text^[inline footnote]
 _IMAGE_ALT = re.compile(r"!\[((?:[^\[\]]|\[[^\[\]]*\])*)\]\([^)]*\)")
-_ALT_SIZE = re.compile(r"\s*\|\s*\d+(?:x\d+)?\s*$")  # ![alt|375](x.png)
 #: Around code (and math) in a snippet's text: ``snippet_parts`` makes them <code>.
 CODE_OPEN, CODE_CLOSE = "\x0e", "\x0f"
 _CODE_MARKS = re.compile("([\x0e\x0f])")

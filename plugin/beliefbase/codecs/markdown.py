@@ -8,7 +8,8 @@ extractor is one compiled regex over the whole body, so a 5 KB note costs a
 handful of C-speed scans rather than a Python loop per character.
 
 The codec is syntax only: targets stay strings; ``builder.resolve`` turns them
-into node ids.
+into node ids.  The syntaxes themselves (links, tags, block ids, footnotes) are
+``codecs.grammar``'s, shared with the page's Markdown extension.
 """
 
 from __future__ import annotations
@@ -24,6 +25,14 @@ from .. import diagnostics as diag
 from ..ids import SrcPath
 from . import frontmatter as fm
 from .comments import strip_comments
+from .grammar import BLOCK_ID as _BLOCK_ID
+from .grammar import EMBED_SIZE as _SIZE
+from .grammar import FOOTNOTE_DEF as _FOOTNOTE_DEF
+from .grammar import FOOTNOTE_REF as _FOOTNOTE_REF
+from .grammar import LINK as _LINK
+from .grammar import SCHEME as _SCHEME
+from .grammar import TAG as _TAG
+from .grammar import split_wikilink
 from .guards import MAX_EMPHASIS, MAX_INDENT, deep_blocks, deep_emphasis
 from .mask import code_only_regions, mask
 from .math import Formula, find_math, to_mathml
@@ -45,40 +54,13 @@ _ATTR_LIST = re.compile(r"[ \t]*\{:?(?P<attrs>[^}\n]*)\}[ \t]*$")
 _ATTR_ID = re.compile(r"(?:^|\s)#(?P<id>[^\s}]+)")
 _LIST_ITEM = re.compile(r"^[ \t]*(?:[*+-]|\d{1,9}[.)])[ \t]", re.MULTILINE)
 
-# Every inline link form.  A link starts at '[', '![' or '<http': `_next_link` jumps
-# between those with str.find and matches there; escapes are checked in Python.
-_LINK = re.compile(
-    r"""
-    (?=[!\[<])
-    (?:(?P<bang>!?)\[\[                        # [[ or ![[
-        (?P<inner>[^\[\]\n]+)                  # target|display (no brackets)
-    \]\]
-  | (?P<mdbang>!?)\[                          # [text](href) or ![alt](src)
-        (?P<text>(?:\\.|[^\[\]\n\\]|\[(?:\\.|[^\[\]\n\\])*\])*)   # one level of [] nesting
-    \]\(\s*
-        (?P<href><[^<>\n]*>|[^\s()<>]*(?:\([^\s()]*\)[^\s()<>]*)*)  # one level of ()
-        (?:\s+(?:"[^"\n]*"|'[^'\n]*'|\([^)\n]*\)))?\s*           # optional title
-    \)
-  | <(?P<url>https?://[^\s<>]+)>)             # autolink
-    """,
-    re.VERBOSE,
-)
+# The link, tag, block-id and footnote syntaxes are grammar's (imported above).
 #: The link grammar, for ``relink`` to find a link's bytes in a note again.
 LINK_PATTERN = _LINK
 _INLINE_FIELD = re.compile(
     r"^[ \t]*(?:[-*+][ \t]+)?(?P<key>[A-Za-z_][\w \-]{0,60}?)[ \t]*::[ \t]*(?P<value>[^\n]*)$",
     re.MULTILINE,
 )
-_TAG = re.compile(
-    r"""
-    \#(?P<tag>[\w/\-]*[^\W\d][\w/\-]*)       # '#', tag chars, not all digits
-    (?![\w/\-]|:[A-Z][A-Z0-9_]*\b)             # ...and not an entity #Name:TYPE
-    """,
-    re.VERBOSE,
-)
-_BLOCK_ID = re.compile(r"\^(?P<id>[A-Za-z0-9][A-Za-z0-9\-]*)[ \t]*$", re.MULTILINE)
-_FOOTNOTE_DEF = re.compile(r"^\[\^(?P<id>[^\]\s]+)\]:", re.MULTILINE)
-_FOOTNOTE_REF = re.compile(r"\[\^(?P<id>[^\]\s]+)\](?!:)")
 # These scan a whole body once (see `_Sentences`), so each starts with a literal
 # the regex engine jumps to at C speed; it tries a lookbehind, a `^` or even a
 # class like [.!?] at every offset.  Hence one sentence-end pattern per mark.
@@ -93,9 +75,6 @@ _SENTENCE_ENDS = tuple(
 _NEWLINE = re.compile(r"\n")
 # Scans "\n" + body: a match starts on the newline, i.e. at the body offset of its line.
 _LINE_UNIT = re.compile(r"\n[ \t]*(?:[*+-][ \t]|\d{1,9}[.)][ \t]|\|)")
-_SIZE = re.compile(r"\d+(?:x\d+)?")
-_ESCAPED_PIPE = re.compile(r"\\\|")
-_SCHEME = re.compile(r"^[A-Za-z][A-Za-z0-9+.\-]*:")
 
 #: Longest context snippet kept for a backlink.
 _CONTEXT_MAX = 280
@@ -127,9 +106,48 @@ def digest(data: bytes) -> str:
     return hashlib.sha256(data).hexdigest()
 
 
+class DecodedTexts:
+    """Each note's text as ``parse_markdown`` decoded it, kept for the page render to
+    take (``SiteBuild.read_text``) instead of reading and decoding the file again.
+
+    Keyed by path and digest: the render takes exactly the text the compile parsed.
+    Kept only while a build has it open (the CLI and the tests keep nothing), and
+    each text only until it is taken or the build's pages are rendered (``close``).
+    A note parsed in a worker process (``builder.parallel``), or not parsed at all
+    (the parse cache knew it), is not here: the render reads it, once.
+    """
+
+    __slots__ = ("_texts",)
+
+    def __init__(self) -> None:
+        self._texts: dict[tuple[SrcPath, str], str] | None = None
+
+    def open(self) -> None:
+        """Keep what the parses of this process decode from now on."""
+        self._texts = {}
+
+    def close(self) -> None:
+        """Keep nothing more; drop what nobody took."""
+        self._texts = None
+
+    def keep(self, path: SrcPath, sha: str, text: str) -> None:
+        if self._texts is not None:
+            self._texts[(path, sha)] = text
+
+    def take(self, path: SrcPath, sha: str) -> str | None:
+        """The text kept for this version of ``path`` (once), else None."""
+        return self._texts.pop((path, sha), None) if self._texts else None
+
+
+#: The one handoff of decoded note texts from the parse to the render (per process).
+DECODED = DecodedTexts()
+
+
 def parse_markdown(path: SrcPath, data: bytes, display: str) -> ParsedDoc:
     """Parse one note.  ``display`` is the path diagnostics print (``docs/a.md``)."""
     text, utf8 = note_text(data)
+    sha = digest(data)
+    DECODED.keep(path, sha, text)
     found: list[diag.Diagnostic] = []
     if not utf8:
         line, col = _first_bad_byte(data)
@@ -160,12 +178,12 @@ def parse_markdown(path: SrcPath, data: bytes, display: str) -> ParsedDoc:
             f"limit is {MAX_EMPHASIS} levels); the paragraph is shown as plain text. Close "
             "the * or _ runs, or escape them as \\*",
         ))
-    return _scan(path, data, body, first_line, front, found, display)
+    return _scan(path, sha, body, first_line, front, found, display)
 
 
 def _scan(
     path: SrcPath,
-    data: bytes,
+    sha: str,
     body: str,
     first_line: int,
     front: fm.Frontmatter,
@@ -187,7 +205,7 @@ def _scan(
     return ParsedDoc(
         path=path,
         kind="markdown",
-        digest=digest(data),
+        digest=sha,
         meta=front.data,
         frontmatter_format=front.format,
         body_offset=front.body_offset,
@@ -387,19 +405,6 @@ def _next_link(masked: str, at: int, angles: list[int] | None = None) -> re.Matc
                 return m
             angle = angles[0] = masked.find("<http", angle + 1)
     return None
-
-
-def split_wikilink(inner: str) -> tuple[str, str, str | None]:
-    """``Target#Frag|Display`` -> (target, fragment, display or None).
-
-    ``\\|`` (the escaped pipe Obsidian needs inside tables) separates too.
-    """
-    if "\\|" in inner:
-        inner = _ESCAPED_PIPE.sub("|", inner)
-    target_part, bar, display = inner.partition("|")
-    target, _, fragment = target_part.partition("#")
-    shown = display.strip() if bar else None
-    return target.strip(), fragment.strip(), shown if shown else None
 
 
 def _wikilink(

@@ -40,9 +40,11 @@ from dataclasses import dataclass
 from functools import lru_cache
 from xml.etree import ElementTree as etree
 
+# The delimiters, and a wikilink or an embed (whose `$` is text), are grammar's.
+from .grammar import MATH_DISPLAY, MATH_INLINE
+from .grammar import WIKILINK as _WIKILINK
+
 _BLANK_LINE = re.compile(r"\n[ \t>]*\n")
-# A wikilink or an embed (as codecs.markdown reads them): its `$` is text.
-_WIKILINK = re.compile(r"\[\[[^\[\]\n]+\]\]")
 # What toc.strip_tags removes from a heading's HTML to name it.
 _TAGS = re.compile(r"<[^>]*>")
 # What may stand before a display block's `$$` on its line: indentation and quote markers.
@@ -87,32 +89,32 @@ class Formula:
 
 def find_math(text: str, code: list[tuple[int, int]]) -> list[Formula]:
     """Every formula of ``text`` outside ``code`` (sorted (start, end) regions)."""
-    if "$" not in text:
+    if MATH_INLINE not in text:
         return []
     starts = [start for start, _ in code]
     links = _wikilinks(text) if "[[" in text else []
     found: list[Formula] = []
-    at = text.find("$")
+    at = text.find(MATH_INLINE)
     while at >= 0:
         i = bisect_right(starts, at) - 1
         if i >= 0 and code[i][1] > at:
-            at = text.find("$", code[i][1])  # a `$` in code is text
+            at = text.find(MATH_INLINE, code[i][1])  # a `$` in code is text
             continue
         j = bisect_right(links, (at, len(text))) - 1
         if j >= 0 and links[j][1] > at:
-            at = text.find("$", links[j][1])  # ... and so is one in a wikilink
+            at = text.find(MATH_INLINE, links[j][1])  # ... and so is one in a wikilink
             continue
         run = _run(text, at)
         if _escaped(text, at) or run > 2:
-            at = text.find("$", at + max(run, 1))
+            at = text.find(MATH_INLINE, at + max(run, 1))
             continue
         limit = starts[i + 1] if i + 1 < len(starts) else len(text)
         formula = (_display(text, at, limit) if run == 2 else _inline(text, at, limit))
         if formula is None:
-            at = text.find("$", at + run)
+            at = text.find(MATH_INLINE, at + run)
             continue
         found.append(formula)
-        at = text.find("$", formula.end)
+        at = text.find(MATH_INLINE, formula.end)
     return found
 
 
@@ -122,7 +124,7 @@ def _wikilinks(text: str) -> list[tuple[int, int]]:
 
 def _run(text: str, at: int) -> int:
     end = at
-    while end < len(text) and text[end] == "$":
+    while end < len(text) and text[end] == MATH_INLINE:
         end += 1
     return end - at
 
@@ -144,9 +146,9 @@ def _crosses_paragraph(text: str, start: int, end: int) -> bool:
 def _display(text: str, at: int, limit: int) -> Formula | None:
     line_start = text.rfind("\n", 0, at) + 1
     own_line = _CONTAINER.match(text, line_start, at).end() == at  # type: ignore[union-attr]
-    close = text.find("$$", at + 2, limit)
+    close = text.find(MATH_DISPLAY, at + 2, limit)
     while close >= 0 and _escaped(text, close):
-        close = text.find("$$", close + 1, limit)
+        close = text.find(MATH_DISPLAY, close + 1, limit)
     if close < 0 or (not own_line and _crosses_paragraph(text, at, close)):
         return None
     latex = text[at + 2:close]
@@ -163,9 +165,9 @@ def _inline(text: str, at: int, limit: int) -> Formula | None:
     """Pandoc's rule: the first unescaped ``$`` after the opener closes it or nothing."""
     if at + 1 >= len(text) or text[at + 1].isspace():
         return None
-    close = text.find("$", at + 1, limit)
+    close = text.find(MATH_INLINE, at + 1, limit)
     while close >= 0 and _escaped(text, close):
-        close = text.find("$", close + 1, limit)
+        close = text.find(MATH_INLINE, close + 1, limit)
     if close < 0 or text[close - 1].isspace() or (
         close + 1 < len(text) and text[close + 1].isdigit()
     ) or _crosses_paragraph(text, at, close):
@@ -236,7 +238,7 @@ def formula_text(formula: Formula) -> str:
     (the MathML with its tags stripped), or its source when it does not convert."""
     mathml, _why = to_mathml(formula.latex, formula.display)
     if mathml is None:
-        mark = "$$" if formula.display else "$"
+        mark = MATH_DISPLAY if formula.display else MATH_INLINE
         return mark + formula.latex + mark
     return html.unescape(_TAGS.sub("", mathml))
 

@@ -19,10 +19,9 @@ import re
 
 from markdown.preprocessors import Preprocessor
 
+from ..codecs.grammar import FOOTNOTE_ANY as _LABEL  # a label the page already uses
 from ..codecs.mask import mask
 
-# A footnote label the page already uses (reference or definition).
-_LABEL = re.compile(r"\[\^([^\]\s]+)\]")
 # A line end followed by a blank line: the paragraph ends there.
 _BLANK_LINE = re.compile(r"\n[ \t]*\n")
 

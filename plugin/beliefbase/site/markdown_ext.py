@@ -2,6 +2,11 @@
 
 Processors (priority, and why):
 
+* ``bb_link_marks`` preprocessor (100: first, while the text is the note's own):
+  each wikilink and embed the compile found gets a mark naming its compiled
+  link (``PageRenderer.mark_links``); ``bb_wikilink`` resolves a link by its
+  mark, i.e. by its position in the note, never by matching its text.  The
+  ``bb_drop_link_marks`` postprocessor (5) removes a mark no link took.
 * ``bb_math`` preprocessor (26, see ``site.math``): formulas become stashed
   MathML before anything else can read their ``*``, ``_``, ``[[`` or ``#``.
 
@@ -43,50 +48,31 @@ from xml.etree import ElementTree as etree
 
 from markdown import Extension, Markdown
 from markdown.inlinepatterns import InlineProcessor
+from markdown.postprocessors import Postprocessor
 from markdown.preprocessors import Preprocessor
 from markdown.treeprocessors import Treeprocessor
 from markdown.util import AtomicString
 
-from ..codecs.markdown import split_wikilink
+from ..codecs.grammar import ALT_SIZE as _ALT_SIZE
+from ..codecs.grammar import BLOCK_MARK as _BLOCK_MARK
+from ..codecs.grammar import LINE_TAG as _LINE_TAG
+from ..codecs.grammar import LINE_TAG_MARK, MARKDOWN_EMBED_RE, TAG_RE, WIKILINK_RE, split_wikilink
+from ..codecs.grammar import LONE_BLOCK_MARK as _LONE_MARK
+from ..codecs.grammar import WIKILINK_PIPE as _PIPE_IN_WIKILINK
 from .inline_footnotes import InlineFootnotes
 from .math import MathExtension
 
 if TYPE_CHECKING:
     from .render import PageRenderer
 
-# Both inline patterns start with a literal, so a search skips to its next
-# occurrence in C: Python-Markdown searches every pattern in every piece of
-# text, and a leading lookbehind or optional character made the engine try
-# each position in turn (25 times slower).  What stands before the literal is
-# checked by a lookbehind after it, and the ``!`` of an embed and the mark of
-# a line-start tag are taken into the match by ``handleMatch``.
-WIKILINK_RE = r"\[\[(?<!\\\[\[)(?P<inner>[^\[\]\n]+)\]\]"
-_TAG_BODY = r"#(?P<tag>[\w/\-]*[^\W\d][\w/\-]*)(?![\w/\-]|:[A-Z][A-Z0-9_]*\b)"
-#: Marks a line-start ``#tag`` so that it is neither a heading nor lost (U+2063).
-LINE_TAG_MARK = "\u2063"
-# "#" after a space, tab, newline, the mark or nothing: a tag, not "a#b".
-TAG_RE = r"#(?<![^ \t\n" + LINE_TAG_MARK + r"]#)" + _TAG_BODY[1:]
 _TABLE_ROW = re.compile(r"^[ \t]*\|.*\|[ \t]*$|^[^|\n]*\|[^\n]*$")
 _DELIMITER_ROW = re.compile(r"^[ \t]*\|?[ \t]*:?-+:?[ \t]*(?:\|[ \t]*:?-+:?[ \t]*)*\|?[ \t]*$")
-_PIPE_IN_WIKILINK = re.compile(r"(?<!\\)(!?\[\[[^\[\]\n|]*)(?<!\\)\|([^\[\]\n]*\]\])")
-_LINE_TAG = re.compile(r"^(?=" + _TAG_BODY + r")")
-# `` ^id`` ending a block's text, or ``^id`` on a line of its own (sep: "\n")
-_BLOCK_MARK = re.compile(r"(?P<sep>[ \t]|\n)[ \t]*\^(?P<id>[A-Za-z0-9][A-Za-z0-9\-]*)[ \t]*$")
 EMBED_SLOT = "bb-embed-slot"
 _BLOCK_TAGS = {"p", "ul", "ol", "div", "pre", "blockquote", "table"}
 # The rest of an attr_list after a "#id" in it: attributes, "}", end of the text.
 #: How far an attr_list's "{" or "}" may be from one of its ``#id``s.
 _ATTR_LIST_MAX = 200
 _ATTR_LIST_END = re.compile(r"[^{}\n]*\}[ \t]*(?:\n|$)")
-_LONE_MARK = re.compile(r"^\^(?P<id>[A-Za-z0-9][A-Za-z0-9\-]*)$")
-# ``![alt](href "title")``: a Markdown image, which may name a note to transclude.
-MARKDOWN_EMBED_RE = (
-    r"!\[(?P<alt>(?:[^\[\]\n]|\[[^\[\]\n]*\])*)\]"      # ![alt], one level of []
-    r"\(\s*(?P<href><[^<>\n]*>|[^\s()<>]+)"                # (href or <href>
-    r"(?:\s+(?:\"[^\"\n]*\"|'[^'\n]*'))?\s*\)"               # "title")
-)
-# Obsidian's size in an image's alt text: ``![alt|375](x.png)``, ``![alt|375x200](x.png)``.
-_ALT_SIZE = re.compile(r"^(?P<alt>.*?)\s*\|\s*(?P<width>\d+)(?:x(?P<height>\d+))?\s*$", re.DOTALL)
 
 
 class RenderedPattern(InlineProcessor):
@@ -118,10 +104,11 @@ class WikiLinkProcessor(RenderedPattern):
         if not target and not fragment:
             return None, m.start(0), m.end(0)
         start = m.start(0)
+        mark = m.group("mark")
         if is_embed(data, start):
-            rl = self.renderer.lookup("embed", target, fragment, display)
+            rl = self.renderer.lookup("embed", target, fragment, display, mark)
             return self.embedded(self.renderer.embed_html(rl)), start - 1, m.end(0)
-        rl = self.renderer.lookup("link", target, fragment, display)
+        rl = self.renderer.lookup("link", target, fragment, display, mark)
         return self.renderer.link_element(rl), start, m.end(0)
 
 
@@ -190,6 +177,43 @@ class TagProcessor(RenderedPattern):
         if start > 0 and data[start - 1] == LINE_TAG_MARK:
             start -= 1  # the mark LineTags put there goes with the tag
         return el, start, m.end(0)
+
+
+class LinkMarks(Preprocessor):
+    """Mark each wikilink and embed the compile found with its index (``render.mark_links``),
+    first, while the text is still the note's own: ``WikiLinkProcessor`` then takes the
+    link's compiled resolution by that index, whatever order it meets the links in."""
+
+    def __init__(self, md: Markdown, renderer: PageRenderer, drop: DropLinkMarks) -> None:
+        super().__init__(md)
+        self.renderer = renderer
+        self.drop = drop
+
+    def run(self, lines: list[str]) -> list[str]:
+        self.drop.marks = ""
+        if self.renderer.frame is None:
+            return lines
+        marked, marks = self.renderer.mark_links("\n".join(lines))
+        if not marks:
+            return lines
+        self.drop.marks = marks
+        return marked.split("\n")
+
+
+class DropLinkMarks(Postprocessor):
+    """Remove a link mark no link took: a link the compile found where Python-Markdown
+    saw none (inside raw HTML, say) is text, as it was written.  Only the marks this
+    conversion put in are removed (an embedded note's text may hold such characters)."""
+
+    def __init__(self, md: Markdown) -> None:
+        super().__init__(md)
+        #: the marks put in this conversion's text
+        self.marks = ""
+
+    def run(self, text: str) -> str:
+        # `in` is a C search, and none at all in a text without characters that high
+        left = [mark for mark in self.marks if mark in text]
+        return text.translate(dict.fromkeys(map(ord, left))) if left else text
 
 
 class TablePipes(Preprocessor):
@@ -414,6 +438,9 @@ class WikiLinkExtension(Extension):
 
     def extendMarkdown(self, md: Markdown) -> None:  # noqa: N802 - Python-Markdown API
         MathExtension().extendMarkdown(md)
+        drop = DropLinkMarks(md)
+        md.preprocessors.register(LinkMarks(md, self.renderer, drop), "bb_link_marks", 100)
+        md.postprocessors.register(drop, "bb_drop_link_marks", 5)
         md.preprocessors.register(TablePipes(md), "bb_table_pipes", 24)
         md.preprocessors.register(LineTags(md), "bb_line_tags", 23)
         md.preprocessors.register(InlineFootnotes(md), "bb_inline_footnotes", 22)

@@ -21,6 +21,7 @@ from typing import Any
 
 from ..builder.compiled import Compiled
 from ..builder.documents import Document
+from ..codecs.grammar import BLOCK_ID_AT_END as _BLOCK_ID  # a `` ^id`` ending a line
 from ..codecs.inline import WikiText, plain_text
 from ..codecs.mask import mask
 from .escape import json_for_html
@@ -55,7 +56,6 @@ _NOT_PROSE = re.compile(
 )
 # list markers and quote markers at the start of a line
 _LINE_MARKUP = re.compile(r"^[ \t]*(?:[-*+][ \t]+|\d{1,9}[.)][ \t]+|>[ \t]?)+", re.MULTILINE)
-_BLOCK_ID = re.compile(r"[ \t]\^[A-Za-z0-9][A-Za-z0-9\-]*[ \t]*$", re.MULTILINE)
 
 
 def first_paragraph(body: str) -> str:

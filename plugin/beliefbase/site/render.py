@@ -16,10 +16,9 @@ from __future__ import annotations
 
 import functools
 import posixpath
-import re
-from collections import defaultdict
 from collections.abc import Callable
-from dataclasses import dataclass, field
+from dataclasses import dataclass
+from itertools import accumulate
 from urllib.parse import quote, unquote
 from xml.etree import ElementTree as etree
 
@@ -32,11 +31,14 @@ from ..builder.documents import DRAWING_SUFFIX, Document, page_path
 from ..builder.embeds import Budget, Chain, blocked, unit_of
 from ..builder.resolve import ResolvedLink
 from ..builder.wikitext import link_text, unresolved_text
+from ..codecs.grammar import LINK_MARK, LINK_MARK_COUNT, link_mark, mark_index, split_wikilink
+from ..codecs.grammar import SCHEME as _SCHEME
 from ..codecs.model import LinkRef
 from ..ids import SrcPath, asset_url, join_src, relative_segments, url_for_src
 from .templates import Templates
 
-_SCHEME = re.compile(r"^[A-Za-z][A-Za-z0-9+.\-]*:")
+#: The first link mark: a text without characters this high holds none (``max`` is C).
+_FIRST_MARK = link_mark(0)
 #: characters a URL fragment keeps unquoted
 _FRAGMENT_SAFE = "^-_.~!$&()*+,;=:@"
 IMAGE_EXT = {".png", ".jpg", ".jpeg", ".gif", ".svg", ".webp", ".avif", ".bmp", ".ico"}
@@ -44,8 +46,8 @@ AUDIO_EXT = {".mp3", ".wav", ".ogg", ".m4a", ".flac"}
 VIDEO_EXT = {".mp4", ".webm", ".ogv", ".mov"}
 
 
-#: (embed or link, target, fragment, display text) as written
-_Key = tuple[str, str, str, str | None]
+#: The compiled link forms a ``[[...]]`` on the page can be (``field``: in ``key:: [[x]]``).
+_WIKILINK_FORMS = frozenset({"wikilink", "field", "embed"})
 
 
 @dataclass
@@ -55,7 +57,9 @@ class Frame:
     doc: Document
     host_url: str  # URL of the page the HTML ends up in
     chain: Chain = ()  # embed links that led here (empty on the page itself)
-    cursor: dict[_Key, int] = field(default_factory=lambda: defaultdict(int))
+    #: Offset in the note's text of the first character of the Markdown rendered in this
+    #: frame; None for a page, whose Markdown is the note's text from its body to its end.
+    offset: int | None = None
 
     @property
     def nested(self) -> bool:
@@ -80,14 +84,12 @@ class PageRenderer:
         self.budget = Budget()
         #: tag -> the source path of its page, None if it has none (set by the tag pages)
         self.tag_page: Callable[[str], SrcPath | None] | None = None
-        self._tables: dict[SrcPath, dict[_Key, list[ResolvedLink]]] = {}
         self._md_tables: dict[SrcPath, dict[tuple[str, str], list[ResolvedLink]]] = {}
 
     # -- frames ------------------------------------------------------------------------
 
     def release(self) -> None:
         """Forget the per-note link tables (rebuilt on demand)."""
-        self._tables.clear()
         self._md_tables.clear()
         _relative.cache_clear()
 
@@ -97,8 +99,7 @@ class PageRenderer:
 
     def end_page(self) -> None:
         self.frames = []
-        self._tables.clear()  # rebuilt in microseconds; kept, 3.5 MB per 1,000 pages
-        self._md_tables.clear()
+        self._md_tables.clear()  # rebuilt in microseconds; kept, 3.5 MB per 1,000 pages
 
     @property
     def frame(self) -> Frame | None:
@@ -106,42 +107,82 @@ class PageRenderer:
 
     # -- links -------------------------------------------------------------------------
 
-    def lookup(self, form: str, target: str, fragment: str, display: str | None) -> ResolvedLink:
+    def mark_links(self, source: str) -> tuple[str, str]:
+        """``source`` (the Markdown about to be rendered in the current frame) with a
+        link mark (``grammar.link_mark``) after the ``[[`` of each wikilink and embed
+        the compile found in it: the mark is the link's index in the note's compiled
+        links, which ``lookup`` then takes as it is.
+
+        A compiled link is found by its position (line and column in the note's
+        text, mapped into ``source`` by the frame's offset) and marked only where
+        ``source`` holds that very link there; a link the Markdown was changed
+        around (``guards.make_renderable`` fenced a deep block above it) gets no
+        mark and is resolved on its own (``lookup``).  Returns the marked text and
+        the marks put in it.
+        """
+        frame = self.frame
+        if frame is None or "[[" not in source:
+            return source, ""
+        links = self.compiled.links.get(frame.doc.path, ())
+        if not links or len(links) > LINK_MARK_COUNT:
+            return source, ""
+        text = self.read_text(frame.doc.path)
+        if not text.isascii() and max(text) >= _FIRST_MARK and LINK_MARK.search(text):
+            return source, ""  # the note writes such characters itself: they stay its own
+        base = len(text) - len(source) if frame.offset is None else frame.offset
+        pieces: list[str] = []
+        marks: list[str] = []
+        done = 0
+        # ends[k]: the length of lines 1..k+1 without their newlines (all in C)
+        ends = list(accumulate(map(len, text.split("\n"))))
+        for index, rl in enumerate(links):
+            link = rl.link
+            if link.form not in _WIKILINK_FORMS or not 0 < link.line <= len(ends):
+                continue
+            line_start = ends[link.line - 2] + link.line - 1 if link.line > 1 else 0
+            at = line_start + link.column - 1 - base
+            if at < done:
+                continue
+            opening = "![[" if link.form == "embed" else "[["
+            if not source.startswith(opening, at):
+                continue
+            inner_at = at + len(opening)
+            inner_end = source.find("]]", inner_at)
+            if inner_end < 0 or not _same_link(link, source[inner_at:inner_end]):
+                continue
+            marks.append(link_mark(index))
+            pieces.append(source[done:inner_at])
+            pieces.append(marks[-1])
+            done = inner_at
+        if not pieces:
+            return source, ""
+        pieces.append(source[done:])
+        return "".join(pieces), "".join(marks)
+
+    def lookup(
+        self, form: str, target: str, fragment: str, display: str | None, mark: str | None = None
+    ) -> ResolvedLink:
         """The compiled resolution of a link met while rendering.
 
-        Keyed by what was written (target, fragment, display): Python-Markdown does
-        not meet inline text in document order (table rows, for one), and links
-        written alike resolve alike from the same note.  Identical embeds take
-        their compiled occurrences in turn.
+        ``mark`` (put there by ``mark_links``) names the compiled link at this
+        position.  A link without one (the compile did not find it there) is
+        resolved as the compile would resolve it from this note.
         """
         frame = self.frame
         assert frame is not None
         kind = "embed" if form == "embed" else "link"
-        key = (kind, target, fragment, display)
-        found = self._table(frame.doc.path).get(key)
-        if found:
-            index = min(frame.cursor[key], len(found) - 1)
-            frame.cursor[key] += 1
-            return found[index]
+        if mark is not None:
+            links = self.compiled.links.get(frame.doc.path, ())
+            index = mark_index(mark)
+            if 0 <= index < len(links) and (links[index].link.form == "embed") == (
+                    kind == "embed"):
+                return links[index]
         link = LinkRef("embed" if kind == "embed" else "wikilink", target, fragment, display,
                        0, 0, "embeds" if kind == "embed" else "links_to")
         resolver = self.compiled.link_resolver
         if resolver is None or not frame.doc.published:
             return ResolvedLink(link, frame.doc.path, "unresolved")
         return resolver.resolve_one(link, frame.doc)
-
-    def _table(self, path: SrcPath) -> dict[_Key, list[ResolvedLink]]:
-        table = self._tables.get(path)
-        if table is None:
-            table = defaultdict(list)
-            for rl in self.compiled.links.get(path, []):
-                link = rl.link
-                if link.form in ("wikilink", "field", "embed"):
-                    kind = "embed" if link.form == "embed" else "link"
-                    display = link.size if link.form == "embed" and link.size else link.display
-                    table[(kind, link.target, link.fragment, display)].append(rl)
-            self._tables[path] = table
-        return table
 
     def href(
         self, target: SrcPath, anchor: str | None, is_asset: bool = False, final: bool = False
@@ -280,8 +321,8 @@ class PageRenderer:
             el.set("class", el.get("class", "") + " bb-embed-blocked")
             return el
         href = self.href(target.path, rl.anchor, final=True)  # raw HTML: MkDocs won't convert
-        text = self._unit_text(target, unit.start, unit.end)
-        self.frames.append(Frame(target, frame.host_url, chain))
+        text, offset = self._unit_text(target, unit.start, unit.end)
+        self.frames.append(Frame(target, frame.host_url, chain, offset))
         try:
             body = self.render_markdown(text, len(chain))
         finally:
@@ -292,10 +333,12 @@ class PageRenderer:
             href=href, bid=target.bid, content=Markup(body),
         )
 
-    def _unit_text(self, doc: Document, start: int, end: int) -> str:
+    def _unit_text(self, doc: Document, start: int, end: int) -> tuple[str, int]:
+        """Lines ``start`` to ``end`` of the note, and the offset of the first in its text."""
         text = self.read_text(doc.path)
         lines = text.split("\n")
-        return "\n".join(lines[start - 1:end]) + "\n"
+        return "\n".join(lines[start - 1:end]) + "\n", sum(
+            len(line) + 1 for line in lines[:max(0, start - 1)])
 
     def _asset_embed(self, rl: ResolvedLink) -> etree.Element:
         assert rl.target is not None
@@ -327,6 +370,14 @@ class PageRenderer:
         el = etree.Element("a", {"href": href, "class": "bb-link bb-asset"})
         el.text = AtomicString(name)
         return el
+
+
+def _same_link(link: LinkRef, inner: str) -> bool:
+    """Does ``[[inner]]`` say what the compiled ``link`` says?"""
+    target, fragment, display = split_wikilink(inner)
+    if link.form == "embed" and link.size:
+        return (target, fragment, display) == (link.target, link.fragment, link.size)
+    return (target, fragment, display) == (link.target, link.fragment, link.display)
 
 
 @functools.lru_cache(maxsize=65536)

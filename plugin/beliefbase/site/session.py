@@ -30,7 +30,7 @@ from ..builder.compiled import Compiled
 from ..builder.documents import Document, page_path
 from ..codecs.frontmatter import jsonable
 from ..codecs.guards import make_renderable
-from ..codecs.markdown import decode, note_text
+from ..codecs.markdown import DECODED, decode, note_text
 from ..graph.build import GraphBuilder
 from ..graph.emit import graph_json_chunks
 from ..graph.invariants import check_graph
@@ -102,13 +102,16 @@ class SiteBuild:
         (``note_text``), so no reader of it (page, embeds, previews, mentions) sees them."""
         text = self._texts.get(path)
         if text is None:
-            file = self.compiled.options.docs_dir / path
             doc = self.compiled.documents.get(path)
-            read = note_text if doc is None or doc.kind == "markdown" else decode
-            try:
-                text, _ok = read(file.read_bytes())
-            except OSError:
-                text = ""
+            # the text the compile decoded, if it kept it (codecs.markdown.DECODED)
+            text = DECODED.take(path, doc.parsed.digest) if doc is not None else None
+            if text is None:
+                file = self.compiled.options.docs_dir / path
+                read = note_text if doc is None or doc.kind == "markdown" else decode
+                try:
+                    text, _ok = read(file.read_bytes())
+                except OSError:
+                    text = ""
             self._texts[path] = text
         return text
 
@@ -116,6 +119,7 @@ class SiteBuild:
         """Drop what only rendering pages needed (note texts, link tables, panel
         lookups) before the theme writes its search index, the build's peak."""
         self._texts.clear()
+        DECODED.close()
         self.renderer.release()
         self.panels.release()
 

@@ -1,0 +1,200 @@
+"""The Obsidian syntaxes beliefbase reads: the ONE place each is written down.
+
+Owns the wikilink ``[[target#heading|alias]]`` and its embed ``![[...]]``, the
+Markdown-syntax links and embeds as Obsidian reads them (``[t](note.md)``,
+``![](note.md#Section)``), tags ``#tag``, block ids ``^id``, footnote labels
+``[^id]`` and inline footnotes ``^[...]``, comments ``%%...%%`` and the math
+delimiters ``$``/``$$``.
+
+Who uses it: the codec (``codecs.markdown``, ``inline``, ``math``,
+``comments``) parses notes with it for the compile, and the page's
+Python-Markdown extension (``site.markdown_ext``, ``site.math``,
+``site.inline_footnotes``, ``site.previews``) renders with it, so the two
+cannot disagree about what a link, tag or block id is.  The scanners that
+need more than a regex (``codecs.math.find_math``, ``codecs.comments``) keep
+their code but take their delimiters from here.
+
+Patterns are built from shared pieces (``WIKILINK_INNER``, ``TAG_BODY``,
+``BLOCK_ID_NAME``): a variant for one reader (a lookbehind Python-Markdown
+needs, a capture group a snippet needs) is the same syntax with its context
+written around it, never a second spelling of it.
+
+Link marks (``LINK_MARK_*``): the renderer finds each wikilink's compiled
+resolution by its position, not by its text.  Before Python-Markdown reads a
+note, ``site.markdown_ext`` puts one private-use character right after the
+``[[`` of every link the codec found, encoding the link's index in the
+note's compiled links; the inline pattern takes it out again (``mark``).
+"""
+
+from __future__ import annotations
+
+import re
+
+# -- wikilinks and embeds --------------------------------------------------------------
+
+#: What a wikilink holds between ``[[`` and ``]]``: ``target#fragment|display``, no
+#: bracket, one line.  The ``|`` may be written ``\\|`` (inside a table).
+WIKILINK_INNER = r"[^\[\]\n]+"
+#: ``!`` before ``[[``: an embed (a transclusion, or an image / media file).
+EMBED_BANG = "!"
+# A wikilink or an embed's ``[[...]]`` part, anywhere (no escape rules): math scans
+# for them because a `$` inside a link is text.
+WIKILINK = re.compile(r"\[\[" + WIKILINK_INNER + r"\]\]")
+# A wikilink or embed in inline text (snippets, titles): not after a backslash;
+# groups (1) the bang, (2) the inner text.
+WIKILINK_INLINE = re.compile(r"(?<!\\)(!?)\[\[(" + WIKILINK_INNER + r")\]\]")
+# The ``|`` of a wikilink in a table row, not yet escaped: the ``tables`` block
+# processor splits cells on it before any inline pattern runs.
+WIKILINK_PIPE = re.compile(
+    r"(?<!\\)(!?\[\[[^\[\]\n|]*)(?<!\\)\|(" + r"[^\[\]\n]*" + r"\]\])"
+)
+# `\|` inside a wikilink separates target and display like `|`.
+_ESCAPED_PIPE = re.compile(r"\\\|")
+#: An image's size as Obsidian writes it after a ``|``: ``375`` or ``375x200``.
+SIZE = r"\d+(?:x\d+)?"
+#: An embed's display that is a size: ``![[x.png|375]]``, ``![[x.png|375x200]]``.
+EMBED_SIZE = re.compile(SIZE)
+# The size ending a Markdown image's alt text, for snippets to drop: ``![alt|375](x.png)``.
+ALT_SIZE_SUFFIX = re.compile(r"\s*\|\s*" + SIZE + r"\s*$")
+#: Obsidian's size in a Markdown image's alt text: ``![alt|375](x.png)``.
+ALT_SIZE = re.compile(
+    r"^(?P<alt>.*?)\s*\|\s*(?P<width>\d+)(?:x(?P<height>\d+))?\s*$", re.DOTALL
+)
+
+
+def split_wikilink(inner: str) -> tuple[str, str, str | None]:
+    """``Target#Frag|Display`` -> (target, fragment, display or None).
+
+    ``\\|`` (the escaped pipe Obsidian needs inside tables) separates too.
+    """
+    if "\\|" in inner:
+        inner = _ESCAPED_PIPE.sub("|", inner)
+    target_part, bar, display = inner.partition("|")
+    target, _, fragment = target_part.partition("#")
+    shown = display.strip() if bar else None
+    return target.strip(), fragment.strip(), shown if shown else None
+
+
+# -- link marks: a wikilink's index among its note's compiled links ----------------------
+
+#: First private-use code point of Plane 16: a mark is ``chr(LINK_MARK_BASE + index)``
+#: (Plane 16, not 15: icon fonts such as Nerd Fonts put their glyphs in Plane 15).
+LINK_MARK_BASE = 0x100000
+#: How many links of one note can be marked (Plane 16's private-use range).
+LINK_MARK_COUNT = 0xFFFE
+# Any link mark (a note holding one of these characters itself gets no marks).
+LINK_MARK = re.compile("[\U00100000-\U0010fffd]")
+
+
+def link_mark(index: int) -> str:
+    """The mark of the ``index``-th compiled link of a note."""
+    return chr(LINK_MARK_BASE + index)
+
+
+def mark_index(mark: str) -> int:
+    return ord(mark) - LINK_MARK_BASE
+
+
+# Both inline patterns of the page's extension start with a literal, so a search
+# skips to its next occurrence in C: Python-Markdown searches every pattern in every
+# piece of text, and a leading lookbehind or optional character made the engine try
+# each position in turn (25 times slower).  What stands before the literal is
+# checked by a lookbehind after it; the ``!`` of an embed is taken into the match
+# by the processor.
+#: The page's wikilink pattern: ``[[`` not after a backslash, an optional link mark.
+WIKILINK_RE = (
+    r"\[\[(?<!\\\[\[)(?P<mark>[\U00100000-\U0010fffd])?(?P<inner>" + WIKILINK_INNER + r")\]\]"
+)
+
+# -- Markdown-syntax links and embeds ----------------------------------------------------
+
+# Every inline link form the codec reads.  A link starts at '[', '![' or '<http':
+# `codecs.markdown._next_link` jumps between those with str.find and matches there;
+# escapes are checked in Python.
+LINK = re.compile(
+    r"""
+    (?=[!\[<])
+    (?:(?P<bang>!?)\[\[                        # [[ or ![[
+        (?P<inner>""" + WIKILINK_INNER + r""")                  # target|display (no brackets)
+    \]\]
+  | (?P<mdbang>!?)\[                          # [text](href) or ![alt](src)
+        (?P<text>(?:\\.|[^\[\]\n\\]|\[(?:\\.|[^\[\]\n\\])*\])*)   # one level of [] nesting
+    \]\(\s*
+        (?P<href><[^<>\n]*>|[^\s()<>]*(?:\([^\s()]*\)[^\s()<>]*)*)  # one level of ()
+        (?:\s+(?:"[^"\n]*"|'[^'\n]*'|\([^)\n]*\)))?\s*           # optional title
+    \)
+  | <(?P<url>https?://[^\s<>]+)>)             # autolink
+    """,
+    re.VERBOSE,
+)
+#: ``![alt](href "title")`` on the page: a Markdown image, which may name a note to
+#: transclude (Python-Markdown's own image pattern takes the rest).
+MARKDOWN_EMBED_RE = (
+    r"!\[(?P<alt>(?:[^\[\]\n]|\[[^\[\]\n]*\])*)\]"      # ![alt], one level of []
+    r"\(\s*(?P<href><[^<>\n]*>|[^\s()<>]+)"                # (href or <href>
+    r"(?:\s+(?:\"[^\"\n]*\"|'[^'\n]*'))?\s*\)"               # "title")
+)
+# A URL scheme (``https:``, ``mailto:``): a link out of the vault.
+SCHEME = re.compile(r"^[A-Za-z][A-Za-z0-9+.\-]*:")
+
+# -- tags --------------------------------------------------------------------------------
+
+#: ``#`` then tag characters (letters, digits, ``_``, ``-``, ``/``), not all digits
+#: (``#1`` is no tag), and not an entity tag ``#Name:TYPE``.
+TAG_BODY = r"#(?P<tag>[\w/\-]*[^\W\d][\w/\-]*)(?![\w/\-]|:[A-Z][A-Z0-9_]*\b)"
+# The codec's tag: what stands before the ``#`` (whitespace or the line's start) is
+# checked in Python, with headings and attr_lists.
+TAG = re.compile(TAG_BODY)
+#: Marks a line-start ``#tag`` on the page so that it is neither a heading nor lost (U+2063).
+LINE_TAG_MARK = "\u2063"
+#: The page's tag pattern: ``#`` after a space, tab, newline, the mark or nothing.
+TAG_RE = r"#(?<![^ \t\n" + LINE_TAG_MARK + r"]#)" + TAG_BODY[1:]
+# A tag at the very start of a line (the page marks it, see LINE_TAG_MARK).
+LINE_TAG = re.compile(r"^(?=" + TAG_BODY + r")")
+
+# -- block ids ---------------------------------------------------------------------------
+
+#: A block id's name: ``^name`` (letters, digits, ``-``; not starting with ``-``).
+BLOCK_ID_NAME = r"[A-Za-z0-9][A-Za-z0-9\-]*"
+# The codec's block id: ``^id`` at a line's end (what stands before is checked in Python).
+BLOCK_ID = re.compile(r"\^(?P<id>" + BLOCK_ID_NAME + r")[ \t]*$", re.MULTILINE)
+# On the page: `` ^id`` ending a block's text, or ``^id`` on a line of its own (sep: "\n").
+BLOCK_MARK = re.compile(r"(?P<sep>[ \t]|\n)[ \t]*\^(?P<id>" + BLOCK_ID_NAME + r")[ \t]*$")
+# On the page: a paragraph (or table cell) that is nothing but ``^id``.
+LONE_BLOCK_MARK = re.compile(r"^\^(?P<id>" + BLOCK_ID_NAME + r")$")
+# In a snippet's text: a `` ^id`` ending a line, dropped.
+BLOCK_ID_AT_END = re.compile(r"[ \t]\^" + BLOCK_ID_NAME + r"[ \t]*$", re.MULTILINE)
+# In a snippet's text: any whitespace-delimited ``^id``, dropped.
+BLOCK_ID_WORD = re.compile(r"(?<!\S)\^" + BLOCK_ID_NAME + r"(?!\S)")
+
+# -- footnotes ---------------------------------------------------------------------------
+
+#: A footnote label: ``[^label]``.
+FOOTNOTE_LABEL = r"[^\]\s]+"
+# A footnote definition at a line's start: ``[^label]:``.
+FOOTNOTE_DEF = re.compile(r"^\[\^(?P<id>" + FOOTNOTE_LABEL + r")\]:", re.MULTILINE)
+# A footnote reference: ``[^label]`` not followed by ``:``.
+FOOTNOTE_REF = re.compile(r"\[\^(?P<id>" + FOOTNOTE_LABEL + r")\](?!:)")
+# A label used either way (a reference or a definition): group 1 is the label.
+FOOTNOTE_ANY = re.compile(r"\[\^(" + FOOTNOTE_LABEL + r")\]")
+# An inline footnote ``^[text]`` (one level of [] inside).
+INLINE_NOTE = re.compile(r"\^\[(?:[^\[\]]|\[[^\[\]]*\])*\]")
+
+# -- comments ----------------------------------------------------------------------------
+
+#: The comment delimiter ``%%``; a literal, so str.find jumps to it at C speed
+#: (``codecs.comments`` applies the rules: code, frontmatter, unclosed).
+COMMENT_MARK = "%%"
+# A comment in a snippet's text (to the end if unclosed); notes lose theirs earlier.
+COMMENT = re.compile(r"%%.*?(?:%%|$)", re.DOTALL)
+
+# -- math --------------------------------------------------------------------------------
+
+#: Inline math ``$...$`` (``codecs.math.find_math`` applies Obsidian's rules).
+MATH_INLINE = "$"
+#: Display math ``$$...$$``.
+MATH_DISPLAY = "$$"
+
+# -- entity tags -------------------------------------------------------------------------
+# ``#Name:TYPE`` (codecs/entity_syntax.py, issue 19) joins here when merged; TAG_BODY
+# already leaves it alone (its negative lookahead).
