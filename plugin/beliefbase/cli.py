@@ -32,6 +32,7 @@ from .project import (
     load_project,
     vault_settings,
 )
+from .query.cli import register as register_query_command
 from .sync import add_bid, record_source_refs
 from .terminal import echo
 from .writeback import edit_file
@@ -195,3 +196,4 @@ def graph_export(config_file: str | None, fmt: str, output: Path | None) -> None
 
 
 register_belief_commands(main, belief_context)
+register_query_command(main)

@@ -5,9 +5,9 @@ from __future__ import annotations
 from collections.abc import Iterator
 
 import pytest
-
 from beliefbase.query.run import QueryEngine
 from beliefbase.query.source import graph_of
+
 from tests.conftest import Project
 
 VAULT = {

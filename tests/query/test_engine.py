@@ -3,9 +3,9 @@
 from __future__ import annotations
 
 import pytest
-
 from beliefbase.query.run import QueryEngine
 from beliefbase.query.source import graph_of
+
 from tests.conftest import Project
 
 from .conftest import write_vault

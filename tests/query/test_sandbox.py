@@ -5,10 +5,10 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
-
 from beliefbase.query.run import QueryEngine
 from beliefbase.query.sandbox import Refused, check, has_order_by
 from beliefbase.query.source import graph_of
+
 from tests.conftest import Project
 
 from .conftest import write_vault

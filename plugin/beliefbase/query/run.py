@@ -146,10 +146,10 @@ def plain(value: Any) -> Any:
 
 def sort_key(row: tuple[Any, ...]) -> str:
     """A total order on rows of any values (the engine's own order is not stable)."""
-    return json.dumps(row, sort_keys=True, default=_jsonable, ensure_ascii=False)
+    return json.dumps(row, sort_keys=True, default=json_default, ensure_ascii=False)
 
 
-def _jsonable(value: Any) -> Any:
+def json_default(value: Any) -> Any:
     if isinstance(value, dt.date | dt.datetime | dt.time | dt.timedelta):
         return value.isoformat() if not isinstance(value, dt.timedelta) else str(value)
     return str(value)
