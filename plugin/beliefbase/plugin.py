@@ -57,6 +57,8 @@ from .site.escape import finalize
 from .site.folders import FolderOptions
 from .site.footnote_beliefs import FootnoteBeliefsExtension
 from .site.markdown_ext import WikiLinkExtension
+from .site.query_embeds import QueryExtension, build_site
+from .site.query_views import Views
 from .site.markdown_reuse import MarkdownReuse, reusable
 from .site.nav_memo import NavMemo
 from .site.navigation import NavigationOptions, install_theme_overrides
@@ -84,6 +86,7 @@ class BeliefbasePlugin(BasePlugin[BeliefbaseConfig]):
         self.compiler: Compiler | None = None
         self.site: SiteBuild | None = None
         self.extension: WikiLinkExtension | None = None
+        self.queries = QueryExtension()
         self.footnote_links = FootnoteBeliefsExtension()
         self.reader_cache = ReaderCache()  # per-note work kept across serve rebuilds
         self.dates_cache = DatesCache()  # the vault's git history, likewise
@@ -152,6 +155,8 @@ class BeliefbasePlugin(BasePlugin[BeliefbaseConfig]):
         self.footnote_links = FootnoteBeliefsExtension()
         config.markdown_extensions += [self.extension, CalloutExtension(),  # type: ignore[list-item]
                                        self.footnote_links]
+        self.queries = QueryExtension()  # {{query:…}}, ```query, Query pages (SPEC §8)
+        config.markdown_extensions.append(self.queries)  # type: ignore[arg-type]
         for name in _ASSETS:
             target = config.extra_css if name.endswith(".css") else config.extra_javascript
             url = f"{OUTPUT_DIR}/{name}"
@@ -195,6 +200,10 @@ class BeliefbasePlugin(BasePlugin[BeliefbaseConfig]):
             self._templates = (override, Templates(override))
         self.site = SiteBuild(compiled, self._templates[1], self.extension,
                               list(config.markdown_extensions), dict(config.mdx_configs))
+        self.queries.site = build_site(
+            compiled, self.site.renderer, Views(docs_dir / self.config.views_dir,
+                                                self.config.views),
+            self._query_error, float(self.config.query_timeout), self.config.query_max_rows)
         self._markdown_reuse = None
         if self.config.reuse_markdown and reusable(config.markdown_extensions):
             self._markdown_reuse = MarkdownReuse(config.markdown_extensions,
@@ -573,6 +582,11 @@ class BeliefbasePlugin(BasePlugin[BeliefbaseConfig]):
             return ""
         return self._templates[1].render("render-error.html", reason=describe(error),
                                          source=source)
+
+    def _query_error(self, found: diag.Diagnostic) -> None:
+        """A query of a page failed while it rendered (``site/query_embeds.py``)."""
+        self._diagnostics.append(found)
+        self._log([found])
 
     def _log(self, found: list[diag.Diagnostic]) -> None:
         quiet = self.config.strict is False
