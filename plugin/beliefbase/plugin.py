@@ -47,6 +47,7 @@ from .idle_gc import IdleCollector, freeze_at_exit
 from .ids import SrcPath
 from .obsidian import ObsidianSettings
 from .project import compile_options, prepare, published_files
+from .query.schema import check_schemas
 from .site.beliefs import belief_options
 from .site.block_memo import BlockMemo, material_templates, remember_lookups
 from .site.callouts import CalloutExtension
@@ -57,11 +58,11 @@ from .site.escape import finalize
 from .site.folders import FolderOptions
 from .site.footnote_beliefs import FootnoteBeliefsExtension
 from .site.markdown_ext import WikiLinkExtension
-from .site.query_embeds import QueryExtension, build_site
-from .site.query_views import Views
 from .site.markdown_reuse import MarkdownReuse, reusable
 from .site.nav_memo import NavMemo
 from .site.navigation import NavigationOptions, install_theme_overrides
+from .site.query_embeds import QueryExtension, build_site
+from .site.query_views import Views
 from .site.reader import ReaderCache, reader_options
 from .site.recent import RecentOptions, dates_plugin_enabled
 from .site.render_ahead import RenderAhead
@@ -209,7 +210,8 @@ class BeliefbasePlugin(BasePlugin[BeliefbaseConfig]):
             self._markdown_reuse = MarkdownReuse(config.markdown_extensions,
                                                  dict(config.mdx_configs or {}))
             self._markdown_reuse.install()
-        self._diagnostics = [*self.obsidian.diagnostics, *compiled.diagnostics]
+        self._diagnostics = [*self.obsidian.diagnostics, *compiled.diagnostics,
+                             *check_schemas(compiled)]  # NodeType checks (query/schema.py)
         files = self._arrange_files(files, config)
         self._diagnostics += self.site.add_beliefs(belief_options(config, self.config),
                                                    self.footnote_links, files, config)

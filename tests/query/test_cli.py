@@ -5,9 +5,9 @@ from __future__ import annotations
 import json
 import os
 
+from beliefbase.cli import main
 from click.testing import CliRunner, Result
 
-from beliefbase.cli import main
 from tests.conftest import Project
 
 from .conftest import write_vault

@@ -34,9 +34,11 @@ from .. import diagnostics as diag
 from ..builder.compiled import Compiled
 from ..builder.documents import Document
 from ..codecs.mask import code_regions
-from ..query.run import QueryEngine
+from ..query.load import quote_name
+from ..query.run import QueryEngine, QueryResult
+from ..query.schema import NODE_TYPE
 from ..query.source import graph_of
-from .query_views import Views, ViewError
+from .query_views import ViewError, Views
 from .render import PageRenderer
 
 #: The schema of a Query node, and its field holding the Cypher text.
@@ -150,14 +152,28 @@ class QueryBlocks(Preprocessor):
             return lines
         doc, page_url, is_page = host
         own = query_text(doc) if is_page else None
-        if own is None and not any("query" in line for line in lines):
+        node_type = is_page and doc.schema == NODE_TYPE
+        if own is None and not node_type and not any("query" in line for line in lines):
             return lines  # the common case: nothing to do, nothing changed
         first = doc.parsed.body_line if is_page else 1
         lines = self._embeds(lines, site, doc, page_url, first)
         lines = self._fences(lines, site, doc, page_url, first)
         if own is not None:
             lines += self._query_page(own, site, doc, page_url)
+        if node_type:
+            lines += self._instances(site, doc, page_url)
         return lines
+
+    def _instances(self, site: QuerySite, doc: Document, page_url: str) -> list[str]:
+        """A type page lists the nodes of its type (a built-in query)."""
+        name = doc.meta.get("name")
+        name = name.strip() if isinstance(name, str) and name.strip() else doc.title
+        result = site.engine.run(f"MATCH (n:{quote_name(name)}) RETURN n ORDER BY n.title")
+        if result.error is not None:  # no note of this type: no table of that label
+            result = QueryResult()
+        html = site.views.own_template("query-instances.html", type_name=name,
+                                       result=site.views.render("list", result, page_url))
+        return ["", self.md.htmlStash.store(html), "", ""]
 
     def _embeds(self, lines: list[str], site: QuerySite, doc: Document, page_url: str,
                 first: int) -> list[str]:
@@ -190,7 +206,7 @@ class QueryBlocks(Preprocessor):
             text = query_text(note) or ""
             html = site.render(text, view or _string(note.meta.get("view")), doc, line,
                                page_url)
-        return self.md.htmlStash.store(html)
+        return str(self.md.htmlStash.store(html))
 
     def _fences(self, lines: list[str], site: QuerySite, doc: Document, page_url: str,
                 first: int) -> list[str]:

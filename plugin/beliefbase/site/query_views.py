@@ -87,6 +87,9 @@ class Views:
         return Markup(self.own.get_template("query-error.html").render(  # noqa: S704
             message=message, query=query))
 
+    def own_template(self, template: str, **values: Any) -> Markup:
+        return Markup(self.own.get_template(template).render(**values))  # noqa: S704
+
     def query_page(self, query: str, result_html: Markup) -> Markup:
         return Markup(self.own.get_template("query-page.html").render(  # noqa: S704
             query=query, result=result_html))
@@ -125,7 +128,7 @@ def format_date(value: Any, fmt: str = "%Y-%m-%d") -> str:
         try:
             value = dt.date.fromisoformat(value[:10])
         except ValueError:
-            return value
+            return str(value)
     if isinstance(value, dt.date):
         return value.strftime(fmt)
     return "" if value is None else str(value)
