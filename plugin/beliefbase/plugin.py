@@ -61,7 +61,7 @@ from .site.markdown_ext import WikiLinkExtension
 from .site.markdown_reuse import MarkdownReuse, reusable
 from .site.nav_memo import NavMemo
 from .site.navigation import NavigationOptions, install_theme_overrides
-from .site.query_embeds import QueryExtension, build_site
+from .site.query_embeds import QueryExtension, build_site, pages_with_queries
 from .site.query_views import Views
 from .site.reader import ReaderCache, reader_options
 from .site.recent import RecentOptions, dates_plugin_enabled
@@ -245,6 +245,7 @@ class BeliefbasePlugin(BasePlugin[BeliefbaseConfig]):
             beliefs = self.site.beliefs.page_signatures() if self.site.beliefs else {}
             also |= changed_keys(self._belief_pages, beliefs)
             also |= self._home_if_recent_changed()
+            also |= pages_with_queries(compiled, self.site.read_text)  # results may change
             self._belief_pages = beliefs
             folders = self.site.folders.signatures() if self.site.folders else {}
             also |= changed_keys(self._folder_shown, folders)  # breadcrumbs, listings

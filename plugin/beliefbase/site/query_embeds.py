@@ -34,6 +34,7 @@ from .. import diagnostics as diag
 from ..builder.compiled import Compiled
 from ..builder.documents import Document
 from ..codecs.mask import code_regions
+from ..ids import SrcPath
 from ..query.load import quote_name
 from ..query.run import QueryEngine, QueryResult
 from ..query.schema import NODE_TYPE
@@ -51,6 +52,8 @@ _FENCE_VIEW = re.compile(r"\bview\s*[=:]\s*[\"']?(?P<view>[^\s\"'}]+)")
 _EMBED = re.compile(
     r"(?<!\\)\{\{\s*query\s*:\s*(?P<id>[^|{}\n]+?)\s*"
     r"(?:\|\s*view\s*:\s*(?P<view>[^|{}\n]+?)\s*)?\}\}")
+# A line that may hold a query: an embed or a query fence (a superset: for --dirty).
+_MAYBE_QUERY = re.compile(r"\{\{\s*query\s*:|^[ \t>]*(?:`{3,}|~{3,})\s*query", re.MULTILINE)
 #: Page being rendered: (the document whose Markdown this is, the URL of the page
 #: the HTML ends up in, whether it is that page itself rather than an embed).
 Host = tuple[Document, str, bool]
@@ -128,6 +131,23 @@ def build_site(compiled: Compiled, renderer: PageRenderer, views: Views,
         return frames[-1].doc, frames[0].host_url, len(frames) == 1
 
     return QuerySite(compiled, views, host, report, timeout, max_rows)
+
+
+def pages_with_queries(compiled: Compiled, read_text: Callable[[SrcPath], str]) -> (
+    set[SrcPath]
+):
+    """Every published note whose page shows a query result (or may: a superset).
+
+    ``mkdocs serve --dirty`` re-renders them all after any change: the simplest
+    rule that is always right, since any change to the graph may change a result.
+    """
+    found: set[SrcPath] = set()
+    for path, doc in compiled.published.items():
+        if doc.kind == "toml":
+            continue
+        if doc.schema in (QUERY_SCHEMA, NODE_TYPE) or _MAYBE_QUERY.search(read_text(path)):
+            found.add(path)
+    return found
 
 
 def query_text(doc: Document) -> str | None:
