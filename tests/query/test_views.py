@@ -8,9 +8,8 @@ import os
 from pathlib import Path
 
 import pytest
-
 from beliefbase.query.run import QueryResult
-from beliefbase.site.query_views import BUILT_IN, Views, ViewError
+from beliefbase.site.query_views import BUILT_IN, ViewError, Views
 
 GOLDEN = Path(__file__).parent / "golden"
 HOSTILE = '<script>alert("x")</script> & <b>bold</b>'
