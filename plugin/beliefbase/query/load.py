@@ -4,7 +4,8 @@ Schema (SPEC §8, documented in docs/guide/queries.md):
 
 * one node table per label: a document's label is its ``schema`` (``Note`` when it
   has none); every other node is labelled by its kind (``Section``, ``Tag``, ...);
-* every node has ``bid`` (the key), ``kind``, ``title``, ``path``, ``url``, ``tags``;
+* every node has ``bid`` (the key), ``kind``, ``title``, ``path``, ``url``, ``tags``,
+  ``aliases``;
   a label's other columns are the frontmatter fields of its nodes, typed by what
   the values are (``BOOL``, ``INT64``, ``DOUBLE``, ``STRING``, ``STRING[]``); a field
   whose values disagree in type is a ``STRING`` column and gets one
@@ -35,7 +36,7 @@ from ..graph.model import Edge, Graph, Node
 #: The columns every node table has, in this order (``bid`` is the primary key).
 BASE_COLUMNS: tuple[tuple[str, str], ...] = (
     ("bid", "STRING"), ("kind", "STRING"), ("title", "STRING"), ("path", "STRING"),
-    ("url", "STRING"), ("tags", "STRING[]"))
+    ("url", "STRING"), ("tags", "STRING[]"), ("aliases", "STRING[]"))
 _BASE_NAMES = {name for name, _ in BASE_COLUMNS}
 #: The properties of every relationship.
 REL_COLUMNS: tuple[tuple[str, str], ...] = (
@@ -201,7 +202,8 @@ def _ddl_type(column_type: str) -> str:
 
 def _node_row(node: Node, columns: dict[str, str]) -> list[Any]:
     row: list[Any] = [node.bid, node.kind, node.title, node.path, node.url,
-                      _list_text([t for t in node.tags if _plain_element(t)])]
+                      _list_text([t for t in node.tags if _plain_element(t)]),
+                      _list_text([a for a in node.aliases if _plain_element(a)])]
     props = node.properties
     for name, column_type in list(columns.items())[len(BASE_COLUMNS):]:
         row.append(_cell(props.get(name), column_type))

@@ -4,7 +4,7 @@
 build with no query never loads one) and every text runs at most once (memo).
 A result is deterministic: rows are sorted when the query has no ORDER BY.
 Nodes come back as dicts with ``bid``, ``label``, ``kind``, ``title``, ``url``,
-``path``, ``tags`` and their frontmatter fields (``None`` fields left out);
+``path``, ``tags``, ``aliases`` and their frontmatter fields (``None`` fields left out);
 relationships as dicts with ``type``, ``file``, ``line``, ``weight_kind``.
 Failures (refused clause, syntax, unknown label or property, time or row
 limit) are results too, with ``error`` set to the engine's message.

@@ -36,7 +36,7 @@ BUILT_IN = ("list", "table", "cards", "count", "timeline")
 #: Frontmatter fields a timeline orders by, the first a node has.
 DATE_FIELDS = ("date", "due", "created", "start", "modified", "updated")
 #: Columns every node has; cards show the others.
-NODE_COLUMNS = ("label", "bid", "kind", "title", "path", "url", "tags")
+NODE_COLUMNS = ("label", "bid", "kind", "title", "path", "url", "tags", "aliases")
 
 
 class ViewError(Exception):
