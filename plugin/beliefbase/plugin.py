@@ -498,6 +498,9 @@ class BeliefbasePlugin(BasePlugin[BeliefbaseConfig]):
 
     @event_priority(100)  # first: before the search plugin writes its index
     def _release_page_caches(self, *, config: MkDocsConfig) -> None:
+        if self._ahead is not None and self._ahead.taken and self.site is not None:
+            # query-errors of the pages the worker converted (site/query_embeds.py)
+            self._diagnostics += self.queries.site.unrendered_diagnostics(self.site.read_text)  # type: ignore[union-attr]
         self._stop_ahead()
         if self.compiler is not None:
             self.compiler.cache.wait()  # the build's parse cache is on disk when it ends

@@ -71,6 +71,8 @@ class QuerySite:
     max_rows: int
     _engine: QueryEngine | None = None
     _reported: set[diag.Diagnostic] = field(default_factory=set)
+    #: pages whose Markdown this process converted (not the markdown_offload worker)
+    rendered: set[SrcPath] = field(default_factory=set)
     _queries: dict[str, Document] | None = None
 
     @property
@@ -112,6 +114,32 @@ class QuerySite:
         self._report(diag.make("query-error", self.compiled.options.display(doc.path), line, 1,
                                message))
         return self.views.error_box(message, text)
+
+    def unrendered_diagnostics(self, read_text: Callable[[SrcPath], str]) -> (
+        list[diag.Diagnostic]
+    ):
+        """The ``query-error`` diagnostics of pages another process converted.
+
+        The markdown_offload worker's log lines are replayed here, but its
+        diagnostics stay in the worker: this finds them again (the queries of
+        those pages run here too, once), without logging them a second time.
+        """
+        found: list[diag.Diagnostic] = []
+        report, host = self.report, self.host
+        self.report = found.append
+        try:
+            for path in sorted(pages_with_queries(self.compiled, read_text) - self.rendered):
+                doc = self.compiled.documents[path]
+                page = (doc, doc.url or "", True)
+                self.host = lambda page=page: page  # type: ignore[misc]
+                extension = QueryExtension()
+                extension.site = self
+                md = Markdown(extensions=[extension])
+                body = read_text(path)[doc.parsed.body_offset:]
+                md.preprocessors["bb_queries"].run(body.split("\n"))
+        finally:
+            self.report, self.host = report, host
+        return found
 
     def _report(self, found: diag.Diagnostic) -> None:
         if found not in self._reported:
@@ -171,6 +199,8 @@ class QueryBlocks(Preprocessor):
         if site is None or host is None:
             return lines
         doc, page_url, is_page = host
+        if is_page:
+            site.rendered.add(doc.path)
         own = query_text(doc) if is_page else None
         node_type = is_page and doc.schema == NODE_TYPE
         if own is None and not node_type and not any("query" in line for line in lines):
