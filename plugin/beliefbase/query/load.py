@@ -21,6 +21,7 @@ graph only has published notes: drafts are never loaded.
 from __future__ import annotations
 
 import csv
+import io
 import json
 import tempfile
 from collections import defaultdict
@@ -96,20 +97,20 @@ def load(graph: Graph, display: Any = str) -> Loaded:
             spec = ", ".join(f"{quote_name(c)} {_ddl_type(t)}" for c, t in cols.items())
             connection.execute(f"CREATE NODE TABLE {quote_name(label)}({spec}, PRIMARY KEY(bid))")
             path = folder / f"n{n}.csv"
-            _write_csv(path, list(cols), (_node_row(node, cols) for node in nodes))
-            _copy(connection, label, path)
+            lines = _write_csv(path, list(cols), (_node_row(node, cols) for node in nodes))
+            _copy(connection, label, path, serial=lines)
         for rel_type, pairs in relations.items():
             ends = ", ".join(f"FROM {quote_name(a)} TO {quote_name(b)}" for a, b in pairs)
             props = ", ".join(f"{c} {t}" for c, t in REL_COLUMNS)
             connection.execute(f"CREATE REL TABLE {quote_name(rel_type)}({ends}, {props})")
         for n, ((rel_type, (a, b)), edges) in enumerate(groups.items()):
             path = folder / f"r{n}.csv"
-            _write_csv(path, ["from", "to", *(c for c, _ in REL_COLUMNS)],
-                       ([e.source, e.target, e.file, e.line, e.weight_kind.value, e.display]
-                        for e in edges))
-            _copy(connection, rel_type, path,
-                  f", from={_literal(a)}, to={_literal(b)}" if len(relations[rel_type]) > 1
-                  else "")
+            lines = _write_csv(path, ["from", "to", *(c for c, _ in REL_COLUMNS)],
+                               ([e.source, e.target, e.file, e.line, e.weight_kind.value,
+                                 e.display] for e in edges))
+            _copy(connection, rel_type, path, serial=lines,
+                  extra=f", from={_literal(a)}, to={_literal(b)}"
+                  if len(relations[rel_type]) > 1 else "")
     return Loaded(database, connection, {label: dict(cols) for label, cols in columns.items()},
                   dict(relations), node_labels, diagnostics)
 
@@ -227,17 +228,25 @@ def _list_text(values: list[str]) -> str:
     return "[" + ",".join(values) + "]"
 
 
-def _write_csv(path: Path, header: list[str], rows: Any) -> None:
-    with path.open("w", encoding="utf-8", newline="") as f:
-        writer = csv.writer(f, lineterminator="\n")
-        writer.writerow(header)
-        writer.writerows(rows)
+def _write_csv(path: Path, header: list[str], rows: Any) -> bool:
+    """Write the CSV file; does a value hold a line break?"""
+    records = list(rows)
+    out = io.StringIO()
+    writer = csv.writer(out, lineterminator="\n")
+    writer.writerow(header)
+    writer.writerows(records)
+    text = out.getvalue()
+    path.write_text(text, encoding="utf-8")
+    return text.count("\n") != len(records) + 1 or "\r" in text
 
 
-def _copy(connection: ladybug.Connection, table: str, path: Path, extra: str = "") -> None:
-    # quoted fields may hold newlines: the engine's parallel CSV reader refuses them
+def _copy(connection: ladybug.Connection, table: str, path: Path, *, serial: bool,
+          extra: str = "") -> None:
+    # the engine's parallel CSV reader refuses quoted fields with line breaks; the
+    # serial one reads them (and is slower)
     connection.execute(f"COPY {quote_name(table)} FROM {_literal(str(path))} "
-                       f"(header=true, escape='\"', parallel=false{extra})")
+                       f"(header=true, escape='\"', parallel={'false' if serial else 'true'}"
+                       f"{extra})")
 
 
 def _literal(text: str) -> str:
