@@ -83,7 +83,8 @@ def measure(size: int, work: Path, runs: int) -> dict[str, float]:
         md.reset().convert(plain)
         extra.append((middle - start) - (time.perf_counter() - middle))
     return {"notes": size, "nodes": len(graph.nodes), "edges": len(graph.edges),
-            "load_s": statistics.median(loads), "load_cpu_s": statistics.median(cpus), "ten_queries_ms": statistics.median(extra) * 1000}
+            "load_s": statistics.median(loads), "load_cpu_s": statistics.median(cpus),
+            "ten_queries_ms": statistics.median(extra) * 1000}
 
 
 def main() -> None:
