@@ -38,8 +38,8 @@ from ..graph.model import Edge, Graph, Node
 #: per node: the engine indexes and joins on it faster than on the BID text
 #: (a third less CPU for 46,000 nodes and 110,000 edges); results leave it out.
 BASE_COLUMNS: tuple[tuple[str, str], ...] = (
-    ("_key", "INT64"), ("bid", "STRING"), ("kind", "STRING"), ("title", "STRING"), ("path", "STRING"),
-    ("url", "STRING"), ("tags", "STRING[]"), ("aliases", "STRING[]"))
+    ("_key", "INT64"), ("bid", "STRING"), ("kind", "STRING"), ("title", "STRING"),
+    ("path", "STRING"), ("url", "STRING"), ("tags", "STRING[]"), ("aliases", "STRING[]"))
 _BASE_NAMES = {name for name, _ in BASE_COLUMNS}
 #: The properties of every relationship.
 REL_COLUMNS: tuple[tuple[str, str], ...] = (
@@ -112,7 +112,7 @@ def load(graph: Graph, display: Any = str) -> Loaded:
             path = folder / f"r{n}.csv"
             lines = _write_csv(path, ["from", "to", *(c for c, _ in REL_COLUMNS)],
                                ([keys[e.source], keys[e.target], e.file, e.line,
-                                 e.weight_kind.value, e.display] for e in edges))
+                                 e.weight_kind, e.display] for e in edges))  # a StrEnum: its value
             _copy(connection, rel_type, path, serial=lines,
                   extra=f", from={_literal(a)}, to={_literal(b)}"
                   if len(relations[rel_type]) > 1 else "")
