@@ -157,7 +157,7 @@ class BeliefbasePlugin(BasePlugin[BeliefbaseConfig]):
         config.markdown_extensions += [self.extension, CalloutExtension(),  # type: ignore[list-item]
                                        self.footnote_links]
         self.queries = QueryExtension()  # {{query:…}}, ```query, Query pages (SPEC §8)
-        config.markdown_extensions.append(self.queries)  # type: ignore[arg-type]
+        config.markdown_extensions.append(self.queries)
         for name in _ASSETS:
             target = config.extra_css if name.endswith(".css") else config.extra_javascript
             url = f"{OUTPUT_DIR}/{name}"
