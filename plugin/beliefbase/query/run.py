@@ -126,9 +126,9 @@ def plain(value: Any) -> Any:
     """An engine value as plain Python (nodes and relationships as dicts)."""
     if isinstance(value, dict):
         if "_LABEL" in value and "_SRC" not in value and "bid" in value:
-            node = {"label": value["_LABEL"]}
-            node.update((k, plain(v)) for k, v in value.items()
-                        if not k.startswith("_") and v is not None)
+            node = {k: plain(v) for k, v in value.items()
+                    if not k.startswith("_") and v is not None}
+            node["label"] = value["_LABEL"]  # over a frontmatter field of that name
             return node
         if "_LABEL" in value and "_SRC" in value:
             rel = {"type": value["_LABEL"]}
