@@ -32,6 +32,8 @@ from .project import (
     load_project,
     vault_settings,
 )
+from .query.cli import register as register_query_command
+from .query.schema import check_schemas
 from .sync import add_bid, record_source_refs
 from .terminal import echo
 from .writeback import edit_file
@@ -67,7 +69,8 @@ def check(config_file: str | None, strict: bool, as_json: bool, events: bool, co
     compiled = compile_from_config(config_file, use_cache=True)
     graph = build_graph(compiled)
     found = sorted(set(compiled.diagnostics) | set(vault_settings(config).diagnostics) | set(
-        check_graph(graph, None, compiled.options.display)), key=diag.sort_key)
+        check_graph(graph, None, compiled.options.display)) | set(check_schemas(compiled)),
+        key=diag.sort_key)
     snapshot_dir = cache_dir(config)
     if events:
         previous = load_snapshot(snapshot_dir)
@@ -195,3 +198,4 @@ def graph_export(config_file: str | None, fmt: str, output: Path | None) -> None
 
 
 register_belief_commands(main, belief_context)
+register_query_command(main)

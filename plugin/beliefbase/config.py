@@ -195,6 +195,13 @@ class BeliefbaseConfig(base.Config):
     (``index.md``/``README.md``) keeps its text and gets the listing under it.
     Breadcrumbs above every note in a folder link to these pages."""
 
+    query_timeout = c.Type((int, float), default=5)
+    """Seconds one query may run (``{{query:…}}``, ```` ```query ````, Query pages,
+    ``beliefbase query``); a longer one stops with ``query-error`` and the build goes on."""
+
+    query_max_rows = c.Type(int, default=1000)
+    """Rows one query may return; more is a ``query-error`` (add a ``LIMIT``)."""
+
     def validate(self) -> tuple[list[tuple[str, Exception]], list[tuple[str, Exception]]]:
         failed, warnings = super().validate()
         depth = self.get("embed_depth")
@@ -209,4 +216,12 @@ class BeliefbaseConfig(base.Config):
         if isinstance(shown, int) and not 0 <= shown <= 100:
             failed.append(("recent_notes", base.ValidationError(
                 f"must be between 0 and 100 notes, got {shown}")))
+        timeout = self.get("query_timeout")
+        if isinstance(timeout, int | float) and not 0 < timeout <= 600:
+            failed.append(("query_timeout", base.ValidationError(
+                f"must be between 0 and 600 seconds, got {timeout}")))
+        rows = self.get("query_max_rows")
+        if isinstance(rows, int) and not 1 <= rows <= 1_000_000:
+            failed.append(("query_max_rows", base.ValidationError(
+                f"must be between 1 and 1000000 rows, got {rows}")))
         return failed, warnings

@@ -55,6 +55,8 @@ CODES: dict[str, tuple[Level, str]] = {
     "belief-supersession": (Level.WARNING, "a supersession that is missing, cyclic or unjustified"),
     "quote-drift": (Level.WARNING, "a quoted source no longer contains the quote"),
     "query-error": (Level.WARNING, "a query that fails"),
+    "query-property-type": (Level.INFO, "a frontmatter field with values of different types "
+                            "in notes of one label; queries see it as text"),
     "entity-type-conflict": (Level.WARNING, "an entity tagged with different types"),
     "bad-date": (Level.INFO, "a frontmatter created/modified/date/updated that is not a date"),
     "render-error": (Level.WARNING, "a page whose Markdown could not be converted; it shows "

@@ -48,6 +48,7 @@ from .idle_gc import IdleCollector, freeze_at_exit
 from .ids import SrcPath
 from .obsidian import ObsidianSettings
 from .project import compile_options, prepare, published_files
+from .query.schema import check_schemas
 from .site.beliefs import belief_options
 from .site.block_memo import BlockMemo, material_templates, remember_lookups
 from .site.callouts import CalloutExtension
@@ -61,6 +62,8 @@ from .site.markdown_ext import WikiLinkExtension
 from .site.markdown_reuse import MarkdownReuse, reusable
 from .site.nav_memo import NavMemo
 from .site.navigation import NavigationOptions, install_theme_overrides
+from .site.query_embeds import QueryExtension, build_site, pages_with_queries
+from .site.query_views import Views
 from .site.reader import ReaderCache, reader_options
 from .site.recent import RecentOptions, dates_plugin_enabled
 from .site.render_ahead import RenderAhead
@@ -85,6 +88,7 @@ class BeliefbasePlugin(BasePlugin[BeliefbaseConfig]):
         self.compiler: Compiler | None = None
         self.site: SiteBuild | None = None
         self.extension: WikiLinkExtension | None = None
+        self.queries = QueryExtension()
         self.footnote_links = FootnoteBeliefsExtension()
         self.reader_cache = ReaderCache()  # per-note work kept across serve rebuilds
         self.dates_cache = DatesCache()  # the vault's git history, likewise
@@ -153,6 +157,8 @@ class BeliefbasePlugin(BasePlugin[BeliefbaseConfig]):
         self.footnote_links = FootnoteBeliefsExtension()
         config.markdown_extensions += [self.extension, CalloutExtension(),  # type: ignore[list-item]
                                        self.footnote_links]
+        self.queries = QueryExtension()  # {{query:…}}, ```query, Query pages (SPEC §8)
+        config.markdown_extensions.append(self.queries)
         for name in _ASSETS:
             target = config.extra_css if name.endswith(".css") else config.extra_javascript
             url = f"{OUTPUT_DIR}/{name}"
@@ -197,12 +203,17 @@ class BeliefbasePlugin(BasePlugin[BeliefbaseConfig]):
             self._templates = (override, Templates(override))
         self.site = SiteBuild(compiled, self._templates[1], self.extension,
                               list(config.markdown_extensions), dict(config.mdx_configs))
+        self.queries.site = build_site(
+            compiled, self.site.renderer, Views(docs_dir / self.config.views_dir,
+                                                self.config.views),
+            self._query_error, float(self.config.query_timeout), self.config.query_max_rows)
         self._markdown_reuse = None
         if self.config.reuse_markdown and reusable(config.markdown_extensions):
             self._markdown_reuse = MarkdownReuse(config.markdown_extensions,
                                                  dict(config.mdx_configs or {}))
             self._markdown_reuse.install()
-        self._diagnostics = [*self.obsidian.diagnostics, *compiled.diagnostics]
+        self._diagnostics = [*self.obsidian.diagnostics, *compiled.diagnostics,
+                             *check_schemas(compiled)]  # NodeType checks (query/schema.py)
         files = self._arrange_files(files, config)
         self._diagnostics += self.site.add_beliefs(belief_options(config, self.config),
                                                    self.footnote_links, files, config)
@@ -236,6 +247,7 @@ class BeliefbasePlugin(BasePlugin[BeliefbaseConfig]):
             beliefs = self.site.beliefs.page_signatures() if self.site.beliefs else {}
             also |= changed_keys(self._belief_pages, beliefs)
             also |= self._home_if_recent_changed()
+            also |= pages_with_queries(compiled, self.site.read_text)  # results may change
             self._belief_pages = beliefs
             folders = self.site.folders.signatures() if self.site.folders else {}
             also |= changed_keys(self._folder_shown, folders)  # breadcrumbs, listings
@@ -488,6 +500,9 @@ class BeliefbasePlugin(BasePlugin[BeliefbaseConfig]):
 
     @event_priority(100)  # first: before the search plugin writes its index
     def _release_page_caches(self, *, config: MkDocsConfig) -> None:
+        if self._ahead is not None and self._ahead.taken and self.site is not None:
+            # query-errors of the pages the worker converted (site/query_embeds.py)
+            self._diagnostics += self.queries.site.unrendered_diagnostics(self.site.read_text)  # type: ignore[union-attr]
         self._stop_ahead()
         if self.compiler is not None:
             self.compiler.cache.wait()  # the build's parse cache is on disk when it ends
@@ -575,6 +590,11 @@ class BeliefbasePlugin(BasePlugin[BeliefbaseConfig]):
             return ""
         return self._templates[1].render("render-error.html", reason=describe(error),
                                          source=source)
+
+    def _query_error(self, found: diag.Diagnostic) -> None:
+        """A query of a page failed while it rendered (``site/query_embeds.py``)."""
+        self._diagnostics.append(found)
+        self._log([found])
 
     def _log(self, found: list[diag.Diagnostic]) -> None:
         quiet = self.config.strict is False

@@ -1,0 +1,221 @@
+"""Views (SPEC §8): Jinja templates that turn a query result into HTML.
+
+Built-in views ship in ``theme/views/`` (``list``, ``table``, ``cards``, ``count``,
+``timeline``), each made of documented blocks so that a user view in
+``views_dir`` can ``{% extends "table.html" %}`` and override one.  Views come
+from many writers, like notes: they render in Jinja's immutable sandbox with
+autoescape on, so a view can neither reach Python internals nor let a hostile
+frontmatter value through as markup.
+
+Every view gets ``rows`` (a list of ``{column: value}``), ``columns``,
+``nodes`` (the nodes, when the result is one column of nodes, else empty),
+``is_nodes``, ``schema`` (the label the nodes share) and the helpers ``link(node)``
+(its title linking to its page, relative to the current page), ``href(node)``,
+``title(value)``, ``date(value, format)`` and ``cell(value)`` (any value as HTML:
+nodes linked, lists joined).  A view is chosen by: the embed's ``view:`` -> the
+``views`` option by the result's schema -> ``list`` for nodes, ``table`` for rows.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+import jinja2
+from jinja2.sandbox import ImmutableSandboxedEnvironment
+from markupsafe import Markup, escape
+from mkdocs.utils import get_relative_url
+
+from ..query.run import QueryResult, is_node
+from .templates import theme_dir
+
+#: The views every site has.
+BUILT_IN = ("list", "table", "cards", "count", "timeline")
+#: Frontmatter fields a timeline orders by, the first a node has.
+DATE_FIELDS = ("date", "due", "created", "start", "modified", "updated")
+#: Columns every node has; cards show the others.
+NODE_COLUMNS = ("label", "bid", "kind", "title", "path", "url", "tags", "aliases")
+
+
+class ViewError(Exception):
+    """A view that does not exist or fails to render; the message says what to do."""
+
+
+class Views:
+    """The built-in views, the site's own, and the ``views`` map."""
+
+    def __init__(self, views_dir: Path | None, default_views: dict[str, str]) -> None:
+        loaders: list[jinja2.BaseLoader] = []
+        self.user_views: set[str] = set()
+        if views_dir is not None and views_dir.is_dir():
+            loaders.append(jinja2.FileSystemLoader(str(views_dir)))
+            self.user_views = {p.stem for p in views_dir.glob("*.html")}
+        loaders.append(jinja2.FileSystemLoader(str(theme_dir() / "views")))
+        self.env = ImmutableSandboxedEnvironment(
+            loader=jinja2.ChoiceLoader(loaders), autoescape=True, trim_blocks=True,
+            lstrip_blocks=True, keep_trailing_newline=False)
+        self.default_views = dict(default_views)
+        self.own = jinja2.Environment(
+            loader=jinja2.FileSystemLoader(str(theme_dir())), autoescape=True,
+            trim_blocks=True, lstrip_blocks=True, undefined=jinja2.StrictUndefined)
+
+    def choose(self, explicit: str | None, result: QueryResult) -> str:
+        """The view's name: explicit -> the ``views`` map by schema -> the default."""
+        if explicit:
+            return explicit
+        schema = result.schema
+        if schema is not None and schema in self.default_views:
+            return self.default_views[schema]
+        return "list" if result.is_nodes else "table"
+
+    def render(self, name: str, result: QueryResult, page_url: str) -> Markup:
+        """``result`` through the view ``name``, links relative to ``page_url``."""
+        if name not in BUILT_IN and name not in self.user_views:
+            known = ", ".join([*BUILT_IN, *sorted(self.user_views)])
+            raise ViewError(f"no view named {name!r} (views: {known}; a view of your own "
+                            f"is a {name}.html in views_dir)")
+        try:
+            template = self.env.get_template(f"{name}.html")
+            html = template.render(**context(result, page_url), view=name)
+        except jinja2.TemplateError as error:
+            raise ViewError(f"the view {name!r} failed: {error}") from error
+        return Markup(html)  # noqa: S704 - rendered with autoescape
+
+    def error_box(self, message: str, query: str | None) -> Markup:
+        return Markup(self.own.get_template("query-error.html").render(  # noqa: S704
+            message=message, query=query))
+
+    def own_template(self, template: str, **values: Any) -> Markup:
+        return Markup(self.own.get_template(template).render(**values))  # noqa: S704
+
+    def query_page(self, query: str, result_html: Markup) -> Markup:
+        return Markup(self.own.get_template("query-page.html").render(  # noqa: S704
+            query=query, result=result_html))
+
+
+def context(result: QueryResult, page_url: str) -> dict[str, Any]:
+    """What every view gets (see the module doc)."""
+    nodes = [row[0] for row in result.rows] if result.is_nodes else []
+    href = _href(page_url)
+    return {
+        "rows": result.records(),
+        "columns": list(result.columns),
+        "nodes": nodes,
+        "is_nodes": result.is_nodes,
+        "schema": result.schema,
+        "link": _link(href),
+        "href": href,
+        "title": title,
+        "date": format_date,
+        "cell": _cell(href),
+        "dated": dated,
+        "node_columns": NODE_COLUMNS,
+    }
+
+
+def title(value: Any) -> str:
+    """A node's title (any other value as text)."""
+    if is_node(value):
+        return str(value.get("title") or value["bid"])
+    return "" if value is None else str(value)
+
+
+def format_date(value: Any, fmt: str = "%Y-%m-%d") -> str:
+    """A date (or an ISO date text) in ``fmt``; other values as they are."""
+    if isinstance(value, str):
+        try:
+            value = dt.date.fromisoformat(value[:10])
+        except ValueError:
+            return str(value)
+    if isinstance(value, dt.date):
+        return value.strftime(fmt)
+    return "" if value is None else str(value)
+
+
+def when(node: Any) -> str | None:
+    """The date a timeline orders a node by: its first date-like field, ISO text."""
+    if not isinstance(node, dict):
+        return None
+    for name in DATE_FIELDS:
+        value = node.get(name)
+        if isinstance(value, dt.date):
+            return value.isoformat()
+        if isinstance(value, str) and _is_iso_date(value):
+            return value[:10]
+    return None
+
+
+def dated(rows: list[dict[str, Any]], columns: list[str]) -> list[tuple[str | None, Any]]:
+    """Rows with their dates (a node's first date field, or a row's first date value),
+    newest first; undated rows last, in their order."""
+    found = []
+    for row in rows:
+        day = None
+        for column in columns:
+            value = row[column]
+            day = when(value) if isinstance(value, dict) else when({"date": value})
+            if day is not None:
+                break
+        found.append((day, row))
+    undated = [(d, r) for d, r in found if d is None]
+    return sorted((x for x in found if x[0] is not None), key=lambda x: x[0] or "",
+                  reverse=True) + undated
+
+
+def _is_iso_date(text: str) -> bool:
+    try:
+        dt.date.fromisoformat(text[:10])
+    except ValueError:
+        return False
+    return True
+
+
+def _href(page_url: str) -> Callable[[Any], str | None]:
+    def href(node: Any) -> str | None:
+        url = node.get("url") if isinstance(node, dict) else None
+        if not isinstance(url, str):
+            return None
+        if "://" in url or url.startswith("mailto:"):
+            return url
+        path, _, fragment = url.partition("#")
+        relative = get_relative_url(path or ".", page_url or ".")
+        if path.endswith("/") and not relative.endswith("/"):
+            relative += "/"
+        return relative + (f"#{fragment}" if fragment else "")
+
+    return href
+
+
+def _link(href: Callable[[Any], str | None]) -> Callable[[Any], Markup]:
+    def link(node: Any) -> Markup:
+        target = href(node)
+        if target is None:
+            return escape(title(node))
+        return Markup('<a href="{}">{}</a>').format(target, title(node))
+
+    return link
+
+
+def _cell(href: Callable[[Any], str | None]) -> Callable[[Any], Markup]:
+    link = _link(href)
+
+    def cell(value: Any) -> Markup:
+        if value is None:
+            return Markup("")
+        if is_node(value):
+            return link(value)
+        if isinstance(value, list):
+            return Markup(", ").join(cell(v) for v in value)
+        if isinstance(value, bool):
+            return Markup("true" if value else "false")
+        if isinstance(value, dict):
+            if "type" in value and "weight_kind" in value:
+                return escape(value["type"])
+            return escape(", ".join(f"{k}: {v}" for k, v in sorted(value.items())))
+        return escape(str(value))
+
+    return cell
+
+

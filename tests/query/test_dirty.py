@@ -1,0 +1,32 @@
+"""``mkdocs serve --dirty``: a page with a query follows the graph it shows."""
+
+from __future__ import annotations
+
+import time
+from pathlib import Path
+
+from tests.conftest import Project
+from tests.site.test_dirty import EXPLORER, _same_as_clean
+
+# (no `status` field: Material shows a page's `status` in the navigation, and
+# --dirty rebuilds of such vaults differ from clean ones with or without queries)
+DASH = "# Dash\n\n```query view=table\nMATCH (p:Task) RETURN p.title, p.stage\n```\n"
+
+
+def test_editing_a_field_a_dashboard_shows(project: Project, tmp_path: Path) -> None:
+    project.write("dash.md", DASH)
+    project.write("one.md", "---\nschema: Task\nstage: open\n---\n# One\n")
+    project.write("two.md", "---\nschema: Task\nstage: done\n---\n# Two\n")
+    project.write("other.md", "# Other\n\nNothing to do with tasks.\n")
+    # the explorer: with Material's navigation in every page, a --dirty rebuild in
+    # this harness (a new plugin per build) titles the pages it skips "None"
+    first = project.build(dirty=True, plugins=EXPLORER)
+    assert first.error is None
+    assert "<td>Two</td><td>done</td>" in first.article("dash/")
+    time.sleep(0.05)
+    project.write("two.md", "---\nschema: Task\nstage: reopened\n---\n# Two\n")
+    second = project.build(dirty=True, plugins=EXPLORER)
+    assert second.error is None
+    assert "<td>Two</td><td>reopened</td>" in second.article("dash/")
+    assert second.page("other/") == first.page("other/")
+    _same_as_clean(project, second, tmp_path, plugins=EXPLORER)
