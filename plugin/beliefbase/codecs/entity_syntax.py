@@ -1,0 +1,213 @@
+"""The manual entity syntax of SPEC §7, and the parts of a note it never applies to.
+
+Four forms, each a *mention* (the words the page shows) plus a wrapper that
+the rendered page hides:
+
+======================================  ===========  =========================
+raw text                                render text  meaning
+======================================  ===========  =========================
+``#Smaug:CREATURE``                     ``Smaug``    entity Smaug, type CREATURE
+``#[Mount Doom]:ORG``                   ``Mount Doom`` the same, name with spaces
+``Cory:ALIAS_OF_CORY_GILFORD:PERSON``   ``Cory``     alias of CORY_GILFORD (PERSON)
+``Boromir:REJECT_ENTITY``               ``Boromir``  not an entity in this note
+======================================  ===========  =========================
+
+The alias and reject forms take ``[Two Words]`` too.  TYPE is ``[A-Z][A-Z0-9_]*``;
+a plain ``#tag`` is a tag (the tag grammar in ``codecs/markdown.py`` refuses a
+``#Name:TYPE``).  Nothing counts inside code, math, HTML comments and tags,
+headings, links (text and target, wikilinks too), bare URLs, reference
+definitions, attribute lists, or after a backslash: ``protected_regions`` lists
+those spans, and the auto-detection of ``entities/detect.py`` skips them too.
+
+Names hold Unicode letters and digits, with hyphens, apostrophes and
+underscores inside (``#Bilbo's:PERSON`` is the name ``Bilbo's``).
+
+This module owns the grammar only (offsets into the text it is given); what a
+mention means project-wide is ``beliefbase.entities``'.  The lead folds it into
+``codecs/grammar.py``.
+"""
+
+from __future__ import annotations
+
+import re
+from typing import Literal, NamedTuple
+
+from .mask import code_regions
+from .markdown import LINK_PATTERN
+
+MentionKind = Literal["tag", "alias", "reject"]
+
+#: An entity type: an upper-case letter, then upper-case letters, digits, ``_``.
+TYPE_PATTERN = r"[A-Z][A-Z0-9_]*"
+_TYPE_RE = re.compile(TYPE_PATTERN + r"\Z")
+# A one-word name: starts and ends with a letter or digit; hyphens, apostrophes
+# (straight or curly) and underscores only inside.
+_NAME = r"[^\W_](?:[\w'\u2019\-]*[^\W_])?"
+# A bracketed name: anything on one line but brackets, backslash and '#',
+# not starting or ending with a space.
+_BNAME = r"[^\[\]\n\\#\s](?:[^\[\]\n\\#]*[^\[\]\n\\#\s])?"
+# A type that is not one of the two keywords.
+_TYPE = r"(?!ALIAS_OF_|REJECT_ENTITY(?!\w))" + TYPE_PATTERN + r"(?!\w)"
+_ENTITY = re.compile(
+    r"""
+    (?<![^\s("'\u201c\u2018*_~])        # start, space or opening punctuation before
+    (?:
+      \#(?:(?P<tname>""" + _NAME + r""")|\[(?P<tbname>""" + _BNAME + r""")\])
+        :(?P<ttype>""" + _TYPE + r""")(?!:[A-Z])            # #Name:TYPE
+    | (?:(?P<aname>""" + _NAME + r""")|\[(?P<abname>""" + _BNAME + r""")\])
+        :ALIAS_OF_(?P<canon>[A-Z0-9][A-Z0-9_]*)
+        :(?P<atype>""" + _TYPE + r""")                      # Name:ALIAS_OF_X:TYPE
+    | (?:(?P<rname>""" + _NAME + r""")|\[(?P<rbname>""" + _BNAME + r""")\])
+        :REJECT_ENTITY(?!\w)                                # Name:REJECT_ENTITY
+    )
+    """,
+    re.VERBOSE,
+)
+# Lines that are headings (ATX) or reference definitions: never entities.
+_HEADING_LINE = re.compile(r"^ {0,3}\#{1,6}(?:[ \t][^\n]*)?$", re.MULTILINE)
+_SETEXT_UNDER = re.compile(r"^(?:=+|-+)[ \t]*$", re.MULTILINE)
+_REF_DEF = re.compile(r"^ {0,3}\[[^\]\n]+\]:(?!ALIAS_OF_|REJECT_ENTITY)[ \t]*\S[^\n]*$", re.MULTILINE)
+# Bare URLs (the autolinks of pymdownx.magiclink and Obsidian), with their #fragment.
+_BARE_URL = re.compile(r"\b(?:https?|ftp|file|mailto|obsidian):[^\s<>]*")
+# HTML tags (their attributes) and attribute lists `{#id .class}`.
+_HTML_TAG = re.compile(r"</?[A-Za-z][^<>\n]*>")
+_ATTR_LIST = re.compile(r"\{:?[ \t]*[#.][^}\n]*\}")
+
+
+class ManualMention(NamedTuple):
+    """One manual entity mention in a text (offsets into that text).
+
+    ``start``/``end`` cover the whole syntax; ``name_start``/``name_end`` the
+    words shown (the render text keeps only those).
+    """
+
+    kind: MentionKind
+    start: int
+    end: int
+    name: str
+    name_start: int
+    name_end: int
+    type: str | None  # None for a rejection
+    canonical: str | None  # the ALIAS_OF_ key of an alias
+
+
+def is_type(text: str) -> bool:
+    """Is ``text`` an entity TYPE (``[A-Z][A-Z0-9_]*``)?"""
+    return _TYPE_RE.match(text) is not None
+
+
+def entity_key(name: str) -> str:
+    """The project-wide key of an entity name: ``Mount Doom`` -> ``MOUNT_DOOM``.
+
+    Upper case, every run of characters that are not letters or digits one ``_``;
+    an alias's ``ALIAS_OF_CORY_GILFORD`` names the key ``CORY_GILFORD``."""
+    return "_".join(w for w in re.split(r"[\W_]+", name.upper()) if w)
+
+
+def written_form(name: str) -> str:
+    """How a name is written inside the syntax: bare, or ``[in brackets]`` when it
+    is not one word of the name grammar (spaces, dots, ...)."""
+    return name if re.fullmatch(_NAME, name) else f"[{name}]"
+
+
+def protected_regions(body: str) -> list[tuple[int, int]]:
+    """Sorted (start, end) spans of ``body`` where no entity is ever read or
+    detected: code, math, comments, headings, links, URLs, HTML tags, reference
+    definitions and attribute lists."""
+    spans = list(code_regions(body))
+    for pattern in (_HEADING_LINE, _REF_DEF, _BARE_URL, _HTML_TAG, _ATTR_LIST):
+        spans.extend(m.span() for m in pattern.finditer(body))
+    for m in _SETEXT_UNDER.finditer(body):  # the text line above an underline
+        line_end = m.start() - 1
+        if line_end > 0 and body[line_end - 1] != "\n":
+            spans.append((body.rfind("\n", 0, line_end) + 1, line_end))
+    if "[" in body or "<http" in body:
+        spans.extend(_link_spans(body))
+    return _merged(spans)
+
+
+def _link_spans(body: str) -> list[tuple[int, int]]:
+    found: list[tuple[int, int]] = []
+    at = body.find("[")
+    angle = body.find("<http")
+    while at >= 0 or angle >= 0:
+        pos = at if angle < 0 or 0 <= at < angle else angle
+        m = LINK_PATTERN.match(body, pos)
+        if m is not None:
+            found.append(m.span())
+            nxt = m.end()
+        else:
+            nxt = pos + 1
+        at = body.find("[", nxt) if at >= 0 else -1
+        angle = body.find("<http", nxt) if angle >= 0 else -1
+    return found
+
+
+def _merged(spans: list[tuple[int, int]]) -> list[tuple[int, int]]:
+    out: list[tuple[int, int]] = []
+    for start, end in sorted(spans):
+        if out and start <= out[-1][1]:
+            if end > out[-1][1]:
+                out[-1] = (out[-1][0], end)
+        else:
+            out.append((start, end))
+    return out
+
+
+def find_manual(body: str, regions: list[tuple[int, int]] | None = None
+                ) -> list[ManualMention]:
+    """Every manual mention in ``body``, in order, none inside ``regions``
+    (default: ``protected_regions(body)``)."""
+    if ":" not in body:
+        return []
+    if regions is None:
+        regions = protected_regions(body)
+    found: list[ManualMention] = []
+    k = 0
+    for m in _ENTITY.finditer(body):
+        start, end = m.span()
+        while k < len(regions) and regions[k][1] <= start:
+            k += 1
+        if k < len(regions) and regions[k][0] < end:
+            continue  # overlaps code, a link, a heading, ...
+        found.append(_mention(m))
+    return found
+
+
+def _mention(m: re.Match[str]) -> ManualMention:
+    for group, kind in (("tname", "tag"), ("tbname", "tag"), ("aname", "alias"),
+                        ("abname", "alias"), ("rname", "reject"), ("rbname", "reject")):
+        name = m.group(group)
+        if name is not None:
+            break
+    kind_: MentionKind = kind  # type: ignore[assignment]
+    type_ = m.group("ttype") or m.group("atype")
+    return ManualMention(kind_, m.start(), m.end(), name, m.start(group), m.end(group),
+                         type_, m.group("canon"))
+
+
+def render_text(body: str, mentions: list[ManualMention] | None = None) -> str:
+    """``body`` with every manual mention's wrapper removed (only its name kept)."""
+    if mentions is None:
+        mentions = find_manual(body)
+    if not mentions:
+        return body
+    out: list[str] = []
+    pos = 0
+    for mention in mentions:
+        out.append(body[pos:mention.start])
+        out.append(mention.name)
+        pos = mention.end
+    out.append(body[pos:])
+    return "".join(out)
+
+
+def tag_text(kind: MentionKind, name: str, type_: str | None = None,
+             canonical: str | None = None) -> str:
+    """The raw syntax of one manual mention (what the ``entity`` commands write)."""
+    written = written_form(name)
+    if kind == "tag":
+        return f"#{written}:{type_}"
+    if kind == "alias":
+        return f"{written}:ALIAS_OF_{canonical}:{type_}"
+    return f"{written}:REJECT_ENTITY"

@@ -1,0 +1,195 @@
+"""The project-wide entity index, built from one compile (SPEC §7).
+
+Two passes over the published notes: the first reads every manual mention
+(tags, aliases, rejections) and makes the entities, their type history, the
+aliases and the blacklist (a name rejected in two or more notes, unless some
+note tags it manually); the second runs the page pipeline (``detect.py``) on
+every note with the project's names and records each mention.  The site's
+overlay runs the same pipeline on each page's Markdown with ``index.names``,
+so a page shows exactly the mentions recorded here.
+"""
+
+from __future__ import annotations
+
+from collections import defaultdict
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import TYPE_CHECKING
+
+from .. import diagnostics as diag
+from ..codecs.entity_syntax import (
+    ManualMention,
+    entity_key,
+    find_manual,
+    protected_regions,
+    render_text,
+)
+from ..codecs.markdown import note_text
+from ..ids import SrcPath
+from .detect import Names, detect
+from .model import Entity, Mention, Rejection, Span, TypeGiven
+
+if TYPE_CHECKING:
+    from ..builder import Compiled
+
+#: Longest sentence kept for a mention on an entity page.
+_SENTENCE_MAX = 240
+
+
+@dataclass
+class EntityIndex:
+    """Every entity of a project, and what the page pipeline needs."""
+
+    entities: dict[str, Entity] = field(default_factory=dict)  # by key, sorted
+    names: Names = field(default_factory=lambda: Names(()))
+    blacklist: set[str] = field(default_factory=set)  # casefolded names
+    by_note: dict[SrcPath, list[Span]] = field(default_factory=dict)
+
+    def __bool__(self) -> bool:
+        return bool(self.entities)
+
+    def by_type(self) -> dict[str, list[Entity]]:
+        """Entities grouped by type, types and names sorted."""
+        groups: dict[str, list[Entity]] = defaultdict(list)
+        for entity in self.entities.values():
+            groups[entity.type].append(entity)
+        return {t: sorted(groups[t], key=lambda e: e.name.casefold()) for t in sorted(groups)}
+
+
+@dataclass
+class _Note:
+    path: SrcPath
+    body: str
+    first_line: int
+    regions: list[tuple[int, int]]
+    manual: list[ManualMention]
+
+
+def compile_entities(compiled: Compiled) -> tuple[EntityIndex, list[diag.Diagnostic]]:
+    """The ``EntityIndex`` of a compile and its diagnostics (``entity-type-conflict``)."""
+    notes = list(_read_notes(compiled))
+    return build_index(notes, compiled.options.display)
+
+
+def _read_notes(compiled: Compiled) -> list[_Note]:
+    docs_dir = Path(compiled.options.docs_dir)
+    out: list[_Note] = []
+    for path, doc in compiled.documents.items():
+        if not doc.published or doc.kind != "markdown":
+            continue
+        try:
+            data = (docs_dir / path).read_bytes()
+        except OSError:
+            continue
+        text, _ok = note_text(data)
+        body = text[doc.parsed.body_offset:]
+        out.append(note_of(path, body, doc.parsed.body_line))
+    return out
+
+
+def note_of(path: SrcPath, body: str, first_line: int = 1) -> _Note:
+    regions = protected_regions(body) if ":" in body else []
+    manual = find_manual(body, regions) if ":" in body else []
+    return _Note(path, body, first_line, regions, manual)
+
+
+def build_index(notes: list[_Note], display: object = str
+                ) -> tuple[EntityIndex, list[diag.Diagnostic]]:
+    """The index of ``notes`` (``display`` shows a path in diagnostics)."""
+    shown = display if callable(display) else str
+    entities: dict[str, Entity] = {}
+    names: dict[str, str] = {}
+    rejected_in: dict[str, set[SrcPath]] = defaultdict(set)
+    tagged: set[str] = set()
+    found: list[diag.Diagnostic] = []
+    for note in sorted(notes, key=lambda n: n.path):
+        for m in note.manual:
+            line, column = _position(note, m.name_start)
+            if m.kind == "reject":
+                rejected_in[m.name.casefold()].add(note.path)
+                continue
+            key = entity_key(m.canonical if m.kind == "alias" and m.canonical else m.name)
+            if not key or m.type is None:
+                continue
+            entity = entities.get(key)
+            if entity is None:
+                entity = entities[key] = Entity(
+                    key, m.name if m.kind == "tag" else _title(key), m.type,
+                    key.lower().replace("_", "-"))
+            elif m.kind == "tag" and entity.name == _title(key) and not any(
+                    h.kind == "tag" for h in entity.history):
+                entity.name = m.name  # a tag's own spelling beats a made-up title
+            given = TypeGiven(m.type, note.path, line, column, m.kind)
+            if m.type != entity.type:
+                first = next(h for h in entity.history if h.type == entity.type) \
+                    if entity.history else None
+                where = f"{shown(first.path)}:{first.line}:{first.column}" if first else "?"
+                found.append(diag.make(
+                    "entity-type-conflict", shown(note.path), line, column,
+                    f"{m.name} is given type {m.type} here but {entity.type} at {where}; "
+                    f"use one type for {entity.name} everywhere (beliefbase entity "
+                    "change-type)"))
+            entity.history.append(given)
+            if m.kind == "tag":
+                tagged.add(key)
+                names.setdefault(m.name, key)
+            else:
+                names[m.name] = key
+                if m.name not in entity.aliases:
+                    entity.aliases.append(m.name)
+    for entity in entities.values():
+        names.setdefault(entity.name, entity.key)
+        entity.aliases.sort(key=str.casefold)
+    blacklist = {name for name, where in rejected_in.items() if len(where) >= 2}
+    blacklist -= {n.casefold() for n, k in names.items() if k in tagged}
+    known = Names((n, k) for n, k in sorted(names.items()) if n.casefold() not in blacklist)
+    index = EntityIndex(dict(sorted(entities.items())), known, blacklist)
+    for note in sorted(notes, key=lambda n: n.path):
+        spans = detect(note.body, known, manual=note.manual, regions=note.regions)
+        spans = [s for s in spans if s.key in entities]
+        if spans:
+            index.by_note[note.path] = spans
+        for span in spans:
+            at = span.start
+            if span.source == "manual":
+                at = next(m.name_start for m in note.manual if m.start == span.start)
+            line, column = _position(note, at)
+            entity = entities[span.key]
+            entity.mentions.append(Mention(note.path, line, column, span.name, span.source,
+                                           span.kind, _sentence(note, at)))
+            if span.name not in entity.names:
+                entity.names.append(span.name)
+        for m in note.manual:
+            if m.kind != "reject":
+                continue
+            line, column = _position(note, m.name_start)
+            for key in {names.get(m.name), entity_key(m.name)}:
+                if key in entities:
+                    entities[key].rejections.append(Rejection(m.name, note.path, line, column))
+    return index, found
+
+
+def _title(key: str) -> str:
+    """``CORY_GILFORD`` -> ``Cory Gilford`` (an entity named only by aliases)."""
+    return " ".join(w.capitalize() for w in key.split("_"))
+
+
+def _position(note: _Note, at: int) -> tuple[int, int]:
+    line_start = note.body.rfind("\n", 0, at) + 1
+    return note.first_line + note.body.count("\n", 0, at), at - line_start + 1
+
+
+def _sentence(note: _Note, at: int) -> str:
+    """The line (paragraph line) around ``at`` as render text, at most
+    ``_SENTENCE_MAX`` characters around the mention."""
+    body = note.body
+    start = body.rfind("\n", 0, at) + 1
+    end = body.find("\n", at)
+    end = len(body) if end < 0 else end
+    line = body[start:end]
+    inside = [m._replace(start=m.start - start, end=m.end - start) for m in note.manual
+              if start <= m.start and m.end <= end]
+    text = " ".join(render_text(line, inside).split())
+    if len(text) > _SENTENCE_MAX:
+        text = text[:_SENTENCE_MAX - 1] + "…"
+    return text
