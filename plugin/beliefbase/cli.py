@@ -19,6 +19,7 @@ from . import relink
 from .beliefs.cli import register as register_belief_commands
 from .builder import link_record
 from .builder.links import written_form
+from .entities.cli import register as register_entity_commands
 from .graph.build import build_graph
 from .graph.emit import graph_json_text
 from .graph.events import diff_graphs, load_snapshot, save_snapshot
@@ -195,3 +196,4 @@ def graph_export(config_file: str | None, fmt: str, output: Path | None) -> None
 
 
 register_belief_commands(main, belief_context)
+register_entity_commands(main, lambda f: Path(load_config(f).docs_dir).resolve())

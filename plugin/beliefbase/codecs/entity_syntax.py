@@ -32,8 +32,8 @@ from __future__ import annotations
 import re
 from typing import Literal, NamedTuple
 
-from .mask import code_regions
 from .markdown import LINK_PATTERN
+from .mask import code_regions
 
 MentionKind = Literal["tag", "alias", "reject"]
 
@@ -66,7 +66,8 @@ _ENTITY = re.compile(
 # Lines that are headings (ATX) or reference definitions: never entities.
 _HEADING_LINE = re.compile(r"^ {0,3}\#{1,6}(?:[ \t][^\n]*)?$", re.MULTILINE)
 _SETEXT_UNDER = re.compile(r"^(?:=+|-+)[ \t]*$", re.MULTILINE)
-_REF_DEF = re.compile(r"^ {0,3}\[[^\]\n]+\]:(?!ALIAS_OF_|REJECT_ENTITY)[ \t]*\S[^\n]*$", re.MULTILINE)
+_REF_DEF = re.compile(
+    r"^ {0,3}\[[^\]\n]+\]:(?!ALIAS_OF_|REJECT_ENTITY)[ \t]*\S[^\n]*$", re.MULTILINE)
 # Bare URLs (the autolinks of pymdownx.magiclink and Obsidian), with their #fragment.
 _BARE_URL = re.compile(r"\b(?:https?|ftp|file|mailto|obsidian):[^\s<>]*")
 # HTML tags (their attributes) and attribute lists `{#id .class}`.
@@ -174,16 +175,16 @@ def find_manual(body: str, regions: list[tuple[int, int]] | None = None
     return found
 
 
+_GROUPS: tuple[tuple[str, MentionKind], ...] = (
+    ("tname", "tag"), ("tbname", "tag"), ("aname", "alias"), ("abname", "alias"),
+    ("rname", "reject"), ("rbname", "reject"))
+
+
 def _mention(m: re.Match[str]) -> ManualMention:
-    for group, kind in (("tname", "tag"), ("tbname", "tag"), ("aname", "alias"),
-                        ("abname", "alias"), ("rname", "reject"), ("rbname", "reject")):
-        name = m.group(group)
-        if name is not None:
-            break
-    kind_: MentionKind = kind  # type: ignore[assignment]
+    group, kind = next((g, k) for g, k in _GROUPS if m.group(g) is not None)
     type_ = m.group("ttype") or m.group("atype")
-    return ManualMention(kind_, m.start(), m.end(), name, m.start(group), m.end(group),
-                         type_, m.group("canon"))
+    return ManualMention(kind, m.start(), m.end(), m.group(group), m.start(group),
+                         m.end(group), type_, m.group("canon"))
 
 
 def render_text(body: str, mentions: list[ManualMention] | None = None) -> str:

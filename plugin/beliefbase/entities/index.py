@@ -163,7 +163,7 @@ def build_index(notes: list[_Note], display: object = str
             if m.kind != "reject":
                 continue
             line, column = _position(note, m.name_start)
-            for key in {names.get(m.name), entity_key(m.name)}:
+            for key in {names.get(m.name, ""), entity_key(m.name)}:
                 if key in entities:
                     entities[key].rejections.append(Rejection(m.name, note.path, line, column))
     return index, found
