@@ -6,6 +6,7 @@ point for a compile; no module here imports MkDocs or ``site/``.
 
 from __future__ import annotations
 
-from .index import EntityIndex, compile_entities
+from .index import EntityIndex
+from .source import compile_entities
 
 __all__ = ["EntityIndex", "compile_entities"]

@@ -13,8 +13,6 @@ from __future__ import annotations
 
 from collections import defaultdict
 from dataclasses import dataclass, field
-from pathlib import Path
-from typing import TYPE_CHECKING
 
 from .. import diagnostics as diag
 from ..codecs.entity_syntax import (
@@ -24,13 +22,9 @@ from ..codecs.entity_syntax import (
     protected_regions,
     render_text,
 )
-from ..codecs.markdown import note_text
 from ..ids import SrcPath
 from .detect import Names, detect
 from .model import Entity, Mention, Rejection, Span, TypeGiven
-
-if TYPE_CHECKING:
-    from ..builder import Compiled
 
 #: Longest sentence kept for a mention on an entity page.
 _SENTENCE_MAX = 240
@@ -65,37 +59,16 @@ class _Note:
     manual: list[ManualMention]
 
 
-def compile_entities(compiled: Compiled) -> tuple[EntityIndex, list[diag.Diagnostic]]:
-    """The ``EntityIndex`` of a compile and its diagnostics (``entity-type-conflict``)."""
-    notes = list(_read_notes(compiled))
-    return build_index(notes, compiled.options.display)
-
-
-def _read_notes(compiled: Compiled) -> list[_Note]:
-    docs_dir = Path(compiled.options.docs_dir)
-    out: list[_Note] = []
-    for path, doc in compiled.documents.items():
-        if not doc.published or doc.kind != "markdown":
-            continue
-        try:
-            data = (docs_dir / path).read_bytes()
-        except OSError:
-            continue
-        text, _ok = note_text(data)
-        body = text[doc.parsed.body_offset:]
-        out.append(note_of(path, body, doc.parsed.body_line))
-    return out
-
-
 def note_of(path: SrcPath, body: str, first_line: int = 1) -> _Note:
     regions = protected_regions(body) if ":" in body else []
     manual = find_manual(body, regions) if ":" in body else []
     return _Note(path, body, first_line, regions, manual)
 
 
-def build_index(notes: list[_Note], display: object = str
+def build_index(notes: list[_Note], display: object = str, *, auto: bool = True
                 ) -> tuple[EntityIndex, list[diag.Diagnostic]]:
-    """The index of ``notes`` (``display`` shows a path in diagnostics)."""
+    """The index of ``notes`` (``display`` shows a path in diagnostics); ``auto``
+    False (option ``auto_entities``) detects no names, only manual mentions count."""
     shown = display if callable(display) else str
     entities: dict[str, Entity] = {}
     names: dict[str, str] = {}
@@ -114,8 +87,7 @@ def build_index(notes: list[_Note], display: object = str
             entity = entities.get(key)
             if entity is None:
                 entity = entities[key] = Entity(
-                    key, m.name if m.kind == "tag" else _title(key), m.type,
-                    key.lower().replace("_", "-"))
+                    key, m.name if m.kind == "tag" else _title(key), m.type, _slug(key))
             elif m.kind == "tag" and entity.name == _title(key) and not any(
                     h.kind == "tag" for h in entity.history):
                 entity.name = m.name  # a tag's own spelling beats a made-up title
@@ -142,7 +114,8 @@ def build_index(notes: list[_Note], display: object = str
         entity.aliases.sort(key=str.casefold)
     blacklist = {name for name, where in rejected_in.items() if len(where) >= 2}
     blacklist -= {n.casefold() for n, k in names.items() if k in tagged}
-    known = Names((n, k) for n, k in sorted(names.items()) if n.casefold() not in blacklist)
+    known = Names((n, k) for n, k in sorted(names.items())
+                  if auto and n.casefold() not in blacklist)
     index = EntityIndex(dict(sorted(entities.items())), known, blacklist)
     for note in sorted(notes, key=lambda n: n.path):
         spans = detect(note.body, known, manual=note.manual, regions=note.regions)
@@ -167,6 +140,12 @@ def build_index(notes: list[_Note], display: object = str
                 if key in entities:
                     entities[key].rejections.append(Rejection(m.name, note.path, line, column))
     return index, found
+
+
+def _slug(key: str) -> str:
+    """``MOUNT_DOOM`` -> ``mount-doom`` (``index`` is the index page's)."""
+    slug = key.lower().replace("_", "-")
+    return "index-entity" if slug == "index" else slug
 
 
 def _title(key: str) -> str:
