@@ -53,6 +53,7 @@ from .site.callouts import CalloutExtension
 from .site.dates import DatesCache
 from .site.dependents import changed_keys, rewritten_notes
 from .site.dirty import Invalidation
+from .site.entity_overlay import EntityOverlayExtension
 from .site.escape import finalize
 from .site.folders import FolderOptions
 from .site.footnote_beliefs import FootnoteBeliefsExtension
@@ -150,8 +151,9 @@ class BeliefbasePlugin(BasePlugin[BeliefbaseConfig]):
             self.theme_bytecode.directory = cache_dir.resolve() / "templates"
         self.extension = WikiLinkExtension(renderer=None)  # type: ignore[arg-type]
         self.footnote_links = FootnoteBeliefsExtension()
+        self.entity_overlay = EntityOverlayExtension()  # SPEC §7 (site/entity_overlay.py)
         config.markdown_extensions += [self.extension, CalloutExtension(),  # type: ignore[list-item]
-                                       self.footnote_links]
+                                       self.footnote_links, self.entity_overlay]
         for name in _ASSETS:
             target = config.extra_css if name.endswith(".css") else config.extra_javascript
             url = f"{OUTPUT_DIR}/{name}"
@@ -212,6 +214,7 @@ class BeliefbasePlugin(BasePlugin[BeliefbaseConfig]):
             files.append(File.generated(config, f"{OUTPUT_DIR}/explorer.js",
                                         abs_src_path=str(theme_dir() / "assets" / "explorer.js")))
         self._add_tags_and_home(files, config)
+        self._diagnostics += self.site.add_entities(self.entity_overlay.overlay, files, config)
         self._diagnostics += self.site.add_recent(self._recent_options(config),
                                                   self.dates_cache, files, config)
         self._add_folders(files, config)
