@@ -1,5 +1,6 @@
-"""Entities in the graph (SPEC §7): an ``Entity`` node per entity, a ``mentions``
-edge from a document to each entity it mentions (one per mention, with its line).
+"""Entities in the graph (SPEC §7): an ``Entity`` node per entity (its type as the
+node's ``schema``), a ``mentions`` edge from a document to each entity it mentions
+(one per mention, with its line).
 
 ``entity_parts(compiled)`` gives, per note, the (node, edge) pairs its graph part
 adds; the ``GraphBuilder`` compares them to reuse a part whose mentions did not
@@ -33,7 +34,7 @@ def entity_parts(compiled: Compiled) -> dict[SrcPath, MentionPart]:
     out: dict[SrcPath, list[tuple[Node, Edge]]] = {}
     for entity in index.entities.values():
         bid = entity_bid(entity.key)
-        node = Node(bid, "Entity", entity.name, url=entity_url(compiled, entity.slug),
+        node = Node(bid, "Entity", entity.name, entity.type, url=entity_url(compiled, entity.slug),
                     aliases=tuple(entity.aliases), properties={"type": entity.type})
         for m in entity.mentions:
             doc = compiled.documents.get(m.path)
