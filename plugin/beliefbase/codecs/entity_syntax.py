@@ -37,9 +37,13 @@ from .mask import code_regions
 
 MentionKind = Literal["tag", "alias", "reject"]
 
-#: An entity type: an upper-case letter, then upper-case letters, digits, ``_``.
-TYPE_PATTERN = r"[A-Z][A-Z0-9_]*"
+#: An entity type: an upper-case letter, then upper-case letters, digits, ``_``
+#: (SPEC's ``[A-Z][A-Z0-9_]*``), an ``_`` only between two of the others: a trailing
+#: ``_`` is Markdown's (``_#Smaug:CREATURE_`` is emphasis around the tag).
+TYPE_PATTERN = r"[A-Z](?:[A-Z0-9]|_(?=[A-Z0-9]))*"
 _TYPE_RE = re.compile(TYPE_PATTERN + r"\Z")
+# After a type or keyword: no letter or digit, nor "_" and one (the word goes on).
+_END = r"(?![^\W_]|_[^\W_])"
 # A one-word name: starts and ends with a letter or digit; hyphens, apostrophes
 # (straight or curly) and underscores only inside.
 _NAME = r"[^\W_](?:[\w'\u2019\-]*[^\W_])?"
@@ -47,7 +51,7 @@ _NAME = r"[^\W_](?:[\w'\u2019\-]*[^\W_])?"
 # not starting or ending with a space.
 _BNAME = r"[^\[\]\n\\#\s](?:[^\[\]\n\\#]*[^\[\]\n\\#\s])?"
 # A type that is not one of the two keywords.
-_TYPE = r"(?!ALIAS_OF_|REJECT_ENTITY(?!\w))" + TYPE_PATTERN + r"(?!\w)"
+_TYPE = r"(?!ALIAS_OF_|REJECT_ENTITY" + _END + ")" + TYPE_PATTERN + _END
 _ENTITY = re.compile(
     r"""
     (?<![^\s("'\u201c\u2018*_~])        # start, space or opening punctuation before
@@ -58,7 +62,7 @@ _ENTITY = re.compile(
         :ALIAS_OF_(?P<canon>[A-Z0-9][A-Z0-9_]*)
         :(?P<atype>""" + _TYPE + r""")                      # Name:ALIAS_OF_X:TYPE
     | (?:(?P<rname>""" + _NAME + r""")|\[(?P<rbname>""" + _BNAME + r""")\])
-        :REJECT_ENTITY(?!\w)                                # Name:REJECT_ENTITY
+        :REJECT_ENTITY""" + _END + r"""                     # Name:REJECT_ENTITY
     )
     """,
     re.VERBOSE,

@@ -20,6 +20,7 @@ base holds).  Highlights are styled per source (``bb-entity--manual`` /
 
 from __future__ import annotations
 
+import hashlib
 from collections.abc import Callable
 from typing import Any
 
@@ -30,6 +31,7 @@ from mkdocs.utils import get_relative_url
 from ..codecs.entity_syntax import find_manual, protected_regions
 from ..entities.detect import detect
 from ..entities.index import EntityIndex
+from ..ids import SrcPath
 from .escape import UserText
 from .templates import Templates
 
@@ -46,6 +48,23 @@ class EntityOverlay:
     def active(self, text: str) -> bool:
         """Could ``text`` show anything of the overlay?"""
         return self.index is not None and (bool(self.index.names) or ":" in text)
+
+
+def highlight_signatures(index: EntityIndex | None) -> dict[SrcPath, str]:
+    """Per note, what its highlights depend on (``mkdocs serve --dirty``: a note whose
+    signature changed is rendered again): each mention's place, entity and source,
+    and the entity's name, type and page."""
+    if index is None:
+        return {}
+    out: dict[SrcPath, str] = {}
+    for path, spans in index.by_note.items():
+        parts = []
+        for span in spans:
+            entity = index.entities.get(span.key)
+            shown = (entity.name, entity.type, entity.slug) if entity is not None else ()
+            parts.append(repr((span.start, span.end, span.key, span.source, shown)))
+        out[path] = hashlib.sha256("\n".join(parts).encode()).hexdigest()
+    return out
 
 
 class EntityPreprocessor(Preprocessor):

@@ -24,6 +24,7 @@ from ..entities.model import Entity
 from ..entities.source import entity_src, entity_url, index_src
 from ..ids import SrcPath, url_for_src
 from .escape import UserText
+from .tags import _dest
 from .templates import Templates
 
 
@@ -53,6 +54,13 @@ class EntitySite:
                 continue
             files.append(file)
             self._generated.add(src)
+
+    @property
+    def dest_uris(self) -> set[str]:
+        """The output paths of the generated pages (--dirty removes those of gone
+        entities)."""
+        use_dirs = self.compiled.options.use_directory_urls
+        return {_dest(src, use_dirs) for src in self._generated}
 
     def is_entity_page(self, src: str) -> bool:
         return src in self._generated
