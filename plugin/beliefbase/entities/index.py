@@ -22,6 +22,7 @@ from ..codecs.entity_syntax import (
     protected_regions,
     render_text,
 )
+from ..codecs.inline import plain_text
 from ..ids import SrcPath
 from .detect import Names, detect
 from .model import Entity, Mention, Rejection, Span, TypeGiven
@@ -159,8 +160,8 @@ def _position(note: _Note, at: int) -> tuple[int, int]:
 
 
 def _sentence(note: _Note, at: int) -> str:
-    """The line (paragraph line) around ``at`` as render text, at most
-    ``_SENTENCE_MAX`` characters around the mention."""
+    """The line (paragraph line) around ``at`` as the page shows it (render text,
+    Markdown marks gone), at most ``_SENTENCE_MAX`` characters."""
     body = note.body
     start = body.rfind("\n", 0, at) + 1
     end = body.find("\n", at)
@@ -168,7 +169,7 @@ def _sentence(note: _Note, at: int) -> str:
     line = body[start:end]
     inside = [m._replace(start=m.start - start, end=m.end - start) for m in note.manual
               if start <= m.start and m.end <= end]
-    text = " ".join(render_text(line, inside).split())
+    text = plain_text(render_text(line, inside))
     if len(text) > _SENTENCE_MAX:
         text = text[:_SENTENCE_MAX - 1] + "…"
     return text
