@@ -124,3 +124,23 @@ def test_entity_page(browser: Any, site_url: str, shots: Path, size: str, scheme
     assert page.locator("article h2").all_inner_texts() == ["CREATURE", "PERSON", "PLACE"]
     context.close()
     assert problems == []
+
+
+def test_graph_viewer_lists_entities(browser: Any, site_url: str, shots: Path) -> None:
+    context, page, problems = _open(browser, "desktop")
+    page.goto(f"{site_url}graph/")
+    kinds = page.locator("[data-bb-role=filter-kinds] input")
+    kinds.first.wait_for(state="attached")
+    values = [kinds.nth(k).get_attribute("value") for k in range(kinds.count())]
+    assert "Entity" in values
+    box = page.locator("[data-bb-role=filter-kinds] input[value=Entity]")
+    if not box.is_checked():
+        page.locator("[data-bb-role=filters-toggle]").click()
+        box.check()
+    page.locator("[data-bb-role=search]").fill("Smaug")
+    result = page.locator(".bb-graph__result", has_text="Smaug").first
+    result.wait_for()
+    assert "Entity" in result.inner_text()
+    page.screenshot(path=str(shots / "entities-graph-desktop-light.png"))
+    context.close()
+    assert problems == []
