@@ -65,7 +65,7 @@ def test_entity_key_and_written_form() -> None:
 
 _WORD = st.text(st.characters(categories=("Lu", "Ll", "Nd")), min_size=1, max_size=6)
 _NAME = st.lists(_WORD, min_size=1, max_size=3).map(" ".join)
-_TYPE = st.from_regex(r"[A-Z][A-Z0-9_]{0,5}", fullmatch=True).filter(
+_TYPE = st.from_regex(r"[A-Z](?:[A-Z0-9]|_[A-Z0-9]){0,4}", fullmatch=True).filter(
     lambda t: not t.startswith("ALIAS_OF_") and t != "REJECT_ENTITY")
 _FORM = st.one_of(
     st.tuples(st.just("tag"), _NAME, _TYPE),

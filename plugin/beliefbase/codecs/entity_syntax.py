@@ -67,16 +67,23 @@ _ENTITY = re.compile(
     """,
     re.VERBOSE,
 )
-# Lines that are headings (ATX) or reference definitions: never entities.
-_HEADING_LINE = re.compile(r"^ {0,3}\#{1,6}(?:[ \t][^\n]*)?$", re.MULTILINE)
-_SETEXT_UNDER = re.compile(r"^(?:=+|-+)[ \t]*$", re.MULTILINE)
+# Each scans "\n" + text, so that the engine jumps from newline to newline (a `^`
+# is tried at every offset); group 1 is the line, at its text offset + 1.
+# ATX headings, setext underlines, reference definitions: never entities.
+_HEADING_LINE = re.compile(r"\n( {0,3}\#{1,6}(?:[ \t][^\n]*)?)(?=\n|\Z)")
+_SETEXT_UNDER = re.compile(r"\n((?:=+|-+)[ \t]*)(?=\n|\Z)")
 _REF_DEF = re.compile(
-    r"^ {0,3}\[[^\]\n]+\]:(?!ALIAS_OF_|REJECT_ENTITY)[ \t]*\S[^\n]*$", re.MULTILINE)
-# Bare URLs (the autolinks of pymdownx.magiclink and Obsidian), with their #fragment.
-_BARE_URL = re.compile(r"\b(?:https?|ftp|file|mailto|obsidian):[^\s<>]*")
+    r"\n( {0,3}\[[^\]\n]+\]:(?!ALIAS_OF_|REJECT_ENTITY)[ \t]*\S[^\n]*)")
+# The rest of a URL after its "://" or "mailto:" (found with str.find), and the
+# scheme before it: with its #fragment, never an entity.
+_URL_REST = re.compile(r"[^\s<>]*")
+_SCHEME_CHARS = frozenset("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789+.-")
 # HTML tags (their attributes) and attribute lists `{#id .class}`.
 _HTML_TAG = re.compile(r"</?[A-Za-z][^<>\n]*>")
 _ATTR_LIST = re.compile(r"\{:?[ \t]*[#.][^}\n]*\}")
+# Characters of a one-word name, walked back over from a ':' to where a mention
+# could start.
+_NAME_CHARS = "'\u2019-_"
 
 
 class ManualMention(NamedTuple):
@@ -120,15 +127,41 @@ def protected_regions(body: str) -> list[tuple[int, int]]:
     detected: code, math, comments, headings, links, URLs, HTML tags, reference
     definitions and attribute lists."""
     spans = list(code_regions(body))
-    for pattern in (_HEADING_LINE, _REF_DEF, _BARE_URL, _HTML_TAG, _ATTR_LIST):
-        spans.extend(m.span() for m in pattern.finditer(body))
-    for m in _SETEXT_UNDER.finditer(body):  # the text line above an underline
-        line_end = m.start() - 1
-        if line_end > 0 and body[line_end - 1] != "\n":
-            spans.append((body.rfind("\n", 0, line_end) + 1, line_end))
+    lines = "\n" + body
+    if "#" in body:
+        spans.extend((m.start(1) - 1, m.end(1) - 1) for m in _HEADING_LINE.finditer(lines))
+    if "]:" in body:
+        spans.extend((m.start(1) - 1, m.end(1) - 1) for m in _REF_DEF.finditer(lines))
+    if "==" in body or "--" in body:
+        for m in _SETEXT_UNDER.finditer(lines):  # the text line above an underline
+            line_end = m.start(1) - 2
+            if line_end > 0 and body[line_end - 1] != "\n":
+                spans.append((body.rfind("\n", 0, line_end) + 1, line_end))
+    if "<" in body:
+        spans.extend(m.span() for m in _HTML_TAG.finditer(body))
+    if "{" in body:
+        spans.extend(m.span() for m in _ATTR_LIST.finditer(body))
+    spans.extend(_url_spans(body))
     if "[" in body or "<http" in body:
         spans.extend(_link_spans(body))
     return _merged(spans)
+
+
+def _url_spans(body: str) -> list[tuple[int, int]]:
+    """Bare URLs (``https://…``, ``mailto:…``, ``obsidian://…``) with their fragment."""
+    found: list[tuple[int, int]] = []
+    for marker in ("://", "mailto:"):
+        at = body.find(marker)
+        while at >= 0:
+            start = at
+            while start > 0 and body[start - 1] in _SCHEME_CHARS:
+                start -= 1
+            m = _URL_REST.match(body, at + len(marker))
+            end = m.end() if m else at + len(marker)
+            if start < at or marker == "mailto:":
+                found.append((start, end))
+            at = body.find(marker, end)
+    return found
 
 
 def _link_spans(body: str) -> list[tuple[int, int]]:
@@ -162,21 +195,51 @@ def _merged(spans: list[tuple[int, int]]) -> list[tuple[int, int]]:
 def find_manual(body: str, regions: list[tuple[int, int]] | None = None
                 ) -> list[ManualMention]:
     """Every manual mention in ``body``, in order, none inside ``regions``
-    (default: ``protected_regions(body)``)."""
-    if ":" not in body:
+    (default: ``protected_regions(body)``).
+
+    Every form has a ``:`` after its name: the scan jumps from ``:`` to ``:``
+    (``str.find``) and tries the grammar only where a name ends there, from where
+    that name starts (a regex search would try its lookbehind at every offset).
+    """
+    colon = body.find(":")
+    if colon < 0:
         return []
     if regions is None:
         regions = protected_regions(body)
     found: list[ManualMention] = []
     k = 0
-    for m in _ENTITY.finditer(body):
+    while colon >= 0:
+        start = _name_start(body, colon)
+        m = _ENTITY.match(body, start) if start is not None else None
+        if m is None or m.end() <= colon:
+            colon = body.find(":", colon + 1)
+            continue
         start, end = m.span()
         while k < len(regions) and regions[k][1] <= start:
             k += 1
-        if k < len(regions) and regions[k][0] < end:
-            continue  # overlaps code, a link, a heading, ...
-        found.append(_mention(m))
+        if not (k < len(regions) and regions[k][0] < end):  # not in code, a link, ...
+            found.append(_mention(m))
+        colon = body.find(":", end)
     return found
+
+
+def _name_start(body: str, colon: int) -> int | None:
+    """Where a mention whose name ends at ``colon`` starts (its ``#`` or ``[``)."""
+    if colon == 0:
+        return None
+    if body[colon - 1] == "]":
+        start = body.rfind("[", body.rfind("\n", 0, colon) + 1, colon)
+        if start < 0:
+            return None
+    else:
+        start = colon
+        while start > 0 and (body[start - 1].isalnum() or body[start - 1] in _NAME_CHARS):
+            start -= 1
+        while start < colon and body[start] in _NAME_CHARS:  # "_Smaug:…_" is emphasis
+            start += 1
+        if start == colon:
+            return None
+    return start - 1 if start > 0 and body[start - 1] == "#" else start
 
 
 _GROUPS: tuple[tuple[str, MentionKind], ...] = (

@@ -51,11 +51,17 @@ class Names:
         if self._automaton is None:
             return []
         found: list[tuple[int, int, str, str]] = []
+        size = len(text)
         for last, (length, name, key) in self._automaton.iter(text):
             start, end = last + 1 - length, last + 1
-            if (start > 0 and _word_char(text[start - 1])) or (
-                    end < len(text) and _word_char(text[end])):
-                continue
+            if start > 0:
+                before = text[start - 1]
+                if before.isalnum() or before == "_":
+                    continue
+            if end < size:
+                after = text[end]
+                if after.isalnum() or after == "_":
+                    continue
             found.append((start, end, name, key))
         found.sort(key=lambda f: (f[0], f[0] - f[1]))
         kept: list[tuple[int, int, str, str]] = []
@@ -64,10 +70,6 @@ class Names:
                 continue  # inside or across a longer (or earlier) match
             kept.append(item)
         return kept
-
-
-def _word_char(char: str) -> bool:
-    return char.isalnum() or char == "_"
 
 
 def detect(

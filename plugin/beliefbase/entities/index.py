@@ -119,6 +119,7 @@ def build_index(notes: list[_Note], display: object = str, *, auto: bool = True
                   if auto and n.casefold() not in blacklist)
     index = EntityIndex(dict(sorted(entities.items())), known, blacklist)
     for note in sorted(notes, key=lambda n: n.path):
+        seen: dict[tuple[int, int], str] = {}
         spans = detect(note.body, known, manual=note.manual, regions=note.regions)
         spans = [s for s in spans if s.key in entities]
         if spans:
@@ -130,7 +131,7 @@ def build_index(notes: list[_Note], display: object = str, *, auto: bool = True
             line, column = _position(note, at)
             entity = entities[span.key]
             entity.mentions.append(Mention(note.path, line, column, span.name, span.source,
-                                           span.kind, _sentence(note, at)))
+                                           span.kind, _sentence(note, at, seen)))
             if span.name not in entity.names:
                 entity.names.append(span.name)
         for m in note.manual:
@@ -159,17 +160,34 @@ def _position(note: _Note, at: int) -> tuple[int, int]:
     return note.first_line + note.body.count("\n", 0, at), at - line_start + 1
 
 
-def _sentence(note: _Note, at: int) -> str:
-    """The line (paragraph line) around ``at`` as the page shows it (render text,
-    Markdown marks gone), at most ``_SENTENCE_MAX`` characters."""
+def _sentence(note: _Note, at: int, seen: dict[tuple[int, int], str]) -> str:
+    """The words around ``at`` on its line as the page shows them (render text,
+    Markdown marks gone), about ``_SENTENCE_MAX`` characters; ``seen`` keeps
+    what was made for a stretch of text already (mentions close together)."""
     body = note.body
-    start = body.rfind("\n", 0, at) + 1
-    end = body.find("\n", at)
-    end = len(body) if end < 0 else end
-    line = body[start:end]
-    inside = [m._replace(start=m.start - start, end=m.end - start) for m in note.manual
-              if start <= m.start and m.end <= end]
-    text = plain_text(render_text(line, inside))
-    if len(text) > _SENTENCE_MAX:
-        text = text[:_SENTENCE_MAX - 1] + "…"
+    line_start = body.rfind("\n", 0, at) + 1
+    line_end = body.find("\n", at)
+    line_end = len(body) if line_end < 0 else line_end
+    half = _SENTENCE_MAX // 2
+    start = max(line_start, at - half)
+    end = min(line_end, at + half)
+    if start > line_start:  # whole words, and not inside a tag's syntax
+        space = body.find(" ", start, at)
+        start = space + 1 if space >= 0 else start
+    if end < line_end:
+        space = body.rfind(" ", at, end)
+        end = space if space > at else end
+    for m in note.manual:  # a cut never splits a tag: take it whole
+        if m.start < start < m.end:
+            start = m.start
+        if m.start < end < m.end:
+            end = m.end
+    key = (start, end)
+    text = seen.get(key)
+    if text is None:
+        inside = [m._replace(start=m.start - start, end=m.end - start) for m in note.manual
+                  if start <= m.start and m.end <= end]
+        text = plain_text(render_text(body[start:end], inside))
+        text = ("… " if start > line_start else "") + text + (" …" if end < line_end else "")
+        seen[key] = text
     return text
