@@ -11,6 +11,7 @@ so a page shows exactly the mentions recorded here.
 
 from __future__ import annotations
 
+import functools
 from collections import defaultdict
 from dataclasses import dataclass, field
 
@@ -39,6 +40,27 @@ class EntityIndex:
     names: Names = field(default_factory=lambda: Names(()))
     blacklist: set[str] = field(default_factory=set)  # casefolded names
     by_note: dict[SrcPath, list[Span]] = field(default_factory=dict)
+    #: each note's body and manual mentions, as the spans above were found in
+    notes: dict[SrcPath, _Note] = field(default_factory=dict, repr=False)
+
+    def page_spans(self, path: SrcPath | None, text: str) -> tuple[list[Span], list[
+            ManualMention]] | None:
+        """The spans and manual mentions of note ``path`` shifted into ``text``, when
+        ``text`` is that note's body (up to blank lines around it); else None."""
+        note = self.notes.get(path) if path is not None else None
+        if note is None:
+            return None
+        core = text.strip("\n")
+        body = note.body
+        if len(core) != len(body.strip("\n")) or core != body.strip("\n"):
+            return None
+        shift = (len(text) - len(text.lstrip("\n"))) - (len(body) - len(body.lstrip("\n")))
+        spans = [Span(s.start + shift, s.end + shift, s.name, s.key, s.source, s.kind)
+                 for s in self.by_note.get(note.path, [])]
+        manual = [m._replace(start=m.start + shift, end=m.end + shift,
+                             name_start=m.name_start + shift, name_end=m.name_end + shift)
+                  for m in note.manual]
+        return spans, manual
 
     def __bool__(self) -> bool:
         return bool(self.entities)
@@ -117,7 +139,8 @@ def build_index(notes: list[_Note], display: object = str, *, auto: bool = True
     blacklist -= {n.casefold() for n, k in names.items() if k in tagged}
     known = Names((n, k) for n, k in sorted(names.items())
                   if auto and n.casefold() not in blacklist)
-    index = EntityIndex(dict(sorted(entities.items())), known, blacklist)
+    index = EntityIndex(dict(sorted(entities.items())), known, blacklist,
+                        notes={n.path: n for n in notes})
     for note in sorted(notes, key=lambda n: n.path):
         seen: dict[tuple[int, int], str] = {}
         spans = detect(note.body, known, manual=note.manual, regions=note.regions)
@@ -131,7 +154,7 @@ def build_index(notes: list[_Note], display: object = str, *, auto: bool = True
             line, column = _position(note, at)
             entity = entities[span.key]
             entity.mentions.append(Mention(note.path, line, column, span.name, span.source,
-                                           span.kind, _sentence(note, at, seen)))
+                                           span.kind, functools.partial(_sentence, note, at, seen)))
             if span.name not in entity.names:
                 entity.names.append(span.name)
         for m in note.manual:

@@ -7,6 +7,8 @@ the site (overlay, entity pages), the graph and the commands.
 
 from __future__ import annotations
 
+import functools
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Literal
 
@@ -33,10 +35,11 @@ class Span:
     kind: Literal["tag", "alias", "auto"]
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(frozen=True)
 class Mention:
     """A mention of an entity in a note: where (1-based line and column of the
-    name in the file), how it was found, and the sentence around it (render text)."""
+    name in the file), how it was found, and the sentence around it (render text,
+    made when first asked for: only entity pages show it)."""
 
     path: SrcPath
     line: int
@@ -44,7 +47,11 @@ class Mention:
     name: str
     source: Source
     kind: Literal["tag", "alias", "auto"]
-    sentence: str
+    context: Callable[[], str] = field(default=lambda: "", repr=False, compare=False)
+
+    @functools.cached_property
+    def sentence(self) -> str:
+        return self.context()
 
 
 @dataclass(frozen=True, slots=True)

@@ -287,8 +287,11 @@ class SiteBuild:
         self.entities.add_files(files, config)
         overlay.index = index if index else None
         overlay.templates = self.templates
+        overlay.made = {}
         overlay.url_of = self.entities.url_of
         overlay.page_url = lambda: frame.host_url if (frame := self.renderer.frame) else None
+        overlay.page_path = lambda: (self.renderer.frames[0].doc.path
+                                     if len(self.renderer.frames) == 1 else None)
         return found
 
     def add_home(self, files: Files, config: MkDocsConfig) -> str | None:
