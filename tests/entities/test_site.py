@@ -59,6 +59,17 @@ def test_overlay_pages_and_graph(project) -> None:  # type: ignore[no-untyped-de
     assert any(n.get("kind") == "Entity" for n in view["nodes"])
 
 
+def test_snippets_and_previews_show_names_only(project) -> None:  # type: ignore[no-untyped-def]
+    project.write("index.md", "# Home\n\nThe dragon #Smaug:CREATURE sleeps near [[B]] "
+                  "with Cory:ALIAS_OF_CORY_GILFORD:PERSON.\n")
+    project.write("B.md", "# B\n\nHello.\n")
+    result = project.build()
+    assert "The dragon Smaug sleeps near B with Cory." in result.article("B/")
+    previews = (result.site / "_beliefbase/previews.json").read_text()
+    assert "The dragon Smaug sleeps near B with Cory." in previews
+    assert ":CREATURE" not in previews and "ALIAS_OF" not in previews
+
+
 def test_type_conflict_is_reported(project) -> None:  # type: ignore[no-untyped-def]
     project.write("a.md", "# A\n\n#Gondor:PLACE\n")
     project.write("b.md", "# B\n\nIt is #Gondor:PERSON.\n")

@@ -12,6 +12,7 @@ import re
 from collections.abc import Callable
 from dataclasses import dataclass
 
+from .entity_syntax import render_text
 from .markdown import split_wikilink
 from .math import Formula, find_math, formula_text
 
@@ -61,12 +62,15 @@ def plain_text(inline: str, wikitext: WikiText = default_wikitext, snippet: bool
     """The visible text of an inline Markdown fragment.
 
     ``snippet``: text for a backlink or mention snippet, as the page shows it:
-    embeds are their names, images their alt text, Obsidian's own syntax
-    (``==``, ``%%``, ``$``, ``[!type]``, ``^id``, ``^[note]``) is gone, and code
+    embeds are their names, images their alt text, entity tags their names,
+    Obsidian's own syntax (``==``, ``%%``, ``$``, ``[!type]``, ``^id``,
+    ``^[note]``) is gone, and code
     and math are kept between ``CODE_OPEN`` and ``CODE_CLOSE``.
     """
     if snippet and (CODE_OPEN in inline or CODE_CLOSE in inline):
         inline = inline.replace(CODE_OPEN, "").replace(CODE_CLOSE, "")  # ours alone
+    if snippet and ":" in inline:  # entity tags show their names only (SPEC §7)
+        inline = render_text(inline)
     if not (_SNIPPET_MARKUP if snippet else _MARKUP).search(inline):
         return " ".join(inline.split())
     stash: list[str] = []
