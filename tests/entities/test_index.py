@@ -68,3 +68,15 @@ def test_mentions_carry_position_and_sentence() -> None:
     m = index.entities["SMAUG"].mentions
     assert [(x.path, x.line, x.column, x.source, x.sentence) for x in m] == [
         ("a.md", 2, 6, "manual", "The Smaug sleeps."), ("b.md", 1, 1, "auto", "Smaug wakes.")]
+
+
+def test_page_spans_reuse_only_the_same_text() -> None:
+    body = "The #Smaug:CREATURE and Smaug.\n"
+    index, _ = build_index([note_of("a.md", body)])
+    found = index.page_spans("a.md", "\n" + body + "\n\n")
+    assert found is not None
+    spans, manual = found
+    assert [(s.start, s.end, s.source) for s in spans] == [(5, 20, "manual"), (25, 30, "auto")]
+    assert manual[0].start == 5
+    assert index.page_spans("a.md", body.replace("and", "or")) is None
+    assert index.page_spans("b.md", body) is None
