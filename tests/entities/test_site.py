@@ -70,6 +70,15 @@ def test_snippets_and_previews_show_names_only(project) -> None:  # type: ignore
     assert ":CREATURE" not in previews and "ALIAS_OF" not in previews
 
 
+def test_embedded_notes_are_overlaid_too(project) -> None:  # type: ignore[no-untyped-def]
+    project.write("sub/A.md", "# A\n\n![[B]]\n")
+    project.write("B.md", "# B\n\nThe #Smaug:CREATURE sleeps. Boromir:REJECT_ENTITY\n")
+    result = project.build()
+    a = result.article("sub/A/")
+    assert mentions(a) == [("manual", "../../entities/smaug/", "Smaug")]
+    assert ":CREATURE" not in a and "REJECT_ENTITY" not in a and "Boromir" in a
+
+
 def test_type_conflict_is_reported(project) -> None:  # type: ignore[no-untyped-def]
     project.write("a.md", "# A\n\n#Gondor:PLACE\n")
     project.write("b.md", "# B\n\nIt is #Gondor:PERSON.\n")
