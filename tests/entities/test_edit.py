@@ -135,3 +135,20 @@ def test_write_back_round_trips(parts: list[tuple[str, str]], name: str, first: 
     assert run(two, "change-type", name, type_=first, nth=nth) == one
     assert len(two) - len(one) == len(second) - len(first)
     assert one.count("\r\n") == text.count("\r\n")
+
+
+def test_beliefbase_entity_command(project) -> None:  # type: ignore[no-untyped-def]
+    """Through the ``beliefbase`` group: FILE relative to docs_dir works too."""
+    from beliefbase.cli import main
+
+    project.write("notes/a.md", "# A\n\nGondor and Mount Doom.\n")
+    config = str(project.write_config())
+    runner = CliRunner()
+    r = runner.invoke(main, ["entity", "change-type", "-f", config, "notes/a.md", "Gondor",
+                             "PLACE"])
+    assert r.exit_code == 0, r.output
+    r = runner.invoke(main, ["entity", "alias", "-f", config, "notes/a.md", "Mount Doom",
+                             "Orodruin", "PLACE"])
+    assert r.exit_code == 0, r.output
+    assert (project.docs / "notes/a.md").read_text() == \
+        "# A\n\n#Gondor:PLACE and [Mount Doom]:ALIAS_OF_ORODRUIN:PLACE.\n"
