@@ -79,6 +79,19 @@ def test_embedded_notes_are_overlaid_too(project) -> None:  # type: ignore[no-un
     assert ":CREATURE" not in a and "REJECT_ENTITY" not in a and "Boromir" in a
 
 
+def test_unicode_and_hostile_names(project) -> None:  # type: ignore[no-untyped-def]
+    project.write("index.md", "# Home\n\n#東京:PLACE, #Éowyn:PERSON and "
+                  "#[a < b & \"c\"]:THING.\n")
+    project.write("b.md", "# B\n\n東京 is far from Éowyn.\n")
+    result = project.build(strict=True)
+    assert result.error is None, result.lines
+    home = result.article("")
+    assert ">a &lt; b &amp; &#34;c&#34;</a>" in home and ":THING" not in home
+    assert [m[2] for m in mentions(result.article("b/"))] == ["東京", "Éowyn"]
+    assert (result.site / "entities/東京/index.html").exists()
+    assert "Éowyn" in result.article("entities/éowyn/")
+
+
 def test_type_conflict_is_reported(project) -> None:  # type: ignore[no-untyped-def]
     project.write("a.md", "# A\n\n#Gondor:PLACE\n")
     project.write("b.md", "# B\n\nIt is #Gondor:PERSON.\n")

@@ -81,6 +81,9 @@ _SCHEME_CHARS = frozenset("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0
 # HTML tags (their attributes) and attribute lists `{#id .class}`.
 _HTML_TAG = re.compile(r"</?[A-Za-z][^<>\n]*>")
 _ATTR_LIST = re.compile(r"\{:?[ \t]*[#.][^}\n]*\}")
+#: The longest ``[bracketed name]`` looked back for from its ":" (a line of
+#: thousands of "]:" must not be searched back to its start for each).
+_BRACKET_MAX = 200
 # Characters of a one-word name, walked back over from a ':' to where a mention
 # could start.
 _NAME_CHARS = "'\u2019-_"
@@ -227,8 +230,10 @@ def _name_start(body: str, colon: int) -> int | None:
     """Where a mention whose name ends at ``colon`` starts (its ``#`` or ``[``)."""
     if colon == 0:
         return None
-    if body[colon - 1] == "]":
-        start = body.rfind("[", body.rfind("\n", 0, colon) + 1, colon)
+    if body[colon - 1] == "]":  # a bracketed name: its "[" on the line, not far back
+        lo = max(body.rfind("\n", max(0, colon - _BRACKET_MAX), colon) + 1,
+                 colon - _BRACKET_MAX)
+        start = body.rfind("[", max(lo, 0), colon)
         if start < 0:
             return None
     else:
