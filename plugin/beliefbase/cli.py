@@ -19,6 +19,8 @@ from . import relink
 from .beliefs.cli import register as register_belief_commands
 from .builder import link_record
 from .builder.links import written_form
+from .entities import compile_entities
+from .entities.cli import register as register_entity_commands
 from .graph.build import build_graph
 from .graph.emit import graph_json_text
 from .graph.events import diff_graphs, load_snapshot, save_snapshot
@@ -69,8 +71,8 @@ def check(config_file: str | None, strict: bool, as_json: bool, events: bool, co
     compiled = compile_from_config(config_file, use_cache=True)
     graph = build_graph(compiled)
     found = sorted(set(compiled.diagnostics) | set(vault_settings(config).diagnostics) | set(
-        check_graph(graph, None, compiled.options.display)) | set(check_schemas(compiled)),
-        key=diag.sort_key)
+        check_graph(graph, None, compiled.options.display))
+        | set(check_schemas(compiled)) | set(compile_entities(compiled)[1]), key=diag.sort_key)
     snapshot_dir = cache_dir(config)
     if events:
         previous = load_snapshot(snapshot_dir)
@@ -199,3 +201,4 @@ def graph_export(config_file: str | None, fmt: str, output: Path | None) -> None
 
 register_belief_commands(main, belief_context)
 register_query_command(main)
+register_entity_commands(main, lambda f: Path(load_config(f).docs_dir).resolve())

@@ -55,6 +55,7 @@ from .site.callouts import CalloutExtension
 from .site.dates import DatesCache
 from .site.dependents import changed_keys, rewritten_notes
 from .site.dirty import Invalidation
+from .site.entity_overlay import EntityOverlayExtension, highlight_signatures
 from .site.escape import finalize
 from .site.folders import FolderOptions
 from .site.footnote_beliefs import FootnoteBeliefsExtension
@@ -110,6 +111,8 @@ class BeliefbasePlugin(BasePlugin[BeliefbaseConfig]):
         self._belief_pages: dict[SrcPath, str] | None = None  # belief panels, for --dirty
         self._dest_uris: set[str] = set()
         self._tag_dests: set[str] = set()  # the tag pages written, for --dirty
+        self._entity_dests: set[str] = set()  # likewise the entity pages
+        self._entity_shown: dict[SrcPath, str] | None = None  # highlights per note, --dirty
         self._folder_dests: set[str] = set()  # the folder pages written, for --dirty
         #: what each note shows of its folders (breadcrumbs, listing), for --dirty
         self._folder_shown: dict[SrcPath, str] | None = None
@@ -155,8 +158,9 @@ class BeliefbasePlugin(BasePlugin[BeliefbaseConfig]):
             self.theme_bytecode.directory = cache_dir.resolve() / "templates"
         self.extension = WikiLinkExtension(renderer=None)  # type: ignore[arg-type]
         self.footnote_links = FootnoteBeliefsExtension()
+        self.entity_overlay = EntityOverlayExtension()  # SPEC §7 (site/entity_overlay.py)
         config.markdown_extensions += [self.extension, CalloutExtension(),  # type: ignore[list-item]
-                                       self.footnote_links]
+                                       self.footnote_links, self.entity_overlay]
         self.queries = QueryExtension()  # {{query:…}}, ```query, Query pages (SPEC §8)
         config.markdown_extensions.append(self.queries)
         for name in _ASSETS:
@@ -225,6 +229,7 @@ class BeliefbasePlugin(BasePlugin[BeliefbaseConfig]):
             files.append(File.generated(config, f"{OUTPUT_DIR}/explorer.js",
                                         abs_src_path=str(theme_dir() / "assets" / "explorer.js")))
         self._add_tags_and_home(files, config)
+        self._add_entities(files, config)
         self._diagnostics += self.site.add_recent(self._recent_options(config),
                                                   self.dates_cache, files, config)
         self._add_folders(files, config)
@@ -252,6 +257,9 @@ class BeliefbasePlugin(BasePlugin[BeliefbaseConfig]):
             folders = self.site.folders.signatures() if self.site.folders else {}
             also |= changed_keys(self._folder_shown, folders)  # breadcrumbs, listings
             self._folder_shown = folders
+            shown = highlight_signatures(self.entity_overlay.overlay.index)
+            also |= changed_keys(self._entity_shown, shown)  # entity highlights (SPEC §7)
+            self._entity_shown = shown
             self.invalidation.invalidate(previous, compiled, files, config,
                                          nav_in_every_page=not self.config.explorer, also=also,
                                          read=self.site.read_text, rewritten=rewritten)
@@ -295,6 +303,15 @@ class BeliefbasePlugin(BasePlugin[BeliefbaseConfig]):
         home = self.site.add_home(files, config)
         if home is not None:
             log.info(home)
+
+    def _add_entities(self, files: Files, config: MkDocsConfig) -> None:
+        """Entity pages and the overlay (SPEC §7); --dirty drops the pages of gone ones."""
+        assert self.site is not None
+        self._diagnostics += self.site.add_entities(self.entity_overlay.overlay, files, config)
+        dests = self.site.entities.dest_uris if self.site.entities is not None else set()
+        if self.dirty:
+            remove_outputs(Path(config.site_dir), self._entity_dests - dests)
+        self._entity_dests = dests
 
     def _recent_options(self, config: MkDocsConfig) -> RecentOptions:
         return RecentOptions(self.config.dates, self.config.reading_time, self.config.recent_page,

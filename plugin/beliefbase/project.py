@@ -36,6 +36,8 @@ def compile_options(config: Any, plugin_config: BeliefbaseConfig) -> CompileOpti
         site_name=str(config.site_name or ""),
         raw_dir=(project_dir / plugin_config.raw_dir).resolve(),
         tags_page=str(plugin_config.tags_page),
+        entities_page=str(plugin_config.entities_page),
+        auto_entities=bool(plugin_config.auto_entities),
     )
 
 

@@ -255,3 +255,58 @@
   /** For tests: the previews data as loaded (`window.__bbPreviews()`). */
   window.__bbPreviews = load;
 })();
+
+/**
+ * Entity highlights (SPEC §7): a button at the top of every page that shows entity
+ * mentions (`a.bb-entity`, made by site/entity_overlay.py) turns every highlight
+ * off or on, site-wide: the choice is kept in localStorage (`bb-entities`:
+ * "off"/"on") and applied as the class `bb-entities-off` on <html>, which the
+ * stylesheet reads.  The page's text is never touched, only that class.
+ */
+(function () {
+  "use strict";
+
+  var KEY = "bb-entities";
+
+  function stored() {
+    try { return window.localStorage.getItem(KEY); } catch (e) { return null; }
+  }
+
+  function apply(off) {
+    document.documentElement.classList.toggle("bb-entities-off", off);
+    var buttons = document.querySelectorAll(".bb-entity-toggle");
+    for (var i = 0; i < buttons.length; i++) {
+      buttons[i].setAttribute("aria-pressed", off ? "false" : "true");
+    }
+  }
+
+  function place() {
+    var article = document.querySelector("article.md-content__inner");
+    if (!article || article.querySelector(".bb-entity-toggle") ||
+        !article.querySelector("a.bb-entity")) {
+      apply(stored() === "off");
+      return;
+    }
+    var button = document.createElement("button");
+    button.type = "button";
+    button.className = "bb-entity-toggle";
+    button.title = "Show or hide the highlights of entity mentions on every page";
+    button.textContent = "Entities";
+    button.addEventListener("click", function () {
+      var off = !document.documentElement.classList.contains("bb-entities-off");
+      try { window.localStorage.setItem(KEY, off ? "off" : "on"); } catch (e) { /* private mode */ }
+      apply(off);
+    });
+    article.insertBefore(button, article.firstChild);
+    apply(stored() === "off");
+  }
+
+  apply(stored() === "off");
+  if (window.document$ && typeof window.document$.subscribe === "function") {
+    window.document$.subscribe(place);  // Material's instant navigation
+  } else if (document.readyState === "loading") {
+    document.addEventListener("DOMContentLoaded", place);
+  } else {
+    place();
+  }
+})();

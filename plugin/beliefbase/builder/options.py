@@ -45,6 +45,8 @@ class CompileOptions:
     site_name: str = ""
     raw_dir: Path | None = None
     tags_page: str = "tags/"  # URL root of the tag pages: graph.json's Tag nodes link there
+    entities_page: str = "entities/"  # likewise for the entity pages and Entity nodes
+    auto_entities: bool = True  # detect known entity names without tags (SPEC §7)
     jobs: int = 0  # parse in a process pool above a size threshold; 0 = auto
     docs_real: Path = field(init=False, repr=False, compare=False)
     #: docs_dir as diagnostics print it (relative to the project): ``docs/``

@@ -18,6 +18,7 @@ from .grammar import COMMENT as _COMMENT
 from .grammar import FOOTNOTE_ANY, split_wikilink
 from .grammar import INLINE_NOTE as _INLINE_NOTE
 from .grammar import WIKILINK_INLINE as _WIKILINK
+from .entity_syntax import render_text
 from .math import Formula, find_math, formula_text
 
 #: (target, fragment, explicit display) -> the text a wikilink renders as.
@@ -61,12 +62,15 @@ def plain_text(inline: str, wikitext: WikiText = default_wikitext, snippet: bool
     """The visible text of an inline Markdown fragment.
 
     ``snippet``: text for a backlink or mention snippet, as the page shows it:
-    embeds are their names, images their alt text, Obsidian's own syntax
-    (``==``, ``%%``, ``$``, ``[!type]``, ``^id``, ``^[note]``) is gone, and code
+    embeds are their names, images their alt text, entity tags their names,
+    Obsidian's own syntax (``==``, ``%%``, ``$``, ``[!type]``, ``^id``,
+    ``^[note]``) is gone, and code
     and math are kept between ``CODE_OPEN`` and ``CODE_CLOSE``.
     """
     if snippet and (CODE_OPEN in inline or CODE_CLOSE in inline):
         inline = inline.replace(CODE_OPEN, "").replace(CODE_CLOSE, "")  # ours alone
+    if snippet and ":" in inline:  # entity tags show their names only (SPEC §7)
+        inline = render_text(inline)
     if not (_SNIPPET_MARKUP if snippet else _MARKUP).search(inline):
         return " ".join(inline.split())
     stash: list[str] = []

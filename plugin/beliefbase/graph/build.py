@@ -23,6 +23,7 @@ from ..builder.compiled import Compiled
 from ..builder.documents import Document, section_bid, section_of_line
 from ..builder.resolve import ResolvedLink
 from ..codecs.frontmatter import jsonable
+from ..entities.graph import MentionPart, entity_parts
 from ..ids import asset_url, provisional_bid, tag_page_src, url_for_src
 from ..site.escape import compact_json_for_html
 from .model import Edge, Graph, Node, WeightKind
@@ -45,6 +46,7 @@ class DocPart:
     nodes: list[Node] = field(default_factory=list)  # the document, sections, blocks
     shared: list[Node] = field(default_factory=list)  # tags, assets, externals (deduplicated)
     edges: list[Edge] = field(default_factory=list)
+    entities: MentionPart = ()  # its Entity nodes and mentions edges (entities/graph.py)
 
     # one encoding per list, its brackets cut off: the same text as the records
     # encoded one by one and joined, without an encoder call per record (600,000
@@ -69,6 +71,7 @@ class GraphBuilder:
         parts: dict[str, DocPart] = {}
         seen: set[str] = set()
         duplicates = False
+        mentions = entity_parts(compiled)
         for path, doc in compiled.published.items():  # sorted by path
             if doc.bid in seen:
                 # a bid written twice (``duplicate-id``): the id is one node, the
@@ -78,8 +81,10 @@ class GraphBuilder:
             seen.add(doc.bid)
             links = compiled.links.get(path)
             part = self._parts.get(path)
-            if part is None or part.doc is not doc or part.links is not links:
-                part = _document_part(compiled, doc, links)
+            ents = mentions.get(path, ())
+            if part is None or part.doc is not doc or part.links is not links or (
+                    part.entities != ents):
+                part = _document_part(compiled, doc, links, ents)
             parts[path] = part
         self._parts = parts
         if duplicates:
@@ -118,10 +123,9 @@ def build_graph(compiled: Compiled) -> Graph:
     return GraphBuilder().build(compiled)
 
 
-def _document_part(compiled: Compiled, doc: Document, links: list[ResolvedLink] | None) -> (
-    DocPart
-):
-    part = DocPart(doc, links)
+def _document_part(compiled: Compiled, doc: Document, links: list[ResolvedLink] | None,
+                   ents: MentionPart = ()) -> DocPart:
+    part = DocPart(doc, links, entities=ents)
     props = {k: jsonable(v) for k, v in doc.meta.items() if k not in _OWN_FIELDS}
     part.nodes.append(Node(doc.bid, "Document", doc.title, doc.schema, doc.path, doc.url,
                            doc.tags, doc.aliases, props))
@@ -151,6 +155,9 @@ def _document_part(compiled: Compiled, doc: Document, links: list[ResolvedLink] 
         part.edges.append(Edge(doc.bid, tag_bid, "tagged", WeightKind.PRAGMATIC, doc.path, 1))
     for rl in links or []:
         _add_link(part, compiled, doc, rl)
+    for node, edge in ents:
+        part.shared.append(node)
+        part.edges.append(edge)
     return part
 
 

@@ -18,7 +18,7 @@ from .model import Graph
 GRAPH_JSON_VERSION = 1
 
 _KIND_ORDER = {k: i for i, k in enumerate(
-    ("Network", "Document", "Section", "Block", "Tag", "Asset", "External"))}
+    ("Network", "Document", "Section", "Block", "Tag", "Asset", "External", "Entity"))}
 
 
 def graph_json_text(graph: Graph) -> str:

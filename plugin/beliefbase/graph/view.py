@@ -33,7 +33,7 @@ from .model import Graph, Node, WeightKind
 GRAPH_VIEW_VERSION = 1
 
 #: Kinds the viewer draws; sections and blocks are folded into their document.
-_VIEW_KINDS = ("Document", "Tag", "Asset", "External")
+_VIEW_KINDS = ("Document", "Tag", "Asset", "External", "Entity")
 _FOLDED = ("Section", "Block")
 
 

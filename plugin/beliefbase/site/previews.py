@@ -22,6 +22,7 @@ from typing import Any
 from ..builder.compiled import Compiled
 from ..builder.documents import Document
 from ..codecs.grammar import BLOCK_ID_AT_END as _BLOCK_ID  # a `` ^id`` ending a line
+from ..codecs.entity_syntax import render_text
 from ..codecs.inline import WikiText, plain_text
 from ..codecs.mask import mask
 from .escape import json_for_html
@@ -110,7 +111,7 @@ def excerpt(paragraph: str, wikitext: WikiText) -> str:
         cut = paragraph.rfind(" ", 0, SOURCE_MAX)
         paragraph = paragraph[: cut if cut > SOURCE_MAX // 2 else SOURCE_MAX]
     text = _BLOCK_ID.sub("", _LINE_MARKUP.sub("", paragraph))
-    text = plain_text(text, wikitext)
+    text = plain_text(render_text(text), wikitext)  # entity tags: their names (SPEC §7)
     if len(text) <= EXCERPT_MAX:
         return text
     cut = text.rfind(" ", 0, EXCERPT_MAX)

@@ -31,6 +31,7 @@ from ..builder.documents import Document, page_path
 from ..codecs.frontmatter import jsonable
 from ..codecs.guards import make_renderable
 from ..codecs.markdown import DECODED, decode, note_text
+from ..entities import compile_entities
 from ..graph.build import GraphBuilder
 from ..graph.emit import graph_json_chunks
 from ..graph.invariants import check_graph
@@ -38,6 +39,8 @@ from ..graph.model import Graph
 from ..ids import SrcPath, fit_name, root_url, url_for_dest, url_slug
 from .beliefs import BeliefOptions, BeliefSite
 from .dates import DatesCache, note_dates
+from .entity_overlay import EntityOverlay
+from .entity_pages import EntitySite
 from .escape import UserText, ascii_html, json_for_html, user_text
 from .explorer import build_tree, flat_index
 from .folders import FolderOptions, FolderSite
@@ -88,6 +91,7 @@ class SiteBuild:
         self.reader: ReaderSite | None = None
         self.navigation: NavigationSite | None = None
         self.tags: TagSite | None = None
+        self.entities: EntitySite | None = None  # entity pages (entity_pages.py)
         self.recent: RecentSite | None = None  # dates, recent notes, feed (recent.py)
         self.folders: FolderSite | None = None  # breadcrumbs, folder pages (folders.py)
         self.home_src: str | None = None  # the generated home page, if the vault has none
@@ -248,6 +252,8 @@ class SiteBuild:
             return {"title": UserText(name), "search": {"exclude": True}}
         if self.tags is not None and self.tags.is_tag_page(src):
             return self.tags.meta(src)
+        if self.entities is not None and self.entities.is_entity_page(src):
+            return self.entities.meta(src)
         if self.recent is not None and self.recent.is_recent_page(src):
             return self.recent.meta()
         if self.folders is not None and self.folders.is_folder_page(src):
@@ -276,6 +282,21 @@ class SiteBuild:
         self.tags = TagSite(self.compiled, self.templates, options)
         self.renderer.tag_page = self.tags.src_of
         return self.tags.add_files(files, config)
+
+    def add_entities(self, overlay: EntityOverlay, files: Files, config: MkDocsConfig
+                     ) -> list[diag.Diagnostic]:
+        """The entity pages and the overlay's view of this build (SPEC §7)."""
+        index, found = compile_entities(self.compiled)
+        self.entities = EntitySite(self.compiled, self.templates, index)
+        self.entities.add_files(files, config)
+        overlay.index = index if index else None
+        overlay.templates = self.templates
+        overlay.made = {}
+        overlay.url_of = self.entities.url_of
+        overlay.page_url = lambda: frame.host_url if (frame := self.renderer.frame) else None
+        overlay.page_path = lambda: (self.renderer.frames[0].doc.path
+                                     if len(self.renderer.frames) == 1 else None)
+        return found
 
     def add_home(self, files: Files, config: MkDocsConfig) -> str | None:
         """Make sure the site root has a page; says how, when the vault has no index.md.
@@ -318,6 +339,8 @@ class SiteBuild:
                                          base=base) + recent
         if self.tags is not None and self.tags.is_tag_page(src):
             return self.tags.content(src, page_url)
+        if self.entities is not None and self.entities.is_entity_page(src):
+            return self.entities.content(src, page_url)
         if self.folders is not None and self.folders.is_folder_page(src):
             return self.folders.content(src, page_url)
         if self.reader is not None and self.reader.is_graph_page(src):

@@ -1,0 +1,216 @@
+"""The project-wide entity index, built from one compile (SPEC §7).
+
+Two passes over the published notes: the first reads every manual mention
+(tags, aliases, rejections) and makes the entities, their type history, the
+aliases and the blacklist (a name rejected in two or more notes, unless some
+note tags it manually); the second runs the page pipeline (``detect.py``) on
+every note with the project's names and records each mention.  The site's
+overlay runs the same pipeline on each page's Markdown with ``index.names``,
+so a page shows exactly the mentions recorded here.
+"""
+
+from __future__ import annotations
+
+import functools
+from collections import defaultdict
+from dataclasses import dataclass, field
+
+from .. import diagnostics as diag
+from ..codecs.entity_syntax import (
+    ManualMention,
+    entity_key,
+    find_manual,
+    protected_regions,
+    render_text,
+)
+from ..codecs.inline import plain_text
+from ..ids import SrcPath
+from .detect import Names, detect
+from .model import Entity, Mention, Rejection, Span, TypeGiven
+
+#: Longest sentence kept for a mention on an entity page.
+_SENTENCE_MAX = 240
+
+
+@dataclass
+class EntityIndex:
+    """Every entity of a project, and what the page pipeline needs."""
+
+    entities: dict[str, Entity] = field(default_factory=dict)  # by key, sorted
+    names: Names = field(default_factory=lambda: Names(()))
+    blacklist: set[str] = field(default_factory=set)  # casefolded names
+    by_note: dict[SrcPath, list[Span]] = field(default_factory=dict)
+    #: each note's body and manual mentions, as the spans above were found in
+    notes: dict[SrcPath, _Note] = field(default_factory=dict, repr=False)
+
+    def page_spans(self, path: SrcPath | None, text: str) -> tuple[list[Span], list[
+            ManualMention]] | None:
+        """The spans and manual mentions of note ``path`` shifted into ``text``, when
+        ``text`` is that note's body (up to blank lines around it); else None."""
+        note = self.notes.get(path) if path is not None else None
+        if note is None:
+            return None
+        core = text.strip("\n")
+        body = note.body
+        if len(core) != len(body.strip("\n")) or core != body.strip("\n"):
+            return None
+        shift = (len(text) - len(text.lstrip("\n"))) - (len(body) - len(body.lstrip("\n")))
+        spans = [Span(s.start + shift, s.end + shift, s.name, s.key, s.source, s.kind)
+                 for s in self.by_note.get(note.path, [])]
+        manual = [m._replace(start=m.start + shift, end=m.end + shift,
+                             name_start=m.name_start + shift, name_end=m.name_end + shift)
+                  for m in note.manual]
+        return spans, manual
+
+    def __bool__(self) -> bool:
+        return bool(self.entities)
+
+    def by_type(self) -> dict[str, list[Entity]]:
+        """Entities grouped by type, types and names sorted."""
+        groups: dict[str, list[Entity]] = defaultdict(list)
+        for entity in self.entities.values():
+            groups[entity.type].append(entity)
+        return {t: sorted(groups[t], key=lambda e: e.name.casefold()) for t in sorted(groups)}
+
+
+@dataclass
+class _Note:
+    path: SrcPath
+    body: str
+    first_line: int
+    regions: list[tuple[int, int]]
+    manual: list[ManualMention]
+
+
+def note_of(path: SrcPath, body: str, first_line: int = 1) -> _Note:
+    regions = protected_regions(body) if ":" in body else []
+    manual = find_manual(body, regions) if ":" in body else []
+    return _Note(path, body, first_line, regions, manual)
+
+
+def build_index(notes: list[_Note], display: object = str, *, auto: bool = True
+                ) -> tuple[EntityIndex, list[diag.Diagnostic]]:
+    """The index of ``notes`` (``display`` shows a path in diagnostics); ``auto``
+    False (option ``auto_entities``) detects no names, only manual mentions count."""
+    shown = display if callable(display) else str
+    entities: dict[str, Entity] = {}
+    names: dict[str, str] = {}
+    rejected_in: dict[str, set[SrcPath]] = defaultdict(set)
+    tagged: set[str] = set()
+    found: list[diag.Diagnostic] = []
+    for note in sorted(notes, key=lambda n: n.path):
+        for m in note.manual:
+            line, column = _position(note, m.name_start)
+            if m.kind == "reject":
+                rejected_in[m.name.casefold()].add(note.path)
+                continue
+            key = entity_key(m.canonical if m.kind == "alias" and m.canonical else m.name)
+            if not key or m.type is None:
+                continue
+            entity = entities.get(key)
+            if entity is None:
+                entity = entities[key] = Entity(
+                    key, m.name if m.kind == "tag" else _title(key), m.type, _slug(key))
+            elif m.kind == "tag" and entity.name == _title(key) and not any(
+                    h.kind == "tag" for h in entity.history):
+                entity.name = m.name  # a tag's own spelling beats a made-up title
+            given = TypeGiven(m.type, note.path, line, column, m.kind)
+            if m.type != entity.type:
+                first = next(h for h in entity.history if h.type == entity.type) \
+                    if entity.history else None
+                where = f"{shown(first.path)}:{first.line}:{first.column}" if first else "?"
+                found.append(diag.make(
+                    "entity-type-conflict", shown(note.path), line, column,
+                    f"{m.name} is given type {m.type} here but {entity.type} at {where}; "
+                    f"use one type for {entity.name} everywhere (beliefbase entity "
+                    "change-type)"))
+            entity.history.append(given)
+            if m.kind == "tag":
+                tagged.add(key)
+                names.setdefault(m.name, key)
+            else:
+                names[m.name] = key
+                if m.name not in entity.aliases:
+                    entity.aliases.append(m.name)
+    for entity in entities.values():
+        names.setdefault(entity.name, entity.key)
+        entity.aliases.sort(key=str.casefold)
+    blacklist = {name for name, where in rejected_in.items() if len(where) >= 2}
+    blacklist -= {n.casefold() for n, k in names.items() if k in tagged}
+    known = Names((n, k) for n, k in sorted(names.items())
+                  if auto and n.casefold() not in blacklist)
+    index = EntityIndex(dict(sorted(entities.items())), known, blacklist,
+                        notes={n.path: n for n in notes})
+    for note in sorted(notes, key=lambda n: n.path):
+        seen: dict[tuple[int, int], str] = {}
+        spans = detect(note.body, known, manual=note.manual, regions=note.regions)
+        spans = [s for s in spans if s.key in entities]
+        if spans:
+            index.by_note[note.path] = spans
+        for span in spans:
+            at = span.start
+            if span.source == "manual":
+                at = next(m.name_start for m in note.manual if m.start == span.start)
+            line, column = _position(note, at)
+            entity = entities[span.key]
+            entity.mentions.append(Mention(note.path, line, column, span.name, span.source,
+                                           span.kind, functools.partial(_sentence, note, at, seen)))
+            if span.name not in entity.names:
+                entity.names.append(span.name)
+        for m in note.manual:
+            if m.kind != "reject":
+                continue
+            line, column = _position(note, m.name_start)
+            for key in {names.get(m.name, ""), entity_key(m.name)}:
+                if key in entities:
+                    entities[key].rejections.append(Rejection(m.name, note.path, line, column))
+    return index, found
+
+
+def _slug(key: str) -> str:
+    """``MOUNT_DOOM`` -> ``mount-doom`` (``index`` is the index page's)."""
+    slug = key.lower().replace("_", "-")
+    return "index-entity" if slug == "index" else slug
+
+
+def _title(key: str) -> str:
+    """``CORY_GILFORD`` -> ``Cory Gilford`` (an entity named only by aliases)."""
+    return " ".join(w.capitalize() for w in key.split("_"))
+
+
+def _position(note: _Note, at: int) -> tuple[int, int]:
+    line_start = note.body.rfind("\n", 0, at) + 1
+    return note.first_line + note.body.count("\n", 0, at), at - line_start + 1
+
+
+def _sentence(note: _Note, at: int, seen: dict[tuple[int, int], str]) -> str:
+    """The words around ``at`` on its line as the page shows them (render text,
+    Markdown marks gone), about ``_SENTENCE_MAX`` characters; ``seen`` keeps
+    what was made for a stretch of text already (mentions close together)."""
+    body = note.body
+    line_start = body.rfind("\n", 0, at) + 1
+    line_end = body.find("\n", at)
+    line_end = len(body) if line_end < 0 else line_end
+    half = _SENTENCE_MAX // 2
+    start = max(line_start, at - half)
+    end = min(line_end, at + half)
+    if start > line_start:  # whole words, and not inside a tag's syntax
+        space = body.find(" ", start, at)
+        start = space + 1 if space >= 0 else start
+    if end < line_end:
+        space = body.rfind(" ", at, end)
+        end = space if space > at else end
+    for m in note.manual:  # a cut never splits a tag: take it whole
+        if m.start < start < m.end:
+            start = m.start
+        if m.start < end < m.end:
+            end = m.end
+    key = (start, end)
+    text = seen.get(key)
+    if text is None:
+        inside = [m._replace(start=m.start - start, end=m.end - start) for m in note.manual
+                  if start <= m.start and m.end <= end]
+        text = plain_text(render_text(body[start:end], inside))
+        text = ("… " if start > line_start else "") + text + (" …" if end < line_end else "")
+        seen[key] = text
+    return text
