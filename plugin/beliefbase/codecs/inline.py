@@ -12,13 +12,13 @@ import re
 from collections.abc import Callable
 from dataclasses import dataclass
 
+from .entity_syntax import render_text
 from .grammar import ALT_SIZE_SUFFIX as _ALT_SIZE  # ![alt|375](x.png)
 from .grammar import BLOCK_ID_WORD as _BLOCK_MARK
 from .grammar import COMMENT as _COMMENT
 from .grammar import FOOTNOTE_ANY, split_wikilink
 from .grammar import INLINE_NOTE as _INLINE_NOTE
 from .grammar import WIKILINK_INLINE as _WIKILINK
-from .entity_syntax import render_text
 from .math import Formula, find_math, formula_text
 
 #: (target, fragment, explicit display) -> the text a wikilink renders as.

@@ -134,6 +134,10 @@ class DecodedTexts:
         if self._texts is not None:
             self._texts[(path, sha)] = text
 
+    def peek(self, path: SrcPath, sha: str) -> str | None:
+        """The text kept for this version of ``path``, left for the render to take."""
+        return self._texts.get((path, sha)) if self._texts else None
+
     def take(self, path: SrcPath, sha: str) -> str | None:
         """The text kept for this version of ``path`` (once), else None."""
         return self._texts.pop((path, sha), None) if self._texts else None

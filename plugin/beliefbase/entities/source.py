@@ -14,7 +14,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from .. import diagnostics as diag
-from ..codecs.markdown import note_text
+from ..codecs.markdown import DECODED, note_text
 from ..ids import SrcPath, url_for_src
 from .index import EntityIndex, _Note, build_index, note_of
 
@@ -39,11 +39,12 @@ def compile_entities(compiled: Compiled) -> tuple[EntityIndex, list[diag.Diagnos
         digest = doc.parsed.digest
         kept = _notes.get(path)
         if kept is None or kept[0] != digest:
-            try:
-                data = (docs_dir / path).read_bytes()
-            except OSError:
-                continue
-            text, _ok = note_text(data)
+            text = DECODED.peek(path, digest)  # as the parse decoded it
+            if text is None:
+                try:
+                    text, _ok = note_text((docs_dir / path).read_bytes())
+                except OSError:
+                    continue
             kept = (digest, note_of(path, text[doc.parsed.body_offset:], doc.parsed.body_line))
         seen[path] = kept
         notes.append(kept[1])
