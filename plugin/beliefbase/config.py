@@ -80,7 +80,7 @@ class BeliefbaseConfig(base.Config):
     theme_cache = c.Type(bool, default=True)
     """Render the parts of Material's page that depend only on the configuration
     and the page's depth (the ``__config`` script, the search form, the logo)
-    once per depth instead of once per page (same HTML; see ``site/block_memo.py``).
+    once per depth instead of once per page (same HTML; see ``speedups/block_memo.py``).
     Off: Material renders them on every page."""
 
     reuse_markdown = c.Type(bool, default=True)
@@ -194,6 +194,17 @@ class BeliefbaseConfig(base.Config):
     its sub-folders and notes (title, first sentence); a folder note
     (``index.md``/``README.md``) keeps its text and gets the listing under it.
     Breadcrumbs above every note in a folder link to these pages."""
+
+    speedups = c.Type(bool, default=True)
+    """Speed-ups that reach into MkDocs', Material's, Jinja's or Python-Markdown's
+    internals (one Markdown instance reused, pages converted and search sections
+    parsed on a second core, Material's navigation and constant blocks rendered once,
+    the search index escaped in memory; docs/develop/speed.md).  The site is the same
+    either way.  Each switches itself off, with one info line, on a version of those
+    libraries it was not tested with.  Off (or ``BELIEFBASE_SPEEDUPS=0`` in the
+    environment): MkDocs' and the theme's own code paths, slower.  ``reuse_markdown``,
+    ``markdown_offload``, ``nav_cache``, ``theme_cache``, ``search_offload`` and
+    ``panels_ahead`` remain finer switches under this one."""
 
     def validate(self) -> tuple[list[tuple[str, Exception]], list[tuple[str, Exception]]]:
         failed, warnings = super().validate()

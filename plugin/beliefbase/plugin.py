@@ -48,7 +48,7 @@ from .ids import SrcPath
 from .obsidian import ObsidianSettings
 from .project import compile_options, prepare, published_files
 from .site.beliefs import belief_options
-from .site.block_memo import BlockMemo, material_templates, remember_lookups
+from .speedups.block_memo import BlockMemo, material_templates, remember_lookups
 from .site.callouts import CalloutExtension
 from .site.dates import DatesCache
 from .site.dependents import changed_keys, rewritten_notes
@@ -57,20 +57,20 @@ from .site.escape import finalize
 from .site.folders import FolderOptions
 from .site.footnote_beliefs import FootnoteBeliefsExtension
 from .site.markdown_ext import WikiLinkExtension
-from .site.markdown_reuse import MarkdownReuse, reusable
-from .site.nav_memo import NavMemo
+from .speedups.markdown_reuse import MarkdownReuse, reusable
+from .speedups.nav_memo import NavMemo
 from .site.navigation import NavigationOptions, install_theme_overrides
 from .site.reader import ReaderCache, reader_options
 from .site.recent import RecentOptions, dates_plugin_enabled
-from .site.render_ahead import RenderAhead
-from .site.render_guard import RenderGuard, advice, describe, missing_theme_files
+from .speedups.render_ahead import RenderAhead
+from .speedups.render_guard import RenderGuard, advice, describe, missing_theme_files
 from .site.search_index import EntryTexts, escape_before_writing, fix_search_index
-from .site.search_offload import SearchOffload
+from .speedups.search_offload import SearchOffload
 from .site.session import OUTPUT_DIR, SiteBuild
 from .site.tags import TagOptions, material_tags_enabled, remove_outputs
 from .site.templates import MemoryBytecodeCache, Templates, theme_dir
 from .terminal import printable
-from .watcher import use_native_watcher
+from .speedups.watcher import use_native_watcher
 
 log = get_plugin_logger(__name__)
 

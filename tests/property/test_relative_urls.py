@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import posixpath
 
-from beliefbase.site import nav_memo
+from beliefbase.speedups import nav_memo
 from beliefbase.site.render import relative_path
 from hypothesis import given
 from hypothesis import strategies as st

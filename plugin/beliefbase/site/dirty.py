@@ -9,7 +9,6 @@ the search index, which Material merges assuming a single changed page.
 
 from __future__ import annotations
 
-import functools
 import os
 from collections.abc import Callable
 from collections.abc import Set as AbstractSet
@@ -52,9 +51,6 @@ class Invalidation:
         for file in files.documentation_pages():
             if wanted is None or file.src_uri in wanted:
                 count += _remove(file.abs_dest_path)
-            # MkDocs asks each page twice a dirty build (before reading it, before
-            # writing it; three stats each) and nothing is written in between
-            file.is_modified = functools.cache(file.is_modified)
         if old is not None:
             site = Path(config.site_dir)
             for path in new.removed:

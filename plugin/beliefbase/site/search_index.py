@@ -15,7 +15,7 @@ from __future__ import annotations
 
 import html
 import json
-from collections.abc import Callable, Mapping
+from collections.abc import Mapping
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -56,52 +56,6 @@ def escape_entries(entries: list[Any], strings: Mapping[str, tuple[str, tuple[st
         if isinstance(entry.get("tags"), list):
             entry["tags"] = [html.escape(str(t), quote=False) if t in tags else t
                              for t in entry["tags"]]
-
-
-def escape_before_writing(
-    plugins: Mapping[str, Any],
-    strings: Callable[[], Mapping[str, tuple[str, tuple[str, ...]]]],
-    dirty: Callable[[bool], DirtyMerge] | None = None,
-    texts: EntryTexts | None = None,
-) -> bool:
-    """Escape (and after a ``--dirty`` rebuild, merge) Material's search index in
-    memory, just before the theme writes it.
-
-    Saves reading, parsing and writing the index once or twice more (25 MB at
-    5,000 notes).  The merge starts from the entries Material kept of the last
-    build, or — on the first dirty build of a process — from the file the last
-    build left, still unwritten at this point.  False when the site has no
-    Material search plugin to hook into (the caller then fixes the written file).
-    With ``texts`` (under ``mkdocs serve``) the JSON is put together from each
-    entry's text, kept from the last rebuild for entries it did not change.
-    """
-    for plugin in plugins.values():
-        index = getattr(plugin, "search_index", None)
-        generate = getattr(index, "generate_search_index", None)
-        if generate is None or not isinstance(getattr(index, "entries", None), list):
-            continue
-
-        def merged_and_escaped(prev: Any = None, *args: Any, _index: Any = index,
-                               _generate: Any = generate, **kwargs: Any) -> Any:
-            previous, merge = None, None
-            if dirty is not None:
-                previous = getattr(prev, "entries", None)
-                merge = dirty(previous is None)  # read the last file only without them
-                if previous is None and merge.previous is not None:
-                    previous = merge.previous.get("docs", [])
-                prev = None  # merged here: Material must not merge again
-            if texts is not None and prev is None and not args and not kwargs and is_material_index(
-                    _index):
-                _index.entries = texts.merged_and_escaped(previous, _index.entries, merge,
-                                                          strings())
-                return texts.index_json(_index.config)
-            _index.entries = merged_and_escaped_entries(previous, _index.entries, merge,
-                                                        strings())
-            return _generate(prev, *args, **kwargs)
-
-        index.generate_search_index = merged_and_escaped
-        return True
-    return False
 
 
 _SEPARATORS = (",", ":")

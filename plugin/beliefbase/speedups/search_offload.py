@@ -37,7 +37,7 @@ from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
 
-from .search_index import is_material_index
+from ..site.search_index import is_material_index
 
 #: Below this many pages to render, starting a worker costs more than it saves.
 OFFLOAD_THRESHOLD = 200
@@ -49,7 +49,7 @@ BATCH = 16
 #: (tag, attributes, depth, id, title parts, text parts) of one kept section
 _Section = tuple[str, dict[str, Any], int, Any, list[str], list[str]]
 
-_WORKER = "from beliefbase.site.search_offload import serve; serve()"
+_WORKER = "from beliefbase.speedups.search_offload import serve; serve()"
 
 
 def _parse_pages(pages: list[str]) -> list[list[_Section]]:
