@@ -30,18 +30,23 @@ def fix_search_index(
     site_dir: Path,
     strings: Mapping[str, tuple[str, tuple[str, ...]]],
     dirty: DirtyMerge | None = None,
+    ascii_only: bool = False,
 ) -> None:
     """Escape our strings in the theme's search index (and, after a dirty build,
     put it together again first); one read and one write of the file.
 
     ``strings`` maps a page location to the (title, tags) we gave that page.
+    ``ascii_only``: write non-ASCII characters as ``\\u`` escapes, as Material's
+    search plugin does (the same bytes as when the speed-ups escape its index in
+    memory).
     """
     index = read_index(site_dir)
     if index is None:
         return
     previous = dirty.previous.get("docs", []) if dirty and dirty.previous else None
     index["docs"] = merged_and_escaped_entries(previous, index.get("docs", []), dirty, strings)
-    write_text(site_dir / INDEX, json.dumps(index, ensure_ascii=False, separators=(",", ":")))
+    write_text(site_dir / INDEX, json.dumps(index, ensure_ascii=ascii_only,
+                                                  separators=(",", ":")))
 
 
 def escape_entries(entries: list[Any], strings: Mapping[str, tuple[str, tuple[str, ...]]]) -> None:
@@ -122,6 +127,11 @@ def _run_json(run: tuple[Any, ...]) -> str:
 
 def _entry_json(entry: dict[str, Any]) -> str:
     return json.dumps(entry, separators=_SEPARATORS, default=str)
+
+
+def material_search(plugins: Mapping[str, Any]) -> bool:
+    """Does the site use Material's own search plugin?"""
+    return any(is_material_index(getattr(p, "search_index", None)) for p in plugins.values())
 
 
 def is_material_index(index: Any) -> bool:

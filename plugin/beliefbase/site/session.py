@@ -50,7 +50,7 @@ from .panels_ahead import PageKey, panels_ahead
 from .reader import ReaderCache, ReaderOptions, ReaderSite
 from .recent import FEED_XML, RecentOptions, RecentSite
 from .render import PageRenderer
-from ..speedups.render_guard import describe
+from .render_errors import describe
 from .tags import TagOptions, TagSite
 from .templates import Templates
 

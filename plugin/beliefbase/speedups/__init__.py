@@ -22,7 +22,6 @@ What each one costs and saves: docs/develop/speed.md.
 from __future__ import annotations
 
 import functools
-import logging
 import os
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
@@ -30,6 +29,7 @@ from typing import Any
 
 from jinja2 import Environment
 from mkdocs.config.defaults import MkDocsConfig
+from mkdocs.plugins import get_plugin_logger
 from mkdocs.structure.files import File, Files
 
 from .block_memo import BlockMemo, material_templates, remember_lookups
@@ -42,7 +42,7 @@ from .search_escape import escape_before_writing
 from .search_offload import SearchOffload
 from .watcher import use_native_watcher
 
-log = logging.getLogger("mkdocs.plugins.beliefbase.speedups")
+log = get_plugin_logger(__name__)
 
 #: the speed-ups one option each used to switch (still fine-grained switches under
 #: ``speedups``); the others follow ``speedups`` alone
@@ -118,7 +118,7 @@ class Speedups:
         self.stop_ahead()
         if (self.on("markdown_offload") and self._reuse is not None
                 and self.context.pages_read_once and not self.context.dirty):
-            self._ahead = RenderAhead.start(config, files, files.documentation_pages(),
+            self._ahead = RenderAhead.start(config, files, list(files.documentation_pages()),
                                             self._reuse, None if self.context.serving else first)
 
     def page_begins(self, src_uri: str) -> None:

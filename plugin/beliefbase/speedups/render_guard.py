@@ -20,23 +20,23 @@ While a build runs, three of MkDocs' steps are wrapped, innermost first:
   if that fails too, ``standalone`` writes a page of its own.
 
 Only ``Exception`` is caught: an interrupt still stops the build.
-``missing_theme_files`` drops a ``template:`` or ``icon:`` the theme lacks
-before any page is rendered.
+Not a speed-up but a patch of MkDocs' private functions all the same, so it
+lives here behind the version gate: on an untested MkDocs it is off, and a page
+that cannot be converted ends the build as in plain MkDocs (one info line says
+so).  ``site/render_errors.py`` says what failed and drops a ``template:`` or
+``icon:`` the theme lacks before any page is rendered.
 """
 
 from __future__ import annotations
 
 import contextlib
-from collections.abc import Callable, Iterable
+from collections.abc import Callable
 from typing import Any
 
 import mkdocs.commands.build as mkdocs_build
-from jinja2 import Environment, TemplateNotFound
 from mkdocs import utils
 from mkdocs.structure.pages import Page
 from mkdocs.structure.toc import get_toc
-
-from ..diagnostics import Diagnostic, make
 
 #: (page, exception) -> the HTML the page shows instead of its conversion (and a
 #: diagnostic reported)
@@ -125,68 +125,3 @@ def _source(page: Page) -> str:
         return page.file.content_bytes.decode("utf-8", "replace")
     except (OSError, TypeError, ValueError):
         return ""
-
-
-def describe(error: BaseException) -> str:
-    """The reason shown to the author: the exception's type and first line."""
-    text = str(error).strip().splitlines()[0] if str(error).strip() else ""
-    return f"{type(error).__name__}: {text}" if text else type(error).__name__
-
-
-def advice(error: BaseException) -> str:
-    """What the author can do about ``error``."""
-    if isinstance(error, RecursionError):
-        return ("the Markdown nests too deeply for Python-Markdown (thousands of nested "
-                "emphasis, lists or quotes); flatten or split that part")
-    return "simplify the part of the note that triggers it, or report it as a bug"
-
-
-def missing_theme_files(env: Environment, pages: Iterable[Page],
-                        display: Callable[[str], str]) -> list[Diagnostic]:
-    """Drop a page's ``template:`` or ``icon:`` that names no file of the theme.
-
-    MkDocs renders a page with ``env.get_template(page.meta["template"])`` and
-    Material includes ``.icons/<icon>.svg`` in the page's title and in every nav
-    entry: a missing name, or one leaving the theme (``../``, refused by Jinja),
-    is a ``TemplateNotFound`` that ends the build.  Checked once per name, at
-    ``on_env`` (after every page's meta is read, before any is rendered); the
-    page then gets the default.
-    """
-    found: list[Diagnostic] = []
-    known: dict[str, bool] = {}
-    for page in pages:
-        meta = page.meta
-        if not meta:
-            continue
-        for key, name in (("template", meta.get("template")), ("icon", meta.get("icon"))):
-            if name is None:
-                continue
-            wanted = f".icons/{name}.svg" if key == "icon" and isinstance(name, str) else name
-            if not isinstance(wanted, str):
-                ok = False
-            elif wanted in known:
-                ok = known[wanted]
-            else:
-                ok = known[wanted] = _exists(env, wanted)
-            if ok:
-                continue
-            del meta[key]
-            shown = ascii(name) if not isinstance(name, str) else repr(str(name))
-            what = "template" if key == "template" else "icon"
-            found.append(make(
-                "bad-template", display(page.file.src_uri), 1, 1,
-                f"{key}: {shown} names no {what} of the theme, so the page has the default "
-                f"(name a file of the theme or of its custom_dir, without ../)"))
-    return found
-
-
-def _exists(env: Environment, name: str) -> bool:
-    if env.loader is None:
-        return False
-    try:
-        env.loader.get_source(env, name)
-    except TemplateNotFound:
-        return False
-    except Exception:  # noqa: BLE001 - a name the loader cannot even look up
-        return False
-    return True
