@@ -1,13 +1,13 @@
 """Parts of the theme's page that come out the same on every page, rendered once.
 
 Material renders, for every page, parts that depend on nothing but the site's
-configuration and the page's depth: the ``<script id="__config">`` block
-with its translations (ten lookups, each a macro building a dictionary of a
-hundred strings), the search form (seven more), the logo.  At 1,000 notes
-they cost a quarter of the template loop, which runs on one core.
-``BlockMemo`` renders each such part once per ``base_url`` (pages at the
-same depth share it) and hands the same HTML to the other pages, its links
-made relative to each page as ``NavMemo`` does for navigation subtrees.
+configuration and the page's depth: the ``<script id="__config">`` block with its
+translations (ten lookups, each a macro building a dictionary of a hundred strings),
+the search form (seven more), the logo: a quarter of the template loop, which runs
+on one core (docs/develop/speed.md). ``BlockMemo`` renders each such part once per
+``base_url`` (pages at the same depth share it) and hands the same HTML to the other
+pages, its links made relative to each page as ``NavMemo`` does for navigation
+subtrees.
 
 Which parts qualify is observed, not assumed.  While a part renders for the
 first time, every variable it (and whatever it includes or calls) looks up
@@ -175,11 +175,11 @@ def remember_lookups(env: jinja2.Environment,
     ``first_load`` sees each template once, when it is first found (``BlockMemo``).
 
     Material includes about 32 templates per page; each include asks Jinja's
-    ``get_template``, which takes a lock and reorders its LRU cache (0.4 s at
-    1,000 notes).  A build loads no template twice (``auto_reload`` is off and
-    MkDocs makes a new environment per build), so the first answer for a name
-    is every later one.  Environments that join template paths their own way,
-    or calls passing ``globals``, go to Jinja as before.
+    ``get_template``, which takes a lock and reorders its LRU cache.  A build loads
+    no template twice (``auto_reload`` is off and MkDocs makes a new environment per
+    build), so the first answer for a name is every later one.  Environments that
+    join template paths their own way, or calls passing ``globals``, go to Jinja as
+    before.
     """
     if type(env).join_path is not jinja2.Environment.join_path:
         return

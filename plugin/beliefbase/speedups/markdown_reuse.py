@@ -1,12 +1,12 @@
 """One Python-Markdown instance per build instead of one per page.
 
-MkDocs builds a new ``markdown.Markdown`` for every page, which loads and
-configures every extension again: ~1.5 ms a page, 7 s of a 5,000-note
-build, more than our whole compile.  Python-Markdown is made to be reused:
-``reset()`` clears a document's state (its own and that of every extension
-that keeps any).  So while a build runs, ``mkdocs.structure.pages`` gets the
-same instance back, reset, for each page; MkDocs then registers its per-page
-processors on it by name, which replaces the previous page's.
+MkDocs builds a new ``markdown.Markdown`` for every page, which loads and configures
+every extension again: more than our whole compile in a large build
+(docs/develop/speed.md).  Python-Markdown is made to be reused: ``reset()`` clears a
+document's state (its own and that of every extension that keeps any).  So while a
+build runs, ``mkdocs.structure.pages`` gets the same instance back, reset, for each
+page; MkDocs then registers its per-page processors on it by name, which replaces
+the previous page's.
 
 Only extensions known to reset cleanly take part (Python-Markdown's own,
 pymdownx, Material's, MkDocs', ours): with any other extension in

@@ -1,7 +1,7 @@
 """Material's default navigation without its quadratic cost.
 
 Material prints the whole navigation tree into every page, so a site of n
-pages renders n² navigation items: ~60 s of a 70 s build at 1,000 notes.
+pages renders n² navigation items: most of a large build (docs/develop/speed.md).
 But a subtree that does not hold the page being rendered comes out the same
 on every page — except for its links, which MkDocs' ``url`` filter makes
 relative to that page.  So we render each such subtree once, with links
@@ -51,9 +51,9 @@ def plain_parts(path: str) -> list[str] | None:
 class PageLinks:
     """``mkdocs.utils.normalize_url(path, page)`` for one page, fast for plain paths.
 
-    The page's own path is split once instead of once per link (a million links
-    at 1,000 notes).  ``relative`` returns None for a path that is not plain: the
-    caller asks MkDocs.
+    The page's own path is split once instead of once per link (n²
+    links).  ``relative`` returns None for a path that is not plain: the caller asks
+    MkDocs.
     """
 
     def __init__(self, page_url: str) -> None:

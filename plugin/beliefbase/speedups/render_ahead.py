@@ -6,13 +6,12 @@ converts pages from the back of MkDocs' loop while MkDocs goes on from the
 front; they meet in the middle, and the worker ends before the theme renders
 the first page.
 
-Memory decides what the worker does.  CPython writes a reference count into
-every object it touches, so each page of the heap either process touches
-while both live is counted twice.  Converting touches little besides the
-Markdown instance and the links' targets.  Making the panels under the pages
-as well (backlinks, unlinked mentions: every note's text) made the 1,000-note
-build's peak 148-160 MB instead of 144 MB (plain Material: 78 MB); keeping
-the worker alive through the template loop, 197 MB.
+Memory decides what the worker does.  CPython writes a reference count into every
+object it touches, so each page of the heap either process touches while both live
+is counted twice.  Converting touches little besides the Markdown instance and the
+links' targets.  Making the panels under the pages as well (backlinks, unlinked
+mentions: every note's text), or keeping the worker alive through the template loop,
+raised the build's peak memory (measured in docs/develop/speed.md).
 
 For each of its pages the worker does what the loop would do up to the
 conversion (``on_pre_page``, read the source, ``on_page_markdown``) and

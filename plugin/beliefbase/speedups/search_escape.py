@@ -3,7 +3,7 @@
 Replaces the ``generate_search_index`` method of the search plugin's
 ``SearchIndex`` instance for one build, so the strings that came from our
 frontmatter are escaped before the theme writes the index, instead of
-reading, parsing and writing the written file again (25 MB at 5,000 notes).
+reading, parsing and writing the written file again (the largest file of a build).
 Off (``speedups: false``, or a Material release outside the gate), the plugin
 fixes the written file instead (``site.search_index.fix_search_index``), with
 the same result.
@@ -31,13 +31,13 @@ def escape_before_writing(
     """Escape (and after a ``--dirty`` rebuild, merge) Material's search index in
     memory, just before the theme writes it.
 
-    Saves reading, parsing and writing the index once or twice more (25 MB at
-    5,000 notes).  The merge starts from the entries Material kept of the last
-    build, or — on the first dirty build of a process — from the file the last
-    build left, still unwritten at this point.  False when the site has no
-    Material search plugin to hook into (the caller then fixes the written file).
-    With ``texts`` (under ``mkdocs serve``) the JSON is put together from each
-    entry's text, kept from the last rebuild for entries it did not change.
+    Saves reading, parsing and writing the index once or twice more.  The merge
+    starts from the entries Material kept of the last build, or — on the first dirty
+    build of a process — from the file the last build left, still unwritten at this
+    point.  False when the site has no Material search plugin to hook into (the
+    caller then fixes the written file). With ``texts`` (under ``mkdocs serve``) the
+    JSON is put together from each entry's text, kept from the last rebuild for
+    entries it did not change.
     """
     for plugin in plugins.values():
         index = getattr(plugin, "search_index", None)

@@ -1,22 +1,20 @@
 """Material's search index, parsed on the second core.
 
-For every page MkDocs-Material's search plugin parses the rendered HTML again
-with a pure-Python ``HTMLParser`` to cut it into sections: ~1.5 ms a page,
-as much as a quarter of a large build, all of it on the one core that also
-renders the pages.  While a build renders many pages we hand each page's HTML
-to a worker process running Material's own ``Parser`` instead, and after the
-last page (first thing in ``on_post_build``, before the index is written) add
-the returned sections in page order with Material's own
-``create_entry_for_section``: the index is the one Material would write,
-byte for byte (tests build sites both ways and compare).
+For every page MkDocs-Material's search plugin parses the rendered HTML again with a
+pure-Python ``HTMLParser`` to cut it into sections: as much as a quarter of a large
+build (docs/develop/speed.md), all of it on the one core that also renders the
+pages.  While a build renders many pages we hand each page's HTML to a worker process
+running Material's own ``Parser`` instead, and after the last page (first thing in
+``on_post_build``, before the index is written) add the returned sections in page
+order with Material's own ``create_entry_for_section``: the index is the one
+Material would write, byte for byte (tests build sites both ways and compare).
 
-The worker is a fresh interpreter (``python -c``) that imports only what
-Material's parser needs: a forked one would keep the old copy of every page of
-this process's heap that this process writes to afterwards (+50 MB at 1,000
-notes), and ``multiprocessing``'s spawn adds a resource-tracker process.  Two
-threads here move the batches: one writes them to the worker's stdin, one
-reads its results; neither waits on the other, so neither pipe can fill up
-for good, and the rendering thread only hands over a list.
+The worker is a fresh interpreter (``python -c``) that imports only what Material's
+parser needs: a forked one would keep the old copy of every page of this process's
+heap that this process writes to afterwards (tens of MB), and ``multiprocessing``'s
+spawn adds a resource-tracker process.  Two threads here move the batches: one writes
+them to the worker's stdin, one reads its results; neither waits on the other, so
+neither pipe can fill up for good, and the rendering thread only hands over a list.
 
 Only Material's search plugin, recognised by its class, is offloaded; small
 builds (a ``--dirty`` rebuild of a few pages) and one-core machines keep the
