@@ -35,7 +35,7 @@ from mkdocs.structure.pages import Page
 
 from .builder import CompileOptions
 from .config import BeliefbaseConfig
-from .site.build import LOG_PER_FILE, MkDocsBuild, pages_read_once
+from .site.build import MkDocsBuild
 
 
 class BeliefbasePlugin(BasePlugin[BeliefbaseConfig]):
@@ -109,4 +109,4 @@ class BeliefbasePlugin(BasePlugin[BeliefbaseConfig]):
         return self.build.serve(server, config)
 
 
-__all__ = ["LOG_PER_FILE", "BeliefbasePlugin", "CompileOptions", "pages_read_once"]
+__all__ = ["BeliefbasePlugin", "CompileOptions"]

@@ -42,7 +42,6 @@ from .dirty import Invalidation
 from .escape import finalize
 from .folders import FolderOptions
 from .footnote_beliefs import FootnoteBeliefsExtension
-from .markdown_ext import WikiLinkExtension
 from .navigation import NavigationOptions, install_theme_overrides
 from .reader import ReaderCache, reader_options
 from .recent import RecentOptions, dates_plugin_enabled
@@ -105,7 +104,7 @@ class MkDocsBuild:
         self.options = options
         self.state = ServeState()
         self.site: SiteBuild | None = None
-        self.extension: WikiLinkExtension | None = None
+        self._wikilinks_at = 0  # where our wikilink extension goes in markdown_extensions
         self.footnote_links = FootnoteBeliefsExtension()
         self.obsidian = ObsidianSettings()  # the vault's .obsidian settings, read at on_config
         self.speedups: speedups.Speedups | None = None
@@ -149,9 +148,11 @@ class MkDocsBuild:
             # (waited for in on_post_build); serve writes it on exit instead
             state.compiler.background_save = not state.serving
             state.theme_bytecode.directory = cache_dir.resolve() / "templates"
-        self.extension = WikiLinkExtension(renderer=None)  # type: ignore[arg-type]
+        # our wikilink extension goes here once the compile has made its renderer
+        # (``files``): the extensions' order is as if it had been added now
+        self._wikilinks_at = len(config.markdown_extensions)
         self.footnote_links = FootnoteBeliefsExtension()
-        config.markdown_extensions += [self.extension, CalloutExtension(),  # type: ignore[list-item]
+        config.markdown_extensions += [CalloutExtension(),  # type: ignore[list-item]
                                        self.footnote_links]
         for name in _ASSETS:
             target = config.extra_css if name.endswith(".css") else config.extra_javascript
@@ -176,7 +177,7 @@ class MkDocsBuild:
 
     def files(self, files: Files, config: MkDocsConfig) -> Files:
         state, options = self.state, self.options
-        assert state.compiler is not None and self.extension is not None
+        assert state.compiler is not None
         assert self.speedups is not None
         docs_dir = Path(config.docs_dir)
         # what is published is what is compiled: excluded files leave Files (MkDocs
@@ -196,8 +197,11 @@ class MkDocsBuild:
             # one environment for the whole serve: Jinja compiles each template once
             # and reloads it when its file changes
             state.templates = (override, Templates(override))
-        self.site = site = SiteBuild(compiled, state.templates[1], self.extension,
-                                     list(config.markdown_extensions), dict(config.mdx_configs))
+        extensions = list(config.markdown_extensions)
+        self.site = site = SiteBuild(compiled, state.templates[1], extensions,
+                                     dict(config.mdx_configs))
+        extensions.insert(self._wikilinks_at, site.extension)  # nested Markdown's too
+        config.markdown_extensions.insert(self._wikilinks_at, site.extension)  # type: ignore[arg-type]
         self.diagnostics = [*self.obsidian.diagnostics, *compiled.diagnostics]
         files = self._arrange_files(files, config)
         self.diagnostics += site.add_beliefs(belief_options(config, options),

@@ -65,18 +65,18 @@ class SiteBuild:
         self,
         compiled: Compiled,
         templates: Templates,
-        extension: WikiLinkExtension,
         md_extensions: list[Any],
         md_configs: dict[str, Any],
     ) -> None:
         self.compiled = compiled
         self.templates = templates
         self._texts: dict[SrcPath, str] = {}
-        self._md_extensions = md_extensions
+        self._md_extensions = md_extensions  # the build's, ``extension`` among them
         self._md_configs = md_configs
         self._nested: dict[int, markdown.Markdown] = {}
         self.renderer = PageRenderer(compiled, templates, self.read_text, self._render_nested)
-        extension.renderer = self.renderer
+        #: the Markdown extension rendering every wikilink, embed and tag of this build
+        self.extension = WikiLinkExtension(self.renderer)
         self.panels = Panels(compiled, templates)
         self.by_page: dict[str, Document] = {}
         for doc in compiled.documents.values():
