@@ -16,15 +16,16 @@ rebuilds (``mkdocs serve``) and repeat builds reuse it.
 
 from __future__ import annotations
 
+import contextlib
 import functools
 import hashlib
 import json
-import os
 import re
 import shutil
 from pathlib import Path
 from typing import Any
 
+from ..atomic import write_text
 from ..beliefs import BeliefSet
 from .belief_views import BeliefPlan
 from .lunr_index import LUNR_JS, lunr_js
@@ -122,13 +123,8 @@ def _cached(cache_dir: Path | None, digest: str) -> dict[str, Any] | None:
 def _store(cache_dir: Path | None, digest: str, index: dict[str, Any]) -> None:
     if cache_dir is None:
         return
-    try:
-        cache_dir.mkdir(parents=True, exist_ok=True)
-        tmp = cache_dir / (_CACHE_FILE + ".tmp")
-        tmp.write_text(json.dumps({"digest": digest, "index": index}), encoding="utf-8")
-        os.replace(tmp, cache_dir / _CACHE_FILE)
-    except OSError:
-        pass  # a cache we cannot write is only slower, never wrong
+    with contextlib.suppress(OSError):  # a cache we cannot write is only slower, never wrong
+        write_text(cache_dir / _CACHE_FILE, json.dumps({"digest": digest, "index": index}))
 
 
 def write_lunr(out_dir: Path) -> None:

@@ -15,14 +15,15 @@ alias, heading or tag changed.
 
 from __future__ import annotations
 
+import contextlib
 import functools
 import hashlib
 import json
-import os
 import re
 from pathlib import Path
 from typing import Any
 
+from ..atomic import write_text
 from ..builder.compiled import Compiled
 from .escape import json_for_html
 
@@ -132,10 +133,5 @@ def _cached(cache_dir: Path | None, digest: str) -> str | None:
 def _store(cache_dir: Path | None, digest: str, text: str) -> None:
     if cache_dir is None:
         return
-    try:
-        cache_dir.mkdir(parents=True, exist_ok=True)
-        tmp = cache_dir / (_CACHE_FILE + ".tmp")
-        tmp.write_text(digest + "\n" + text, encoding="utf-8")
-        os.replace(tmp, cache_dir / _CACHE_FILE)
-    except OSError:
-        pass  # a cache we cannot write is only slower, never wrong
+    with contextlib.suppress(OSError):  # a cache we cannot write is only slower, never wrong
+        write_text(cache_dir / _CACHE_FILE, digest + "\n" + text)
