@@ -17,7 +17,6 @@ rebuilds (``mkdocs serve``) and repeat builds reuse it.
 from __future__ import annotations
 
 import contextlib
-import functools
 import hashlib
 import json
 import re
@@ -28,7 +27,7 @@ from typing import Any
 from ..atomic import write_text
 from ..beliefs import BeliefSet
 from .belief_views import BeliefPlan
-from .lunr_index import LUNR_JS, lunr_js
+from .lunr_index import LUNR_JS, lunr_index, lunr_js
 
 VERSION = 1
 SEARCH_JSON = "beliefs-search.json"
@@ -63,19 +62,7 @@ def search_json(bs: BeliefSet, plan: BeliefPlan, cache_dir: Path | None) -> str:
 
 
 def _build_index(documents: list[dict[str, str]]) -> dict[str, Any]:
-    from lunr.builder import Builder
-    from lunr.stop_word_filter import stop_word_filter
-
-    builder = Builder()
-    builder.pipeline.add(_trimmer, stop_word_filter, _stemmer)
-    builder.search_pipeline.add(_stemmer)
-    builder.ref("id")
-    builder.field("statement")
-    builder.field("subject", boost=2)
-    builder.field("topic", boost=3)
-    for document in documents:
-        builder.add(document)
-    return builder.build().serialize()  # type: ignore[no-any-return]
+    return lunr_index(documents, (("statement", 1), ("subject", 2), ("topic", 3)), _trimmer)
 
 
 _EDGES = re.compile(r"^\W+|\W+$")
@@ -91,21 +78,6 @@ def _trimmer(token: Any, i: int | None = None, tokens: Any = None) -> Any:
 
 
 _trimmer.label = "trimmer"  # type: ignore[attr-defined]
-
-
-@functools.lru_cache(maxsize=1 << 16)  # statements repeat words: stem each once
-def _stem(word: str) -> str:
-    from lunr.stemmer import porter_stemmer
-
-    return porter_stemmer.stem(word)  # type: ignore[no-any-return]
-
-
-def _stemmer(token: Any, i: int | None = None, tokens: Any = None) -> Any:
-    """lunr's Porter stemmer, memoised; serialised as lunr.js's ``stemmer``."""
-    return token.update(lambda text, _meta: _stem(text))
-
-
-_stemmer.label = "stemmer"  # type: ignore[attr-defined]
 
 
 def _cached(cache_dir: Path | None, digest: str) -> dict[str, Any] | None:

@@ -20,6 +20,7 @@ import functools
 import hashlib
 import json
 import re
+from collections.abc import Callable, Iterable
 from pathlib import Path
 from typing import Any
 
@@ -85,38 +86,45 @@ def search_index_text(documents: list[dict[str, str]], cache_dir: Path | None) -
 
 
 def build_index(documents: list[dict[str, str]]) -> dict[str, Any]:
-    """A serialised lunr index (``lunr.Index.load`` in the browser reads it)."""
+    """A serialised lunr index of the graph page's search (``lunr.Index.load`` in the
+    browser reads it)."""
+    return lunr_index(documents, (("title", 10), ("aliases", 5), ("headings", 2), ("tags", 1)))
+
+
+def lunr_index(documents: Iterable[dict[str, str]], fields: Iterable[tuple[str, int]],
+               trim: Callable[..., Any] | None = None) -> dict[str, Any]:
+    """A serialised lunr index of ``documents`` (each with an ``id``) over ``fields``
+    (name, boost), tokens trimmed by ``trim`` (lunr's trimmer by default), stop words
+    dropped and stemmed: the one lunr builder of the graph page and the belief index."""
     from lunr.builder import Builder
     from lunr.stop_word_filter import stop_word_filter
     from lunr.trimmer import trimmer
 
     builder = Builder()
-    builder.pipeline.add(trimmer, stop_word_filter, _stemmer)
-    builder.search_pipeline.add(_stemmer)
+    builder.pipeline.add(trim or trimmer, stop_word_filter, stemmer)
+    builder.search_pipeline.add(stemmer)
     builder.ref("id")
-    builder.field("title", boost=10)
-    builder.field("aliases", boost=5)
-    builder.field("headings", boost=2)
-    builder.field("tags")
+    for name, boost in fields:
+        builder.field(name, boost=boost)
     for document in documents:
         builder.add(document)
     serialized: dict[str, Any] = builder.build().serialize()
     return serialized
 
 
-@functools.lru_cache(maxsize=1 << 16)  # titles and headings repeat words: stem each once
+@functools.lru_cache(maxsize=1 << 16)  # titles, headings, statements repeat words: stem once
 def _stem(word: str) -> str:
     from lunr.stemmer import porter_stemmer
 
     return porter_stemmer.stem(word)  # type: ignore[no-any-return]
 
 
-def _stemmer(token: Any, i: int | None = None, tokens: Any = None) -> Any:
+def stemmer(token: Any, i: int | None = None, tokens: Any = None) -> Any:
     """lunr's Porter stemmer, memoised; serialised as lunr.js's ``stemmer``."""
     return token.update(lambda text, _meta: _stem(text))
 
 
-_stemmer.label = "stemmer"  # type: ignore[attr-defined]
+stemmer.label = "stemmer"  # type: ignore[attr-defined]
 
 
 def _cached(cache_dir: Path | None, digest: str) -> str | None:
