@@ -7,7 +7,7 @@ page has no link to that note.
 
 Fast at thousands of notes, without comparing every note with every name:
 
-1. ``NameIndex`` keys every title and alias (at least 3 characters) by its
+1. ``MentionNames`` keys every title and alias (at least 3 characters) by its
    first word (one-word names) or its first two words (longer names).
 2. For each note, its prose is tokenised once; the words and the adjacent
    word pairs, as sets, are intersected with those keys (set operations in C).
@@ -112,7 +112,7 @@ def name_key(text: str) -> str:
     return " ".join(text.lower().split())
 
 
-class NameIndex:
+class MentionNames:
     """Every published note's title and aliases, keyed for the set intersections."""
 
     def __init__(self, docs: Iterable[Document]) -> None:
@@ -240,7 +240,7 @@ def find_spaced(low: str, spaced: str, name: str) -> Iterator[int]:
         at = spaced.find(name, at + 1)
 
 
-def scan(body: str, names: NameIndex) -> list[tuple[str, int]]:
+def scan(body: str, names: MentionNames) -> list[tuple[str, int]]:
     """(name, offset) of every name in the prose of ``body``, at most a few per name."""
     return [hit for name_hits in scan_prose(prose(body), names, None).hits.values()
             for hit in name_hits]
@@ -277,7 +277,7 @@ class _Scanned:
     names: frozenset[tuple[str, str | None]]  # (name, exact spelling) scanned for
 
 
-def scan_prose(text: str, names: NameIndex, only: set[str] | None,
+def scan_prose(text: str, names: MentionNames, only: set[str] | None,
                keep_words: bool = True) -> _Scanned:
     """Scan prose for the candidate names (``only``: just these)."""
     low = text.lower()
@@ -325,9 +325,9 @@ class MentionCache:
     #: one-shot build skips them (a third of the scan's time)
     keep_words: bool = True
 
-    #: the last build's NameIndex and what it was built from: an edit that
+    #: the last build's MentionNames and what it was built from: an edit that
     #: changes no title or alias reuses it (5,000 notes: half a second a rebuild)
-    last_names: tuple[tuple[Any, ...], NameIndex] | None = field(default=None, repr=False)
+    last_names: tuple[tuple[Any, ...], MentionNames] | None = field(default=None, repr=False)
 
     #: the last build's findings per source note, the same by target, and its result
     sources: dict[SrcPath, _Source] = field(default_factory=dict, repr=False)
@@ -350,7 +350,7 @@ class MentionCache:
         found = self.sources.get(source)
         return found.found if found is not None else {}
 
-    def names_of(self, docs: Iterable[Document]) -> tuple[NameIndex, set[str]]:
+    def names_of(self, docs: Iterable[Document]) -> tuple[MentionNames, set[str]]:
         """This build's names, and those whose owning notes differ from the last
         build's (every name the first time: nothing found before can be kept)."""
         docs = list(docs)
@@ -358,7 +358,7 @@ class MentionCache:
         last = self.last_names
         if last is not None and last[0] == key:
             return last[1], set()
-        names = NameIndex(docs)
+        names = MentionNames(docs)
         self.intern(names)
         self.last_names = (key, names)
         if last is None:
@@ -367,7 +367,7 @@ class MentionCache:
         old, new = last[1].owners, names.owners
         return names, {name for name in old.keys() | new.keys() if old.get(name) != new.get(name)}
 
-    def intern(self, names: NameIndex) -> None:
+    def intern(self, names: MentionNames) -> None:
         if names.signature == self.signature:
             names.signature = self.signature
         self.signature = names.signature
@@ -377,7 +377,7 @@ class MentionCache:
         return seen is None or (self.keep_words and seen.words is None)
 
     def scan_ahead(self, docs: Iterable[Document], body_of: Callable[[Document], str],
-                   names: NameIndex, workers: int = 0) -> None:
+                   names: MentionNames, workers: int = 0) -> None:
         """Scan the notes never scanned, in several processes when there are many
         (a cold build: every note).  ``workers`` as ``builder.compiler.parse_many``."""
         todo = {d.parsed.digest: d for d in docs if self._unscanned(d.parsed.digest)}
@@ -391,7 +391,7 @@ class MentionCache:
         for digest, (words, found) in zip(todo, scanned, strict=True):
             self.notes[digest] = _Scanned(words, found, names.signature)
 
-    def hits(self, digest: str, body: Callable[[], str], names: NameIndex) -> _Scanned:
+    def hits(self, digest: str, body: Callable[[], str], names: MentionNames) -> _Scanned:
         seen = self.notes.get(digest)
         if seen is None or (self.keep_words and seen.words is None):
             seen = scan_prose(prose(body()), names, None, self.keep_words)
@@ -401,7 +401,7 @@ class MentionCache:
         return seen
 
 
-def _scan_body(body: str, names: NameIndex, keep_words: bool
+def _scan_body(body: str, names: MentionNames, keep_words: bool
                ) -> tuple[WordSketch | None, dict[str, list[tuple[str, int]]]]:
     """One note's scan, without the name set (which the results would carry back
     from a worker process, pickled once per note)."""
@@ -409,7 +409,7 @@ def _scan_body(body: str, names: NameIndex, keep_words: bool
     return seen.words, seen.hits
 
 
-def _update(seen: _Scanned, body: Callable[[], str], names: NameIndex,
+def _update(seen: _Scanned, body: Callable[[], str], names: MentionNames,
             diffs: dict[tuple[frozenset[Any], frozenset[Any]], tuple[set[str], set[str]]]
             ) -> _Scanned:
     key = (seen.names, names.signature)
@@ -501,7 +501,7 @@ class _Source:
     found: dict[SrcPath, tuple[int, ...]]  # target -> offsets of its names, sorted
 
 
-def _found_in(path: SrcPath, scanned: _Scanned, links: Any, names: NameIndex
+def _found_in(path: SrcPath, scanned: _Scanned, links: Any, names: MentionNames
               ) -> dict[SrcPath, tuple[int, ...]]:
     """Target -> the first offsets (at most ``SENTENCES_PER_SOURCE``) where the note
     names it, by any of its names (whatever order the scan found them in)."""

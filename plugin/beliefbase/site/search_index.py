@@ -20,7 +20,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from .kept_texts import KeptTexts
+from ..identity_texts import TextsByIdentity
 from .output import write_text
 
 INDEX = Path("search") / "search_index.json"
@@ -81,7 +81,7 @@ class EntryTexts:
     """
 
     def __init__(self) -> None:
-        self._texts = KeptTexts()
+        self._texts = TextsByIdentity()
         self._runs: list[tuple[str, tuple[Any, ...]]] = []
         self._entries: list[Any] | None = None  # the list ``_runs`` hold, flattened
 

@@ -13,7 +13,7 @@ from collections.abc import Callable
 from typing import Any
 
 
-class KeptTexts:
+class TextsByIdentity:
     """The text of each object of a round, made only for objects new to it."""
 
     def __init__(self) -> None:
