@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import re
 
-from beliefbase.site.markdown_ext import (
+from beliefbase.site.markdown.markdown_ext import (
     _TAG_BODY,
     LINE_TAG_MARK,
     TAG_RE,

@@ -8,7 +8,7 @@ import xml.etree.ElementTree as ET
 
 import pytest
 from beliefbase.site.previews import first_sentence
-from beliefbase.site.recent import reading_minutes
+from beliefbase.site.reader.recent import reading_minutes
 
 ATOM = "{http://www.w3.org/2005/Atom}"
 

@@ -9,8 +9,8 @@ from datetime import UTC, date, datetime, timedelta, timezone
 from pathlib import Path
 
 import pytest
-from beliefbase.site import dates as dates_mod
-from beliefbase.site.dates import DatesCache, note_dates, parse_log, parse_when
+from beliefbase.site.reader import dates as dates_mod
+from beliefbase.site.reader.dates import DatesCache, note_dates, parse_log, parse_when
 
 needs_git = pytest.mark.skipif(shutil.which("git") is None, reason="needs git")
 

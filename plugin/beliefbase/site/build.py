@@ -34,21 +34,21 @@ from ..ids import SrcPath
 from ..obsidian import ObsidianSettings
 from ..project import compile_options, prepare, published_files
 from ..terminal import printable
-from .beliefs import belief_options
-from .callouts import CalloutExtension
-from .dates import DatesCache
-from .dependents import changed_keys, rewritten_notes
-from .dirty import Invalidation
+from .beliefs.pages import belief_options
 from .escape import finalize
-from .folders import FolderOptions
-from .footnote_beliefs import FootnoteBeliefsExtension
+from .markdown.callouts import CalloutExtension
+from .markdown.footnote_beliefs import FootnoteBeliefsExtension
 from .navigation import NavigationOptions, install_theme_overrides
-from .reader import ReaderCache, reader_options
-from .recent import RecentOptions, dates_plugin_enabled
+from .reader.dates import DatesCache
+from .reader.folders import FolderOptions
+from .reader.reader import ReaderCache, reader_options
+from .reader.recent import RecentOptions, dates_plugin_enabled
+from .reader.search_index import EntryTexts, fix_search_index, material_search
+from .reader.tags import TagOptions, material_tags_enabled, remove_outputs
 from .render_errors import advice, describe, missing_theme_files
-from .search_index import EntryTexts, fix_search_index, material_search
+from .serve.dependents import changed_keys, rewritten_notes
+from .serve.dirty import Invalidation
 from .session import OUTPUT_DIR, SiteBuild
-from .tags import TagOptions, material_tags_enabled, remove_outputs
 from .templates import MemoryBytecodeCache, Templates, theme_dir
 from .theme_defaults import default_palette, font_notice
 

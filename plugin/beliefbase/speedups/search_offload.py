@@ -35,7 +35,7 @@ from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
 
-from ..site.search_index import is_material_index
+from ..site.reader.search_index import is_material_index
 
 #: Below this many pages to render, starting a worker costs more than it saves.
 OFFLOAD_THRESHOLD = 200

@@ -24,10 +24,10 @@ import shutil
 from pathlib import Path
 from typing import Any
 
-from ..atomic import write_text
-from ..beliefs import BeliefSet
-from .belief_views import BeliefPlan
-from .lunr_index import LUNR_JS, lunr_index, lunr_js
+from ...atomic import write_text
+from ...beliefs import BeliefSet
+from ..reader.lunr_index import LUNR_JS, lunr_index, lunr_js
+from .views import BeliefPlan
 
 VERSION = 1
 SEARCH_JSON = "beliefs-search.json"

@@ -17,11 +17,11 @@ from typing import Any
 
 from mkdocs.structure.files import Files
 
-from ..builder.compiled import Compiled
-from ..builder.documents import page_path
-from ..ids import SrcPath
+from ...builder.compiled import Compiled
+from ...builder.documents import page_path
+from ...ids import SrcPath
+from ..reader.search_index import DirtyMerge, read_index
 from .dependents import dependent_pages
-from .search_index import DirtyMerge, read_index
 
 
 class Invalidation:

@@ -28,11 +28,11 @@ from collections import defaultdict
 from collections.abc import Callable, Iterable
 from collections.abc import Set as AbstractSet
 
-from ..builder.compiled import Compiled
-from ..builder.documents import Document
-from ..builder.resolve import ResolvedLink
-from ..ids import SrcPath
-from .mentions import Mention
+from ...builder.compiled import Compiled
+from ...builder.documents import Document
+from ...builder.resolve import ResolvedLink
+from ...ids import SrcPath
+from ..reader.mentions import Mention
 
 
 def dependent_pages(

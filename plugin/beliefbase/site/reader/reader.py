@@ -38,23 +38,23 @@ from mkdocs.config.defaults import MkDocsConfig
 from mkdocs.structure.files import File, Files
 from mkdocs.utils import get_relative_url
 
-from .. import diagnostics as diag
-from ..builder.compiled import Compiled
-from ..builder.documents import Document
-from ..codecs.inline import WikiText
-from ..config import BeliefbaseConfig
-from ..graph.model import Graph
-from ..graph.view import ViewKept, graph_view_text
-from ..ids import SrcPath
-from ..project import cache_dir
+from ... import diagnostics as diag
+from ...builder.compiled import Compiled
+from ...builder.documents import Document
+from ...codecs.inline import WikiText
+from ...config import BeliefbaseConfig
+from ...graph.model import Graph
+from ...graph.view import ViewKept, graph_view_text
+from ...ids import SrcPath
+from ...project import cache_dir
+from ..escape import UserText
+from ..output import write_text
+from ..panels import _titles
+from ..previews import PREVIEWS_JSON, excerpt, first_paragraph, previews_data, previews_text
+from ..serve.dependents import changed_mentions, paragraphs_near
+from ..templates import Templates, theme_dir
 from . import mentions as mention
-from .dependents import changed_mentions, paragraphs_near
-from .escape import UserText
 from .lunr_index import LUNR_JS, SEARCH_INDEX, index_documents, lunr_js, search_index_text
-from .output import write_text
-from .panels import _titles
-from .previews import PREVIEWS_JSON, excerpt, first_paragraph, previews_data, previews_text
-from .templates import Templates, theme_dir
 
 OUTPUT_DIR = "_beliefbase"  # session.OUTPUT_DIR (session imports this module)
 GRAPH_VIEW_JSON = "graph-view.json"

@@ -38,16 +38,16 @@ from mkdocs.config.defaults import MkDocsConfig
 from mkdocs.structure.files import File, Files, InclusionLevel
 from mkdocs.utils import get_relative_url
 
-from .. import diagnostics as diag
-from ..builder.compiled import Compiled
-from ..builder.documents import Document
-from ..graph.graphml import xml_text
-from ..ids import SrcPath, root_url
+from ... import diagnostics as diag
+from ...builder.compiled import Compiled
+from ...builder.documents import Document
+from ...graph.graphml import xml_text
+from ...ids import SrcPath, root_url
+from ..escape import UserText
+from ..panels import _titles
+from ..previews import excerpt, first_paragraph, first_sentence
+from ..templates import Templates
 from .dates import NoteDates, sort_key
-from .escape import UserText
-from .panels import _titles
-from .previews import excerpt, first_paragraph, first_sentence
-from .templates import Templates
 
 #: Reading speed, words a minute (the common figure for prose on a screen).
 WORDS_PER_MINUTE = 200

@@ -38,8 +38,8 @@ from __future__ import annotations
 
 from typing import Any
 
-from ..config import BeliefbaseConfig
-from ..obsidian import ObsidianSettings
+from ...config import BeliefbaseConfig
+from ...obsidian import ObsidianSettings
 from .obsidian_markdown import ObsidianMarkdownExtension, mermaid_source
 
 # Extensions that bundle others (what they include counts as configured).

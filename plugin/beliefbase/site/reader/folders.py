@@ -34,13 +34,13 @@ from mkdocs.config.defaults import MkDocsConfig
 from mkdocs.structure.files import File, Files, InclusionLevel
 from mkdocs.utils import get_relative_url
 
-from ..builder.compiled import Compiled
-from ..builder.documents import Document, page_path
-from ..ids import SrcPath, is_index_name, normalize_name, url_for_src
-from .escape import UserText
-from .explorer import Folder, build_tree
-from .previews import first_sentence
-from .templates import Templates
+from ...builder.compiled import Compiled
+from ...builder.documents import Document, page_path
+from ...ids import SrcPath, is_index_name, normalize_name, url_for_src
+from ..escape import UserText
+from ..explorer import Folder, build_tree
+from ..previews import first_sentence
+from ..templates import Templates
 
 # The end of a text's first sentence: ., ! or ? (a closing quote or bracket may
 # follow) before whitespace and anything but a lower-case letter, so an

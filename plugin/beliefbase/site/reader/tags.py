@@ -36,11 +36,11 @@ from mkdocs.config.defaults import MkDocsConfig
 from mkdocs.structure.files import File, Files, InclusionLevel
 from mkdocs.utils import get_relative_url
 
-from ..builder.compiled import Compiled
-from ..builder.documents import Document
-from ..ids import SrcPath, normalize_name, tag_key, tag_page_src, url_for_src
-from .escape import UserText
-from .templates import Templates
+from ...builder.compiled import Compiled
+from ...builder.documents import Document
+from ...ids import SrcPath, normalize_name, tag_key, tag_page_src, url_for_src
+from ..escape import UserText
+from ..templates import Templates
 
 # The page's title heading, if its HTML starts with one: the tag row goes under it.
 _H1 = re.compile(r"\A\s*<h1\b[^>]*>.*?</h1>", re.DOTALL)

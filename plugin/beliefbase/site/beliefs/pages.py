@@ -33,22 +33,22 @@ from mkdocs.config.defaults import MkDocsConfig
 from mkdocs.plugins import get_plugin_logger
 from mkdocs.structure.files import File, Files, InclusionLevel
 
-from .. import diagnostics as diag
-from ..beliefs import BeliefSet, BeliefStore, verify_project
-from ..beliefs.emit import write_beliefs_json, write_schema
-from ..beliefs.facts import page_candidates
-from ..builder.compiled import Compiled
-from ..builder.documents import Document
-from ..config import BeliefbaseConfig
-from ..ids import SrcPath
-from ..project import cache_dir, page_facts
-from .belief_search import SEARCH_JSON, search_json, write_lunr
-from .belief_views import BeliefPlan, BeliefViews, plan_pages, raw_site_urls
-from .escape import UserText
-from .templates import Templates, theme_dir
+from ... import diagnostics as diag
+from ...beliefs import BeliefSet, BeliefStore, verify_project
+from ...beliefs.emit import write_beliefs_json, write_schema
+from ...beliefs.facts import page_candidates
+from ...builder.compiled import Compiled
+from ...builder.documents import Document
+from ...config import BeliefbaseConfig
+from ...ids import SrcPath
+from ...project import cache_dir, page_facts
+from ..escape import UserText
+from ..templates import Templates, theme_dir
+from .search import SEARCH_JSON, search_json, write_lunr
+from .views import BeliefPlan, BeliefViews, plan_pages, raw_site_urls
 
 if TYPE_CHECKING:
-    from .render import PageRenderer
+    from ..render import PageRenderer
 
 log = get_plugin_logger(__name__)
 

@@ -20,10 +20,10 @@ from typing import Any
 
 from mkdocs.utils import get_relative_url
 
-from ..beliefs import BeliefSet, VerifiedBelief, VerifiedProvenance
-from ..beliefs.emit import counts
-from ..builder.compiled import Compiled
-from ..ids import SrcPath, asset_url, fit_name, url_for_src, url_slug
+from ...beliefs import BeliefSet, VerifiedBelief, VerifiedProvenance
+from ...beliefs.emit import counts
+from ...builder.compiled import Compiled
+from ...ids import SrcPath, asset_url, fit_name, url_for_src, url_slug
 
 #: Slugs a belief page may not take: they name the folders next to it.
 _RESERVED = frozenset({"topic", "index"})

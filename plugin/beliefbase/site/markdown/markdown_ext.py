@@ -47,12 +47,12 @@ from markdown.preprocessors import Preprocessor
 from markdown.treeprocessors import Treeprocessor
 from markdown.util import AtomicString
 
-from ..codecs.markdown import split_wikilink
+from ...codecs.markdown import split_wikilink
 from .inline_footnotes import InlineFootnotes
 from .math import MathExtension
 
 if TYPE_CHECKING:
-    from .render import PageRenderer
+    from ..render import PageRenderer
 
 # Both inline patterns start with a literal, so a search skips to its next
 # occurrence in C: Python-Markdown searches every pattern in every piece of

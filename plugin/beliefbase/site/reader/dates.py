@@ -30,9 +30,9 @@ from datetime import UTC, date, datetime
 from pathlib import Path
 from typing import Any, Literal
 
-from .. import diagnostics as diag
-from ..builder.compiled import Compiled
-from ..ids import SrcPath
+from ... import diagnostics as diag
+from ...builder.compiled import Compiled
+from ...ids import SrcPath
 
 #: A date as the frontmatter or git gives it: a day, or a moment (naive or aware).
 When = date | datetime

@@ -19,7 +19,7 @@ import re
 
 from markdown.preprocessors import Preprocessor
 
-from ..codecs.mask import mask
+from ...codecs.mask import mask
 
 # A footnote label the page already uses (reference or definition).
 _LABEL = re.compile(r"\[\^([^\]\s]+)\]")

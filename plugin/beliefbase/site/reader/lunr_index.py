@@ -24,9 +24,9 @@ from collections.abc import Callable, Iterable
 from pathlib import Path
 from typing import Any
 
-from ..atomic import write_text
-from ..builder.compiled import Compiled
-from .escape import json_for_html
+from ...atomic import write_text
+from ...builder.compiled import Compiled
+from ..escape import json_for_html
 
 SEARCH_INDEX = "search-index.json"
 LUNR_JS = "lunr.js"

@@ -35,8 +35,8 @@ from xml.etree import ElementTree as etree
 from markdown import Extension, Markdown
 from markdown.preprocessors import Preprocessor
 
-from ..codecs.mask import code_only_regions
-from ..codecs.math import Formula, find_math, to_mathml
+from ...codecs.mask import code_only_regions
+from ...codecs.math import Formula, find_math, to_mathml
 
 # A line that is blank in its quote: nothing but spaces, tabs and `>` markers.
 _BLANK = re.compile(r"[ \t>]*")
