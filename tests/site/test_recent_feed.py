@@ -1,5 +1,5 @@
 """Dates and reading time under a note's title, the recent notes page, the home page's
-list and the Atom feed (site/recent.py, issue 21)."""
+list and the Atom feed (site/reader/recent.py, issue 21)."""
 
 from __future__ import annotations
 

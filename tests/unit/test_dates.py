@@ -1,4 +1,4 @@
-"""A note's dates (site/dates.py): frontmatter, then git, then the file's time."""
+"""A note's dates (site/reader/dates.py): frontmatter, then git, then the file's time."""
 
 from __future__ import annotations
 

@@ -42,7 +42,8 @@ def escape_before_writing(
     for plugin in plugins.values():
         index = getattr(plugin, "search_index", None)
         generate = getattr(index, "generate_search_index", None)
-        if generate is None or not isinstance(getattr(index, "entries", None), list):
+        if (index is None or generate is None
+                or not isinstance(getattr(index, "entries", None), list)):
             continue
 
         def merged_and_escaped(prev: Any = None, *args: Any, _index: Any = index,

@@ -10,7 +10,7 @@ page's content, so it shows with Material's navigation and with the explorer.
 Folder pages (plugin option ``folder_pages``): each folder holding published
 notes (directly or below) has a page at its URL (``projects/``) listing its
 sub-folders first, then its notes by title, each note with its date (last
-updated, else created: ``site/dates.py`` through ``FolderSite.date_of``) and
+updated, else created: ``site/reader/dates.py`` through ``FolderSite.date_of``) and
 the first sentence of its hover preview.  A folder with its own note
 (``index.md``/``README.md``) keeps that note's page and gets the listing
 under its text, as Quartz appends it to a folder note; else a page is
