@@ -16,8 +16,8 @@ class _Doc:
         self.path, self.title, self.aliases, self.url = path, title, aliases, path
 
 
-def _names(*docs: _Doc) -> m.NameIndex:
-    return m.NameIndex(docs)  # type: ignore[arg-type]
+def _names(*docs: _Doc) -> m.MentionNames:
+    return m.MentionNames(docs)  # type: ignore[arg-type]
 
 
 NAMES = _names(_Doc("a.md", "Link resolution", ("Resolver",)), _Doc("b.md", "graph.json"),
