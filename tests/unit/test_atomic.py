@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import os
 import stat
+from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
@@ -25,12 +26,12 @@ def test_a_failed_write_keeps_the_old_file_and_leaves_nothing(tmp_path: Path) ->
     target = tmp_path / "index.json"
     target.write_text("old", encoding="utf-8")
 
-    def chunks() -> object:
+    def chunks() -> Iterator[str]:
         yield "half"
         raise RuntimeError("interrupted")
 
     with pytest.raises(RuntimeError):
-        atomic.write_chunks(target, chunks())  # type: ignore[arg-type]
+        atomic.write_chunks(target, chunks())
     assert target.read_text(encoding="utf-8") == "old"
     assert [p.name for p in tmp_path.iterdir()] == ["index.json"]
 
