@@ -80,7 +80,7 @@ class BeliefbaseConfig(base.Config):
     theme_cache = c.Type(bool, default=True)
     """Render the parts of Material's page that depend only on the configuration
     and the page's depth (the ``__config`` script, the search form, the logo)
-    once per depth instead of once per page (same HTML; see ``site/block_memo.py``).
+    once per depth instead of once per page (same HTML; see ``speedups/block_memo.py``).
     Off: Material renders them on every page."""
 
     reuse_markdown = c.Type(bool, default=True)
@@ -140,7 +140,7 @@ class BeliefbaseConfig(base.Config):
     custom statuses, fenced code with Pygments highlighting, Mermaid fences shown as
     source, admonitions, lists right after a paragraph line), each one only when
     mkdocs.yml does not configure it or an alternative already
-    (``site/markdown_defaults.py``).  Off: only what mkdocs.yml lists."""
+    (``site/markdown/markdown_defaults.py``).  Off: only what mkdocs.yml lists."""
 
     line_breaks = c.Choice(("auto", "breaks", "strict"), default="auto")
     """What a single newline inside a paragraph is.  ``breaks``: a line break, as in
@@ -201,6 +201,17 @@ class BeliefbaseConfig(base.Config):
 
     query_max_rows = c.Type(int, default=1000)
     """Rows one query may return; more is a ``query-error`` (add a ``LIMIT``)."""
+
+    speedups = c.Type(bool, default=True)
+    """Speed-ups that reach into MkDocs', Material's, Jinja's or Python-Markdown's
+    internals (one Markdown instance reused, pages converted and search sections
+    parsed on a second core, Material's navigation and constant blocks rendered once,
+    the search index escaped in memory; docs/develop/speed.md).  The site is the same
+    either way.  Each switches itself off, with one info line, on a version of those
+    libraries it was not tested with.  Off (or ``BELIEFBASE_SPEEDUPS=0`` in the
+    environment): MkDocs' and the theme's own code paths, slower.  ``reuse_markdown``,
+    ``markdown_offload``, ``nav_cache``, ``theme_cache``, ``search_offload`` and
+    ``panels_ahead`` remain finer switches under this one."""
 
     def validate(self) -> tuple[list[tuple[str, Exception]], list[tuple[str, Exception]]]:
         failed, warnings = super().validate()

@@ -13,7 +13,7 @@ from .builder import Compiled, CompileOptions, Compiler, SourceFile, discover
 from .config import BeliefbaseConfig
 from .obsidian import FOLDER as OBSIDIAN_FOLDER
 from .obsidian import ObsidianSettings, read_settings
-from .site.markdown_defaults import add_markdown_defaults, configured
+from .site.markdown.markdown_defaults import add_markdown_defaults, configured
 
 if TYPE_CHECKING:
     from mkdocs.structure.files import File

@@ -11,7 +11,7 @@ from typing import Any
 
 import markdown
 import pytest
-from beliefbase.site.callouts import CalloutExtension, callout_type
+from beliefbase.site.markdown.callouts import CalloutExtension, callout_type
 
 
 def render(source: str) -> str:

@@ -312,7 +312,7 @@ def test_no_sidecars_no_belief_pages(project: Any) -> None:
 
 def test_rebuild_reuses_the_cached_search_index(kb: Any, monkeypatch: Any) -> None:
     first = (kb.build().site / "_beliefbase" / "beliefs-search.json").read_text()
-    from beliefbase.site import belief_search
+    from beliefbase.site.beliefs import search as belief_search
 
     def fail(*args: Any) -> Any:
         raise AssertionError("the lunr index was rebuilt although nothing changed")

@@ -21,7 +21,7 @@ from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
 
-from beliefbase.site.lunr_index import lunr_js
+from beliefbase.site.reader.lunr_index import lunr_js
 
 REPO = Path(__file__).resolve().parents[2]
 THEME = REPO / "theme"

@@ -9,7 +9,7 @@ from html.parser import HTMLParser
 import markdown
 from beliefbase.codecs.entity_syntax import render_text, tag_text
 from beliefbase.entities.index import build_index, note_of
-from beliefbase.site.entity_overlay import EntityOverlayExtension
+from beliefbase.site.markdown.entity_overlay import EntityOverlayExtension
 from beliefbase.site.templates import Templates
 from hypothesis import given, settings
 from hypothesis import strategies as st

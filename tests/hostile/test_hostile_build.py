@@ -20,7 +20,7 @@ import pytest
 from beliefbase.builder.cache import CACHE_FILE, ParseCache
 from beliefbase.codecs import guards
 from beliefbase.ids import MAX_NAME_BYTES, fit_name
-from beliefbase.site import render_ahead
+from beliefbase.speedups import render_ahead
 
 from tests.conftest import diagnostic_lines
 from tests.hostile.vault import DEEP_STRONG, LONG, snapshot, write_vault

@@ -64,7 +64,7 @@ def _cases(k: float) -> dict[str, Callable[[], str]]:
 def _plain_config() -> str:
     """mkdocs.yml of plain Material with the extensions beliefbase adds by default."""
     import yaml
-    from beliefbase.site.markdown_defaults import DEFAULTS
+    from beliefbase.site.markdown.markdown_defaults import DEFAULTS
 
     extensions: list[object] = ["toc", "tables"]
     for name, options, _ in DEFAULTS:

@@ -13,7 +13,7 @@ from __future__ import annotations
 import re
 
 from beliefbase.codecs.grammar import LINE_TAG_MARK, TAG_BODY, TAG_RE, WIKILINK_RE
-from beliefbase.site.markdown_ext import is_embed
+from beliefbase.site.markdown.markdown_ext import is_embed
 from hypothesis import example, given
 from hypothesis import strategies as st
 

@@ -18,7 +18,7 @@ import markdown
 from beliefbase.codecs.grammar import LINK_MARK
 from beliefbase.codecs.markdown import note_text
 from beliefbase.ids import SrcPath
-from beliefbase.site.markdown_ext import WikiLinkExtension
+from beliefbase.site.markdown.markdown_ext import WikiLinkExtension
 from beliefbase.site.render import PageRenderer
 from beliefbase.site.templates import Templates
 from hypothesis import HealthCheck, given, settings

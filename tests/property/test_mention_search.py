@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from beliefbase.site.mentions import find_name, find_spaced, single_spaced
+from beliefbase.site.reader.mentions import find_name, find_spaced, single_spaced
 from hypothesis import given
 from hypothesis import strategies as st
 

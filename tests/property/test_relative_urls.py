@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import posixpath
 
-from beliefbase.site import nav_memo
 from beliefbase.site.render import relative_path
+from beliefbase.speedups import nav_memo
 from hypothesis import given
 from hypothesis import strategies as st
 from mkdocs.utils import normalize_url

@@ -5,8 +5,8 @@ from __future__ import annotations
 from typing import Any
 
 import pytest
-from beliefbase.site import mentions as m
 from beliefbase.site.previews import excerpt, first_paragraph
+from beliefbase.site.reader import mentions as m
 
 from tests.conftest import BuildResult
 
@@ -16,8 +16,8 @@ class _Doc:
         self.path, self.title, self.aliases, self.url = path, title, aliases, path
 
 
-def _names(*docs: _Doc) -> m.NameIndex:
-    return m.NameIndex(docs)  # type: ignore[arg-type]
+def _names(*docs: _Doc) -> m.MentionNames:
+    return m.MentionNames(docs)  # type: ignore[arg-type]
 
 
 NAMES = _names(_Doc("a.md", "Link resolution", ("Resolver",)), _Doc("b.md", "graph.json"),
@@ -138,7 +138,7 @@ def test_rename_scans_only_notes_that_can_contain_the_new_name(
 def test_a_much_mentioned_page_shows_the_first_sources_and_counts_the_rest(
     project: Any, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    from beliefbase.site import reader
+    from beliefbase.site.reader import reader
 
     project.write("target.md", "# Target Note\n\nThe target.\n", dedent=False)
     for i in range(30):

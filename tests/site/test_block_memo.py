@@ -7,7 +7,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from beliefbase.site import block_memo
+from beliefbase.speedups import block_memo
 
 from tests.conftest import differing
 

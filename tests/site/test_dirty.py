@@ -188,7 +188,7 @@ def test_a_rebuild_stops_the_last_background_search_index(project) -> None:  # t
         slow = multiprocessing.get_context("fork").Process(target=time.sleep, args=(60,),
                                                             daemon=True)
         slow.start()
-        plugin.reader_cache.pending = slow  # as if the last index were still being built
+        plugin.build.state.reader_cache.pending = slow  # as if the last index were being built
         alive_during_rebuild = []
         on_files = plugin.on_files
 
@@ -201,7 +201,7 @@ def test_a_rebuild_stops_the_last_background_search_index(project) -> None:  # t
         project.write("b.md", "# Beta Renamed\n\nText.\n", dedent=False)
         build(load_config(str(project.root / "mkdocs.yml")), dirty=True)
         assert alive_during_rebuild == [False]  # stopped as the rebuild began
-        assert plugin.reader_cache.pending is not slow
+        assert plugin.build.state.reader_cache.pending is not slow
     finally:
         config.plugins.on_shutdown()  # waits for the rebuild's own index
     index = (project.root / "site" / "_beliefbase" / "search-index.json").read_text(

@@ -41,7 +41,7 @@ def test_breadcrumbs_and_all_notes_without_javascript(project) -> None:  # type:
     vault(project)
     result = project.build(plugins=EXPLORER)
     page = result.page("topics/deep/topic-0/")
-    # breadcrumbs are in the page's content (site/folders.py), not hidden in the sidebar
+    # breadcrumbs are in the page's content (site/reader/folders.py), not hidden in the sidebar
     crumbs = re.findall(r'<nav class="bb-crumbs".*?</nav>', page, re.S)[0]
     assert [m for m in re.findall(r">([^<>]+)</a>", crumbs)] == ["Home", "All Topics", "deep"]
     assert "bb-explorer__crumbs" not in page

@@ -9,7 +9,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from beliefbase.site import render_ahead
+from beliefbase.speedups import render_ahead
 
 from tests.conftest import differing
 

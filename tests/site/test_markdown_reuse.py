@@ -6,7 +6,7 @@ import shutil
 from pathlib import Path
 
 import markdown
-from beliefbase.site import markdown_reuse
+from beliefbase.speedups import markdown_reuse
 
 from tests.conftest import differing
 

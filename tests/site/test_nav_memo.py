@@ -6,7 +6,7 @@ import shutil
 from pathlib import Path
 
 import pytest
-from beliefbase.site import nav_memo
+from beliefbase.speedups import nav_memo
 
 from tests.conftest import differing
 

@@ -8,6 +8,7 @@ from typing import Any
 
 import pytest
 from beliefbase import plugin as plugin_module
+from beliefbase.site import build as build_module
 
 from tests.conftest import differing
 
@@ -32,7 +33,7 @@ def test_released_pages_render_the_same_site(project: Any, tmp_path: Path, plugi
         project.write(path, text, dedent=False)
     sites = []
     for release in (True, False):
-        monkeypatch.setattr(plugin_module, "pages_read_once",
+        monkeypatch.setattr(build_module, "pages_read_once",
                             lambda plugins, release=release: release)
         result = project.build(plugins=plugins)
         assert result.error is None
@@ -51,9 +52,9 @@ def test_only_known_plugins_let_pages_go() -> None:
     from material.plugins.search.plugin import SearchPlugin
 
     ours = plugin_module.BeliefbasePlugin()
-    assert plugin_module.pages_read_once({"search": SearchPlugin(), "bb": ours})
+    assert build_module.pages_read_once({"search": SearchPlugin(), "bb": ours})
 
     class Other:  # a plugin that might read page.content in on_post_build
         pass
 
-    assert not plugin_module.pages_read_once({"bb": ours, "other": Other()})
+    assert not build_module.pages_read_once({"bb": ours, "other": Other()})

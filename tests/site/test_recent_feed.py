@@ -1,5 +1,5 @@
 """Dates and reading time under a note's title, the recent notes page, the home page's
-list and the Atom feed (site/recent.py, issue 21)."""
+list and the Atom feed (site/reader/recent.py, issue 21)."""
 
 from __future__ import annotations
 
@@ -8,7 +8,7 @@ import xml.etree.ElementTree as ET
 
 import pytest
 from beliefbase.site.previews import first_sentence
-from beliefbase.site.recent import reading_minutes
+from beliefbase.site.reader.recent import reading_minutes
 
 ATOM = "{http://www.w3.org/2005/Atom}"
 

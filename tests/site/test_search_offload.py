@@ -7,7 +7,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from beliefbase.site import search_offload
+from beliefbase.speedups import search_offload
 
 from tests.conftest import differing
 
@@ -86,7 +86,7 @@ def test_offloaded_parse_writes_the_same_site(project: Any, tmp_path: Path,
 DIES_AT_ONCE = "import sys; sys.exit(3)"
 DIES_AFTER_ONE = (
     "import pickle, sys\n"
-    "from beliefbase.site.search_offload import _parse_pages\n"
+    "from beliefbase.speedups.search_offload import _parse_pages\n"
     "key, pages = pickle.load(sys.stdin.buffer)\n"
     "pickle.dump((key, _parse_pages(pages)), sys.stdout.buffer); sys.stdout.flush()\n"
 )

@@ -6,7 +6,7 @@ import time
 from pathlib import Path
 
 import pytest
-from beliefbase.watcher import native_events_work, use_native_watcher
+from beliefbase.speedups.watcher import native_events_work, use_native_watcher
 from mkdocs.livereload import LiveReloadServer
 from watchdog.observers.polling import PollingObserver
 

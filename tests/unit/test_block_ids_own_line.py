@@ -6,8 +6,8 @@ import markdown
 import pytest
 from beliefbase.codecs.markdown import parse_markdown
 from beliefbase.ids import SrcPath
-from beliefbase.site.callouts import CalloutExtension
-from beliefbase.site.markdown_ext import BlockIds
+from beliefbase.site.markdown.callouts import CalloutExtension
+from beliefbase.site.markdown.markdown_ext import BlockIds
 from markdown import Extension
 
 

@@ -1,4 +1,4 @@
-"""A note's dates (site/dates.py): frontmatter, then git, then the file's time."""
+"""A note's dates (site/reader/dates.py): frontmatter, then git, then the file's time."""
 
 from __future__ import annotations
 
@@ -9,8 +9,8 @@ from datetime import UTC, date, datetime, timedelta, timezone
 from pathlib import Path
 
 import pytest
-from beliefbase.site import dates as dates_mod
-from beliefbase.site.dates import DatesCache, note_dates, parse_log, parse_when
+from beliefbase.site.reader import dates as dates_mod
+from beliefbase.site.reader.dates import DatesCache, note_dates, parse_log, parse_when
 
 needs_git = pytest.mark.skipif(shutil.which("git") is None, reason="needs git")
 

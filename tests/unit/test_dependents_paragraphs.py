@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from beliefbase.site.dependents import paragraphs_near
+from beliefbase.site.serve.dependents import paragraphs_near
 
 TEXT = "---\ntitle: T\n---\n# T\n\nOne line [[a]].\nwrapped [[b]] on.\n\n  \nOther [[c]].\n"
 

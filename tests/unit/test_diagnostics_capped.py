@@ -16,7 +16,7 @@ def test_capped_keeps_order_and_counts_the_rest() -> None:
 
 
 def test_a_flood_of_broken_links_is_summed_up(project) -> None:  # type: ignore[no-untyped-def]
-    from beliefbase.plugin import LOG_PER_FILE
+    from beliefbase.site.build import LOG_PER_FILE
 
     project.write("index.md", " ".join(f"[[missing {i}]]" for i in range(LOG_PER_FILE + 30)) + "\n")
     result = project.build()

@@ -5,7 +5,7 @@ from __future__ import annotations
 import markdown
 from beliefbase.codecs.markdown import parse_markdown
 from beliefbase.ids import SrcPath
-from beliefbase.site.inline_footnotes import InlineFootnotes
+from beliefbase.site.markdown.inline_footnotes import InlineFootnotes
 from markdown import Extension
 
 

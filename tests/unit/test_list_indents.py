@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import markdown
 import pytest
-from beliefbase.site.list_indents import NestedListIndents
-from beliefbase.site.obsidian_markdown import ObsidianMarkdownExtension
+from beliefbase.site.markdown.list_indents import NestedListIndents
+from beliefbase.site.markdown.obsidian_markdown import ObsidianMarkdownExtension
 
 from tests.unit.test_obsidian_markdown import render
 

@@ -8,8 +8,8 @@ from beliefbase.codecs.inline import plain_text
 from beliefbase.codecs.markdown import parse_markdown
 from beliefbase.codecs.mask import code_only_regions, mask
 from beliefbase.codecs.math import find_math, to_mathml
-from beliefbase.site.callouts import CalloutExtension
-from beliefbase.site.math import MathExtension
+from beliefbase.site.markdown.callouts import CalloutExtension
+from beliefbase.site.markdown.math import MathExtension
 
 
 def formulas(text: str) -> list[tuple[str, bool]]:

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import markdown
 import pytest
-from beliefbase.site.callouts import CalloutExtension
+from beliefbase.site.markdown.callouts import CalloutExtension
 
 CASES = {
     "callout": "> [!note] Code\n> text before\n> ```py\n> print(1 < 2)\n> ```\n> text after\n",

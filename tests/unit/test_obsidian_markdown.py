@@ -8,7 +8,7 @@ import markdown
 import pytest
 from beliefbase.config import BeliefbaseConfig
 from beliefbase.obsidian import ObsidianSettings
-from beliefbase.site.markdown_defaults import add_markdown_defaults, line_breaks
+from beliefbase.site.markdown.markdown_defaults import add_markdown_defaults, line_breaks
 
 
 def _config(**options: object) -> BeliefbaseConfig:
@@ -78,7 +78,7 @@ def test_inside_quotes_and_callouts() -> None:
 
 
 def test_inside_callouts() -> None:
-    from beliefbase.site.callouts import CalloutExtension
+    from beliefbase.site.markdown.callouts import CalloutExtension
 
     md = markdown.Markdown(extensions=["pymdownx.superfences", CalloutExtension(),
                                        *_obsidian()])
@@ -89,7 +89,7 @@ def test_inside_callouts() -> None:
 
 
 def _obsidian() -> list[object]:
-    from beliefbase.site.obsidian_markdown import ObsidianMarkdownExtension
+    from beliefbase.site.markdown.obsidian_markdown import ObsidianMarkdownExtension
 
     return [ObsidianMarkdownExtension()]
 

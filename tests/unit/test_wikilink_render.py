@@ -20,7 +20,7 @@ from beliefbase.codecs.grammar import LINK_MARK
 from beliefbase.codecs.guards import MAX_INDENT, make_renderable
 from beliefbase.codecs.markdown import note_text
 from beliefbase.ids import SrcPath
-from beliefbase.site.markdown_ext import WikiLinkExtension
+from beliefbase.site.markdown.markdown_ext import WikiLinkExtension
 from beliefbase.site.render import PageRenderer
 from beliefbase.site.templates import Templates
 

@@ -25,7 +25,7 @@ import markdown
 from ..project import compile_from_config
 from ..query.load import load
 from ..query.source import graph_of
-from ..site.query_embeds import QueryExtension, build_site
+from ..site.markdown.query_embeds import QueryExtension, build_site
 from ..site.query_views import Views
 from ..site.render import Frame
 from .vault import generate_vault

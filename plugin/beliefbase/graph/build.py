@@ -24,8 +24,8 @@ from ..builder.documents import Document, section_bid, section_of_line
 from ..builder.resolve import ResolvedLink
 from ..codecs.frontmatter import jsonable
 from ..entities.graph import MentionPart, entity_parts
+from ..html_json import compact_json_for_html
 from ..ids import asset_url, provisional_bid, tag_page_src, url_for_src
-from ..site.escape import compact_json_for_html
 from .model import Edge, Graph, Node, WeightKind
 
 #: Frontmatter keys the graph shows as node fields rather than properties.

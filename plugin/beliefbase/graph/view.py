@@ -26,7 +26,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass, field
 from typing import Any
 
-from ..site.kept_texts import KeptTexts
+from ..identity_texts import TextsByIdentity
 from .emit import _KIND_ORDER, dumps
 from .model import Graph, Node, WeightKind
 
@@ -41,7 +41,7 @@ _FOLDED = ("Section", "Block")
 class ViewKept:
     """The last ``graph-view.json``'s pieces, for the next ``mkdocs serve`` rebuild."""
 
-    nodes: KeptTexts = field(default_factory=KeptTexts)
+    nodes: TextsByIdentity = field(default_factory=TextsByIdentity)
     parts: dict[str, Any] = field(default_factory=dict)  # document path -> its DocPart
     shown: list[str] = field(default_factory=list)  # the shown nodes' BIDs, in order
     edges: tuple[list[str], str] | None = None  # the types and the edge list's text

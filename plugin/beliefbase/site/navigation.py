@@ -4,7 +4,7 @@ Wires ``site/explorer.py`` into a build when the plugin option ``explorer``
 is on: Material's ``partials/nav.html`` is overridden (``theme/overrides/``),
 ``explorer.json`` is written once, every page gets a link to the "All notes"
 page (a generated page listing the whole tree as HTML, for readers without
-JavaScript).  Breadcrumbs are in each page's content (``site/folders.py``).
+JavaScript).  Breadcrumbs are in each page's content (``site/reader/folders.py``).
 """
 
 from __future__ import annotations

@@ -37,24 +37,24 @@ from ..graph.emit import graph_json_chunks
 from ..graph.invariants import check_graph
 from ..graph.model import Graph
 from ..ids import SrcPath, fit_name, root_url, url_for_dest, url_slug
-from .beliefs import BeliefOptions, BeliefSite
-from .dates import DatesCache, note_dates
-from .entity_overlay import EntityOverlay
-from .entity_pages import EntitySite
+from .beliefs.pages import BeliefOptions, BeliefSite
+from .markdown.entity_overlay import EntityOverlay
+from .reader.entity_pages import EntitySite
 from .escape import UserText, ascii_html, json_for_html, user_text
 from .explorer import build_tree, flat_index
-from .folders import FolderOptions, FolderSite
-from .footnote_beliefs import FootnoteBeliefsExtension
-from .markdown_ext import WikiLinkExtension
+from .markdown.footnote_beliefs import FootnoteBeliefsExtension
+from .markdown.markdown_ext import WikiLinkExtension
 from .navigation import NavigationOptions, NavigationSite
 from .output import write_chunks, write_text
 from .panels import Panels, drift_banner_html, wanted_html
 from .panels_ahead import PageKey, panels_ahead
-from .reader import ReaderCache, ReaderOptions, ReaderSite
-from .recent import FEED_XML, RecentOptions, RecentSite
+from .reader.dates import DatesCache, note_dates
+from .reader.folders import FolderOptions, FolderSite
+from .reader.reader import ReaderCache, ReaderOptions, ReaderSite
+from .reader.recent import FEED_XML, RecentOptions, RecentSite
+from .reader.tags import TagOptions, TagSite
 from .render import PageRenderer
-from .render_guard import describe
-from .tags import TagOptions, TagSite
+from .render_errors import describe
 from .templates import Templates
 
 REDIRECTS_JSON = "redirects.json"
@@ -68,18 +68,18 @@ class SiteBuild:
         self,
         compiled: Compiled,
         templates: Templates,
-        extension: WikiLinkExtension,
         md_extensions: list[Any],
         md_configs: dict[str, Any],
     ) -> None:
         self.compiled = compiled
         self.templates = templates
         self._texts: dict[SrcPath, str] = {}
-        self._md_extensions = md_extensions
+        self._md_extensions = md_extensions  # the build's, ``extension`` among them
         self._md_configs = md_configs
         self._nested: dict[int, markdown.Markdown] = {}
         self.renderer = PageRenderer(compiled, templates, self.read_text, self._render_nested)
-        extension.renderer = self.renderer
+        #: the Markdown extension rendering every wikilink, embed and tag of this build
+        self.extension = WikiLinkExtension(self.renderer)
         self.panels = Panels(compiled, templates)
         self.by_page: dict[str, Document] = {}
         for doc in compiled.documents.values():
@@ -158,7 +158,7 @@ class SiteBuild:
         if md is None:
             md = markdown.Markdown(extensions=self._md_extensions,
                                    extension_configs=self._md_configs)
-            from .markdown_ext import EmbeddedLinks
+            from .markdown.markdown_ext import EmbeddedLinks
 
             md.treeprocessors.register(EmbeddedLinks(md, self.renderer), "bb_embedded_links", 1)
             self._nested[depth] = md

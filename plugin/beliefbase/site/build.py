@@ -1,0 +1,601 @@
+"""One MkDocs build (or serve rebuild) of the site: what each of the plugin's hooks does.
+
+``plugin.py`` hands MkDocs' objects to ``MkDocsBuild``, one per process; what
+must outlive a build under ``mkdocs serve`` (the compiler and its caches, what
+the last build showed, for ``--dirty``) is one ``ServeState``.  Everything that
+reaches into MkDocs', Material's or Jinja's internals is in ``speedups/``,
+called from here at the hooks where it starts and ends.
+"""
+
+from __future__ import annotations
+
+import functools
+import gc
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from jinja2 import Environment
+from markupsafe import Markup
+from mkdocs.config.defaults import MkDocsConfig
+from mkdocs.exceptions import PluginError
+from mkdocs.plugins import get_plugin_logger
+from mkdocs.structure.files import File, Files, InclusionLevel
+from mkdocs.structure.pages import Page
+
+from .. import diagnostics as diag
+from .. import speedups
+from ..builder import Compiler, make_sources
+from ..builder.documents import Document
+from ..codecs.markdown import DECODED
+from ..config import BeliefbaseConfig
+from ..graph.build import GraphBuilder
+from ..idle_gc import IdleCollector, freeze_at_exit
+from ..ids import SrcPath
+from ..obsidian import ObsidianSettings
+from ..project import compile_options, prepare, published_files
+from ..query.schema import check_schemas
+from ..terminal import printable
+from .beliefs.pages import belief_options
+from .markdown.entity_overlay import EntityOverlayExtension, highlight_signatures
+from .escape import finalize
+from .markdown.callouts import CalloutExtension
+from .markdown.footnote_beliefs import FootnoteBeliefsExtension
+from .navigation import NavigationOptions, install_theme_overrides
+from .markdown.query_embeds import QueryExtension, build_site, pages_with_queries
+from .query_views import Views
+from .reader.dates import DatesCache
+from .reader.folders import FolderOptions
+from .reader.reader import ReaderCache, reader_options
+from .reader.recent import RecentOptions, dates_plugin_enabled
+from .reader.search_index import EntryTexts, fix_search_index, material_search
+from .reader.tags import TagOptions, material_tags_enabled, remove_outputs
+from .render_errors import advice, describe, missing_theme_files
+from .serve.dependents import changed_keys, rewritten_notes
+from .serve.dirty import Invalidation
+from .session import OUTPUT_DIR, SiteBuild
+from .templates import MemoryBytecodeCache, Templates, theme_dir
+from .theme_defaults import default_palette, font_notice
+
+log = get_plugin_logger("beliefbase.plugin")
+
+_ASSETS = ("beliefbase.css", "beliefs.css", "reader.css", "beliefbase.js")
+
+#: Diagnostics of one code logged per file; the rest are counted on the last line
+#: (a note of 20,000 broken links logged 20,000 lines); diagnostics.json has them all.
+LOG_PER_FILE = 50
+
+#: plugins known to read neither a page's Markdown after it is converted nor its
+#: HTML after it is written
+_READ_PAGES_ONCE = ("beliefbase.", "material.plugins.search.", "mkdocs.contrib.search.")
+
+
+def pages_read_once(plugins: Any) -> bool:
+    """Does no plugin of the site read ``page.markdown`` or ``page.content`` later?"""
+    return all(type(p).__module__.startswith(_READ_PAGES_ONCE)
+               for p in plugins.values())
+
+
+@dataclass
+class ServeState:
+    """What outlives one build: under ``mkdocs serve`` every rebuild reuses it."""
+
+    serving: bool = False
+    dirty: bool = False
+    built: bool = False  # a build of this process finished (later ones are rebuilds)
+    compiler: Compiler | None = None
+    reader_cache: ReaderCache = field(default_factory=ReaderCache)  # per-note reader work
+    dates_cache: DatesCache = field(default_factory=DatesCache)  # the vault's git history
+    graph_builder: GraphBuilder = field(default_factory=GraphBuilder)  # per-note graph parts
+    theme_bytecode: MemoryBytecodeCache = field(default_factory=MemoryBytecodeCache)
+    #: one Jinja environment for our templates (by override folder): each compiled once
+    templates: tuple[Path | None, Templates] | None = None
+    idle_gc: IdleCollector = field(default_factory=IdleCollector)  # --dirty: between saves
+    diagnostic_texts: dict[diag.Diagnostic, str] = field(default_factory=dict)  # per line
+    search_texts: EntryTexts = field(default_factory=EntryTexts)  # theme's entries as JSON
+    invalidation: Invalidation = field(default_factory=Invalidation)
+    # what the last build showed, for --dirty: a page whose part changed is re-rendered
+    home_recent: tuple[Any, ...] | None = None  # the home page's list of recent notes
+    belief_pages: dict[SrcPath, str] | None = None  # belief panels
+    tag_dests: set[str] = field(default_factory=set)  # the tag pages written
+    folder_dests: set[str] = field(default_factory=set)  # the folder pages written
+    folder_shown: dict[SrcPath, str] | None = None  # each note's breadcrumbs, listing
+    entity_dests: set[str] = field(default_factory=set)  # the entity pages written
+    entity_shown: dict[SrcPath, str] | None = None  # each note's entity highlights
+
+
+class MkDocsBuild:
+    """The plugin's work at each hook, for every build of one process."""
+
+    def __init__(self, options: BeliefbaseConfig) -> None:
+        self.options = options
+        self.state = ServeState()
+        self.site: SiteBuild | None = None
+        self._wikilinks_at = 0  # where our wikilink extension goes in markdown_extensions
+        self.footnote_links = FootnoteBeliefsExtension()
+        self.entity_overlay = EntityOverlayExtension()  # SPEC §7 (entity_overlay.py)
+        self.queries = QueryExtension()  # {{query:…}}, ```query, Query pages (SPEC §8)
+        self.obsidian = ObsidianSettings()  # the vault's .obsidian settings, read at on_config
+        self.speedups: speedups.Speedups | None = None
+        self.diagnostics: list[diag.Diagnostic] = []
+        self._dest_uris: set[str] = set()
+        self._search_escaped = False  # the theme's search index escaped in memory
+        self._compile_outputs_written = False  # by the worker converting pages ahead
+        #: no plugin of the site reads a page's Markdown once converted, or its HTML
+        #: once written: both are released then (MkDocs keeps them to the end)
+        self._release_pages = False
+        self._rss_plugin = False  # mkdocs-rss-plugin is enabled (see page_markdown)
+
+    # -- lifecycle ---------------------------------------------------------------------
+
+    def startup(self, command: str, dirty: bool) -> None:
+        self.state.serving = command == "serve"
+        self.state.dirty = dirty
+        self.state.built = False
+        # A build allocates millions of small objects that live to the end; Python's
+        # default collection thresholds would scan them again and again (~20% of a
+        # serve rebuild).  Collections still run, just less often.
+        gc.set_threshold(max(gc.get_threshold()[0], 50_000), 50, 100)
+        freeze_at_exit()  # the process's end need not scan the site's objects again
+
+    def configure(self, config: MkDocsConfig, options: BeliefbaseConfig) -> MkDocsConfig:
+        self.options = options
+        state = self.state
+        # a serve rebuild starts: the last one's search index, still being built
+        # in the background, would only slow it down and be replaced
+        state.reader_cache.cancel()
+        if state.serving and state.dirty and state.built:
+            state.idle_gc.rebuild_starts()
+        # Markdown defaults first: MkDocs builds its Markdown from this list after
+        # on_config, and compile_options reads it (our own extensions come after)
+        self.obsidian = prepare(config, options)
+        compile_with = compile_options(config, options)
+        if state.compiler is None or state.compiler.options != compile_with:
+            cache_dir = Path(config.config_file_path or ".").parent / options.cache_dir
+            state.compiler = Compiler(compile_with, cache_dir.resolve())
+            # `mkdocs build`: a child writes the parse cache while the build goes on
+            # (waited for in on_post_build); serve writes it on exit instead
+            state.compiler.background_save = not state.serving
+            state.theme_bytecode.directory = cache_dir.resolve() / "templates"
+        # our wikilink extension goes here once the compile has made its renderer
+        # (``files``): the extensions' order is as if it had been added now
+        self._wikilinks_at = len(config.markdown_extensions)
+        self.footnote_links = FootnoteBeliefsExtension()
+        self.entity_overlay = EntityOverlayExtension()
+        self.queries = QueryExtension()
+        config.markdown_extensions += [CalloutExtension(),  # type: ignore[list-item]
+                                       self.footnote_links, self.entity_overlay, self.queries]
+        for name in _ASSETS:
+            target = config.extra_css if name.endswith(".css") else config.extra_javascript
+            url = f"{OUTPUT_DIR}/{name}"
+            if url not in [str(x) for x in target]:
+                target.append(url)  # type: ignore[arg-type]
+        if options.explorer:
+            install_theme_overrides(config)
+            config.extra_javascript.append(f"{OUTPUT_DIR}/explorer.js")  # type: ignore[arg-type]
+        self._release_pages = pages_read_once(config.plugins)
+        self._rss_plugin = any(type(p).__module__.startswith("mkdocs_rss_plugin")
+                               for p in config.plugins.values())
+        self.speedups = speedups.install(speedups.Context(
+            options, state.serving, state.dirty, self._render_failed, self._standalone_page,
+            self._release_pages))
+        font_notice(config)
+        if options.palette_toggle:
+            default_palette(config)
+        return config
+
+    # -- compile -----------------------------------------------------------------------
+
+    def files(self, files: Files, config: MkDocsConfig) -> Files:
+        state, options = self.state, self.options
+        assert state.compiler is not None
+        assert self.speedups is not None
+        docs_dir = Path(config.docs_dir)
+        # what is published is what is compiled: excluded files leave Files (MkDocs
+        # would serve them) and the compiler never reads them
+        kept, dropped = published_files(files, options, self.obsidian, serving=state.serving)
+        for file in dropped:
+            files.remove(file)
+        previous = state.compiler.previous
+        DECODED.open()  # the notes' decoded texts, from the parse to the render (read once)
+        compiled = state.compiler.compile(make_sources(docs_dir, kept))
+        if not state.serving and compiled.link_resolver is not None:
+            compiled.link_resolver.suggester.release()  # no edit will need it again
+        # under serve, the first build leaves the cache for the next cold start; later
+        # rebuilds keep it in memory (written again on exit) instead of 10 MB per save
+        state.compiler.autosave = not state.serving
+        override = _override_dir(config)
+        if state.templates is None or state.templates[0] != override:
+            # one environment for the whole serve: Jinja compiles each template once
+            # and reloads it when its file changes
+            state.templates = (override, Templates(override))
+        extensions = list(config.markdown_extensions)
+        self.site = site = SiteBuild(compiled, state.templates[1], extensions,
+                                     dict(config.mdx_configs))
+        extensions.insert(self._wikilinks_at, site.extension)  # nested Markdown's too
+        config.markdown_extensions.insert(self._wikilinks_at, site.extension)  # type: ignore[arg-type]
+        self.queries.site = build_site(
+            compiled, site.renderer, Views(docs_dir / options.views_dir, options.views),
+            self._query_error, float(options.query_timeout), options.query_max_rows)
+        self.diagnostics = [*self.obsidian.diagnostics, *compiled.diagnostics,
+                            *check_schemas(compiled)]  # NodeType checks (query/schema.py)
+        files = self._arrange_files(files, config)
+        self.diagnostics += site.add_beliefs(belief_options(config, options),
+                                             self.footnote_links, files, config)
+        self.diagnostics += site.add_reader(reader_options(config, options, state.serving),
+                                            state.reader_cache, files, config)
+        site.add_navigation(NavigationOptions(options.explorer, options.all_notes_page),
+                            files, config)
+        if options.explorer:
+            files.append(File.generated(config, f"{OUTPUT_DIR}/explorer.js",
+                                        abs_src_path=str(theme_dir() / "assets" / "explorer.js")))
+        self._add_tags_and_home(files, config)
+        self._add_entities(files, config)
+        self.diagnostics += site.add_recent(self._recent_options(config),
+                                            state.dates_cache, files, config)
+        self._add_folders(files, config)
+        # `mkdocs serve` also shows draft_docs pages, and published_files compiled them
+        pages = files.documentation_pages(
+            inclusion=InclusionLevel.is_in_serve if state.serving else InclusionLevel.is_included)
+        page_urls = {f.url for f in pages}
+        # alias redirects never replace these, nor what MkDocs and the theme write last
+        self._dest_uris = {f.dest_uri for f in files} | set(config.theme.static_templates)
+        self._dest_uris |= {"sitemap.xml", "sitemap.xml.gz"}
+        self.diagnostics += site.check_graph(page_urls, state.graph_builder)
+        if state.dirty:  # MkDocs re-renders only changed files: make it re-render dependents
+            state.invalidation.remember_search_index(Path(config.site_dir))
+            rewritten = rewritten_notes(previous, compiled) if previous is not None else {}
+            also = site.reader.mention_changes(rewritten) if site.reader else set()
+            beliefs = site.beliefs.page_signatures() if site.beliefs else {}
+            also |= changed_keys(state.belief_pages, beliefs)
+            also |= self._home_if_recent_changed()
+            also |= pages_with_queries(compiled, site.read_text)  # results may change
+            state.belief_pages = beliefs
+            folders = site.folders.signatures() if site.folders else {}
+            also |= changed_keys(state.folder_shown, folders)  # breadcrumbs, listings
+            state.folder_shown = folders
+            shown = highlight_signatures(self.entity_overlay.overlay.index)
+            also |= changed_keys(state.entity_shown, shown)  # entity highlights (SPEC §7)
+            state.entity_shown = shown
+            state.invalidation.invalidate(previous, compiled, files, config,
+                                          nav_in_every_page=not options.explorer, also=also,
+                                          read=site.read_text, rewritten=rewritten)
+            state.invalidation.live = page_urls
+        self.speedups.files(config, files, len(pages))
+        self._log(self.diagnostics)
+        return files
+
+    def _arrange_files(self, files: Files, config: MkDocsConfig) -> Files:
+        """Drop what must not be published; add generated pages and our assets."""
+        assert self.site is not None
+        compiled = self.site.compiled
+        drop = {s.path for s in compiled.escaped} | compiled.drafts
+        drop |= {s.path for s in compiled.sidecars}
+        drop |= {n.path for n in compiled.networks.values() if n.path}
+        views = self.options.views_dir.strip("/") + "/"
+        for file in list(files):
+            if file.src_uri in drop or file.src_uri.startswith(views):
+                files.remove(file)
+        for doc in compiled.documents.values():
+            if doc.kind == "toml" and doc.published:
+                self._add_node_page(files, config, doc)
+        wanted = self.options.wanted_page.rstrip("/") + ".md"
+        if files.get_file_from_path(wanted) is None:
+            files.append(File.generated(config, wanted, content="# Wanted notes\n",
+                                        inclusion=InclusionLevel.NOT_IN_NAV))
+            self.site.wanted_src = wanted
+        for name in _ASSETS:
+            files.append(File.generated(config, f"{OUTPUT_DIR}/{name}",
+                                        abs_src_path=str(theme_dir() / "assets" / name)))
+        return files
+
+    def _add_tags_and_home(self, files: Files, config: MkDocsConfig) -> None:
+        assert self.site is not None
+        options = TagOptions(self.options.tags_page, material_tags_enabled(config.plugins))
+        for url in self.site.add_tags(options, files, config):
+            log.info(f"the site has its own page at {url}: no tag page is generated there")
+        dests = self.site.tags.dest_uris if self.site.tags is not None else set()
+        if self.state.dirty:  # the pages of tags no note carries any more
+            remove_outputs(Path(config.site_dir), self.state.tag_dests - dests)
+        self.state.tag_dests = dests
+        home = self.site.add_home(files, config)
+        if home is not None:
+            log.info(home)
+
+    def _add_entities(self, files: Files, config: MkDocsConfig) -> None:
+        """Entity pages and the overlay (SPEC §7); --dirty drops the pages of gone ones."""
+        assert self.site is not None
+        self.diagnostics += self.site.add_entities(self.entity_overlay.overlay, files, config)
+        dests = self.site.entities.dest_uris if self.site.entities is not None else set()
+        if self.state.dirty:
+            remove_outputs(Path(config.site_dir), self.state.entity_dests - dests)
+        self.state.entity_dests = dests
+
+    def _recent_options(self, config: MkDocsConfig) -> RecentOptions:
+        o = self.options
+        return RecentOptions(o.dates, o.reading_time, o.recent_page, o.recent_notes, o.feed,
+                             config.site_url or "", config.site_name,
+                             dates_plugin_enabled(config.plugins))
+
+    def _home_if_recent_changed(self) -> set[SrcPath]:
+        """The home note, when the recent notes it lists changed (--dirty)."""
+        recent = self.site.recent if self.site is not None else None
+        if recent is None:
+            return set()
+        before, self.state.home_recent = self.state.home_recent, recent.home_signature()
+        if before is None or before == self.state.home_recent:
+            return set()
+        return {d.path for d in recent.compiled.published.values() if recent.is_home(d)}
+
+    def _add_folders(self, files: Files, config: MkDocsConfig) -> None:
+        assert self.site is not None
+        options = FolderOptions(self.options.folder_pages, self.options.breadcrumbs)
+        self.site.add_folders(options, files, config)
+        dests = self.site.folders.dest_uris if self.site.folders is not None else set()
+        if self.state.dirty:  # the pages of folders that hold no note any more
+            remove_outputs(Path(config.site_dir), self.state.folder_dests - dests)
+        self.state.folder_dests = dests
+
+    def _add_node_page(self, files: Files, config: MkDocsConfig, doc: Document) -> None:
+        assert self.site is not None
+        static = files.get_file_from_path(doc.path)
+        if static is not None:
+            files.remove(static)
+        page_src = doc.path[: -len(".toml")] + ".md"
+        if files.get_file_from_path(page_src) is not None:
+            self.diagnostics.append(diag.make(
+                "page-conflict", self.site.compiled.options.display(doc.path), 1, 1,
+                f"{page_src} already exists, so this node gets no page of its own; "
+                "rename one of them"))
+            return
+        files.append(File.generated(config, page_src, content=""))
+
+    def nav(self, config: MkDocsConfig, files: Files) -> None:
+        """MkDocs' page loop starts next."""
+        assert self.speedups is not None
+        self._compile_outputs_written = False
+        self.speedups.nav(config, files, functools.partial(self.write_compile_outputs, config))
+
+    def write_compile_outputs(self, config: MkDocsConfig) -> None:
+        """The files made from the compile alone (graph.json, the reader's data...)."""
+        assert self.site is not None
+        self.site.write_compile_outputs(Path(config.site_dir), config.use_directory_urls,
+                                        self._dest_uris)
+
+    # -- pages -------------------------------------------------------------------------
+
+    def doc(self, page: Page) -> Document | None:
+        return self.site.by_page.get(page.file.src_uri) if self.site else None
+
+    def read_source(self, page: Page) -> str | None:
+        doc = self.doc(page)
+        if doc is None or self.site is None:
+            return None
+        return "\n" + self.site.page_markdown(doc)  # the newline keeps MkDocs off our `---`
+
+    def page_markdown(self, markdown: str, page: Page) -> str:
+        markdown = self._page_markdown(markdown, page)
+        if self._rss_plugin and page.file.abs_src_path is None:
+            # mkdocs-rss-plugin reads every page's source file and fails on a page
+            # made without one (ours: tags, graph, recent notes...); it leaves out
+            # pages marked draft, and these are no notes to put in a feed anyway
+            page.meta["draft"] = True
+        return markdown
+
+    def _page_markdown(self, markdown: str, page: Page) -> str:
+        if self.speedups is not None:
+            self.speedups.page_begins(page.file.src_uri)
+        if self.site is None:
+            return markdown
+        doc = self.doc(page)
+        if doc is None:
+            if page.file.src_uri == self.site.wanted_src:
+                # a list of every dangling link: nothing to search for, and parsing
+                # it costs the theme's search a second per rebuild in a large vault
+                page.meta.update({"title": "Wanted notes", "search": {"exclude": True}})
+            elif meta := self.site.generated_meta(page.file.src_uri):
+                page.meta.update(meta)
+            return markdown
+        page.meta = self.site.page_meta(doc)
+        self.site.renderer.begin_page(doc, page.url)
+        return self.site.page_markdown(doc)
+
+    def page_content(self, html: str, page: Page) -> str:
+        if self._release_pages:
+            # converted; no plugin of this site reads it again ("", not None: MkDocs
+            # takes a page whose markdown is None for one not read yet, without a title)
+            page.markdown = ""
+        if self.site is None:
+            return html
+        self.site.renderer.end_page()
+        self.state.invalidation.rendered(page.url)
+        if page.file.src_uri == self.site.wanted_src:
+            return html + self.site.wanted_content(page.url)
+        generated = self.site.generated_content(page.file.src_uri, page.url)
+        if generated is not None:
+            return html + generated
+        doc = self.doc(page)
+        if doc is None:
+            return html
+        if doc.kind == "toml":
+            html += self.site.node_content(doc)
+        return self.site.page_top(doc, html, page.url)
+
+    def page_context(self, context: dict[str, Any], page: Page) -> dict[str, Any]:
+        doc = self.doc(page)
+        if doc is not None and self.site is not None and page.content is not None:
+            page.content += self.site.panels_after(doc, page.url, self.options.backlinks)
+        if self.site is not None:
+            context.update(self.site.nav_context(doc))
+            if self.site.tags is not None and self.site.tags.options.material_tags:
+                self.site.tags.material_links(context)  # after Material's tags plugin
+        if self.options.explorer:
+            # A knowledge base has no reading order; without previous/next links a
+            # page shows nothing of its neighbours in the file list, so a --dirty
+            # rebuild never has to touch them.
+            page.previous_page = page.next_page = None
+        return context
+
+    def env(self, env: Environment, config: MkDocsConfig, files: Files) -> Environment:
+        state, fast = self.state, self.speedups
+        assert fast is not None
+        self._compile_outputs_written = fast.conversions_done()
+        if state.compiler is not None:  # a template: or icon: the theme lacks: the default
+            bad = missing_theme_files(env, (f.page for f in files.documentation_pages()
+                                            if f.page is not None),
+                                      state.compiler.options.display)
+            self.diagnostics += bad
+            self._log(bad)
+        if not getattr(env.finalize, "beliefbase", False):
+            env.finalize = finalize(env.finalize)
+        if env.bytecode_cache is None:
+            env.bytecode_cache = state.theme_bytecode
+        # MkDocs makes a new environment for each build and nobody edits a template
+        # in the middle of one: no need to stat the file at every include (40,000
+        # times at 1,000 notes)
+        env.auto_reload = False
+        fast.env(env, config)
+        site = self.site
+        self._search_escaped = site is not None and fast.search_in_memory(
+            config.plugins, site.search_strings,
+            state.invalidation.search_merge if state.dirty else None,
+            state.search_texts if state.serving and state.dirty else None)
+        if state.dirty and not self._search_escaped:
+            state.invalidation.search_merge()  # read the last index before the theme replaces it
+        if site is not None and not state.dirty and fast.on("panels_ahead"):
+            pages = [(doc, file.page.url) for file in files.documentation_pages()
+                     if file.page is not None and file.page.content is not None
+                     and (doc := site.by_page.get(file.src_uri)) is not None]
+            site.make_panels_ahead(pages, self.options.backlinks)
+        return env
+
+    def post_page(self, output: str, page: Page) -> str:
+        if self._release_pages:
+            # MkDocs keeps every page's HTML until the build ends (30 MB at 1,000
+            # notes); with only plugins known not to read it later, let it go now
+            page.content = ""  # not None: Page.title would fall back to the Markdown
+        if self.site is not None and self.site.recent is not None:
+            # the feed's <link> in the head, whatever the theme (no template override)
+            link = self.site.recent.head_link(page.url)
+            end = output.find("</head>") if link else -1
+            if end >= 0:
+                output = output[:end] + link + output[end:]
+        return output
+
+    # -- outputs -----------------------------------------------------------------------
+
+    def pages_done(self) -> None:
+        """First in on_post_build, before the search plugin writes its index."""
+        if self.speedups is not None:
+            if self.speedups.pages_taken_ahead() and self.site is not None \
+                    and self.queries.site is not None:
+                # query-errors of the pages the worker converted (query_embeds.py)
+                self.diagnostics += self.queries.site.unrendered_diagnostics(
+                    self.site.read_text)
+            self.speedups.pages_done()
+        if self.state.compiler is not None:
+            self.state.compiler.cache.wait()  # the build's parse cache is on disk when it ends
+        if self.site is not None:
+            self.site.release_page_caches()
+
+    def write_outputs(self, config: MkDocsConfig) -> None:
+        """Last in on_post_build, after the search plugin wrote its index."""
+        if self.site is None:
+            return
+        site_dir = Path(config.site_dir)
+        if not self._search_escaped:
+            fix_search_index(site_dir, self.site.search_strings(),
+                             self.state.invalidation.search_merge() if self.state.dirty else None,
+                             ascii_only=material_search(config.plugins))
+        self.site.write_outputs(site_dir, self.diagnostics, self.state.diagnostic_texts)
+        if not self._compile_outputs_written:
+            self.write_compile_outputs(config)
+        counts = diag.summary(self.diagnostics)
+        if counts:
+            text = ", ".join(f"{n} {code}" for code, n in counts.items())
+            log.info(f"{len(self.diagnostics)} diagnostics: {text} "
+                     f"(all in {OUTPUT_DIR}/diagnostics.json)")
+        warnings = [d for d in self.diagnostics if d.level is not diag.Level.INFO]
+        if self.options.strict and warnings:
+            raise PluginError(f"beliefbase: strict: {len(warnings)} warnings (see above)")
+
+    def finished(self) -> None:
+        self.state.built = True
+        if self.state.serving:
+            self.state.idle_gc.rebuild_done()
+
+    def failed(self) -> None:
+        if self.speedups is not None:
+            self.speedups.stop_ahead()
+        if self.state.compiler is not None:
+            self.state.compiler.cache.wait()
+        if self.state.serving:
+            self.state.idle_gc.rebuild_done()
+
+    def shutdown(self) -> None:
+        if self.speedups is not None:
+            self.speedups.close()
+        self.state.idle_gc.stop()
+        speedups.uninstall()
+        self.state.reader_cache.wait()
+        if self.state.compiler is not None:
+            self.state.compiler.cache.save()  # waits for a background save first
+            self.state.compiler.save_link_record()
+
+    def serve(self, server: Any, config: MkDocsConfig) -> Any:
+        if self.speedups is not None and self.speedups.watch(server):
+            log.debug("watching files with the operating system's change events")
+        raw = Path(config.config_file_path or ".").parent / self.options.raw_dir
+        if raw.is_dir():
+            server.watch(str(raw))
+        return server
+
+    # -- the render guard's and the log's ------------------------------------------------
+
+    def _standalone_page(self, page: Page, content: str) -> str:
+        """A whole page for one the theme could not render (``content``: our HTML)."""
+        if self.state.templates is None:
+            return content
+        return self.state.templates[1].render(
+            "render-error-page.html", title=page.title or "",
+            content=Markup(content))  # noqa: S704 - ours, escaped
+
+    def _render_failed(self, page: Page, error: Exception) -> str:
+        """A page's conversion raised: report it at its file, show its source instead."""
+        path = page.file.src_uri
+        compiler = self.state.compiler
+        shown = compiler.options.display(path) if compiler is not None else path
+        found = diag.make("render-error", shown, 1, 1,
+                          f"this page could not be converted ({describe(error)}); it shows "
+                          f"its source as plain text: {advice(error)}")
+        self.diagnostics.append(found)
+        self._log([found])
+        source = page.markdown or ""
+        if self.state.templates is None:
+            return ""
+        return self.state.templates[1].render("render-error.html", reason=describe(error),
+                                              source=source)
+
+    def _query_error(self, found: diag.Diagnostic) -> None:
+        """A query of a page failed while it rendered (``query_embeds.py``)."""
+        self.diagnostics.append(found)
+        self._log([found])
+
+    def _log(self, found: list[diag.Diagnostic]) -> None:
+        quiet = self.options.strict is False
+        for d, more in diag.capped(found, LOG_PER_FILE):
+            text = printable(str(d))  # titles and targets may hold terminal escapes
+            if more:
+                text += (f" (and {more:,} more {d.code} in this file: all in "
+                         f"{OUTPUT_DIR}/diagnostics.json)")
+            if d.level is diag.Level.ERROR:
+                log.error(text)
+            elif d.level is diag.Level.WARNING and not quiet:
+                log.warning(text)
+            else:
+                log.info(text)
+
+
+def _override_dir(config: MkDocsConfig) -> Path | None:
+    custom = getattr(config.theme, "custom_dir", None)
+    return Path(custom) / "beliefbase" if custom else None

@@ -1,0 +1,1 @@
+"""Python-Markdown extensions: Obsidian's syntax rendered as its reading view."""

@@ -1,0 +1,456 @@
+"""The Python-Markdown extension that renders Obsidian syntax.
+
+Processors (priority, and why):
+
+* ``bb_link_marks`` preprocessor (100: first, while the text is the note's own):
+  each wikilink and embed the compile found gets a mark naming its compiled
+  link (``PageRenderer.mark_links``); ``bb_wikilink`` resolves a link by its
+  mark, i.e. by its position in the note, never by matching its text.  The
+  ``bb_drop_link_marks`` postprocessor (5) removes a mark no link took.
+* ``bb_math`` preprocessor (26, see ``site.math``): formulas become stashed
+  MathML before anything else can read their ``*``, ``_``, ``[[`` or ``#``.
+
+* ``bb_table_pipes`` preprocessor (24, after fenced code is stashed at 25):
+  ``[[a|b]]`` inside a table row becomes ``[[a\\|b]]``, because the ``tables``
+  block processor splits cells on ``|`` before any inline pattern runs.
+* ``bb_line_tags`` preprocessor (23): a line starting with ``#tag`` (no space)
+  is a tag line in Obsidian; Python-Markdown would make it a heading, so the
+  ``#`` is escaped.
+* ``bb_inline_footnotes`` preprocessor (22): ``text^[note]`` becomes a
+  footnote (see ``inline_footnotes``).
+* ``bb_wikilink`` inline pattern (185: after code spans at 190, before
+  backslash escapes at 180 so ``\\|`` still separates, before reference links
+  at 170 so ``[[x]]`` is never read as ``[ [x] ]``).
+* ``bb_markdown_embed`` inline pattern (155: before Python-Markdown's image
+  pattern at 150): ``![](Note.md#Section)`` naming a note transcludes it.
+* ``bb_tag`` inline pattern (105, after links and emphasis): a link to the
+  tag's page, as a source path on the page itself (MkDocs converts it like a
+  wikilink's), a final URL inside an embed.
+* ``bb_block_ids`` treeprocessor (15: after inline processing at 20, before
+  ``attr_list`` at 8 and ``toc`` at 5): ``text ^id`` gives the paragraph or
+  list item ``id="^id"`` and hides the marker.
+* ``bb_embed_blocks`` treeprocessor (14): a transclusion inside a paragraph
+  splits it, so block content never sits inside ``<p>``.
+* ``bb_image_sizes`` treeprocessor (3): ``![alt|375](x.png)`` sets the width.
+* ``bb_markdown_link_fallback`` treeprocessor (2: before MkDocs' own link
+  processor at 0): ``[t](note.md)`` that resolved only by name is re-pointed,
+  and a fragment written as heading text gets the heading's anchor.
+* ``bb_embedded_links`` treeprocessor (only in nested renders of embeds):
+  Markdown links written relative to the embedded note are re-pointed from
+  the host page.
+"""
+
+from __future__ import annotations
+
+import re
+from typing import TYPE_CHECKING
+from xml.etree import ElementTree as etree
+
+from markdown import Extension, Markdown
+from markdown.inlinepatterns import InlineProcessor
+from markdown.postprocessors import Postprocessor
+from markdown.preprocessors import Preprocessor
+from markdown.treeprocessors import Treeprocessor
+from markdown.util import AtomicString
+
+from ...codecs.grammar import ALT_SIZE as _ALT_SIZE
+from ...codecs.grammar import BLOCK_MARK as _BLOCK_MARK
+from ...codecs.grammar import LINE_TAG as _LINE_TAG
+from ...codecs.grammar import LINE_TAG_MARK, MARKDOWN_EMBED_RE, TAG_RE, WIKILINK_RE, split_wikilink
+from ...codecs.grammar import LONE_BLOCK_MARK as _LONE_MARK
+from ...codecs.grammar import WIKILINK_PIPE as _PIPE_IN_WIKILINK
+from .inline_footnotes import InlineFootnotes
+from .math import MathExtension
+
+if TYPE_CHECKING:
+    from ..render import PageRenderer
+
+_TABLE_ROW = re.compile(r"^[ \t]*\|.*\|[ \t]*$|^[^|\n]*\|[^\n]*$")
+_DELIMITER_ROW = re.compile(r"^[ \t]*\|?[ \t]*:?-+:?[ \t]*(?:\|[ \t]*:?-+:?[ \t]*)*\|?[ \t]*$")
+EMBED_SLOT = "bb-embed-slot"
+_BLOCK_TAGS = {"p", "ul", "ol", "div", "pre", "blockquote", "table"}
+# The rest of an attr_list after a "#id" in it: attributes, "}", end of the text.
+#: How far an attr_list's "{" or "}" may be from one of its ``#id``s.
+_ATTR_LIST_MAX = 200
+_ATTR_LIST_END = re.compile(r"[^{}\n]*\}[ \t]*(?:\n|$)")
+
+
+class RenderedPattern(InlineProcessor):
+    """An inline pattern whose element the page's renderer decides."""
+
+    def __init__(self, pattern: str, md: Markdown, renderer: PageRenderer) -> None:
+        super().__init__(pattern, md)
+        self.renderer = renderer
+
+    def embedded(self, result: str | etree.Element) -> etree.Element:
+        """An embed's element; a transclusion (HTML text) is block content: a slot
+        that ``EmbedBlocks`` lifts out of its ``<p>``."""
+        if not isinstance(result, str):
+            return result
+        slot = etree.Element("div", {"class": EMBED_SLOT})
+        slot.text = AtomicString(self.md.htmlStash.store(result))
+        return slot
+
+
+class WikiLinkProcessor(RenderedPattern):
+    """``[[Target#Heading|text]]`` and ``![[Embed]]`` -> links, images, transclusions."""
+
+    def handleMatch(  # type: ignore[override]
+        self, m: re.Match[str], data: str
+    ) -> tuple[etree.Element | str | None, int, int]:
+        if self.renderer.frame is None:
+            return None, m.start(0), m.end(0)
+        target, fragment, display = split_wikilink(m.group("inner"))
+        if not target and not fragment:
+            return None, m.start(0), m.end(0)
+        start = m.start(0)
+        mark = m.group("mark")
+        if is_embed(data, start):
+            rl = self.renderer.lookup("embed", target, fragment, display, mark)
+            return self.embedded(self.renderer.embed_html(rl)), start - 1, m.end(0)
+        rl = self.renderer.lookup("link", target, fragment, display, mark)
+        return self.renderer.link_element(rl), start, m.end(0)
+
+
+class MarkdownEmbedProcessor(RenderedPattern):
+    """``![](Note.md)`` and ``![](Note.md#Section)`` transclude the note, as ``![[...]]``.
+
+    Only an image whose target the compiler resolved to a note; anything else
+    is left to Python-Markdown's own image pattern (which runs after this one).
+    """
+
+    def handleMatch(  # type: ignore[override]
+        self, m: re.Match[str], data: str
+    ) -> tuple[etree.Element | None, int | None, int | None]:
+        if self.renderer.frame is None or (m.start(0) > 0 and data[m.start(0) - 1] == "\\"):
+            return None, None, None
+        href = m.group("href")
+        if href.startswith("<"):
+            href = href[1:-1].strip()
+        rl = self.renderer.markdown_target(href, ("image",))
+        if rl is None or rl.target is None or rl.is_asset:
+            return None, None, None
+        return self.embedded(self.renderer.embed_html(rl)), m.start(0), m.end(0)
+
+
+class ImageSizes(Treeprocessor):
+    """``<img alt="alt|375">`` (from ``![alt|375](x.png)``) -> ``alt="alt" width="375"``."""
+
+    def run(self, root: etree.Element) -> None:
+        for img in root.iter("img"):
+            alt = img.get("alt")
+            m = _ALT_SIZE.match(alt) if alt and "|" in alt else None
+            if m is None or img.get("width"):
+                continue
+            img.set("alt", m.group("alt"))
+            img.set("width", m.group("width"))
+            if m.group("height"):
+                img.set("height", m.group("height"))
+
+
+def is_embed(data: str, start: int) -> bool:
+    """``!`` before the ``[[`` at ``start``: an embed, unless escaped (``\\![[x]]``)."""
+    return (start > 0 and data[start - 1] == "!"
+            and not (start > 1 and data[start - 2] == "\\"))
+
+
+class TagProcessor(RenderedPattern):
+    """``#tag`` in prose -> a link to the tag's page (a styled ``<span>`` where it has none)."""
+
+    def handleMatch(  # type: ignore[override]
+        self, m: re.Match[str], data: str
+    ) -> tuple[etree.Element | None, int | None, int | None]:
+        start = m.start()
+        # `Heading { #id }` (attr_list's id; Material's tag listings write them too): an
+        # open "{" shortly before, then the list's end.  Looked for near the tag only:
+        # a scan to the line's ends for each of thousands of tags on one line was quadratic
+        brace = data.rfind("{", max(0, start - _ATTR_LIST_MAX), start)
+        if brace >= 0 and data.rfind("}", brace, start) < 0 \
+                and _ATTR_LIST_END.match(data, m.end(), m.end() + _ATTR_LIST_MAX):
+            return None, None, None
+        href = self.renderer.tag_href(m.group("tag")) if self.renderer is not None else None
+        el = etree.Element("span" if href is None else "a", {"class": "bb-tag"})
+        if href is not None:
+            el.set("href", href)
+        el.text = AtomicString("#" + m.group("tag"))
+        start = m.start(0)
+        if start > 0 and data[start - 1] == LINE_TAG_MARK:
+            start -= 1  # the mark LineTags put there goes with the tag
+        return el, start, m.end(0)
+
+
+class LinkMarks(Preprocessor):
+    """Mark each wikilink and embed the compile found with its index (``render.mark_links``),
+    first, while the text is still the note's own: ``WikiLinkProcessor`` then takes the
+    link's compiled resolution by that index, whatever order it meets the links in."""
+
+    def __init__(self, md: Markdown, renderer: PageRenderer, drop: DropLinkMarks) -> None:
+        super().__init__(md)
+        self.renderer = renderer
+        self.drop = drop
+
+    def run(self, lines: list[str]) -> list[str]:
+        self.drop.marks = ""
+        if self.renderer.frame is None:
+            return lines
+        marked, marks = self.renderer.mark_links("\n".join(lines))
+        if not marks:
+            return lines
+        self.drop.marks = marks
+        return marked.split("\n")
+
+
+class DropLinkMarks(Postprocessor):
+    """Remove a link mark no link took: a link the compile found where Python-Markdown
+    saw none (inside raw HTML, say) is text, as it was written.  Only the marks this
+    conversion put in are removed (an embedded note's text may hold such characters)."""
+
+    def __init__(self, md: Markdown) -> None:
+        super().__init__(md)
+        #: the marks put in this conversion's text
+        self.marks = ""
+
+    def run(self, text: str) -> str:
+        # `in` is a C search, and none at all in a text without characters that high
+        left = [mark for mark in self.marks if mark in text]
+        return text.translate(dict.fromkeys(map(ord, left))) if left else text
+
+
+class TablePipes(Preprocessor):
+    """Escape the ``|`` of wikilinks inside table rows."""
+
+    def run(self, lines: list[str]) -> list[str]:
+        if not any("[[" in line and "|" in line for line in lines):
+            return lines
+        out = list(lines)
+        for i, line in enumerate(lines):
+            if "[[" in line and self._in_table(lines, i):
+                out[i] = _PIPE_IN_WIKILINK.sub(r"\1\\|\2", line)
+        return out
+
+    @staticmethod
+    def _in_table(lines: list[str], i: int) -> bool:
+        if not _TABLE_ROW.match(lines[i]):
+            return False
+        j = i
+        while j >= 0 and lines[j].strip() and "|" in lines[j]:
+            if _DELIMITER_ROW.match(lines[j]):
+                return True
+            j -= 1
+        return i + 1 < len(lines) and bool(_DELIMITER_ROW.match(lines[i + 1]))
+
+
+class LineTags(Preprocessor):
+    """``#tag`` at the start of a line is a tag, not a heading (Obsidian, CommonMark)."""
+
+    def run(self, lines: list[str]) -> list[str]:
+        return [_LINE_TAG.sub(LINE_TAG_MARK, line) if line.startswith("#") else line
+                for line in lines]
+
+
+class BlockIds(Treeprocessor):
+    """``paragraph ^id`` -> ``<p id="^id">paragraph</p>``; ``^id`` on its own line
+    below a list, table, quote, callout, image or paragraph gives that block the id."""
+
+    def run(self, root: etree.Element) -> None:
+        for parent in root.iter():
+            children = list(parent)
+            for index, el in enumerate(children):
+                if el.tag == "table":
+                    _table_marker(el)
+                    continue
+                if el.tag in ("ul", "ol"):
+                    _loose_list_marker(el)
+                    continue
+                if el.tag not in ("p", "li"):
+                    continue
+                lone = _LONE_MARK.match((el.text or "").strip()) if len(el) == 0 else None
+                if lone and el.tag == "p" and index > 0:
+                    children[index - 1].set("id", "^" + lone.group("id"))
+                    parent.remove(el)
+                    continue
+                self._strip_marker(el, parent)
+
+    @staticmethod
+    def _strip_marker(el: etree.Element, parent: etree.Element) -> None:
+        """Remove a trailing `` ^id`` from the element's own text (not nested blocks)."""
+        kids = list(el)
+        first_block = next((i for i, k in enumerate(kids) if k.tag in _BLOCK_TAGS), len(kids))
+        holder = kids[first_block - 1] if first_block > 0 else None
+        text = (holder.tail if holder is not None else el.text) or ""
+        m = _BLOCK_MARK.search(text)
+        if not m:
+            return
+        if holder is not None:
+            holder.tail = text[: m.start()]
+        else:
+            el.text = text[: m.start()]
+        target = el if m.group("sep") != "\n" else _enclosing_block(el, parent)
+        target.set("id", "^" + m.group("id"))
+
+
+def _enclosing_block(el: etree.Element, parent: etree.Element) -> etree.Element:
+    """The block an own-line ``^id`` at the end of ``el`` names.
+
+    Written right below a list, quote or callout, the marker line is a lazy
+    continuation of its last paragraph or item: the id names the whole list,
+    quote or callout (Obsidian), not just that last piece.
+    """
+    if len(parent) == 0 or parent[-1] is not el:
+        return el
+    if el.tag == "li" and parent.tag in ("ul", "ol"):
+        return parent
+    if el.tag == "p" and parent.tag in ("blockquote", "details"):
+        return parent
+    if el.tag == "p" and parent.tag == "div" and "admonition" in parent.get("class", ""):
+        return parent
+    return el
+
+
+def _loose_list_marker(lst: etree.Element) -> None:
+    """A ``^id`` line right below a loose list ends its last item's last paragraph:
+    it names the list (the paragraph's own pass cannot see the list)."""
+    if len(lst) == 0 or len(lst[-1]) == 0 or lst[-1][-1].tag != "p":
+        return
+    p = lst[-1][-1]
+    holder = p[-1] if len(p) else None
+    text = (holder.tail if holder is not None else p.text) or ""
+    m = _BLOCK_MARK.search(text)
+    if m is None or m.group("sep") != "\n":
+        return
+    if holder is not None:
+        holder.tail = text[: m.start()]
+    else:
+        p.text = text[: m.start()]
+    lst.set("id", "^" + m.group("id"))
+
+
+def _table_marker(table: etree.Element) -> None:
+    """A ``^id`` line right below a table became its last row: drop it, id the table."""
+    body = table.find("tbody")
+    if body is None or len(body) == 0:
+        return
+    row = body[-1]
+    cells = list(row)
+    if not cells or any(len(cell) for cell in cells):
+        return
+    m = _LONE_MARK.match((cells[0].text or "").strip())
+    if m is None or any((cell.text or "").strip() for cell in cells[1:]):
+        return
+    body.remove(row)
+    if len(body) == 0:
+        table.remove(body)
+    table.set("id", "^" + m.group("id"))
+
+
+class EmbedBlocks(Treeprocessor):
+    """Split ``<p>text ![[Note]] more</p>`` so the transclusion is not inside a <p>."""
+
+    def run(self, root: etree.Element) -> None:
+        for parent in list(root.iter()):
+            for index, p in reversed(list(enumerate(parent))):
+                if p.tag == "p" and any(c.get("class") == EMBED_SLOT for c in p):
+                    parent[index:index + 1] = self._split(p)
+
+    @staticmethod
+    def _split(p: etree.Element) -> list[etree.Element]:
+        pieces: list[etree.Element] = []
+        current = etree.Element("p", dict(p.attrib))
+        current.text = p.text
+        for child in list(p):
+            if child.get("class") != EMBED_SLOT:
+                current.append(child)
+                continue
+            tail, child.tail = child.tail, None
+            if (current.text or "").strip() or len(current):
+                pieces.append(current)
+            pieces.append(child)
+            current = etree.Element("p")
+            current.text = tail.lstrip() if tail else None
+        if (current.text or "").strip() or len(current):
+            pieces.append(current)
+        return pieces
+
+
+class MarkdownLinkFallback(Treeprocessor):
+    """Re-point ``[t](note.md)`` links that only resolved by name (Obsidian style).
+
+    Runs before MkDocs' own link processor (priority 0), which then converts and
+    validates the corrected source path like any other link.
+    """
+
+    def __init__(self, md: Markdown, renderer: PageRenderer) -> None:
+        super().__init__(md)
+        self.renderer = renderer
+
+    def run(self, root: etree.Element) -> None:
+        if self.renderer.frame is None:
+            return
+        for el in root.iter():
+            attr = "href" if el.tag == "a" else "src" if el.tag == "img" else None
+            if attr is None:
+                continue
+            classes = el.get("class", "")
+            if "bb-link" in classes or "bb-tag" in classes:  # ours: right as they are
+                continue
+            value = el.get(attr)
+            if value:
+                fixed = self.renderer.markdown_link(value)
+                if fixed is not None:
+                    el.set(attr, fixed)
+
+
+class EmbeddedLinks(Treeprocessor):
+    """Make a transclusion's HTML fit its host page.
+
+    Markdown links written relative to the embedded note are re-pointed from
+    the host page, and ids (headings, blocks) and permalinks are dropped: the
+    host page has its own, and an id must be unique in a page.
+    """
+
+    def __init__(self, md: Markdown, renderer: PageRenderer) -> None:
+        super().__init__(md)
+        self.renderer = renderer
+
+    def run(self, root: etree.Element) -> None:
+        for parent in root.iter():
+            for child in list(parent):
+                if child.tag == "a" and "headerlink" in child.get("class", ""):
+                    parent.remove(child)
+        for el in root.iter():
+            el.attrib.pop("id", None)
+            attr = "href" if el.tag == "a" else "src" if el.tag == "img" else None
+            classes = el.get("class", "")
+            if attr is None or "data-bb-target" in el.attrib or "bb-link" in classes \
+                    or "bb-tag" in classes:  # made from the host page already
+                continue
+            value = el.get(attr)
+            if value:
+                el.set(attr, self.renderer.rebase(value))
+
+
+class WikiLinkExtension(Extension):
+    """Registers everything above; the renderer decides what each link becomes."""
+
+    def __init__(self, renderer: PageRenderer, **kwargs: object) -> None:
+        self.renderer = renderer
+        super().__init__(**kwargs)
+
+    def extendMarkdown(self, md: Markdown) -> None:  # noqa: N802 - Python-Markdown API
+        MathExtension().extendMarkdown(md)
+        drop = DropLinkMarks(md)
+        md.preprocessors.register(LinkMarks(md, self.renderer, drop), "bb_link_marks", 100)
+        md.postprocessors.register(drop, "bb_drop_link_marks", 5)
+        md.preprocessors.register(TablePipes(md), "bb_table_pipes", 24)
+        md.preprocessors.register(LineTags(md), "bb_line_tags", 23)
+        md.preprocessors.register(InlineFootnotes(md), "bb_inline_footnotes", 22)
+        md.inlinePatterns.register(WikiLinkProcessor(WIKILINK_RE, md, self.renderer),
+                                   "bb_wikilink", 185)
+        md.inlinePatterns.register(MarkdownEmbedProcessor(MARKDOWN_EMBED_RE, md, self.renderer),
+                                   "bb_markdown_embed", 155)
+        md.inlinePatterns.register(TagProcessor(TAG_RE, md, self.renderer), "bb_tag", 105)
+        md.treeprocessors.register(BlockIds(md), "bb_block_ids", 15)
+        md.treeprocessors.register(EmbedBlocks(md), "bb_embed_blocks", 14)
+        md.treeprocessors.register(ImageSizes(md), "bb_image_sizes", 3)
+        md.treeprocessors.register(MarkdownLinkFallback(md, self.renderer),
+                                   "bb_markdown_link_fallback", 2)

@@ -1,0 +1,2 @@
+"""Reader features: the graph page's data, unlinked mentions, tags, folders, dates,
+recent notes, the search indexes."""

@@ -1,0 +1,588 @@
+"""Unlinked mentions (SPEC §9): pages that name a page without linking to it.
+
+A page *mentions* a note when its prose contains the note's title or one of
+its aliases as whole words, case-insensitively (acronyms such as ``CLI``
+in capitals only), outside code, links, headings, tags and HTML, and the
+page has no link to that note.
+
+Fast at thousands of notes, without comparing every note with every name:
+
+1. ``MentionNames`` keys every title and alias (at least 3 characters) by its
+   first word (one-word names) or its first two words (longer names).
+2. For each note, its prose is tokenised once; the words and the adjacent
+   word pairs, as sets, are intersected with those keys (set operations in C).
+   Only the names that survive are searched for, with a precise pattern.
+3. The hits of a note depend only on its text and on the set of names, so
+   they are cached by (content hash, names hash) across ``mkdocs serve``
+   rebuilds: a rebuild after editing one note's body rescans that note only.
+"""
+
+from __future__ import annotations
+
+import functools
+import re
+import string
+from array import array
+from bisect import bisect_left
+from collections import defaultdict
+from collections.abc import Callable, Iterable, Iterator
+from dataclasses import dataclass, field
+from typing import Any
+
+from ...builder.compiled import Compiled
+from ...builder.documents import Document
+from ...builder.parallel import map_if_it_pays
+from ...codecs.inline import SnippetPart, WikiText, plain_text, snippet_parts
+from ...codecs.mask import code_regions
+from ...ids import SrcPath, normalize_name
+
+#: Names shorter than this are never looked for ("AI", "Go" would be everywhere).
+MIN_NAME = 3
+#: At most this many sentences per (page, note) pair.
+SENTENCES_PER_SOURCE = 2
+#: Longest sentence shown, in characters around the match.
+SNIPPET_MAX = 260
+#: Below this many notes to scan, other processes cost more than they save.
+SCAN_POOL_THRESHOLD = 300
+
+# What is not prose, beyond code: links and embeds of every form, bare URLs,
+# HTML tags and comments, #tags (each branch starts with a literal, so the
+# regex engine can skip to the next candidate character) ...
+_INLINE_NOT_PROSE = re.compile(
+    r"""
+      \[\[[^\[\]\n]*\]\]                            # wikilink / embed (a "!" is no word)
+    | \[(?:[^\[\]\n]|\[[^\[\]\n]*\])*\]             # [text] ...
+      (?:\([^)\n]*\)|\[[^\]\n]*\])                  #   (url) or [ref]
+    | <[^<>\n]+>                                    # HTML tag, autolink
+    | https?://\S+                                  # bare URL
+    | \#(?<![\w&/]\#)[^\s\#\[\]()]+                  # #tag
+    """,
+    re.VERBOSE,
+)
+# ... and whole lines: headings and inline field keys.
+_LINE_NOT_PROSE = re.compile(
+    r"""
+    ^(?:[ \t]{0,3}\#{1,6}(?:[ \t][^\n]*)?$            # ATX heading
+      | [^\n]+\n[ \t]{0,3}(?:=+|-+)[ \t]*$            # setext heading (text + underline)
+      | [A-Za-z_][\w-]*::                           # inline field key
+    )
+    """,
+    re.VERBOSE | re.MULTILINE,
+)
+_BLOCK_BREAK = re.compile(r"\n[ \t]*\n|\n(?=[ \t]*(?:[-*+]|\d{1,9}[.)])[ \t])")
+_SENTENCE_END = re.compile(r"(?<=[.!?])[ \t\n]+(?=[\"'(\[*_]?[A-Z0-9])")
+_LINE_MARKUP = re.compile(r"^[ \t]*(?:[-*+][ \t]+|\d{1,9}[.)][ \t]+|>[ \t]?)+", re.MULTILINE)
+_NOT_NEWLINE = re.compile(r"[^\n]")
+# Punctuation (and blanked text) as spaces: then str.split() gives the words, fast.
+_SPACES = str.maketrans(
+    {c: " " for c in string.punctuation + "\x00\u2013\u2014\u2019\u201c\u201d"})
+_GAP = re.compile(r"[ \t\r\n]+")  # what may separate the words of a name in a text
+_BLANK = "\x00"  # fills what is not prose: neither a word nor whitespace, so no name spans it
+
+
+@dataclass(frozen=True)
+class Mention:
+    """``source`` names ``target`` at these body offsets (start of each match)."""
+
+    source: SrcPath
+    target: SrcPath
+    offsets: tuple[int, ...]
+
+
+@dataclass(frozen=True)
+class Snippet:
+    """A sentence split around the name it mentions, for ``<mark>``."""
+
+    before: str
+    match: str
+    after: str
+
+    def parts(self) -> tuple[list[SnippetPart], list[SnippetPart], list[SnippetPart]]:
+        """Before, match and after as runs of text and code (for the template)."""
+        return snippet_parts(self.before), snippet_parts(self.match), snippet_parts(self.after)
+
+
+def is_acronym(text: str) -> bool:
+    """``ARE``, ``DRF``, ``HTTP2``: one short word in capitals."""
+    return 2 <= len(text) <= 6 and text.isupper() and text.isalnum()
+
+
+def name_key(text: str) -> str:
+    """Names compare lowercase, with runs of whitespace as one space."""
+    return " ".join(text.lower().split())
+
+
+class MentionNames:
+    """Every published note's title and aliases, keyed for the set intersections."""
+
+    def __init__(self, docs: Iterable[Document]) -> None:
+        self.owners: dict[str, list[SrcPath]] = defaultdict(list)
+        #: name -> how it must be written: acronyms ("ARE", "DRF") match in capitals
+        #: only, or every "are" in every note would be a mention
+        self.exact: dict[str, str] = {}
+        spelled: dict[str, set[str]] = defaultdict(set)
+        for doc in docs:
+            if doc.url is None:
+                continue
+            for original in dict.fromkeys((doc.title, *doc.aliases)):
+                name = name_key(original)
+                if len(name) < MIN_NAME or not name.translate(_SPACES).split():
+                    continue
+                if doc.path not in self.owners[name]:
+                    self.owners[name].append(doc.path)
+                spelled[name].add(original.strip())
+        for name, forms in spelled.items():
+            if len(forms) == 1 and is_acronym(next(iter(forms))):
+                self.exact[name] = next(iter(forms))
+        self.single: dict[str, list[str]] = defaultdict(list)
+        self.pairs: dict[tuple[str, str], list[str]] = defaultdict(list)
+        for name in sorted(self.owners):
+            words = name.translate(_SPACES).split()
+            if len(words) == 1:
+                self.single[words[0]].append(name)
+            else:
+                self.pairs[(words[0], words[1])].append(name)
+        #: what a scan depends on: each name and how it must be spelled
+        self.signature = frozenset((n, self.exact.get(n)) for n in self.owners)
+
+    def could_occur(self, name: str, words: WordSketch) -> bool:
+        """Is ``name``'s first word (one-word names) or first pair among a note's?"""
+        parts = name.translate(_SPACES).split()
+        return " ".join(parts[:2]) in words
+
+    def candidates(self, words: list[str]) -> list[str]:
+        """Names whose first word (or pair) occurs in ``words``."""
+        found: list[str] = []
+        for word in set(words) & self.single.keys():
+            found += self.single[word]
+        if self.pairs:
+            for pair in set(zip(words, words[1:], strict=False)) & self.pairs.keys():
+                found += self.pairs[pair]
+        return sorted(found)
+
+
+def prose(body: str) -> str:
+    """``body`` with everything that is not prose replaced (same length, newlines kept)."""
+    regions = code_regions(body)
+    regions += [m.span() for m in _INLINE_NOT_PROSE.finditer(body)]
+    regions += [m.span() for m in _LINE_NOT_PROSE.finditer(body)]
+    regions.sort()
+    out: list[str] = []
+    pos = 0
+    for start, end in regions:
+        start = max(start, pos)
+        if end <= start:
+            continue
+        out.append(body[pos:start])
+        out.append(_NOT_NEWLINE.sub(_BLANK, body[start:end]))
+        pos = end
+    out.append(body[pos:])
+    return "".join(out)
+
+
+def _is_word(char: str) -> bool:
+    return char.isalnum() or char == "_"
+
+
+def find_name(low: str, name: str, start: int = 0) -> Iterator[int]:
+    """Offsets where ``name`` (lowercase, single spaces) occurs in ``low`` as whole
+    words, any run of whitespace between its words.  Plain string search: no
+    regex to compile for each of thousands of names."""
+    parts = name.split(" ")
+    first = parts[0]
+    head = _is_word(first[0])
+    tail = _is_word(parts[-1][-1])
+    size = len(low)
+    at = low.find(first, start)
+    while at >= 0:
+        end = at + len(first)
+        ok = not (head and at > 0 and _is_word(low[at - 1]))
+        for part in parts[1:] if ok else ():
+            gap = end
+            while gap < size and low[gap] in " \t\r\n":
+                gap += 1
+            if gap == end or not low.startswith(part, gap):
+                ok = False
+                break
+            end = gap + len(part)
+        if ok and not (tail and end < size and _is_word(low[end])):
+            yield at
+        at = low.find(first, at + 1)
+
+
+def single_spaced(text: str) -> str:
+    """``text`` with each gap between words (spaces, tabs, newlines) as one space."""
+    return _GAP.sub(" ", text)
+
+
+def find_spaced(low: str, spaced: str, name: str) -> Iterator[int]:
+    """``find_name(low, name)`` for a name of several words, faster.
+
+    A common first word occurs dozens of times per note; the whole name is
+    looked for in ``spaced`` (``single_spaced(low)``) instead, and each hit is
+    placed in ``low`` by ``find_name`` from where it can start: offsets only
+    shrink in ``spaced``, and the hits keep their order.
+    """
+    head = _is_word(name[0])
+    tail = _is_word(name[-1])
+    size = len(spaced)
+    resume = 0
+    at = spaced.find(name)
+    while at >= 0:
+        end = at + len(name)
+        if not (head and at > 0 and _is_word(spaced[at - 1])) and not (
+                tail and end < size and _is_word(spaced[end])):
+            found = next(find_name(low, name, max(at, resume)), None)
+            if found is None:
+                return
+            yield found
+            resume = found + 1
+        at = spaced.find(name, at + 1)
+
+
+def scan(body: str, names: MentionNames) -> list[tuple[str, int]]:
+    """(name, offset) of every name in the prose of ``body``, at most a few per name."""
+    return [hit for name_hits in scan_prose(prose(body), names, None).hits.values()
+            for hit in name_hits]
+
+
+class WordSketch:
+    """A note's distinct words and word pairs ("next release"), as sorted 32-bit hashes.
+
+    Four bytes each instead of a set of strings: kept for every note while
+    ``mkdocs serve`` runs, sets of words took 100 MB per 1,000 notes.  A hash
+    collision only makes ``in`` answer yes for a word the note lacks, which
+    costs one needless scan of that note, never a wrong mention.
+    """
+
+    __slots__ = ("_hashes",)
+
+    def __init__(self, words: list[str]) -> None:
+        items = set(words)
+        items.update(f"{a} {b}" for a, b in zip(words, words[1:], strict=False))
+        self._hashes = array("I", sorted({hash(item) & 0xFFFFFFFF for item in items}))
+
+    def __contains__(self, item: str) -> bool:
+        key = hash(item) & 0xFFFFFFFF
+        at = bisect_left(self._hashes, key)
+        return at < len(self._hashes) and self._hashes[at] == key
+
+
+@dataclass
+class _Scanned:
+    """One note's scan: its words (to find candidates again) and its hits per name."""
+
+    words: WordSketch | None  # None in a one-shot build: no later name change to check
+    hits: dict[str, list[tuple[str, int]]]  # name -> [(name, offset)]
+    names: frozenset[tuple[str, str | None]]  # (name, exact spelling) scanned for
+
+
+def scan_prose(text: str, names: MentionNames, only: set[str] | None,
+               keep_words: bool = True) -> _Scanned:
+    """Scan prose for the candidate names (``only``: just these)."""
+    low = text.lower()
+    words = low.translate(_SPACES).split()
+    hits: dict[str, list[tuple[str, int]]] = {}
+    spaced: str | None = None
+    for name in names.candidates(words):
+        if only is not None and name not in only:
+            continue
+        exact = names.exact.get(name)
+        if exact:
+            found = find_name(text, exact)
+        elif " " in name:
+            spaced = single_spaced(low) if spaced is None else spaced
+            found = find_spaced(low, spaced, name)
+        else:
+            found = find_name(low, name)
+        for k, offset in enumerate(found):
+            if k == SENTENCES_PER_SOURCE:
+                break
+            hits.setdefault(name, []).append((name, offset))
+    return _Scanned(WordSketch(words) if keep_words else None, hits, names.signature)
+
+
+@dataclass
+class MentionCache:
+    """Each note's scan by content hash; lives as long as the plugin.
+
+    When the set of names changes (a title edited, a note added), a note is
+    not scanned again: only names it could contain (their first word or pair
+    is among its words) are looked for, and hits of names that are gone are
+    dropped.  A rename costs a scan of the few notes containing the new name.
+    """
+
+    notes: dict[str, _Scanned] = field(default_factory=dict)
+    #: (names a note was scanned for, names now) -> (gone, added), for this build
+    diffs: dict[tuple[frozenset[Any], frozenset[Any]], tuple[set[str], set[str]]] = field(
+        default_factory=dict, repr=False)
+
+    #: the name set of the last build: an equal one is replaced by it, so that
+    #: comparing a note's names with the current ones is an identity check, not a
+    #: comparison of thousands of names per note
+    signature: frozenset[Any] = frozenset()
+    #: keep each note's word sketch for the next rebuild (``mkdocs serve``); a
+    #: one-shot build skips them (a third of the scan's time)
+    keep_words: bool = True
+
+    #: the last build's MentionNames and what it was built from: an edit that
+    #: changes no title or alias reuses it (5,000 notes: half a second a rebuild)
+    last_names: tuple[tuple[Any, ...], MentionNames] | None = field(default=None, repr=False)
+
+    #: the last build's findings per source note, the same by target, and its result
+    sources: dict[SrcPath, _Source] = field(default_factory=dict, repr=False)
+    by_target: dict[SrcPath, dict[SrcPath, tuple[int, ...]]] = field(
+        default_factory=lambda: defaultdict(dict), repr=False)
+    result: dict[SrcPath, list[Mention]] = field(default_factory=dict, repr=False)
+    #: the result before the last build's, and the targets whose list that build
+    #: made again (the others' are the same lists)
+    touched: tuple[dict[SrcPath, list[Mention]], set[SrcPath]] | None = field(
+        default=None, repr=False)
+
+    def touched_since(self, before: dict[SrcPath, list[Mention]]) -> set[SrcPath] | None:
+        """The targets whose mentions may differ from ``before`` (None: any)."""
+        if self.touched is None or self.touched[0] is not before:
+            return None
+        return self.touched[1]
+
+    def found_by(self, source: SrcPath) -> dict[SrcPath, tuple[int, ...]]:
+        """The notes the last build found ``source`` to mention, with the offsets."""
+        found = self.sources.get(source)
+        return found.found if found is not None else {}
+
+    def names_of(self, docs: Iterable[Document]) -> tuple[MentionNames, set[str]]:
+        """This build's names, and those whose owning notes differ from the last
+        build's (every name the first time: nothing found before can be kept)."""
+        docs = list(docs)
+        key = tuple((d.path, d.url is None, d.title, d.aliases) for d in docs)
+        last = self.last_names
+        if last is not None and last[0] == key:
+            return last[1], set()
+        names = MentionNames(docs)
+        self.intern(names)
+        self.last_names = (key, names)
+        if last is None:
+            self.sources = {}
+            return names, set(names.owners)
+        old, new = last[1].owners, names.owners
+        return names, {name for name in old.keys() | new.keys() if old.get(name) != new.get(name)}
+
+    def intern(self, names: MentionNames) -> None:
+        if names.signature == self.signature:
+            names.signature = self.signature
+        self.signature = names.signature
+
+    def _unscanned(self, digest: str) -> bool:
+        seen = self.notes.get(digest)
+        return seen is None or (self.keep_words and seen.words is None)
+
+    def scan_ahead(self, docs: Iterable[Document], body_of: Callable[[Document], str],
+                   names: MentionNames, workers: int = 0) -> None:
+        """Scan the notes never scanned, in several processes when there are many
+        (a cold build: every note).  ``workers`` as ``builder.compiler.parse_many``."""
+        todo = {d.parsed.digest: d for d in docs if self._unscanned(d.parsed.digest)}
+        if len(todo) < SCAN_POOL_THRESHOLD:
+            return  # ``hits`` scans each as it comes
+        scan_one = functools.partial(_scan_body, names=names, keep_words=self.keep_words)
+        scanned = map_if_it_pays(scan_one, [body_of(d) for d in todo.values()],
+                                 SCAN_POOL_THRESHOLD, workers)
+        if scanned is None:
+            return  # one CPU, or a worker failed: ``hits`` scans each as it comes
+        for digest, (words, found) in zip(todo, scanned, strict=True):
+            self.notes[digest] = _Scanned(words, found, names.signature)
+
+    def hits(self, digest: str, body: Callable[[], str], names: MentionNames) -> _Scanned:
+        seen = self.notes.get(digest)
+        if seen is None or (self.keep_words and seen.words is None):
+            seen = scan_prose(prose(body()), names, None, self.keep_words)
+        elif seen.names is not names.signature:
+            seen = _update(seen, body, names, self.diffs)
+        self.notes[digest] = seen
+        return seen
+
+
+def _scan_body(body: str, names: MentionNames, keep_words: bool
+               ) -> tuple[WordSketch | None, dict[str, list[tuple[str, int]]]]:
+    """One note's scan, without the name set (which the results would carry back
+    from a worker process, pickled once per note)."""
+    seen = scan_prose(prose(body), names, None, keep_words)
+    return seen.words, seen.hits
+
+
+def _update(seen: _Scanned, body: Callable[[], str], names: MentionNames,
+            diffs: dict[tuple[frozenset[Any], frozenset[Any]], tuple[set[str], set[str]]]
+            ) -> _Scanned:
+    key = (seen.names, names.signature)
+    diff = diffs.get(key)
+    if diff is None:  # once per pair of name sets, not once per note
+        diff = diffs[key] = ({name for name, _ in seen.names - names.signature},
+                             {name for name, _ in names.signature - seen.names})
+    gone, added = diff
+    wanted = {name for name in added
+              if seen.words is None or names.could_occur(name, seen.words)}
+    if not wanted and gone.isdisjoint(seen.hits):
+        # the same hits: the same object, so that what was found from it is kept
+        seen.names = names.signature
+        return seen
+    hits = {name: h for name, h in seen.hits.items() if name not in gone}
+    if wanted:
+        fresh = scan_prose(prose(body()), names, wanted)
+        hits.update(fresh.hits)
+    return _Scanned(seen.words, hits, names.signature)
+
+
+def find_mentions(
+    compiled: Compiled, body_of: Callable[[Document], str], cache: MentionCache,
+    workers: int = 0,
+) -> dict[SrcPath, list[Mention]]:
+    """Unlinked mentions of every published note, by target path (sources sorted).
+
+    What a note mentions depends on its scan, its links and who owns the names
+    it contains; when none of these changed since the last build (the same
+    objects, no owner changed) its findings are kept, and only the targets
+    whose sources changed get their list made again (``cache.touched``).
+    """
+    published = compiled.published
+    names, owners_changed = cache.names_of(published.values())
+    cache.scan_ahead((d for d in published.values() if d.kind == "markdown" and d.url is not None),
+                     body_of, names, workers)
+    used: dict[str, _Scanned] = {}
+    sources: dict[SrcPath, _Source] = {}
+    touched: set[SrcPath] = set()
+    for doc in published.values():
+        if doc.kind != "markdown" or doc.url is None:
+            continue
+        scanned = cache.hits(doc.parsed.digest, lambda d=doc: body_of(d), names)
+        used[doc.parsed.digest] = scanned
+        links = compiled.links.get(doc.path)
+        last = cache.sources.get(doc.path)
+        if (last is not None and last.scanned is scanned and last.links is links
+                and owners_changed.isdisjoint(scanned.hits)):
+            sources[doc.path] = last
+            continue
+        source = sources[doc.path] = _Source(scanned, links,
+                                             _found_in(doc.path, scanned, links, names))
+        if last is not None:
+            touched.update(last.found)
+        touched.update(source.found)
+    for path in cache.sources.keys() - sources.keys():
+        touched.update(cache.sources[path].found)
+    cache.notes = used  # keep only what this build used
+    cache.diffs.clear()
+    by_target = cache.by_target
+    for path, last in cache.sources.items():
+        if sources.get(path) is not last:
+            for target in last.found:
+                by_target[target].pop(path, None)
+    for path, source in sources.items():
+        if cache.sources.get(path) is not source:
+            for target, offsets in source.found.items():
+                by_target[target][path] = offsets
+    result = dict(cache.result)
+    for target in touched:
+        found = by_target.get(target)
+        if found:
+            result[target] = [Mention(source_path, target, offsets)
+                              for source_path, offsets in sorted(found.items())]
+        else:
+            by_target.pop(target, None)
+            result.pop(target, None)
+    cache.touched = (cache.result, touched)
+    cache.sources, cache.result = sources, result
+    return result
+
+
+@dataclass(frozen=True)
+class _Source:
+    """What one note mentions, and what it was found from."""
+
+    scanned: _Scanned
+    links: Any  # the note's resolved links (the compiler's list)
+    found: dict[SrcPath, tuple[int, ...]]  # target -> offsets of its names, sorted
+
+
+def _found_in(path: SrcPath, scanned: _Scanned, links: Any, names: MentionNames
+              ) -> dict[SrcPath, tuple[int, ...]]:
+    """Target -> the first offsets (at most ``SENTENCES_PER_SOURCE``) where the note
+    names it, by any of its names (whatever order the scan found them in)."""
+    linked = {rl.target for rl in links or () if rl.target}
+    found: dict[SrcPath, set[int]] = {}
+    for name_hits in scanned.hits.values():
+        for name, offset in name_hits:
+            for target in names.owners[name]:
+                if target != path and target not in linked:
+                    found.setdefault(target, set()).add(offset)
+    return {target: tuple(sorted(offsets)[:SENTENCES_PER_SOURCE])
+            for target, offsets in found.items()}
+
+
+def sentence_at(body: str, offset: int) -> str:
+    """The Markdown of the sentence (or list item, or table cell) around ``offset``."""
+    line_start = body.rfind("\n", 0, offset) + 1
+    line_end = body.find("\n", offset)
+    line = body[line_start:line_end if line_end >= 0 else len(body)]
+    if line.lstrip().startswith("|"):
+        rel = offset - line_start
+        right = line.find("|", rel)
+        return line[line.rfind("|", 0, rel) + 1:right if right >= 0 else len(line)].strip()
+    start = 0
+    end = len(body)
+    for m in _BLOCK_BREAK.finditer(body):
+        if m.end() <= offset:
+            start = m.end()
+        elif m.start() >= offset:
+            end = m.start()
+            break
+    block = body[start:end]
+    rel = offset - start
+    s0, s1 = 0, len(block)
+    for m in _SENTENCE_END.finditer(block):
+        if m.end() <= rel:
+            s0 = m.end()
+        elif m.start() >= rel:
+            s1 = m.start()
+            break
+    return _LINE_MARKUP.sub("", block[s0:s1])
+
+
+def snippet(body: str, offset: int, target: Document, wikitext: WikiText) -> Snippet:
+    """The sentence at ``offset`` as plain text, split around the name it mentions."""
+    text = plain_text(sentence_at(body, offset), wikitext, snippet=True)
+    for name in sorted((name_key(n) for n in (target.title, *target.aliases)), key=len,
+                       reverse=True):
+        if len(name) < MIN_NAME:
+            continue
+        exact = next((n.strip() for n in (target.title, *target.aliases)
+                      if name_key(n) == name and is_acronym(n.strip())), None)
+        at = next(find_name(text, exact) if exact else find_name(text.lower(), name), -1)
+        if at < 0:
+            continue
+        end = at + len(name) + _extra_space(text, at, name)
+        before, match, after = text[:at], text[at:end], text[end:]
+        room = max(40, (SNIPPET_MAX - len(match)) // 2)
+        if len(before) > room:
+            cut = before.find(" ", len(before) - room)
+            before = "…" + before[cut + 1 if cut >= 0 else len(before) - room:]
+        if len(after) > room:
+            cut = after.rfind(" ", 0, room)
+            after = after[: cut if cut > 0 else room] + "…"
+        return Snippet(before, match, after)
+    return Snippet(text[:SNIPPET_MAX], "", "")
+
+
+def _extra_space(text: str, at: int, name: str) -> int:
+    """How much longer than ``name`` its occurrence at ``at`` is (wider whitespace)."""
+    end, extra = at, 0
+    for k, part in enumerate(name.split(" ")):
+        if k:
+            gap = end
+            while gap < len(text) and text[gap].isspace():
+                gap += 1
+            extra += gap - end - 1
+            end = gap
+        end += len(part)
+    return extra
+
+
+def sort_key(doc: Document) -> tuple[str, str]:
+    return (normalize_name(doc.title), doc.path)

@@ -1,0 +1,346 @@
+"""The reader's side of the site (SPEC §9): graph page, local graph, previews,
+unlinked mentions, aliases, and the JSON files they read.
+
+``SiteBuild`` owns one ``ReaderSite`` per build and forwards to it:
+
+1. ``add_files(files, config)`` (``on_files``): the ``graph/`` page
+   (``File.generated``, its Markdown is only frontmatter), the viewer's
+   modules and CSS under ``_beliefbase/graph/``, and MkDocs' ``lunr.js`` as
+   ``_beliefbase/lunr.js``.
+2. While pages render: ``graph_page_html()`` fills the graph page from
+   ``theme/graph.html``; ``aliases_html()`` is the "Also called" line under a
+   note's title (page content, so MkDocs-Material's search indexes the
+   aliases); ``panels_html()`` adds the local graph (``local-graph.html``) and
+   the unlinked mentions (``mentions.html``) after the other panels.
+3. ``write_outputs()`` (``on_post_build``), one file per consumer:
+   ``graph-view.json`` (the viewer), ``search-index.json`` (the viewer's
+   search, lunr) and ``previews.json`` (hover previews, ``beliefbase.js``).
+
+Per-note work that survives ``mkdocs serve`` rebuilds lives in a
+``ReaderCache`` that the plugin keeps.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import multiprocessing
+import os
+import re
+import threading
+from collections.abc import Callable, Mapping
+from collections.abc import Set as AbstractSet
+from dataclasses import dataclass, field
+from multiprocessing.process import BaseProcess
+from pathlib import Path
+from typing import Any
+
+from mkdocs.config.defaults import MkDocsConfig
+from mkdocs.structure.files import File, Files
+from mkdocs.utils import get_relative_url
+
+from ... import diagnostics as diag
+from ...builder.compiled import Compiled
+from ...builder.documents import Document
+from ...codecs.inline import WikiText
+from ...config import BeliefbaseConfig
+from ...graph.model import Graph
+from ...graph.view import ViewKept, graph_view_text
+from ...ids import SrcPath
+from ...project import cache_dir
+from ..escape import UserText
+from ..output import write_text
+from ..panels import _titles
+from ..previews import PREVIEWS_JSON, excerpt, first_paragraph, previews_data, previews_text
+from ..serve.dependents import changed_mentions, paragraphs_near
+from ..templates import Templates, theme_dir
+from . import mentions as mention
+from .lunr_index import LUNR_JS, SEARCH_INDEX, index_documents, lunr_js, search_index_text
+
+OUTPUT_DIR = "_beliefbase"  # session.OUTPUT_DIR (session imports this module)
+GRAPH_VIEW_JSON = "graph-view.json"
+GRAPH_ASSETS = "graph"
+#: Unlinked mentions listed on a page (the count says how many there are).
+MENTIONS_SHOWN = 25
+
+_GRAPH_PAGE_MARKDOWN = """\
+---
+title: Graph
+hide: [navigation, toc]
+search:
+  exclude: true
+---
+"""
+_H1_END = re.compile(r"\A\s*<h1\b[^>]*>.*?</h1>", re.DOTALL)
+
+
+@dataclass(frozen=True)
+class ReaderOptions:
+    """What the reader's features need from the plugin's configuration."""
+
+    graph_page: str  # "graph/"
+    local_graph: bool
+    cache_dir: Path | None  # the search index cache
+    background: bool = False  # write the search index in a thread (mkdocs serve)
+
+
+@dataclass
+class ReaderCache:
+    """Per-note results keyed by content hash; the plugin keeps it across rebuilds."""
+
+    mentions: mention.MentionCache = field(default_factory=mention.MentionCache)
+    paragraphs: dict[str, str] = field(default_factory=dict)
+    excerpts: dict[Any, str] = field(default_factory=dict)
+    #: a search index still being written (a process where fork exists, else a thread)
+    pending: threading.Thread | BaseProcess | None = None
+    #: the unlinked mentions the last build showed, for ``mkdocs serve --dirty``
+    last_mentions: dict[SrcPath, list[mention.Mention]] | None = None
+    #: what the last build wrote, so a rebuild can skip writing the same again
+    last_graph: list[str] = field(default_factory=list)
+    last_previews: dict[str, Any] | None = None
+    #: graph-view.json's pieces (node texts, the edge list), for the next rebuild
+    view: ViewKept = field(default_factory=ViewKept)
+
+    def wait(self) -> None:
+        """Let a background write finish (on exit)."""
+        if self.pending is not None:
+            self.pending.join()
+            self.pending = None
+
+    def cancel(self) -> None:
+        """Stop a background write: a newer build's index replaces it (a thread,
+        which cannot be stopped, is waited for)."""
+        if isinstance(self.pending, BaseProcess) and self.pending.is_alive():
+            self.pending.terminate()
+        self.wait()
+
+
+class ReaderSite:
+    """The reader's features for one build."""
+
+    def __init__(self, compiled: Compiled, templates: Templates,
+                 read_text: Callable[[SrcPath], str], options: ReaderOptions,
+                 cache: ReaderCache) -> None:
+        self.compiled = compiled
+        self.templates = templates
+        self.read_text = read_text
+        self.options = options
+        self.cache = cache
+        self.graph_src: str | None = None
+        self._mentions: dict[SrcPath, list[mention.Mention]] | None = None
+        self._wikitexts: dict[SrcPath, WikiText] = {}
+
+    # -- files -------------------------------------------------------------------------
+
+    def add_files(self, files: Files, config: MkDocsConfig) -> list[diag.Diagnostic]:
+        """Add the graph page, the viewer's assets and lunr.js to ``files``."""
+        found: list[diag.Diagnostic] = []
+        src = self.options.graph_page.rstrip("/") + ".md"
+        if files.get_file_from_path(src) is None:
+            files.append(File.generated(config, src, content=_GRAPH_PAGE_MARKDOWN))
+            self.graph_src = src
+        else:
+            found.append(diag.make("page-conflict", src, 1, 1,
+                                   f"{src} is the graph page's URL ({self.options.graph_page}); "
+                                   "the note keeps it and the site has no graph page: rename "
+                                   "the note or set the plugin's graph_page option"))
+        for asset in sorted((theme_dir() / "assets" / GRAPH_ASSETS).iterdir()):
+            if asset.suffix in (".js", ".css"):
+                files.append(File.generated(config, f"{OUTPUT_DIR}/{GRAPH_ASSETS}/{asset.name}",
+                                            abs_src_path=str(asset)))
+        if files.get_file_from_path(f"{OUTPUT_DIR}/{LUNR_JS}") is None:
+            files.append(File.generated(config, f"{OUTPUT_DIR}/{LUNR_JS}",
+                                        abs_src_path=str(lunr_js())))
+        return found
+
+    # -- pages -------------------------------------------------------------------------
+
+    def _urls(self, page_url: str) -> dict[str, str]:
+        def rel(path: str) -> str:
+            return get_relative_url(path, page_url)
+
+        root = get_relative_url(".", page_url)
+        return {
+            "site_root": "./" if root in ("", ".") else root.rstrip("/") + "/",
+            "graph_json_url": rel(f"{OUTPUT_DIR}/{GRAPH_VIEW_JSON}"),
+            "search_index_url": rel(f"{OUTPUT_DIR}/{SEARCH_INDEX}"),
+            "lunr_url": rel(f"{OUTPUT_DIR}/{LUNR_JS}"),
+            "graph_assets_url": rel(f"{OUTPUT_DIR}/{GRAPH_ASSETS}") + "/",
+            "graph_page_url": rel(self.options.graph_page),
+        }
+
+    def is_graph_page(self, src: str) -> bool:
+        return src == self.graph_src
+
+    def graph_page_html(self, page_url: str) -> str:
+        return self.templates.render("graph.html", **self._urls(page_url))
+
+    def aliases_html(self, doc: Document, html: str) -> str:
+        """``html`` with the "Also called" line under its title (or first, if it has no H1)."""
+        if not doc.aliases:
+            return html
+        line = self.templates.render("aliases.html", aliases=[UserText(a) for a in doc.aliases])
+        m = _H1_END.match(html)
+        return html[: m.end()] + line + html[m.end():] if m else line + html
+
+    def panels_html(self, doc: Document, page_url: str) -> str:
+        """The local graph and the unlinked mentions of ``doc``'s page."""
+        html = ""
+        if self.options.local_graph and doc.url is not None:
+            html += self.templates.render("local-graph.html", node_id=doc.bid,
+                                          title=doc.title, **self._urls(page_url))
+        if doc.url is not None:
+            html += self._mentions_html(doc, page_url)
+        return html
+
+    def _mentions_html(self, doc: Document, page_url: str) -> str:
+        found = [(mention.sort_key(source), source, m)
+                 for m in self.mentions().get(doc.path, [])
+                 if (source := self.compiled.documents[m.source]).url is not None]
+        found.sort(key=lambda f: f[0])
+        shown = []
+        for _key, source, m in found[:MENTIONS_SHOWN]:  # a sentence costs: only those shown
+            body = self._body(source)
+            shown.append({
+                "title": source.title,
+                "href": get_relative_url(source.url, page_url),
+                "bid": source.bid,
+                "snippets": [mention.snippet(body, offset, doc, self._wikitext(source))
+                             for offset in m.offsets],
+            })
+        return self.templates.render("mentions.html", sources=shown, total=len(found),
+                                     title=doc.title)
+
+    # -- data --------------------------------------------------------------------------
+
+    def mentions(self) -> dict[SrcPath, list[mention.Mention]]:
+        """Unlinked mentions of every page (computed on first use, once per build)."""
+        if self._mentions is None:
+            self.cache.mentions.keep_words = self.options.background  # only serve rebuilds
+            self._mentions = mention.find_mentions(self.compiled, self._body,
+                                                   self.cache.mentions)
+        return self._mentions
+
+    def mention_changes(
+        self, rewritten: Mapping[SrcPath, AbstractSet[int]] | None = None
+    ) -> set[SrcPath]:
+        """Pages whose "Unlinked mentions" panel differs from the last build's.
+
+        ``rewritten``: notes that did not change but whose sentences show
+        something new on these lines (a linked note's title); the panels quoting
+        those sentences change too."""
+        before, after = self.cache.last_mentions, self.mentions()
+        self.cache.last_mentions = after
+        if before is None:
+            return set()
+        changed = changed_mentions(before, after, self.compiled.changed | self.compiled.removed,
+                                   self.cache.mentions.touched_since(before))
+        return changed | self._quoting(rewritten or {})
+
+    def _quoting(self, rewritten: Mapping[SrcPath, AbstractSet[int]]) -> set[SrcPath]:
+        """Notes whose panel quotes a sentence of ``rewritten`` that shows something new."""
+        found: set[SrcPath] = set()
+        for path, lines in rewritten.items():
+            targets = self.cache.mentions.found_by(path)
+            doc = self.compiled.documents.get(path)
+            if not targets or doc is None:
+                continue
+            text = self.read_text(path)
+            near = paragraphs_near(text, lines)
+            start = doc.parsed.body_offset
+            found.update(target for target, offsets in targets.items()
+                         if any(text.count("\n", 0, start + o) + 1 in near for o in offsets))
+        return found
+
+    def _body(self, doc: Document) -> str:
+        return self.read_text(doc.path)[doc.parsed.body_offset:]
+
+    def _wikitext(self, doc: Document) -> WikiText:
+        wikitext = self._wikitexts.get(doc.path)
+        if wikitext is None:
+            wikitext = self._wikitexts[doc.path] = _titles(self.compiled, doc)
+        return wikitext
+
+    def excerpt(self, doc: Document) -> str:
+        """The plain text a hover preview shows of ``doc`` ("" for a node page)."""
+        paragraph = self._paragraph(doc) if doc.kind == "markdown" else ""
+        return excerpt(paragraph, self._wikitext(doc)) if paragraph else ""
+
+    def _paragraph(self, doc: Document) -> str:
+        digest = doc.parsed.digest
+        paragraph = self.cache.paragraphs.get(digest)
+        if paragraph is None:
+            paragraph = self.cache.paragraphs[digest] = first_paragraph(self._body(doc))
+        return paragraph
+
+    def write_search_index(self, out_dir: Path) -> None:
+        """The lunr index; under ``mkdocs serve`` built in the background.
+
+        Building it takes seconds at thousands of notes and only the graph
+        page's search box reads it (on first use), so a rebuild does not wait:
+        the page reloads at once and the index file follows.  It is started
+        last, when the rebuild has nothing left to do, and the next rebuild
+        stops it at once (``ReaderCache.cancel``): the two would share the
+        machine, and that rebuild writes a newer index anyway.
+        """
+        target = out_dir / SEARCH_INDEX
+        cache_dir = self.options.cache_dir
+        self.cache.cancel()
+        if not self.options.background:
+            _write_search_index(target, self.compiled, cache_dir)
+            return
+        worker: threading.Thread | BaseProcess
+        if "fork" in multiprocessing.get_all_start_methods():
+            # a process (its documents too are gathered there, not before the reload)
+            worker = multiprocessing.get_context("fork").Process(
+                target=_write_search_index_aside, args=(target, self.compiled, cache_dir),
+                name="beliefbase-search-index", daemon=True)
+        else:
+            worker = threading.Thread(target=_write_search_index,
+                                      args=(target, self.compiled, cache_dir),
+                                      name="beliefbase-search-index", daemon=True)
+        worker.start()
+        self.cache.pending = worker
+
+    def same_graph(self, graph_chunks: list[str]) -> bool:
+        """Is ``graph.json`` what the last build wrote?  (Then so is everything
+        derived from the graph: a ``mkdocs serve`` rebuild need not write it.)
+        The pieces of unchanged notes are the same strings as last time, so this
+        compares identities, not 40 MB of text."""
+        same = graph_chunks == self.cache.last_graph
+        self.cache.last_graph = graph_chunks
+        return same
+
+    def write_outputs(self, out_dir: Path, graph: Graph, graph_changed: bool = True) -> None:
+        """``graph-view.json`` and ``previews.json`` (each unless a rebuild would
+        write the same bytes again); ``search-index.json`` is ``write_search_index``'s."""
+        view = out_dir / GRAPH_VIEW_JSON
+        if graph_changed or not view.exists():
+            write_text(view, graph_view_text(graph, self.cache.view))
+        previews = previews_data(self.compiled, self._paragraph, self._wikitext,
+                                 self.cache.excerpts)
+        target = out_dir / PREVIEWS_JSON
+        if previews != self.cache.last_previews or not target.exists():
+            write_text(target, previews_text(previews))
+        self.cache.last_previews = previews
+        live = {d.parsed.digest for d in self.compiled.published.values()}
+        self.cache.paragraphs = {k: v for k, v in self.cache.paragraphs.items() if k in live}
+
+
+def _write_search_index(target: Path, compiled: Compiled, cache_dir: Path | None) -> None:
+    write_text(target, search_index_text(index_documents(compiled), cache_dir))
+
+
+def _write_search_index_aside(target: Path, compiled: Compiled, cache_dir: Path | None) -> None:
+    """``_write_search_index`` in a process of its own, yielding to the rebuilds."""
+    with contextlib.suppress(OSError):
+        os.nice(10)
+    _write_search_index(target, compiled, cache_dir)
+
+
+def reader_options(
+    config: MkDocsConfig, plugin_config: BeliefbaseConfig, serving: bool = False
+) -> ReaderOptions:
+    """``ReaderOptions`` from mkdocs.yml (cache_dir resolved against its folder)."""
+    return ReaderOptions(graph_page=plugin_config.graph_page,
+                         local_graph=plugin_config.local_graph,
+                         cache_dir=cache_dir(config), background=serving)

@@ -1,0 +1,272 @@
+"""Tag pages (SPEC §9): a tag index, one page per tag, the tag row under a note's title.
+
+Tags are the note's frontmatter ``tags`` plus its body ``#tags``
+(``Document.tags``); two spellings that differ in case are one tag, as in
+Obsidian (``ids.tag_key``).  A nested tag ``a/b`` also counts for ``a``, as
+Obsidian's tag pane counts it: ``a``'s page lists the notes tagged ``a/b``
+too.  Only published notes are counted or listed; a tag carried only by
+drafts has no page.
+
+Pages (generated, Markdown empty, HTML from ``theme/tags-index.html`` and
+``theme/tag.html``): the index at the plugin option ``tags_page``
+(``tags/``), each tag at ``ids.tag_page_src`` (``tags/a.md``,
+``tags/a/b.md``).  A page of the site that already has one of these URLs
+(Material's ``tags_file`` listing at ``tags.md``, say) is kept and ours is
+not generated; links still point at that URL.
+
+When MkDocs-Material's ``tags`` plugin is enabled it shows ``page.meta.tags``
+above the page itself, so there is no second row; its tag chips link to our
+tag pages unless one of its listings already features the tag.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import posixpath
+import re
+from collections import Counter, defaultdict
+from collections.abc import Set as AbstractSet
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+from urllib.parse import unquote
+
+from markupsafe import Markup
+from mkdocs.config.defaults import MkDocsConfig
+from mkdocs.structure.files import File, Files, InclusionLevel
+from mkdocs.utils import get_relative_url
+
+from ...builder.compiled import Compiled
+from ...builder.documents import Document
+from ...ids import SrcPath, normalize_name, tag_key, tag_page_src, url_for_src
+from ..escape import UserText
+from ..templates import Templates
+
+# The page's title heading, if its HTML starts with one: the tag row goes under it.
+_H1 = re.compile(r"\A\s*<h1\b[^>]*>.*?</h1>", re.DOTALL)
+
+
+@dataclass(frozen=True)
+class TagOptions:
+    root: str  # the plugin option ``tags_page``: "tags/"
+    material_tags: bool  # Material's tags plugin is enabled: it shows the page's tags
+
+
+@dataclass
+class Tag:
+    """One tag page: the notes carrying the tag or a tag nested under it."""
+
+    key: str  # tag_key: "project/alpha"
+    name: str  # as written in the notes (the commonest spelling): "Project/Alpha"
+    src: SrcPath
+    url: str  # site-relative, as MkDocs' File.url writes it
+    notes: set[SrcPath] = field(default_factory=set)  # this tag or one nested under it
+    children: list[str] = field(default_factory=list)  # keys of the tags one level down
+
+
+def material_tags_enabled(plugins: Any) -> bool:
+    """Is MkDocs-Material's ``tags`` plugin enabled for this site?"""
+    return any(type(p).__module__.startswith("material.plugins.tags")
+               and getattr(p, "config", {}).get("enabled", True)
+               for p in plugins.values())
+
+
+class TagSite:
+    """The tags of one build and their pages."""
+
+    def __init__(self, compiled: Compiled, templates: Templates, options: TagOptions) -> None:
+        self.compiled = compiled
+        self.templates = templates
+        self.options = options
+        self.tags: dict[str, Tag] = {}
+        self.index_src = SrcPath(options.root + "index.md")
+        self.index_url = url_for_src(self.index_src, compiled.options.use_directory_urls)
+        self._generated: set[str] = set()  # srcs of the pages added to the build
+        self._src_index: dict[str, Tag] | None = None
+        self._collect()
+
+    def _collect(self) -> None:
+        spellings: dict[str, Counter[str]] = defaultdict(Counter)
+        direct: dict[str, set[SrcPath]] = defaultdict(set)
+        for doc in self.compiled.published.values():
+            if doc.url is None:
+                continue
+            for tag in doc.tags:
+                key = tag_key(tag)
+                if not key:
+                    continue
+                direct[key].add(doc.path)
+                parts = [p for p in tag.lstrip("#").split("/") if p.strip()]
+                spellings[key]["/".join(parts)] += 1
+                for depth in range(1, len(parts)):  # a tag met only as a parent ("a" of
+                    prefix = "/".join(parts[:depth])  # "a/b") is named as written there
+                    spellings[prefix.lower()].setdefault(prefix, 0)
+        use_dirs = self.compiled.options.use_directory_urls
+        for key in sorted(spellings):
+            counts = spellings[key]
+            # the commonest spelling; of a tag only met as a parent, its first spelling
+            name = min(counts, key=lambda s: (-counts[s], s))
+            src = tag_page_src(self.options.root, key)
+            if src is None:
+                continue
+            self.tags[key] = Tag(key, name, src, url_for_src(src, use_dirs))
+        for key, paths in direct.items():
+            parts = key.split("/")
+            for depth in range(1, len(parts) + 1):
+                self.tags["/".join(parts[:depth])].notes |= paths
+        for key in self.tags:
+            parent = key.rpartition("/")[0]
+            if parent:
+                self.tags[parent].children.append(key)
+
+    # -- pages -------------------------------------------------------------------------
+
+    def add_files(self, files: Files, config: MkDocsConfig) -> list[str]:
+        """Add the index and the tag pages to ``files``; return the URLs a page of the
+        site already had (kept: a link to that tag goes to that page)."""
+        if not self.tags:
+            return []
+        taken = {f.url for f in files}
+        kept: list[str] = []
+        pages = [(self.index_src, True)] + [(t.src, False) for t in self.tags.values()]
+        for src, listed in pages:
+            file = File.generated(config, src, content="",
+                                  inclusion=InclusionLevel.INCLUDED if listed
+                                  else InclusionLevel.NOT_IN_NAV)
+            if files.get_file_from_path(src) is not None or file.url in taken:
+                kept.append(file.url)
+                continue
+            files.append(file)
+            self._generated.add(src)
+        return kept
+
+    @property
+    def dest_uris(self) -> set[str]:
+        """The output paths of the generated tag pages (a --dirty rebuild removes the
+        pages of tags that are gone)."""
+        use_dirs = self.compiled.options.use_directory_urls
+        return {_dest(src, use_dirs) for src in self._generated}
+
+    def is_tag_page(self, src: str) -> bool:
+        return src in self._generated
+
+    def meta(self, src: str) -> dict[str, Any]:
+        """``page.meta`` of a tag page: its title (user text: the theme escapes it), kept
+        out of the site search like "All notes" (titles only; the notes are searched,
+        their tag rows included)."""
+        if src not in self._generated:
+            return {}
+        hidden = {"search": {"exclude": True}}
+        if src == self.index_src:
+            return {"title": UserText("Tags"), **hidden}
+        tag = self._by_src().get(src)
+        return {"title": UserText(f"#{tag.name}"), **hidden} if tag is not None else {}
+
+    def content(self, src: str, page_url: str) -> str | None:
+        """The HTML of a tag page (its Markdown is empty)."""
+        if src not in self._generated:
+            return None
+        if src == self.index_src:
+            roots = [k for k in self.tags if "/" not in k]
+            return self.templates.render("tags-index.html",
+                                         tags=self._tree(roots, page_url),
+                                         count=len(self.tags))
+        tag = self._by_src().get(src)
+        if tag is None:
+            return None
+        docs = sorted((self.compiled.documents[p] for p in tag.notes),
+                      key=lambda d: (normalize_name(d.title), d.path))
+        # the site root as seen from this page, then each note's URL: one relative-URL
+        # computation per page, not per note (a tag may list thousands)
+        base = get_relative_url("index.html", page_url).removesuffix("index.html")
+        notes = [{"title": UserText(d.title), "href": _from_root(base, d.url or ""),
+                  "folder": UserText(posixpath.dirname(d.path)),
+                  "nested": [UserText(t) for t in d.tags
+                             if tag_key(t) != tag.key and tag_key(t).startswith(tag.key + "/")]}
+                 for d in docs]
+        parent = tag.key.rpartition("/")[0]
+        return self.templates.render(
+            "tag.html", tag_name=UserText(tag.name), notes=notes,
+            children=self._tree(tag.children, page_url, deep=False),
+            parent=self._link(self.tags[parent], page_url) if parent else None,
+            index_href=self._href(self.index_url, page_url))
+
+    def _by_src(self) -> dict[str, Tag]:
+        if self._src_index is None:  # asked once per tag page: made once
+            self._src_index = {t.src: t for t in self.tags.values()}
+        return self._src_index
+
+    def _tree(self, keys: list[str], page_url: str, deep: bool = True) -> list[dict[str, Any]]:
+        items = []
+        for key in sorted(keys, key=lambda k: (normalize_name(self.tags[k].name), k)):
+            tag = self.tags[key]
+            item = self._link(tag, page_url)
+            item["children"] = self._tree(tag.children, page_url) if deep else []
+            items.append(item)
+        return items
+
+    def _link(self, tag: Tag, page_url: str) -> dict[str, Any]:
+        return {"name": UserText(tag.name), "label": UserText(tag.name.rpartition("/")[2]),
+                "href": self._href(tag.url, page_url), "count": len(tag.notes)}
+
+    @staticmethod
+    def _href(url: str, page_url: str) -> str:
+        return get_relative_url(url, page_url)
+
+    # -- notes -------------------------------------------------------------------------
+
+    def url_of(self, tag: str) -> str | None:
+        """The site-relative URL of ``tag``'s page, if it has one."""
+        found = self.tags.get(tag_key(tag))
+        return found.url if found is not None else None
+
+    def src_of(self, tag: str) -> SrcPath | None:
+        """The source path of ``tag``'s page (MkDocs converts links to it), if any."""
+        found = self.tags.get(tag_key(tag))
+        return found.src if found is not None else None
+
+    def row_html(self, doc: Document, html: str, page_url: str) -> str:
+        """``html`` with the note's tags as links under its title (or first, without an
+        H1); unchanged when Material's tags plugin shows them instead."""
+        if self.options.material_tags or not doc.tags:
+            return html
+        shown = [{"name": UserText(t), "href": self._href(url, page_url)}
+                 for t in doc.tags if (url := self.url_of(t)) is not None]
+        if not shown:
+            return html
+        row = self.templates.render("tags-row.html", tags=shown)
+        m = _H1.match(html)
+        return html[: m.end()] + row + html[m.end():] if m else row + html
+
+    def material_links(self, context: dict[str, Any]) -> None:
+        """Point Material's tag chips that link nowhere (no listing features the tag)
+        at our tag pages."""
+        from mkdocs.structure.nav import Link
+
+        for ref in context.get("tags") or []:
+            links = getattr(ref, "links", None)
+            if links is None or links:
+                continue
+            url = self.url_of(str(getattr(ref, "name", "")))
+            if url is not None:
+                links.append(Link(str(ref.name), url))
+
+
+def _from_root(base: str, url: str) -> str:
+    """``url`` (site-relative) from a page whose way to the site root is ``base``."""
+    return base + url if url != "./" else base or "./"
+
+
+def remove_outputs(site_dir: Path, dests: AbstractSet[str]) -> None:
+    """Delete the written pages ``dests`` (paths under ``site_dir``) that are there."""
+    for dest in dests:
+        with contextlib.suppress(OSError):
+            (site_dir / dest).unlink()
+
+
+def _dest(src: str, use_directory_urls: bool) -> str:
+    url = unquote(url_for_src(SrcPath(src), use_directory_urls))
+    return url + "index.html" if url.endswith("/") else url
+
+
+__all__ = ["Markup", "TagOptions", "TagSite", "material_tags_enabled", "remove_outputs"]

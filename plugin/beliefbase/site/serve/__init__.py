@@ -1,0 +1,2 @@
+"""``mkdocs serve --dirty``: which pages show something of a change, and removing
+their output so MkDocs re-renders them."""

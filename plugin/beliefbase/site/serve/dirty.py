@@ -1,0 +1,94 @@
+"""Making ``mkdocs serve --dirty`` correct: rebuild what a change touches.
+
+A dirty build re-renders a page only when its source is newer than its output.
+After each compile, ``Invalidation`` removes the output of every page that
+shows something of the changed notes (``dependents.dependent_pages``) and of
+deleted notes, so MkDocs re-renders exactly those; after the build it repairs
+the search index, which Material merges assuming a single changed page.
+"""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Callable
+from collections.abc import Set as AbstractSet
+from pathlib import Path
+from typing import Any
+
+from mkdocs.structure.files import Files
+
+from ...builder.compiled import Compiled
+from ...builder.documents import page_path
+from ...ids import SrcPath
+from ..reader.search_index import DirtyMerge, read_index
+from .dependents import dependent_pages
+
+
+class Invalidation:
+    """What this dirty build must re-render, and what it did."""
+
+    def __init__(self) -> None:
+        self._rendered: set[str] = set()
+        self.live: set[str] = set()  # URLs of every page of the current build
+        self._previous_index: dict[str, Any] | None = None
+        self._site_dir: Path | None = None
+
+    def invalidate(self, old: Compiled | None, new: Compiled, files: Files, config: Any,
+                   nav_in_every_page: bool, also: AbstractSet[SrcPath] = frozenset(),
+                   read: Callable[[SrcPath], str] | None = None,
+                   rewritten: dict[SrcPath, set[int]] | None = None) -> int:
+        """Delete the outputs of dependent and deleted pages; returns how many.
+
+        ``also``: more pages that depend on the change in ways the compile does not
+        know (the reader's unlinked mentions).
+        """
+        self._rendered = set()
+        pages = dependent_pages(old, new, nav_in_every_page, read, rewritten)
+        if pages is not None:
+            pages |= also
+        wanted = {page_path(new.documents[p].parsed) for p in pages} if pages is not None else None
+        count = 0
+        for file in files.documentation_pages():
+            if wanted is None or file.src_uri in wanted:
+                count += _remove(file.abs_dest_path)
+        if old is not None:
+            site = Path(config.site_dir)
+            for path in new.removed:
+                doc = old.documents.get(path)
+                if doc is not None and doc.url is not None:
+                    count += _remove(str(site / _dest(doc.url)))
+        return count
+
+    def rendered(self, url: str) -> None:
+        self._rendered.add(url)
+
+    def remember_search_index(self, site_dir: Path | None) -> None:
+        """Where the last good index is, before Material writes its own: read only
+        if the merge needs it (``search_merge``); None forgets it."""
+        self._site_dir = site_dir
+        self._previous_index = None
+
+    def search_merge(self, read_previous: bool = True) -> DirtyMerge:
+        if read_previous and self._previous_index is None and self._site_dir is not None:
+            self._previous_index = read_index(self._site_dir)
+        return DirtyMerge(self._previous_index, {_location(u) for u in self._rendered},
+                          {_location(u) for u in self.live})
+
+
+def _location(url: str) -> str:
+    """A page URL as Material's search index writes it (home is "")."""
+    return "" if url in ("./", "/", ".") else url
+
+
+def _dest(url: str) -> str:
+    if url.endswith("/") or url in ("", "./"):
+        return url.removeprefix("./") + "index.html"
+    return url
+
+
+def _remove(path: str) -> int:
+    try:
+        os.remove(path)
+        return 1
+    except OSError:
+        return 0

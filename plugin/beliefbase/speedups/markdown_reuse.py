@@ -1,0 +1,118 @@
+"""One Python-Markdown instance per build instead of one per page.
+
+MkDocs builds a new ``markdown.Markdown`` for every page, which loads and configures
+every extension again: more than our whole compile in a large build
+(docs/develop/speed.md).  Python-Markdown is made to be reused: ``reset()`` clears a
+document's state (its own and that of every extension that keeps any).  So while a
+build runs, ``mkdocs.structure.pages`` gets the same instance back, reset, for each
+page; MkDocs then registers its per-page processors on it by name, which replaces
+the previous page's.
+
+Only extensions known to reset cleanly take part (Python-Markdown's own,
+pymdownx, Material's, MkDocs', ours): with any other extension in
+``markdown_extensions`` MkDocs builds its instances as usual.  A nested call
+while the instance is converting (a plugin rendering a page inside another)
+gets a fresh instance.  Tests build sites both ways and compare every byte.
+The option ``reuse_markdown: false`` turns this off.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import TYPE_CHECKING, Any
+
+import markdown
+import mkdocs.structure.pages as mkdocs_pages
+
+if TYPE_CHECKING:
+    from .render_ahead import RenderAhead
+
+# Python-Markdown's built-in extensions, by the short names mkdocs.yml uses.
+_BUILTIN = {"abbr", "admonition", "attr_list", "codehilite", "def_list", "extra",
+            "fenced_code", "footnotes", "legacy_attrs", "legacy_em", "md_in_html", "meta",
+            "nl2br", "sane_lists", "smarty", "tables", "toc", "wikilinks"}
+_SAFE_MODULES = ("markdown.extensions.", "pymdownx.", "material.", "mkdocs.", "beliefbase.")
+
+
+def reusable(extensions: Sequence[Any]) -> bool:
+    """Do all ``extensions`` reset their state between documents?"""
+    for ext in extensions:
+        name = ext if isinstance(ext, str) else type(ext).__module__ + "."
+        if name in _BUILTIN or name.startswith(_SAFE_MODULES):
+            continue
+        return False
+    return True
+
+
+class _MarkdownModule:
+    """``markdown`` as ``mkdocs.structure.pages`` sees it, with our ``Markdown``."""
+
+    def __init__(self, real: Any, reuse: MarkdownReuse) -> None:
+        self._real = real
+        self.reuse = reuse
+
+    def Markdown(self, *args: Any, **kwargs: Any) -> markdown.Markdown:  # noqa: N802
+        return self.reuse.markdown(*args, **kwargs)
+
+    def __getattr__(self, name: str) -> Any:
+        return getattr(self._real, name)
+
+
+class MarkdownReuse:
+    """The instance of one build, handed out again for every page."""
+
+    def __init__(self, extensions: list[Any], configs: dict[str, Any]) -> None:
+        self.extensions = extensions
+        self.configs = configs
+        self._md: markdown.Markdown | None = None
+        self._busy = False
+        self.reused = 0
+        #: pages converted by a worker ahead of MkDocs' loop (see ``render_ahead``)
+        self.ahead: RenderAhead | None = None
+
+    def install(self) -> None:
+        """Hand MkDocs this build's instance (replacing a previous build's)."""
+        current = mkdocs_pages.markdown
+        real = current._real if isinstance(current, _MarkdownModule) else current
+        mkdocs_pages.markdown = _MarkdownModule(real, self)  # type: ignore[assignment]
+
+    @staticmethod
+    def uninstall() -> None:
+        current = mkdocs_pages.markdown
+        if isinstance(current, _MarkdownModule):
+            mkdocs_pages.markdown = current._real
+
+    def markdown(self, extensions: Any = None, extension_configs: Any = None,
+                 **kwargs: Any) -> markdown.Markdown:
+        same = (not kwargs and extensions == self.extensions
+                and (extension_configs or {}) == self.configs)
+        if not same or self._busy:
+            return markdown.Markdown(extensions=extensions or [],
+                                     extension_configs=extension_configs or {}, **kwargs)
+        if self._md is None:
+            self._md = self._new()
+        else:
+            self._md.reset()
+            self.reused += 1
+        self._busy = True
+        return self._md
+
+    def _new(self) -> markdown.Markdown:
+        md = markdown.Markdown(extensions=self.extensions, extension_configs=self.configs)
+        convert = md.convert
+
+        def convert_then_release(source: str) -> str:
+            try:
+                ahead = self.ahead
+                if ahead is None:
+                    return convert(source)
+                html = ahead.converted(md, source)
+                if html is None:
+                    html = convert(source)
+                    ahead.record(md, source, html)
+                return html
+            finally:
+                self._busy = False
+
+        md.convert = convert_then_release  # type: ignore[method-assign]
+        return md

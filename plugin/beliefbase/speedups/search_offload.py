@@ -1,0 +1,209 @@
+"""Material's search index, parsed on the second core.
+
+For every page MkDocs-Material's search plugin parses the rendered HTML again with a
+pure-Python ``HTMLParser`` to cut it into sections: as much as a quarter of a large
+build (docs/develop/speed.md), all of it on the one core that also renders the
+pages.  While a build renders many pages we hand each page's HTML to a worker process
+running Material's own ``Parser`` instead, and after the last page (first thing in
+``on_post_build``, before the index is written) add the returned sections in page
+order with Material's own ``create_entry_for_section``: the index is the one
+Material would write, byte for byte (tests build sites both ways and compare).
+
+The worker is a fresh interpreter (``python -c``) that imports only what Material's
+parser needs: a forked one would keep the old copy of every page of this process's
+heap that this process writes to afterwards (tens of MB), and ``multiprocessing``'s
+spawn adds a resource-tracker process.  Two threads here move the batches: one writes
+them to the worker's stdin, one reads its results; neither waits on the other, so
+neither pipe can fill up for good, and the rendering thread only hands over a list.
+
+Only Material's search plugin, recognised by its class, is offloaded; small
+builds (a ``--dirty`` rebuild of a few pages) and one-core machines keep the
+plugin as it is.  A page whose result never comes (the worker failed to start
+or died) is parsed in this process at the end.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import os
+import pickle
+import queue
+import subprocess
+import sys
+import threading
+from collections.abc import Mapping
+from pathlib import Path
+from typing import Any
+
+from ..site.reader.search_index import is_material_index
+
+#: Below this many pages to render, starting a worker costs more than it saves.
+OFFLOAD_THRESHOLD = 200
+
+#: Pages per batch: each batch wakes the two threads, which then take the GIL
+#: from the rendering thread for a moment.
+BATCH = 16
+
+#: (tag, attributes, depth, id, title parts, text parts) of one kept section
+_Section = tuple[str, dict[str, Any], int, Any, list[str], list[str]]
+
+_WORKER = "from beliefbase.speedups.search_offload import serve; serve()"
+
+
+def _parse_pages(pages: list[str]) -> list[list[_Section]]:
+    """Material's parse of each page, as plain tuples (cheap to send)."""
+    return [[(s.el.tag, s.el.attrs, s.depth, s.id, s.title, s.text)
+             for s in _parse(html) if not s.is_excluded()] for html in pages]
+
+
+def _parse(html: str) -> list[Any]:
+    from material.plugins.search.plugin import Parser
+
+    parser = Parser()
+    parser.feed(html)
+    parser.close()
+    return list(parser.data)
+
+
+def serve() -> None:
+    """The worker: (key, pages) batches in on stdin, (key, sections) out, until the end."""
+    source, sink = sys.stdin.buffer, sys.stdout.buffer
+    while True:
+        try:
+            key, pages = pickle.load(source)  # noqa: S301 - from the process that started us
+        except EOFError:
+            return
+        pickle.dump((key, _parse_pages(pages)), sink, pickle.HIGHEST_PROTOCOL)
+        sink.flush()
+
+
+class SearchOffload:
+    """Parses pages for Material's search index in a worker process."""
+
+    def __init__(self, index: Any) -> None:
+        self.index = index
+        self.jobs: list[list[Any]] = []  # the pages of each batch sent
+        self.pages: list[Any] = []  # of the batch being filled
+        self.batch: list[str] = []  # their HTML
+        #: batch -> its HTML until its result comes (parsed here if it never does)
+        self.html: dict[int, list[str]] = {}
+        self.results: dict[int, list[list[_Section]]] = {}
+        self.outbox: queue.SimpleQueue[tuple[int, list[str]] | None] = queue.SimpleQueue()
+        self.proc: subprocess.Popen[bytes] | None = None
+        self.failed = False  # the worker could not be started
+        self.threads: list[threading.Thread] = []
+        index.add_entry_from_context = self.add_entry_from_context
+
+    @classmethod
+    def install(cls, plugins: Mapping[str, Any], pages: int) -> SearchOffload | None:
+        """Offload the search plugin's parsing when this build renders ``pages`` pages."""
+        if pages < OFFLOAD_THRESHOLD or (os.cpu_count() or 1) < 2:
+            return None
+        index = _material_index(plugins)
+        return cls(index) if index is not None else None
+
+    def add_entry_from_context(self, page: Any) -> None:
+        """Material's method, with the parse sent to the worker."""
+        search = page.meta.get("search") or {}
+        if search.get("exclude"):
+            return
+        self.pages.append(page)
+        self.batch.append(page.content)  # as it is now: later hooks change page.content
+        if len(self.batch) == BATCH:
+            self._send()
+
+    def _send(self) -> None:
+        key = len(self.jobs)
+        self.html[key] = self.batch
+        if self.proc is not None or (not self.failed and self._start()):
+            self.outbox.put((key, self.batch))
+        self.jobs.append(self.pages)
+        self.batch, self.pages = [], []
+
+    def _start(self) -> bool:
+        env = dict(os.environ)
+        package_root = str(Path(__file__).resolve().parents[2])
+        env["PYTHONPATH"] = os.pathsep.join(filter(None, (package_root,
+                                                         env.get("PYTHONPATH"))))
+        try:
+            self.proc = subprocess.Popen([sys.executable, "-c", _WORKER], env=env,
+                                         stdin=subprocess.PIPE, stdout=subprocess.PIPE,
+                                         stderr=subprocess.DEVNULL)
+        except OSError:
+            self.failed = True
+            return False
+        self.threads = [threading.Thread(target=self._write, daemon=True),
+                        threading.Thread(target=self._read, daemon=True)]
+        for thread in self.threads:
+            thread.start()
+        return True
+
+    def _write(self) -> None:
+        assert self.proc is not None and self.proc.stdin is not None
+        try:
+            while (item := self.outbox.get()) is not None:
+                pickle.dump(item, self.proc.stdin, pickle.HIGHEST_PROTOCOL)
+                self.proc.stdin.flush()
+        except (OSError, ValueError):
+            pass  # the worker is gone: what it did not answer is parsed at the end
+        finally:
+            with contextlib.suppress(OSError):
+                self.proc.stdin.close()
+
+    def _read(self) -> None:
+        assert self.proc is not None and self.proc.stdout is not None
+        try:
+            while True:
+                key, sections = pickle.load(self.proc.stdout)  # noqa: S301 - our worker
+                self.results[key] = sections
+                self.html.pop(key, None)
+        except (EOFError, OSError, ValueError, pickle.UnpicklingError):
+            pass
+
+    def finish(self) -> None:
+        """Add every page's sections to the index, in page order; stop the worker."""
+        from material.plugins.search.plugin import Element, Section
+
+        if self.batch:
+            self._send()
+        try:
+            self._stop()
+            for key, pages in enumerate(self.jobs):
+                sections = self.results.pop(key, None)
+                if sections is None:
+                    sections = _parse_pages(self.html.pop(key))
+                for page, kept in zip(pages, sections, strict=True):
+                    for tag, attrs, depth, ident, title, text in kept:
+                        section = Section(Element(tag, attrs), depth)  # Material's again
+                        section.id, section.title, section.text = ident, title, text
+                        self.index.create_entry_for_section(section, page.toc, page.url, page)
+        finally:
+            self.close()
+
+    def _stop(self) -> None:
+        """Let the worker answer everything sent, then end it."""
+        self.outbox.put(None)
+        for thread in self.threads:
+            thread.join()
+        if self.proc is not None:
+            self.proc.wait()
+
+    def close(self) -> None:
+        """Stop the worker (a build that failed half-way never reached ``finish``)."""
+        self.outbox.put(None)
+        if self.proc is not None and self.proc.poll() is None:
+            self.proc.kill()
+            self.proc.wait()
+        self.jobs, self.pages, self.batch = [], [], []
+        self.html.clear()
+        self.results.clear()
+        self.index.__dict__.pop("add_entry_from_context", None)  # Material's method again
+
+
+def _material_index(plugins: Mapping[str, Any]) -> Any:
+    """The search index of Material's search plugin, if the site uses it unchanged."""
+    for plugin in plugins.values():
+        index = getattr(plugin, "search_index", None)
+        if is_material_index(index) and getattr(plugin.config, "enabled", True):
+            return index
+    return None

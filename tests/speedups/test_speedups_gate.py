@@ -1,0 +1,126 @@
+"""The speed-ups (``speedups/``) change no byte of a site, one option turns them all
+off, and on a library version outside their gate they switch themselves off with
+one info line while the build still succeeds."""
+
+from __future__ import annotations
+
+import shutil
+from pathlib import Path
+from typing import Any
+
+import mkdocs.structure.pages as mkdocs_pages
+import pytest
+import yaml
+from beliefbase import speedups
+from beliefbase.site import panels_ahead
+from beliefbase.speedups import gate, markdown_reuse, render_ahead, search_offload
+
+from tests.conftest import BuildResult, Project
+from tests.sitecompare import EPOCH, compare
+
+ROOT = Path(__file__).resolve().parent.parent
+VAULTS = {"golden": ROOT / "golden" / "vault", "fidelity": ROOT / "fidelity" / "vault"}
+
+
+@pytest.fixture(autouse=True)
+def every_speedup_runs(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Small vaults take the speed-ups' paths too (each waits for 200 pages), at a
+    fixed build date."""
+    monkeypatch.setattr(render_ahead, "AHEAD_THRESHOLD", 1)
+    monkeypatch.setattr(search_offload, "OFFLOAD_THRESHOLD", 1)
+    monkeypatch.setattr(panels_ahead, "PANELS_THRESHOLD", 1)
+    monkeypatch.setenv("SOURCE_DATE_EPOCH", str(EPOCH))
+    monkeypatch.delenv("BELIEFBASE_SPEEDUPS", raising=False)
+    monkeypatch.setattr(speedups, "_said", None)  # a fresh process's gate line
+
+
+def build(vault: Path, into: Path, **options: Any) -> BuildResult:
+    """A copy of ``vault`` built with the plugin's ``options``."""
+    root = into / vault.name
+    shutil.copytree(vault, root, ignore=shutil.ignore_patterns(".beliefbase"))
+    config = yaml.safe_load((root / "mkdocs.yml").read_text(encoding="utf-8"))
+    plugins = []
+    for plugin in config["plugins"]:
+        if plugin == "beliefbase" or (isinstance(plugin, dict) and "beliefbase" in plugin):
+            ours = plugin["beliefbase"] if isinstance(plugin, dict) else {}
+            plugin = {"beliefbase": {**(ours or {}), **options}}
+        plugins.append(plugin)
+    config["plugins"] = plugins
+    result = Project(root, config).build()
+    assert result.error is None, result.error
+    return result
+
+
+def gate_lines(result: BuildResult) -> list[str]:
+    return [line for line in result.lines if "speed-ups off" in line]
+
+
+@pytest.mark.parametrize("name", sorted(VAULTS))
+def test_the_site_is_the_same_with_and_without_speedups(
+        name: str, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    installed: list[str] = []
+    real_install = markdown_reuse.MarkdownReuse.install
+
+    def spy(self: markdown_reuse.MarkdownReuse) -> None:
+        installed.append("reuse")
+        real_install(self)
+
+    monkeypatch.setattr(markdown_reuse.MarkdownReuse, "install", spy)
+    on = build(VAULTS[name], tmp_path / "on")
+    assert installed == ["reuse"]  # the speed-ups ran
+    assert gate_lines(on) == []
+    off = build(VAULTS[name], tmp_path / "off", speedups=False)
+    assert installed == ["reuse"]  # and here they did not
+    assert gate_lines(off) == []
+    assert compare(on.site, off.site) == []
+    assert mkdocs_pages.markdown.__name__ == "markdown"  # type: ignore[attr-defined]  # unpatched
+
+
+def test_the_environment_variable_turns_them_off(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("BELIEFBASE_SPEEDUPS", "0")
+    options = yaml.safe_load("{speedups: true}")
+    assert speedups.wanted(_Options(**options)) == gate.ALWAYS
+
+
+def test_an_untested_version_switches_them_off_with_one_line(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    on = build(VAULTS["golden"], tmp_path / "on")
+    for name in gate.TESTED:  # every library a release beyond what was tested
+        monkeypatch.setitem(gate.TESTED, name, ("0.0", "0.1"))
+    made: list[str] = []
+    monkeypatch.setattr(markdown_reuse.MarkdownReuse, "install",
+                        lambda self: made.append("reuse"))
+    monkeypatch.setattr(render_ahead.RenderAhead, "start",
+                        classmethod(lambda cls, *a: made.append("ahead")))
+    untested = build(VAULTS["golden"], tmp_path / "untested")
+    assert made == []
+    lines = gate_lines(untested)
+    assert len(lines) == 1, lines
+    assert lines[0].startswith("INFO speed-ups off (")
+    assert "not tested with" in lines[0] and "mkdocs " in lines[0]
+    assert compare(on.site, untested.site) == []
+
+
+def test_the_gate_reads_versions() -> None:
+    assert gate.Gate.check(lambda name: {"mkdocs": "1.6.1"}.get(name)).untested == {}
+    outside = gate.Gate.check(lambda name: {"jinja2": "4.0.0", "mkdocs": "1.5.3"}.get(name))
+    assert outside.untested == {"jinja2": "4.0.0", "mkdocs": "1.5.3"}
+    assert not outside.allows("nav_cache") and not outside.allows("reuse_markdown")
+    assert outside.allows("panels_ahead") and outside.allows("search_offload")
+    assert gate.Gate.check(lambda name: "not-a-version").untested.keys() == gate.TESTED.keys()
+    # one line for all of them, only when one is off
+    assert outside.describe_off(["panels_ahead"]) is None
+    line = outside.describe_off(["nav_cache", "theme_cache", "panels_ahead"])
+    assert line is not None and line.count("\n") == 0
+    assert "nav_cache, theme_cache" in line and "jinja2 4.0.0, mkdocs 1.5.3" in line
+
+
+class _Options:
+    """The plugin's options ``speedups.wanted`` reads, every one on."""
+
+    def __init__(self, speedups: bool = True) -> None:
+        self.speedups = speedups
+
+    def __getattr__(self, name: str) -> bool:
+        return True
