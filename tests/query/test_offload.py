@@ -9,7 +9,7 @@ import os
 import shutil
 from pathlib import Path
 
-from beliefbase.site import render_ahead
+from beliefbase.speedups import render_ahead
 
 from tests.conftest import Project, differing
 from tests.site.test_markdown_offload import started  # noqa: F401 - a fixture

@@ -37,12 +37,12 @@ from ..project import compile_options, prepare, published_files
 from ..query.schema import check_schemas
 from ..terminal import printable
 from .beliefs.pages import belief_options
-from .markdown.entity_overlay import EntityOverlayExtension, highlight_signatures
 from .escape import finalize
 from .markdown.callouts import CalloutExtension
+from .markdown.entity_overlay import EntityOverlayExtension, highlight_signatures
 from .markdown.footnote_beliefs import FootnoteBeliefsExtension
-from .navigation import NavigationOptions, install_theme_overrides
 from .markdown.query_embeds import QueryExtension, build_site, pages_with_queries
+from .navigation import NavigationOptions, install_theme_overrides
 from .query_views import Views
 from .reader.dates import DatesCache
 from .reader.folders import FolderOptions

@@ -38,10 +38,9 @@ from ..graph.invariants import check_graph
 from ..graph.model import Graph
 from ..ids import SrcPath, fit_name, root_url, url_for_dest, url_slug
 from .beliefs.pages import BeliefOptions, BeliefSite
-from .markdown.entity_overlay import EntityOverlay
-from .reader.entity_pages import EntitySite
 from .escape import UserText, ascii_html, json_for_html, user_text
 from .explorer import build_tree, flat_index
+from .markdown.entity_overlay import EntityOverlay
 from .markdown.footnote_beliefs import FootnoteBeliefsExtension
 from .markdown.markdown_ext import WikiLinkExtension
 from .navigation import NavigationOptions, NavigationSite
@@ -49,6 +48,7 @@ from .output import write_chunks, write_text
 from .panels import Panels, drift_banner_html, wanted_html
 from .panels_ahead import PageKey, panels_ahead
 from .reader.dates import DatesCache, note_dates
+from .reader.entity_pages import EntitySite
 from .reader.folders import FolderOptions, FolderSite
 from .reader.reader import ReaderCache, ReaderOptions, ReaderSite
 from .reader.recent import FEED_XML, RecentOptions, RecentSite

@@ -24,8 +24,8 @@ from ...entities.model import Entity
 from ...entities.source import entity_src, entity_url, index_src
 from ...ids import SrcPath, url_for_src
 from ..escape import UserText
-from .tags import _dest
 from ..templates import Templates
+from .tags import _dest
 
 
 class EntitySite:
