@@ -111,7 +111,7 @@ def sync(config_file: str | None, source_refs: bool, check: bool, diff: bool) ->
         where = options.display(doc.path)
         what: list[str] = []
         if source_refs:
-            refs = compiled.source_refs.get(doc.path, [])
+            refs = compiled.source_refs.get(doc.path, ())
             if not refs:
                 continue
             hashes = {r.path: r.current for r in refs}

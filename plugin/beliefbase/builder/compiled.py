@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 
 from ..diagnostics import Diagnostic, sort_key
 from ..ids import SrcPath
@@ -14,23 +14,26 @@ from .resolve import ResolvedLink
 from .sources import SourceFile
 
 
-@dataclass
+@dataclass(frozen=True, slots=True)
 class Compiled:
-    """The result of a compile.  Read-only for everyone but the ``Compiler``."""
+    """The result of a compile: frozen, its collections read-only (every ``dict`` here
+    is a ``builder.frozen.FrozenDict``; tuples, frozensets).  The ``Compiler`` shares
+    unchanged parts with the next compile, and a later compile never changes an
+    earlier one (``mkdocs serve`` compares the two)."""
 
     options: CompileOptions
     generation: int
     documents: dict[SrcPath, Document]  # published and drafts, sorted by path
     networks: dict[str, Network]
-    assets: set[SrcPath]
-    links: dict[SrcPath, list[ResolvedLink]]  # per published document, in source order
-    backlinks: dict[SrcPath, list[ResolvedLink]]  # per target document, from published pages
-    source_refs: dict[SrcPath, list[SourceRef]]
-    diagnostics: list[Diagnostic]
-    sidecars: list[SourceFile] = field(default_factory=list)
-    escaped: list[SourceFile] = field(default_factory=list)  # symlinks out of docs_dir
-    changed: set[SrcPath] = field(default_factory=set)  # added/modified since the last compile
-    removed: set[SrcPath] = field(default_factory=set)
+    assets: frozenset[SrcPath]
+    links: dict[SrcPath, tuple[ResolvedLink, ...]]  # per published document, source order
+    backlinks: dict[SrcPath, tuple[ResolvedLink, ...]]  # per target, from published pages
+    source_refs: dict[SrcPath, tuple[SourceRef, ...]]
+    diagnostics: tuple[Diagnostic, ...]
+    sidecars: tuple[SourceFile, ...] = ()
+    escaped: tuple[SourceFile, ...] = ()  # symlinks out of docs_dir
+    changed: frozenset[SrcPath] = frozenset()  # added/modified since the last compile
+    removed: frozenset[SrcPath] = frozenset()
     link_resolver: LinkResolver | None = None  # resolves links the renderer meets
     #: a root note (``Home.md``) serving as the home page of a vault without index.md
     home: SrcPath | None = None

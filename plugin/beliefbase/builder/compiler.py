@@ -31,10 +31,11 @@ from ..codecs.toml_node import parse_toml
 from ..ids import SrcPath, parse_bid, provisional_bid
 from . import link_record
 from .cache import ParseCache
-from .checks import SourceRefChecker, duplicate_ids, malformed_bids
+from .checks import SourceRef, SourceRefChecker, duplicate_ids, malformed_bids
 from .compiled import Compiled
-from .documents import Document, Network, build_sections, make_document, place_home
+from .documents import Document, Network, make_document, place_home, with_sections
 from .embeds import EmbedMemo, check_embeds
+from .frozen import FrozenDict
 from .index import NameIndex, doc_keys, target_keys
 from .links import LinkResolver
 from .options import CompileOptions
@@ -90,11 +91,11 @@ class Compiler:
         self.previous: Compiled | None = None
         self._docs: dict[SrcPath, Document] = {}
         self._identity: dict[SrcPath, _Identity] = {}
-        self._resolved: dict[SrcPath, tuple[list[ResolvedLink], list[diag.Diagnostic]]] = {}
+        self._resolved: dict[SrcPath, tuple[tuple[ResolvedLink, ...], list[diag.Diagnostic]]] = {}
         self._key_sources: dict[str, set[SrcPath]] = defaultdict(set)
         # backlinks kept up to date link by link: target -> sources with a link to it
         self._linkers: dict[SrcPath, set[SrcPath]] = defaultdict(set)
-        self._backlinks: dict[SrcPath, list[ResolvedLink]] = {}
+        self._backlinks: dict[SrcPath, tuple[ResolvedLink, ...]] = {}
         self._touched: set[SrcPath] = set()  # targets whose backlinks changed
         self._embedders: set[SrcPath] = set()  # notes with at least one note embed
         self._unresolved: set[SrcPath] = set()  # notes with a link that matches nothing
@@ -125,13 +126,14 @@ class Compiler:
         changed = {p for p, d in docs.items() if self._docs.get(p) is not d}
         removed = set(self._docs) - set(docs)
         affected = self._index(docs, assets, changed, removed)
+        # new Documents for notes whose heading anchors follow another note's title
+        changed |= self._rederive_anchors(docs, changed if not affected else set(docs))
         self._docs, self._assets = docs, assets
         to_resolve = self._dirty(docs, changed, removed, affected)
         self._resolve(docs, to_resolve, removed)
         self._forget_checks(changed | removed | to_resolve, removed)
-        compiled = self._check(docs, networks, assets, readable, escaped, parsed)
-        compiled.changed, compiled.removed = changed, removed
-        compiled.home = self._home
+        compiled = self._check(docs, networks, assets, readable, escaped, parsed,
+                               changed, removed)
         self.previous = compiled
         if self.autosave:  # what each link meant, for `beliefbase sync` after a rename
             self.save_link_record()
@@ -283,18 +285,32 @@ class Compiler:
                 if docs[path].published:
                     index.docs[path] = docs[path]
         self._identity = identity
-        self._fix_title_dependent_anchors(docs, changed if not affected else set(docs))
         return affected
 
-    def _fix_title_dependent_anchors(self, docs: dict[SrcPath, Document], which: set[SrcPath]) -> (
-        None
+    def _rederive_anchors(self, docs: dict[SrcPath, Document], which: set[SrcPath]) -> (
+        set[SrcPath]
     ):
-        """Headings with auto-titled wikilinks get their anchor from the target's title."""
+        """Headings with auto-titled wikilinks get their anchor from the target's title.
+
+        A note whose sections come out different is a new ``Document`` (in ``docs``
+        and in the name indexes); the earlier compile keeps the old one.  Returns
+        the paths of those notes: links into them must be resolved again.
+        """
         assert self._links is not None
-        for path in which:
+        new: set[SrcPath] = set()
+        for path in sorted(which):
             doc = docs.get(path)
-            if doc is not None and any("[[" in h.text for h in doc.parsed.headings):
-                build_sections(doc, self.options, auto_title(self._links, doc))
+            if doc is None or not any("[[" in h.text for h in doc.parsed.headings):
+                continue
+            fixed = with_sections(doc, self.options, auto_title(self._links, doc))
+            if fixed is doc:
+                continue
+            docs[path] = fixed
+            new.add(path)
+            for index in (self._links.published, self._links.resolver.drafts):
+                if path in index.docs:
+                    index.docs[path] = fixed
+        return new
 
     def _dirty(
         self,
@@ -311,7 +327,7 @@ class Compiler:
             dirty |= self._key_sources.get(key, set())
         previous = self.previous.documents
         for path in changed | removed:
-            linkers = self.previous.backlinks.get(path, [])
+            linkers = self.previous.backlinks.get(path, ())
             if path in docs and path in previous and _anchors(docs[path]) == _anchors(
                 previous[path]
             ):
@@ -333,7 +349,8 @@ class Compiler:
                 del self._resolved[path]
         for path in sorted(dirty):
             self._forget(path)
-            links, found = self._links.resolve_doc(docs[path])
+            resolved, found = self._links.resolve_doc(docs[path])
+            links = tuple(resolved)
             self._resolved[path] = (links, found)
             for link in docs[path].parsed.links:
                 for key in target_keys(link.target):
@@ -380,8 +397,8 @@ class Compiler:
         for path in removed:
             self._dup_memo.pop(path, None)
 
-    def _updated_backlinks(self, links: dict[SrcPath, list[ResolvedLink]]) -> (
-        dict[SrcPath, list[ResolvedLink]]
+    def _updated_backlinks(self, links: dict[SrcPath, tuple[ResolvedLink, ...]]) -> (
+        dict[SrcPath, tuple[ResolvedLink, ...]]
     ):
         """Backlinks, rebuilt only for targets whose linking notes changed.
 
@@ -390,8 +407,8 @@ class Compiler:
         """
         backlinks = dict(self._backlinks)
         for target in self._touched:
-            items = [rl for source in sorted(self._linkers.get(target, ()))
-                     for rl in links[source] if rl.target == target and _is_backlink(rl)]
+            items = tuple(rl for source in sorted(self._linkers.get(target, ()))
+                          for rl in links[source] if rl.target == target and _is_backlink(rl))
             if items:
                 backlinks[target] = items
             else:
@@ -409,6 +426,8 @@ class Compiler:
         readable: list[SourceFile],
         escaped: list[SourceFile],
         parsed: dict[SrcPath, ParsedDoc],
+        changed: set[SrcPath],
+        removed: set[SrcPath],
     ) -> Compiled:
         links = {p: self._resolved[p][0] for p in sorted(self._resolved)}
         backlinks = self._updated_backlinks(links)
@@ -422,13 +441,13 @@ class Compiler:
         found += malformed_bids(published, self.options)
         found += check_embeds(docs, links, self.options.embed_depth, self.options.display,
                               self._embedders, self._embed_memo)
-        refs = {}
+        refs: dict[SrcPath, tuple[SourceRef, ...]] = {}
         for doc in published:
             if "source_refs" not in doc.parsed.meta:
                 continue
             doc_refs, ref_diags = self.refs.check(doc)
             if doc_refs:
-                refs[doc.path] = doc_refs
+                refs[doc.path] = tuple(doc_refs)
             found += ref_diags
         for source in escaped:
             if source.path in self._refused:
@@ -444,16 +463,19 @@ class Compiler:
         return Compiled(
             options=self.options,
             generation=self.generation,
-            documents=docs,
-            networks={n.id: n for n in networks.values()},
-            assets=assets,
-            links=links,
-            backlinks=backlinks,
-            source_refs=refs,
-            diagnostics=sorted(set(found), key=diag.sort_key),
-            sidecars=[s for s in readable if s.kind == "sidecar"],
-            escaped=escaped,
+            documents=FrozenDict(docs),
+            networks=FrozenDict({n.id: n for n in networks.values()}),
+            assets=frozenset(assets),
+            links=FrozenDict(links),
+            backlinks=FrozenDict(backlinks),
+            source_refs=FrozenDict(refs),
+            diagnostics=tuple(sorted(set(found), key=diag.sort_key)),
+            sidecars=tuple(s for s in readable if s.kind == "sidecar"),
+            escaped=tuple(escaped),
+            changed=frozenset(changed),
+            removed=frozenset(removed),
             link_resolver=self._links,
+            home=self._home,
         )
 
 
@@ -461,7 +483,7 @@ def _is_backlink(rl: ResolvedLink) -> bool:
     return rl.status == "ok" and rl.target is not None and rl.target != rl.source
 
 
-def _backlink_targets(links: list[ResolvedLink]) -> set[SrcPath]:
+def _backlink_targets(links: Iterable[ResolvedLink]) -> set[SrcPath]:
     return {rl.target for rl in links if _is_backlink(rl)}  # type: ignore[misc]
 
 

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import posixpath
 import re
+from collections.abc import Sequence
 
 from .. import diagnostics as diag
 from ..codecs.model import LinkRef
@@ -64,7 +65,7 @@ class LinkResolver:
                 found.append(message)
         return links, found
 
-    def rediagnose(self, doc: Document, links: list[ResolvedLink]) -> list[diag.Diagnostic]:
+    def rediagnose(self, doc: Document, links: Sequence[ResolvedLink]) -> list[diag.Diagnostic]:
         """The diagnostics of links resolved earlier, worded with today's names.
 
         "Did you mean" depends on every name in the knowledge base: when names

@@ -41,7 +41,7 @@ class DocPart:
     """
 
     doc: Document
-    links: list[ResolvedLink] | None
+    links: tuple[ResolvedLink, ...] | None
     nodes: list[Node] = field(default_factory=list)  # the document, sections, blocks
     shared: list[Node] = field(default_factory=list)  # tags, assets, externals (deduplicated)
     edges: list[Edge] = field(default_factory=list)
@@ -118,7 +118,7 @@ def build_graph(compiled: Compiled) -> Graph:
     return GraphBuilder().build(compiled)
 
 
-def _document_part(compiled: Compiled, doc: Document, links: list[ResolvedLink] | None) -> (
+def _document_part(compiled: Compiled, doc: Document, links: tuple[ResolvedLink, ...] | None) -> (
     DocPart
 ):
     part = DocPart(doc, links)
