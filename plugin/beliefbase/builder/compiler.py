@@ -36,7 +36,7 @@ from .compiled import Compiled
 from .documents import Document, Network, make_document, place_home, with_sections
 from .embeds import EmbedMemo, check_embeds
 from .frozen import FrozenDict
-from .index import NameIndex, doc_keys, target_keys
+from .index import NameIndex, doc_key_places, target_keys
 from .links import LinkResolver
 from .options import CompileOptions
 from .parallel import map_if_it_pays
@@ -253,12 +253,13 @@ class Compiler:
             old, new = self._identity.get(path), identity.get(path)
             if old == new:
                 continue
-            old_keys = doc_keys(self._docs[path]) if path in self._docs else set()
-            new_keys = doc_keys(docs[path]) if path in docs else set()
+            old_keys = doc_key_places(self._docs[path]) if path in self._docs else set()
+            new_keys = doc_key_places(docs[path]) if path in docs else set()
             if old is None or new is None or old[-2:] != new[-2:]:
-                affected |= old_keys | new_keys  # added, removed, (un)published, moved network
-            else:
-                affected |= old_keys ^ new_keys  # only names that appeared or disappeared
+                # added, removed, (un)published, moved network
+                affected |= {key for _kind, key in old_keys | new_keys}
+            else:  # only names that appeared, disappeared or changed kind
+                affected |= {key for _kind, key in old_keys ^ new_keys}
         for path in assets ^ self._assets:
             affected |= target_keys(path)
         if self._links is None or affected:

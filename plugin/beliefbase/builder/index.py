@@ -150,20 +150,27 @@ class NameIndex:
 
 def doc_keys(doc: Document) -> set[str]:
     """Every normalised name under which ``doc`` can be found (for invalidation)."""
+    return {key for _kind, key in doc_key_places(doc)}
+
+
+def doc_key_places(doc: Document) -> set[tuple[str, str]]:
+    """``doc_keys`` with the kind of name each is (path, title, id...): a retitled note
+    whose title is now its path (``# sub/alpha``) has the same keys, in other places,
+    and a link to one of them may now find another note first."""
     keys = {
-        normalize_name(stem(doc.path)),
-        normalize_name(doc.path),
-        normalize_name(doc.path.rsplit(".", 1)[0]),
-        normalize_name(doc.title),
-        doc.bid,
-        bref(doc.bid),
+        ("stem", normalize_name(stem(doc.path))),
+        ("path", normalize_name(doc.path)),
+        ("path", normalize_name(doc.path.rsplit(".", 1)[0])),
+        ("name", normalize_name(doc.title)),
+        ("bid", doc.bid),
+        ("bref", bref(doc.bid)),
     }
-    keys.update(normalize_name(a) for a in doc.aliases)
+    keys.update(("name", normalize_name(a)) for a in doc.aliases)
     if doc.id:
-        keys.add(normalize_name(doc.id))
+        keys.add(("id", normalize_name(doc.id)))
     if posixpath.basename(doc.path).lower() in ("index.md", "readme.md"):
-        keys.add(normalize_name(posixpath.basename(doc.folder)))
-        keys.add(normalize_name(doc.folder))
+        keys.add(("folder", normalize_name(posixpath.basename(doc.folder))))
+        keys.add(("folder", normalize_name(doc.folder)))
     return keys
 
 
