@@ -42,7 +42,6 @@ from . import diagnostics as diag
 from .builder import CompileOptions, Compiler, make_sources
 from .builder.documents import Document
 from .config import BeliefbaseConfig
-from .graph.build import GraphBuilder
 from .idle_gc import IdleCollector, freeze_at_exit
 from .ids import SrcPath
 from .obsidian import ObsidianSettings
@@ -91,7 +90,6 @@ class BeliefbasePlugin(BasePlugin[BeliefbaseConfig]):
         self.idle_gc = IdleCollector()  # serve --dirty: collect garbage between saves
         self._built = False  # a build of this process finished (later ones are rebuilds)
         self._diagnostic_texts: dict[diag.Diagnostic, str] = {}  # diagnostics.json, per line
-        self.graph_builder = GraphBuilder()  # per-note graph parts, likewise
         self.theme_bytecode = MemoryBytecodeCache()  # compiled theme templates, likewise
         self.serving = False
         self.dirty = False
@@ -226,7 +224,7 @@ class BeliefbasePlugin(BasePlugin[BeliefbaseConfig]):
         # alias redirects never replace these, nor what MkDocs and the theme write last
         self._dest_uris = {f.dest_uri for f in files} | set(config.theme.static_templates)
         self._dest_uris |= {"sitemap.xml", "sitemap.xml.gz"}
-        self._diagnostics += self.site.check_graph(page_urls, self.graph_builder)
+        self._diagnostics += self.site.check_generated_pages(page_urls)
         if self.dirty:  # MkDocs re-renders only changed files: make it re-render dependents too
             self.invalidation.remember_search_index(Path(config.site_dir))
             rewritten = rewritten_notes(previous, compiled) if previous is not None else {}

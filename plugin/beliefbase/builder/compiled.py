@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
 from ..diagnostics import Diagnostic, sort_key
 from ..ids import SrcPath
@@ -12,6 +13,10 @@ from .links import LinkResolver
 from .options import CompileOptions
 from .resolve import ResolvedLink
 from .sources import SourceFile
+
+if TYPE_CHECKING:
+    from ..beliefs.model import BeliefSet
+    from ..graph.model import Graph
 
 
 @dataclass(frozen=True, slots=True)
@@ -37,6 +42,10 @@ class Compiled:
     link_resolver: LinkResolver | None = None  # resolves links the renderer meets
     #: a root note (``Home.md``) serving as the home page of a vault without index.md
     home: SrcPath | None = None
+    #: the knowledge graph (nodes, typed edges), its invariants checked
+    graph: Graph | None = None
+    #: every sidecar verified against the pages (``belief-*`` diagnostics are above)
+    beliefs: BeliefSet | None = None
 
     @property
     def published(self) -> dict[SrcPath, Document]:
@@ -47,9 +56,16 @@ class Compiled:
         return {p for p, d in self.documents.items() if not d.published}
 
     def public_diagnostics(self) -> list[Diagnostic]:
-        """Diagnostics that may be published: none about drafts."""
-        hidden = {self.options.display(p) for p in self.drafts}
+        """Diagnostics that may be published: none about drafts or their sidecars."""
+        hidden = self.hidden_files()
         return [d for d in self.diagnostics if d.file not in hidden]
+
+    def hidden_files(self) -> set[str]:
+        """Display paths whose diagnostics stay out of ``diagnostics.json``: drafts
+        and the sidecars of drafts."""
+        from .belief_step import draft_sidecars  # the beliefs layer, on first use
+
+        return {self.options.display(p) for p in self.drafts} | draft_sidecars(self)
 
     def doc_by_url(self) -> dict[str, Document]:
         return {d.url: d for d in self.documents.values() if d.url is not None}

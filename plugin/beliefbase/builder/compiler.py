@@ -19,17 +19,22 @@ path...), and notes linking to a changed note (its headings may have moved).
 
 from __future__ import annotations
 
+import dataclasses
 import posixpath
 from collections import defaultdict
 from collections.abc import Iterable, Sequence
 from pathlib import Path
 
 from .. import diagnostics as diag
+from ..beliefs.dates import build_date
 from ..codecs.markdown import digest, parse_markdown
 from ..codecs.model import ParsedDoc
 from ..codecs.toml_node import parse_toml
+from ..graph.build import GraphBuilder
+from ..graph.invariants import COMPILED_PAGES, check_graph
 from ..ids import SrcPath, parse_bid, provisional_bid
 from . import link_record
+from .belief_step import verify_beliefs
 from .cache import ParseCache
 from .checks import SourceRef, SourceRefChecker, duplicate_ids, malformed_bids
 from .compiled import Compiled
@@ -89,6 +94,8 @@ class Compiler:
         #: ... in a forked child while the compile goes on (``cache.wait()`` for it)
         self.background_save = False
         self.previous: Compiled | None = None
+        #: keeps each document's part of the graph until the document changes
+        self.graph_builder = GraphBuilder()
         self._docs: dict[SrcPath, Document] = {}
         self._identity: dict[SrcPath, _Identity] = {}
         self._resolved: dict[SrcPath, tuple[tuple[ResolvedLink, ...], list[diag.Diagnostic]]] = {}
@@ -134,6 +141,7 @@ class Compiler:
         self._forget_checks(changed | removed | to_resolve, removed)
         compiled = self._check(docs, networks, assets, readable, escaped, parsed,
                                changed, removed)
+        compiled = self._graph_and_beliefs(compiled)
         self.previous = compiled
         if self.autosave:  # what each link meant, for `beliefbase sync` after a rename
             self.save_link_record()
@@ -478,6 +486,21 @@ class Compiler:
             link_resolver=self._links,
             home=self._home,
         )
+
+
+    def _graph_and_beliefs(self, compiled: Compiled) -> Compiled:
+        """The graph with its invariants, and the verified beliefs, added to ``compiled``.
+
+        Only compiled pages' URLs are checked here; the site checks the pages it
+        generates (tag pages) once it has made them.
+        """
+        graph = self.graph_builder.build(compiled)
+        urls = {d.url for d in compiled.documents.values() if d.published and d.url is not None}
+        found = check_graph(graph, urls, self.options.display, COMPILED_PAGES)
+        beliefs = verify_beliefs(compiled, build_date())
+        diagnostics = set(compiled.diagnostics) | set(found) | set(beliefs.diagnostics)
+        return dataclasses.replace(compiled, graph=graph, beliefs=beliefs,
+                                   diagnostics=tuple(sorted(diagnostics, key=diag.sort_key)))
 
 
 def _is_backlink(rl: ResolvedLink) -> bool:

@@ -24,7 +24,7 @@ from ..builder.documents import Document, section_bid, section_of_line
 from ..builder.resolve import ResolvedLink
 from ..codecs.frontmatter import jsonable
 from ..ids import asset_url, provisional_bid, tag_page_src, url_for_src
-from ..site.escape import compact_json_for_html
+from ..jsonhtml import compact_json_for_html
 from .model import Edge, Graph, Node, WeightKind
 
 #: Frontmatter keys the graph shows as node fields rather than properties.

@@ -11,7 +11,7 @@ import json
 from collections.abc import Iterable
 from typing import Any
 
-from ..site.escape import json_for_html
+from ..jsonhtml import json_for_html
 from .build import _node_json
 from .model import Graph
 

@@ -26,7 +26,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass, field
 from typing import Any
 
-from ..site.kept_texts import KeptTexts
+from ..kept_texts import KeptTexts
 from .emit import _KIND_ORDER, dumps
 from .model import Graph, Node, WeightKind
 
