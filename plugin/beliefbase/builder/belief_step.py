@@ -19,7 +19,7 @@ from .compiled import Compiled
 
 def page_facts(compiled: Compiled) -> dict[str, PageFacts]:
     """What the belief verifier needs to know about each page of a compile."""
-    facts = {}
+    facts: dict[str, PageFacts] = {}
     for doc in compiled.documents.values():
         parsed = doc.parsed
         facts[doc.path] = PageFacts(
