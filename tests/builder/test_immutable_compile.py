@@ -51,3 +51,18 @@ def test_compile_results_are_frozen() -> None:
             doc.by_anchor["x"] = doc.sections[0]  # type: ignore[index]
         with pytest.raises(TypeError):
             compiled.documents["x.md"] = doc  # type: ignore[index]
+
+
+def test_a_later_compile_leaves_the_earlier_link_resolver_alone() -> None:
+    """An edit that changes no name gives the edited note a new Document in new
+    indexes; the earlier compile's resolver still holds the old one."""
+    with edited_vault({"a": "# A\n\n## Old\n", "b": "# B\n\n[[a#Old]]\n"}) as vault:
+        live = Compiler(vault.options)
+        first = live.compile(vault.sources)
+        second = live.compile(vault.edit("a", False, "# A\n\n## New\n"))
+        assert first.link_resolver is not None and second.link_resolver is not None
+        assert [s.anchor for s in first.link_resolver.published.docs["a.md"].sections] == [
+            "a", "old"]
+        assert [s.anchor for s in second.link_resolver.published.docs["a.md"].sections] == [
+            "a", "new"]
+        assert second.documents["a.md"] is second.link_resolver.published.docs["a.md"]

@@ -288,11 +288,8 @@ class Compiler:
             suggester.inherit(previous)  # its index and answers, updated for the new names
             self._links = LinkResolver(Resolver(published, drafts), published, suggester,
                                        self.options)
-        else:
-            index = self._links.published
-            for path in changed:
-                if docs[path].published:
-                    index.docs[path] = docs[path]
+        else:  # the same names: new objects for the edited notes, in new indexes
+            self._links = self._links.with_docs(docs[p] for p in sorted(changed))
         self._identity = identity
         return affected
 
@@ -306,7 +303,7 @@ class Compiler:
         the paths of those notes: links into them must be resolved again.
         """
         assert self._links is not None
-        new: set[SrcPath] = set()
+        new: dict[SrcPath, Document] = {}
         for path in sorted(which):
             doc = docs.get(path)
             if doc is None or not any("[[" in h.text for h in doc.parsed.headings):
@@ -314,12 +311,9 @@ class Compiler:
             fixed = with_sections(doc, self.options, auto_title(self._links, doc))
             if fixed is doc:
                 continue
-            docs[path] = fixed
-            new.add(path)
-            for index in (self._links.published, self._links.resolver.drafts):
-                if path in index.docs:
-                    index.docs[path] = fixed
-        return new
+            docs[path] = new[path] = fixed
+        self._links = self._links.with_docs(new.values())
+        return set(new)
 
     def _dirty(
         self,

@@ -62,6 +62,17 @@ class NameIndex:
             if key and path not in self.names[key]:
                 self.names[key].append(path)
 
+    def with_docs(self, replaced: Iterable[Document]) -> NameIndex:
+        """This index with new objects for documents it holds whose names did not change
+        (an edit of the text, sections derived again).  This one is left as it was:
+        an earlier compile's link resolver keeps reading it."""
+        docs = {d.path: d for d in replaced if d.path in self.docs}
+        if not docs:
+            return self
+        out = copy.copy(self)
+        out.docs = {**self.docs, **docs}
+        return out
+
     def updated(self, gone: Iterable[Document], new: Iterable[Document]) -> NameIndex:
         """This index with the ``gone`` documents taken out and the ``new`` ones put
         in (an edited document is both): equal, list order included, to the index

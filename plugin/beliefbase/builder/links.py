@@ -9,9 +9,10 @@ the anchor.
 
 from __future__ import annotations
 
+import copy
 import posixpath
 import re
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 
 from .. import diagnostics as diag
 from ..codecs.model import LinkRef
@@ -43,6 +44,19 @@ class LinkResolver:
         self.suggester = suggester
         self.options = options
         self._asset_suggester: Suggester | None = None
+
+    def with_docs(self, replaced: Iterable[Document]) -> LinkResolver:
+        """This resolver with new objects for documents whose names did not change
+        (``NameIndex.with_docs``); this one is left as it was."""
+        replaced = list(replaced)
+        published = self.published.with_docs(replaced)
+        drafts = self.resolver.drafts.with_docs(replaced)
+        if published is self.published and drafts is self.resolver.drafts:
+            return self
+        out = copy.copy(self)
+        out.published = published
+        out.resolver = self.resolver.with_indexes(published, drafts)
+        return out
 
     def resolve_doc(self, doc: Document) -> tuple[list[ResolvedLink], list[diag.Diagnostic]]:
         links: list[ResolvedLink] = []
