@@ -51,6 +51,14 @@ def test_compile_results_are_frozen() -> None:
             doc.by_anchor["x"] = doc.sections[0]  # type: ignore[index]
         with pytest.raises(TypeError):
             compiled.documents["x.md"] = doc  # type: ignore[index]
+        graph = compiled.graph
+        assert graph is not None and compiled.beliefs is not None
+        with pytest.raises(TypeError):
+            graph.add(dataclasses.replace(next(iter(graph.nodes.values())), bid="new"))
+        with pytest.raises(TypeError):
+            graph.link(graph.edges[0])
+        with pytest.raises(dataclasses.FrozenInstanceError):
+            compiled.beliefs.diagnostics = []  # type: ignore[misc]
 
 
 def test_a_later_compile_leaves_the_earlier_link_resolver_alone() -> None:

@@ -87,14 +87,14 @@ class GraphBuilder:
         graph = Graph()
         for network in compiled.networks.values():
             graph.add(Node(network.bid, "Network", network.title, path=network.path))
+        edges: list[Edge] = []
         for part in parts.values():
             for node in part.nodes:
                 graph.add(node)
             for node in part.shared:
                 graph.add(node)
-            graph.edges.extend(part.edges)
-        graph.parts = [parts[p] for p in sorted(parts)]
-        return graph
+            edges.extend(part.edges)
+        return Graph(graph.nodes, edges).frozen([parts[p] for p in sorted(parts)])
 
 
 def _without_dangling_edges(parts: dict[str, DocPart], compiled: Compiled) -> dict[str, DocPart]:

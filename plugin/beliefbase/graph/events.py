@@ -17,7 +17,7 @@ from pathlib import Path
 from .model import Edge, Graph, Node
 
 SNAPSHOT_FILE = "graph-snapshot.pickle"
-_SNAPSHOT_FORMAT = "beliefbase-graph-snapshot/1"
+_SNAPSHOT_FORMAT = "beliefbase-graph-snapshot/2"  # 2: a frozen Graph
 
 _NODE_FIELDS = [f.name for f in fields(Node) if f.name != "bid"]
 
