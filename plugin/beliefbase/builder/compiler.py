@@ -9,12 +9,21 @@ Stages, in order (each a function of the previous stage's records):
 3. **index**    – one ``NameIndex`` for published notes, one for drafts.
 4. **resolve**  – every link of every published note (``LinkResolver``).
 5. **check**    – duplicate ids, embed cycles/depth, ``source_refs`` drift.
+6. **graph**    – nodes and edges (``GraphBuilder``, parts kept per document) and
+                  the invariants, the compiled pages' URLs included.
+7. **beliefs**  – every sidecar verified against the pages (``belief_step.py``).
+
+This is the one compile: the plugin and every command (``project.compile_project``)
+run it, so both report the same diagnostics.  Its result is immutable.
 
 A ``Compiler`` lives as long as ``mkdocs serve`` does.  Between two compiles it
 keeps the documents and resolved links of files that did not change, and
 re-resolves only the notes that a change can affect: the changed notes, notes
 whose link targets name something whose identity changed (title, alias, id,
-path...), and notes linking to a changed note (its headings may have moved).
+path...), notes linking to a changed note (its headings may have moved), and
+notes linking to one whose heading anchors follow a retitled note's title.
+Nothing it shares with an earlier ``Compiled`` is changed: a change is a new
+object.
 """
 
 from __future__ import annotations

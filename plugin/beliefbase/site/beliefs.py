@@ -17,8 +17,8 @@
    ``beliefs.schema.json``, ``beliefs-search.json`` and ``lunr.js``.
 
 Beliefs of draft pages never get here: the verifier leaves them out of the
-``BeliefSet``, and ``hidden_files()`` names the drafts' sidecars so their
-diagnostics stay out of ``diagnostics.json``.
+``BeliefSet``, and ``Compiled.hidden_files()`` names the drafts' sidecars so
+their diagnostics stay out of ``diagnostics.json``.
 """
 
 from __future__ import annotations
