@@ -117,7 +117,7 @@ class Compiler:
         self._unresolved: set[SrcPath] = set()  # notes with a link that matches nothing
         self._renamed = False  # the suggester's names changed: "did you mean" may too
         self._embed_memo: EmbedMemo = {}  # per embedding note: findings, documents walked
-        self._dup_memo: dict[SrcPath, tuple[Document, list[diag.Diagnostic]]] = {}
+        self._dup_memo: dict[str, tuple[Document, list[diag.Diagnostic]]] = {}
         self._assets: set[SrcPath] = set()
         self._links: LinkResolver | None = None
         self._symlinks = Symlinks(options.docs_dir)
