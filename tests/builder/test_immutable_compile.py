@@ -74,3 +74,18 @@ def test_a_later_compile_leaves_the_earlier_link_resolver_alone() -> None:
         assert [s.anchor for s in second.link_resolver.published.docs["a.md"].sections] == [
             "a", "new"]
         assert second.documents["a.md"] is second.link_resolver.published.docs["a.md"]
+
+
+def test_a_heading_showing_another_notes_heading_follows_it() -> None:
+    """``## About [[g#Part]]`` shows g's heading: renaming that heading (no name of the
+    vault changes) moves the anchor, as a fresh compile says."""
+    notes = {"a": "# A\n\n## About [[g#Part]]\n", "g": "# G\n\n## Part\n",
+             "c": "# C\n\n[[a#about-part]]\n"}
+    with edited_vault(notes) as vault:
+        live = Compiler(vault.options)
+        live.compile(vault.sources)
+        sources = vault.edit("g", False, "# G\n\n## Other\n")
+        second, fresh = live.compile(sources), Compiler(vault.options).compile(sources)
+        assert [s.anchor for s in second.documents["a.md"].sections] == ["a", "about-g"]
+        assert [s.anchor for s in fresh.documents["a.md"].sections] == ["a", "about-g"]
+        assert _c_link(second) == _c_link(fresh) == ("ok", None, True)

@@ -54,11 +54,13 @@ def snapshot(compiled) -> tuple[object, ...]:  # type: ignore[no-untyped-def]
 @given(st.lists(EDIT, min_size=1, max_size=8))
 def test_long_lived_compiler_equals_a_fresh_one(edits) -> None:  # type: ignore[no-untyped-def]
     # no H1: a note is titled by its file name until an edit gives it one, so renames
-    # retitle; alpha's second heading follows beta's title, and gamma links to it
+    # retitle; alpha's second heading follows beta's title, delta's gamma's heading,
+    # and gamma links to both
     first = {name: "## Part\n\nSee [[alpha]].\n" for name in NAMES}
     first["alpha"] = "## Part\n\n## See [[beta]]\n\nSee [[sub/alpha]].\n"
     first["beta"] = "---\ntitle: Old Beta\n---\n## Part\n"  # any edit of beta retitles it
-    first["gamma"] = "## Part\n\n[[alpha#see-old-beta]] [[alpha#see-beta]]\n"
+    first["gamma"] = "## Part\n\n[[alpha#see-old-beta]] [[alpha#see-beta]] [[delta#about-part]]\n"
+    first["delta"] = "## About [[gamma#Part]]\n\nSee [[alpha]].\n"  # shows gamma's heading
     with edited_vault(first) as vault:
         live = Compiler(vault.options)
         first_compile = live.compile(vault.sources)

@@ -36,6 +36,7 @@ from pathlib import Path
 
 from .. import diagnostics as diag
 from ..beliefs.dates import build_date
+from ..codecs.inline import WikiText
 from ..codecs.markdown import digest, parse_markdown
 from ..codecs.model import ParsedDoc
 from ..codecs.toml_node import parse_toml
@@ -54,7 +55,7 @@ from .index import NameIndex, doc_key_places, target_keys
 from .links import LinkResolver
 from .options import CompileOptions
 from .parallel import map_if_it_pays
-from .resolve import ResolvedLink, Resolver
+from .resolve import Found, ResolvedLink, Resolver
 from .sources import SourceFile, Symlinks, escapes, unreadable
 from .suggest import Suggester
 from .wikitext import auto_title
@@ -120,6 +121,8 @@ class Compiler:
         self._dup_memo: dict[str, tuple[Document, list[diag.Diagnostic]]] = {}
         self._assets: set[SrcPath] = set()
         self._links: LinkResolver | None = None
+        #: note -> the notes whose titles or headings its headings show (``## See [[b]]``)
+        self._heading_targets: dict[SrcPath, frozenset[SrcPath]] = {}
         self._symlinks = Symlinks(options.docs_dir)
         self._networks_seen: dict[str, Network] = {}
         self._home: SrcPath | None = None  # the root note serving as home page, if any
@@ -143,7 +146,7 @@ class Compiler:
         removed = set(self._docs) - set(docs)
         affected = self._index(docs, assets, changed, removed)
         # new Documents for notes whose heading anchors follow another note's title
-        changed |= self._rederive_anchors(docs, changed if not affected else set(docs))
+        changed |= self._rederive_anchors(docs, changed, removed, bool(affected))
         self._docs, self._assets = docs, assets
         to_resolve = self._dirty(docs, changed, removed, affected)
         self._resolve(docs, to_resolve, removed)
@@ -302,26 +305,36 @@ class Compiler:
         self._identity = identity
         return affected
 
-    def _rederive_anchors(self, docs: dict[SrcPath, Document], which: set[SrcPath]) -> (
-        set[SrcPath]
-    ):
-        """Headings with auto-titled wikilinks get their anchor from the target's title.
+    def _rederive_anchors(self, docs: dict[SrcPath, Document], changed: set[SrcPath],
+                          removed: set[SrcPath], renamed: bool) -> set[SrcPath]:
+        """Headings with auto-titled wikilinks get their anchor from the target's title
+        (or heading text: ``## About [[g#Part]]``).
 
-        A note whose sections come out different is a new ``Document`` (in ``docs``
-        and in the name indexes); the earlier compile keeps the old one.  Returns
-        the paths of those notes: links into them must be resolved again.
+        Done for the changed notes, the notes whose headings link to a changed one,
+        and every such note when names changed (``renamed``).  A note whose
+        sections come out different is a new ``Document`` (in ``docs`` and in the
+        name indexes); the earlier compile keeps the old one.  Returns the paths of
+        those notes: links into them must be resolved again.
         """
         assert self._links is not None
+        links = self._links
+        for path in removed:
+            self._heading_targets.pop(path, None)
+        which = set(docs) if renamed else changed | {
+            p for p, targets in self._heading_targets.items() if targets & changed}
         new: dict[SrcPath, Document] = {}
         for path in sorted(which):
             doc = docs.get(path)
             if doc is None or not any("[[" in h.text for h in doc.parsed.headings):
+                self._heading_targets.pop(path, None)
                 continue
-            fixed = with_sections(doc, self.options, auto_title(self._links, doc))
-            if fixed is doc:
-                continue
-            docs[path] = new[path] = fixed
-        self._links = self._links.with_docs(new.values())
+            used: set[SrcPath] = set()
+            fixed = with_sections(doc, self.options, _recording(auto_title(links, doc), links,
+                                                               doc, used))
+            self._heading_targets[path] = frozenset(used)
+            if fixed is not doc:
+                docs[path] = new[path] = fixed
+        self._links = links.with_docs(new.values())
         return set(new)
 
     def _dirty(
@@ -504,6 +517,20 @@ class Compiler:
         diagnostics = set(compiled.diagnostics) | set(found) | set(beliefs.diagnostics)
         return dataclasses.replace(compiled, graph=graph, beliefs=beliefs,
                                    diagnostics=tuple(sorted(diagnostics, key=diag.sort_key)))
+
+
+def _recording(wikitext: WikiText, links: LinkResolver, doc: Document,
+               used: set[SrcPath]) -> WikiText:
+    """``wikitext``, noting in ``used`` each note whose title or heading it shows."""
+
+    def text(target: str, fragment: str, display: str | None) -> str:
+        if target and not display:
+            found = links.resolver.find(target, doc)
+            if isinstance(found, Found):
+                used.add(found.path)
+        return wikitext(target, fragment, display)
+
+    return text
 
 
 def _is_backlink(rl: ResolvedLink) -> bool:
