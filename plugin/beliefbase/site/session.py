@@ -229,7 +229,8 @@ class SiteBuild:
 
     def add_beliefs(self, options: BeliefOptions, footnotes: FootnoteBeliefsExtension,
                     files: Files, config: MkDocsConfig) -> list[diag.Diagnostic]:
-        """Verify the sidecars, sync the belief index, add the belief pages to ``files``."""
+        """Sync the belief index with the compile's verified beliefs; add the belief pages
+        to ``files`` (the verification and its diagnostics are the compile's)."""
         self.beliefs = BeliefSite(self.compiled, self.templates, self.renderer, options)
         footnotes.links = self.beliefs.footnote_links
         self.beliefs.sync_index()
