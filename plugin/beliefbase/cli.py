@@ -18,18 +18,18 @@ from . import diagnostics as diag
 from . import relink
 from .beliefs.cli import register as register_belief_commands
 from .builder import link_record
+from .builder.compiled import Compiled
 from .builder.links import written_form
 from .entities import compile_entities
 from .entities.cli import register as register_entity_commands
-from .graph.build import build_graph
 from .graph.emit import graph_json_text
 from .graph.events import diff_graphs, load_snapshot, save_snapshot
-from .graph.invariants import check_graph
+from .graph.model import Graph
 from .ids import SrcPath
 from .project import (
     belief_context,
     cache_dir,
-    compile_from_config,
+    compile_project,
     load_config,
     load_project,
     vault_settings,
@@ -40,7 +40,7 @@ from .sync import add_bid, record_source_refs
 from .terminal import echo
 from .writeback import edit_file
 
-__all__ = ["compile_from_config", "load_project", "main"]
+__all__ = ["compile_project", "load_project", "main"]
 
 config_option = click.option(
     "-f", "--config-file", "config_file", type=click.Path(exists=True, dir_okay=False),
@@ -68,11 +68,13 @@ def check(config_file: str | None, strict: bool, as_json: bool, events: bool, co
             echo(f"{code:22} {level.value:8} {meaning}")
         return
     config = load_config(config_file)
-    compiled = compile_from_config(config_file, use_cache=True)
-    graph = build_graph(compiled)
-    found = sorted(set(compiled.diagnostics) | set(vault_settings(config).diagnostics) | set(
-        check_graph(graph, None, compiled.options.display))
-        | set(check_schemas(compiled)) | set(compile_entities(compiled)[1]), key=diag.sort_key)
+    compiled = compile_project(config_file, use_cache=True)
+    graph = _graph(compiled)
+    # the compile's diagnostics (beliefs and graph invariants included) and the
+    # vault settings': what the build reports, less what only rendering finds
+    found = sorted(set(compiled.diagnostics) | set(vault_settings(config).diagnostics)
+                   | set(check_schemas(compiled)) | set(compile_entities(compiled)[1]),
+                   key=diag.sort_key)
     snapshot_dir = cache_dir(config)
     if events:
         previous = load_snapshot(snapshot_dir)
@@ -103,7 +105,7 @@ def sync(config_file: str | None, source_refs: bool, check: bool, diff: bool) ->
     """Write BIDs into notes that lack one and fix links to renamed notes (or, with
     --source-refs, record source hashes)."""
     config = load_config(config_file)
-    compiled = compile_from_config(config_file, use_cache=True)
+    compiled = compile_project(config_file, use_cache=True)
     options = compiled.options
     fixes: dict[SrcPath, list[relink.Fix | relink.Unfixable]] = {}
     if not source_refs:  # what each link meant before the last renames (link_record)
@@ -116,7 +118,7 @@ def sync(config_file: str | None, source_refs: bool, check: bool, diff: bool) ->
         where = options.display(doc.path)
         what: list[str] = []
         if source_refs:
-            refs = compiled.source_refs.get(doc.path, [])
+            refs = compiled.source_refs.get(doc.path, ())
             if not refs:
                 continue
             hashes = {r.path: r.current for r in refs}
@@ -153,6 +155,11 @@ def sync(config_file: str | None, source_refs: bool, check: bool, diff: bool) ->
         sys.exit(2)
 
 
+def _graph(compiled: Compiled) -> Graph:
+    assert compiled.graph is not None  # Compiler.compile always builds it
+    return compiled.graph
+
+
 def _then(first: Callable[[str], str], second: Callable[[str], str]) -> Callable[[str], str]:
     """``second`` after ``first`` (links are fixed by line before a bid line shifts them)."""
     return lambda text: second(first(text))
@@ -181,8 +188,7 @@ def graph() -> None:
 @click.option("-o", "--output", type=click.Path(dir_okay=False, path_type=Path), default=None)
 def graph_export(config_file: str | None, fmt: str, output: Path | None) -> None:
     """Write graph.json (the site's format) or GraphML."""
-    compiled = compile_from_config(config_file, use_cache=True)
-    g = build_graph(compiled)
+    g = _graph(compile_project(config_file, use_cache=True))
     if fmt == "json":
         text = graph_json_text(g)
     else:

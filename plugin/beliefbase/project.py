@@ -9,7 +9,9 @@ from typing import TYPE_CHECKING, Any
 import pathspec
 from markdown.extensions.toc import slugify as toc_slugify
 
+from .beliefs.dates import build_date
 from .builder import Compiled, CompileOptions, Compiler, SourceFile, discover
+from .builder.belief_step import page_facts as page_facts  # for the belief commands
 from .config import BeliefbaseConfig
 from .obsidian import FOLDER as OBSIDIAN_FOLDER
 from .obsidian import ObsidianSettings, read_settings
@@ -147,43 +149,36 @@ def cache_dir(config: Any) -> Path:
             / plugin_config(config).cache_dir)
 
 
-def compile_from_config(config_file: str | Path | None = None, *, use_cache: bool = False) -> (
+def compile_project(config_file: str | Path | None = None, *, use_cache: bool = False) -> (
     Compiled
 ):
-    """Compile the project of ``config_file`` (what ``beliefbase check`` does)."""
+    """The one compile of the project of ``config_file``, as the build runs it.
+
+    Every command calls this (``check``, ``sync``, ``graph export``, the belief
+    commands); the plugin runs the same ``Compiler.compile`` on the same published
+    files.  The result carries everything that depends only on the sources:
+    documents, resolved links, the graph with its invariants checked, the verified
+    beliefs, and all their diagnostics.  ``use_cache``: read and write the parse
+    cache (and the link record) in the plugin's ``cache_dir``.
+    """
+    return _compile(config_file, use_cache)[1]
+
+
+def _compile(config_file: str | Path | None, use_cache: bool) -> tuple[Any, Compiled]:
+    """``compile_project`` and the loaded config it compiled."""
     config = _load_prepared(config_file)
     options = compile_options(config, plugin_config(config))
     compiler = Compiler(options, cache_dir(config) if use_cache else None)
-    return compiler.compile(_sources(config, options))
-
-
-def page_facts(compiled: Compiled) -> dict[str, Any]:
-    """What the belief verifier needs to know about each page of a compile."""
-    from .beliefs import PageFacts
-
-    facts = {}
-    for doc in compiled.documents.values():
-        parsed = doc.parsed
-        facts[doc.path] = PageFacts(
-            path=doc.path,
-            display=compiled.options.display(doc.path),
-            url=doc.url,
-            network=doc.network.id,
-            published=doc.published,
-            anchors=frozenset(s.anchor for s in doc.sections),
-            footnote_refs=tuple((f.id, f.line, f.column) for f in parsed.footnote_refs),
-            footnote_defs=tuple((f.id, f.line, f.column) for f in parsed.footnote_defs),
-        )
-    return facts
+    return config, compiler.compile(_sources(config, options))
 
 
 def belief_context(config_file: str | Path | None = None) -> Any:
-    """A ``ProjectContext`` for the belief commands (compiles the project first)."""
+    """A ``ProjectContext`` for the belief commands, from the one compile (its pages and
+    its verified beliefs)."""
     from .beliefs import ProjectContext
 
-    config = _load_prepared(config_file)
-    options = compile_options(config, plugin_config(config))
-    compiled = Compiler(options, cache_dir(config)).compile(_sources(config, options))
+    config, compiled = _compile(config_file, True)
+    options = compiled.options
     return ProjectContext(
         root=options.project_dir,
         docs_dir=options.docs_dir,
@@ -191,4 +186,6 @@ def belief_context(config_file: str | Path | None = None) -> Any:
         cache_dir=cache_dir(config),
         pages=page_facts(compiled),
         sidecars=tuple(s.abs_path for s in compiled.sidecars),
+        today=compiled.beliefs.today if compiled.beliefs is not None else build_date(),
+        verified=compiled.beliefs,
     )

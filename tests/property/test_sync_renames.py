@@ -20,7 +20,7 @@ from urllib.parse import quote
 
 import yaml
 from beliefbase.cli import main
-from beliefbase.project import compile_from_config
+from beliefbase.project import compile_project as compile_from_config
 from click.testing import CliRunner
 from hypothesis import given, settings
 from hypothesis import strategies as st

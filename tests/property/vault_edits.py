@@ -37,6 +37,19 @@ class EditedVault:
             file.write_text(text, encoding="utf-8")
             self._stamp += 1_000_000_000
             os.utime(file, ns=(self._stamp, self._stamp))
+        return self.sources_now()
+
+    def rename(self, name: str, new: str) -> list[Any]:
+        """Move the note ``name`` to ``new`` (replacing it), if it exists."""
+        file, to = self.docs / f"{name}.md", self.docs / f"{new}.md"
+        if file.exists() and file != to:
+            to.parent.mkdir(parents=True, exist_ok=True)
+            file.replace(to)
+            self._stamp += 1_000_000_000
+            os.utime(to, ns=(self._stamp, self._stamp))
+        return self.sources_now()
+
+    def sources_now(self) -> list[Any]:
         return make_sources(self.docs, sorted(p.relative_to(self.docs).as_posix()
                                               for p in self.docs.rglob("*.md")))
 

@@ -87,7 +87,7 @@ class Session:
 def open_session(load: Loader, option: Path | None) -> Session:
     """Load the project, verify its sidecars and sync the index."""
     project = load(config_path(option))
-    beliefs = verify_context(project)
+    beliefs = project.verified or verify_context(project)  # the compile verified them
     store = BeliefStore(project.store_path)
     store.sync(beliefs)
     return Session(project, beliefs, store)
@@ -95,7 +95,7 @@ def open_session(load: Loader, option: Path | None) -> Session:
 
 def rebuild_beliefs(project: ProjectContext) -> BeliefSet:
     """``reindex --rebuild-beliefs``: verify and write ``beliefs.sqlite`` from scratch."""
-    beliefs = verify_context(project)
+    beliefs = project.verified or verify_context(project)
     with BeliefStore(project.store_path) as store:
         store.rebuild(beliefs)
     return beliefs

@@ -94,3 +94,14 @@ def _parse(text: str) -> date | datetime | None:
         return moment.astimezone(UTC)
     except OverflowError:  # 0001-01-01T00:00+01:00 has no UTC form
         return None
+
+
+def build_date() -> date:
+    """Today, or the date of ``SOURCE_DATE_EPOCH`` (reproducible builds): the "today"
+    the verifier and the belief pages count from."""
+    import os
+
+    epoch = os.environ.get("SOURCE_DATE_EPOCH", "").strip()
+    if epoch.isdigit():
+        return datetime.fromtimestamp(int(epoch), UTC).date()
+    return date.today()

@@ -14,6 +14,10 @@ from collections.abc import Iterator, Mapping
 from dataclasses import dataclass, field
 from datetime import date
 from pathlib import Path
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from .model import BeliefSet
 
 SIDECAR_SUFFIX = ".beliefs.json"
 
@@ -44,6 +48,8 @@ class ProjectContext:
         pages: every page of the compile, keyed by ``PageFacts.path``.
         sidecars: sidecar files to read; None means "find them under docs_dir".
         today: the build date (``verified_at`` of quote checks).
+        verified: the sidecars as the compile verified them (``compile_project``);
+            None: verify them here (``verify_context``).
     """
 
     root: Path
@@ -53,6 +59,7 @@ class ProjectContext:
     pages: Mapping[str, PageFacts]
     sidecars: tuple[Path, ...] | None = None
     today: date = field(default_factory=date.today)
+    verified: BeliefSet | None = None
 
     def sidecar_paths(self) -> tuple[Path, ...]:
         if self.sidecars is not None:

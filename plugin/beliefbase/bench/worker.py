@@ -39,7 +39,12 @@ def _compiler_api() -> _Api:
     reports ``"unavailable"`` instead of a time.
     """
     from beliefbase.builder import Compiler
-    from beliefbase.cli import compile_from_config, load_project
+    from beliefbase.cli import load_project
+
+    try:  # the one compile (issue 17); older checkouts named it compile_from_config
+        from beliefbase.cli import compile_project as compile_from_config
+    except ImportError:
+        from beliefbase.cli import compile_from_config  # type: ignore[attr-defined,no-redef]
 
     return compile_from_config, load_project, Compiler
 

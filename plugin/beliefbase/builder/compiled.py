@@ -2,7 +2,8 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
 from ..diagnostics import Diagnostic, sort_key
 from ..ids import SrcPath
@@ -13,27 +14,38 @@ from .options import CompileOptions
 from .resolve import ResolvedLink
 from .sources import SourceFile
 
+if TYPE_CHECKING:
+    from ..beliefs.model import BeliefSet
+    from ..graph.model import Graph
 
-@dataclass
+
+@dataclass(frozen=True, slots=True)
 class Compiled:
-    """The result of a compile.  Read-only for everyone but the ``Compiler``."""
+    """The result of a compile: frozen, its collections read-only (every ``dict`` here
+    is a ``builder.frozen.FrozenDict``; tuples, frozensets).  The ``Compiler`` shares
+    unchanged parts with the next compile, and a later compile never changes an
+    earlier one (``mkdocs serve`` compares the two)."""
 
     options: CompileOptions
     generation: int
     documents: dict[SrcPath, Document]  # published and drafts, sorted by path
     networks: dict[str, Network]
-    assets: set[SrcPath]
-    links: dict[SrcPath, list[ResolvedLink]]  # per published document, in source order
-    backlinks: dict[SrcPath, list[ResolvedLink]]  # per target document, from published pages
-    source_refs: dict[SrcPath, list[SourceRef]]
-    diagnostics: list[Diagnostic]
-    sidecars: list[SourceFile] = field(default_factory=list)
-    escaped: list[SourceFile] = field(default_factory=list)  # symlinks out of docs_dir
-    changed: set[SrcPath] = field(default_factory=set)  # added/modified since the last compile
-    removed: set[SrcPath] = field(default_factory=set)
+    assets: frozenset[SrcPath]
+    links: dict[SrcPath, tuple[ResolvedLink, ...]]  # per published document, source order
+    backlinks: dict[SrcPath, tuple[ResolvedLink, ...]]  # per target, from published pages
+    source_refs: dict[SrcPath, tuple[SourceRef, ...]]
+    diagnostics: tuple[Diagnostic, ...]
+    sidecars: tuple[SourceFile, ...] = ()
+    escaped: tuple[SourceFile, ...] = ()  # symlinks out of docs_dir
+    changed: frozenset[SrcPath] = frozenset()  # added/modified since the last compile
+    removed: frozenset[SrcPath] = frozenset()
     link_resolver: LinkResolver | None = None  # resolves links the renderer meets
     #: a root note (``Home.md``) serving as the home page of a vault without index.md
     home: SrcPath | None = None
+    #: the knowledge graph (nodes, typed edges), its invariants checked
+    graph: Graph | None = None
+    #: every sidecar verified against the pages (``belief-*`` diagnostics are above)
+    beliefs: BeliefSet | None = None
 
     @property
     def published(self) -> dict[SrcPath, Document]:
@@ -44,9 +56,16 @@ class Compiled:
         return {p for p, d in self.documents.items() if not d.published}
 
     def public_diagnostics(self) -> list[Diagnostic]:
-        """Diagnostics that may be published: none about drafts."""
-        hidden = {self.options.display(p) for p in self.drafts}
+        """Diagnostics that may be published: none about drafts or their sidecars."""
+        hidden = self.hidden_files()
         return [d for d in self.diagnostics if d.file not in hidden]
+
+    def hidden_files(self) -> set[str]:
+        """Display paths whose diagnostics stay out of ``diagnostics.json``: drafts
+        and the sidecars of drafts."""
+        from .belief_step import draft_sidecars  # the beliefs layer, on first use
+
+        return {self.options.display(p) for p in self.drafts} | draft_sidecars(self)
 
     def doc_by_url(self) -> dict[str, Document]:
         return {d.url: d for d in self.documents.values() if d.url is not None}

@@ -9,37 +9,53 @@ Stages, in order (each a function of the previous stage's records):
 3. **index**    – one ``NameIndex`` for published notes, one for drafts.
 4. **resolve**  – every link of every published note (``LinkResolver``).
 5. **check**    – duplicate ids, embed cycles/depth, ``source_refs`` drift.
+6. **graph**    – nodes and edges (``GraphBuilder``, parts kept per document) and
+                  the invariants, the compiled pages' URLs included.
+7. **beliefs**  – every sidecar verified against the pages (``belief_step.py``).
+
+This is the one compile: the plugin and every command (``project.compile_project``)
+run it, so both report the same diagnostics.  Its result is immutable.
 
 A ``Compiler`` lives as long as ``mkdocs serve`` does.  Between two compiles it
 keeps the documents and resolved links of files that did not change, and
 re-resolves only the notes that a change can affect: the changed notes, notes
 whose link targets name something whose identity changed (title, alias, id,
-path...), and notes linking to a changed note (its headings may have moved).
+path...), notes linking to a changed note (its headings may have moved), and
+notes linking to one whose heading anchors follow a retitled note's title.
+Nothing it shares with an earlier ``Compiled`` is changed: a change is a new
+object.
 """
 
 from __future__ import annotations
 
+import dataclasses
 import posixpath
 from collections import defaultdict
 from collections.abc import Iterable, Sequence
 from pathlib import Path
 
 from .. import diagnostics as diag
+from ..beliefs.dates import build_date
+from ..codecs.inline import WikiText
 from ..codecs.markdown import digest, parse_markdown
 from ..codecs.model import ParsedDoc
 from ..codecs.toml_node import parse_toml
+from ..graph.build import GraphBuilder
+from ..graph.invariants import COMPILED_PAGES, check_graph
 from ..ids import SrcPath, parse_bid, provisional_bid
 from . import link_record
+from .belief_step import verify_beliefs
 from .cache import ParseCache
-from .checks import SourceRefChecker, duplicate_ids, malformed_bids
+from .checks import SourceRef, SourceRefChecker, duplicate_ids, malformed_bids
 from .compiled import Compiled
-from .documents import Document, Network, build_sections, make_document, place_home
+from .documents import Document, Network, make_document, place_home, with_sections
 from .embeds import EmbedMemo, check_embeds
-from .index import NameIndex, doc_keys, target_keys
+from .frozen import FrozenDict
+from .index import NameIndex, doc_key_places, target_keys
 from .links import LinkResolver
 from .options import CompileOptions
 from .parallel import map_if_it_pays
-from .resolve import ResolvedLink, Resolver
+from .resolve import Found, ResolvedLink, Resolver
 from .sources import SourceFile, Symlinks, escapes, unreadable
 from .suggest import Suggester
 from .wikitext import auto_title
@@ -88,21 +104,25 @@ class Compiler:
         #: ... in a forked child while the compile goes on (``cache.wait()`` for it)
         self.background_save = False
         self.previous: Compiled | None = None
+        #: keeps each document's part of the graph until the document changes
+        self.graph_builder = GraphBuilder()
         self._docs: dict[SrcPath, Document] = {}
         self._identity: dict[SrcPath, _Identity] = {}
-        self._resolved: dict[SrcPath, tuple[list[ResolvedLink], list[diag.Diagnostic]]] = {}
+        self._resolved: dict[SrcPath, tuple[tuple[ResolvedLink, ...], list[diag.Diagnostic]]] = {}
         self._key_sources: dict[str, set[SrcPath]] = defaultdict(set)
         # backlinks kept up to date link by link: target -> sources with a link to it
         self._linkers: dict[SrcPath, set[SrcPath]] = defaultdict(set)
-        self._backlinks: dict[SrcPath, list[ResolvedLink]] = {}
+        self._backlinks: dict[SrcPath, tuple[ResolvedLink, ...]] = {}
         self._touched: set[SrcPath] = set()  # targets whose backlinks changed
         self._embedders: set[SrcPath] = set()  # notes with at least one note embed
         self._unresolved: set[SrcPath] = set()  # notes with a link that matches nothing
         self._renamed = False  # the suggester's names changed: "did you mean" may too
         self._embed_memo: EmbedMemo = {}  # per embedding note: findings, documents walked
-        self._dup_memo: dict[SrcPath, tuple[Document, list[diag.Diagnostic]]] = {}
+        self._dup_memo: dict[str, tuple[Document, list[diag.Diagnostic]]] = {}
         self._assets: set[SrcPath] = set()
         self._links: LinkResolver | None = None
+        #: note -> the notes whose titles or headings its headings show (``## See [[b]]``)
+        self._heading_targets: dict[SrcPath, frozenset[SrcPath]] = {}
         self._symlinks = Symlinks(options.docs_dir)
         self._networks_seen: dict[str, Network] = {}
         self._home: SrcPath | None = None  # the root note serving as home page, if any
@@ -125,13 +145,15 @@ class Compiler:
         changed = {p for p, d in docs.items() if self._docs.get(p) is not d}
         removed = set(self._docs) - set(docs)
         affected = self._index(docs, assets, changed, removed)
+        # new Documents for notes whose heading anchors follow another note's title
+        changed |= self._rederive_anchors(docs, changed, removed, bool(affected))
         self._docs, self._assets = docs, assets
         to_resolve = self._dirty(docs, changed, removed, affected)
         self._resolve(docs, to_resolve, removed)
         self._forget_checks(changed | removed | to_resolve, removed)
-        compiled = self._check(docs, networks, assets, readable, escaped, parsed)
-        compiled.changed, compiled.removed = changed, removed
-        compiled.home = self._home
+        compiled = self._check(docs, networks, assets, readable, escaped, parsed,
+                               changed, removed)
+        compiled = self._graph_and_beliefs(compiled)
         self.previous = compiled
         if self.autosave:  # what each link meant, for `beliefbase sync` after a rename
             self.save_link_record()
@@ -251,12 +273,13 @@ class Compiler:
             old, new = self._identity.get(path), identity.get(path)
             if old == new:
                 continue
-            old_keys = doc_keys(self._docs[path]) if path in self._docs else set()
-            new_keys = doc_keys(docs[path]) if path in docs else set()
+            old_keys = doc_key_places(self._docs[path]) if path in self._docs else set()
+            new_keys = doc_key_places(docs[path]) if path in docs else set()
             if old is None or new is None or old[-2:] != new[-2:]:
-                affected |= old_keys | new_keys  # added, removed, (un)published, moved network
-            else:
-                affected |= old_keys ^ new_keys  # only names that appeared or disappeared
+                # added, removed, (un)published, moved network
+                affected |= {key for _kind, key in old_keys | new_keys}
+            else:  # only names that appeared, disappeared or changed kind
+                affected |= {key for _kind, key in old_keys ^ new_keys}
         for path in assets ^ self._assets:
             affected |= target_keys(path)
         if self._links is None or affected:
@@ -277,24 +300,42 @@ class Compiler:
             suggester.inherit(previous)  # its index and answers, updated for the new names
             self._links = LinkResolver(Resolver(published, drafts), published, suggester,
                                        self.options)
-        else:
-            index = self._links.published
-            for path in changed:
-                if docs[path].published:
-                    index.docs[path] = docs[path]
+        else:  # the same names: new objects for the edited notes, in new indexes
+            self._links = self._links.with_docs(docs[p] for p in sorted(changed))
         self._identity = identity
-        self._fix_title_dependent_anchors(docs, changed if not affected else set(docs))
         return affected
 
-    def _fix_title_dependent_anchors(self, docs: dict[SrcPath, Document], which: set[SrcPath]) -> (
-        None
-    ):
-        """Headings with auto-titled wikilinks get their anchor from the target's title."""
+    def _rederive_anchors(self, docs: dict[SrcPath, Document], changed: set[SrcPath],
+                          removed: set[SrcPath], renamed: bool) -> set[SrcPath]:
+        """Headings with auto-titled wikilinks get their anchor from the target's title
+        (or heading text: ``## About [[g#Part]]``).
+
+        Done for the changed notes, the notes whose headings link to a changed one,
+        and every such note when names changed (``renamed``).  A note whose
+        sections come out different is a new ``Document`` (in ``docs`` and in the
+        name indexes); the earlier compile keeps the old one.  Returns the paths of
+        those notes: links into them must be resolved again.
+        """
         assert self._links is not None
-        for path in which:
+        links = self._links
+        for path in removed:
+            self._heading_targets.pop(path, None)
+        which = set(docs) if renamed else changed | {
+            p for p, targets in self._heading_targets.items() if targets & changed}
+        new: dict[SrcPath, Document] = {}
+        for path in sorted(which):
             doc = docs.get(path)
-            if doc is not None and any("[[" in h.text for h in doc.parsed.headings):
-                build_sections(doc, self.options, auto_title(self._links, doc))
+            if doc is None or not any("[[" in h.text for h in doc.parsed.headings):
+                self._heading_targets.pop(path, None)
+                continue
+            used: set[SrcPath] = set()
+            fixed = with_sections(doc, self.options, _recording(auto_title(links, doc), links,
+                                                               doc, used))
+            self._heading_targets[path] = frozenset(used)
+            if fixed is not doc:
+                docs[path] = new[path] = fixed
+        self._links = links.with_docs(new.values())
+        return set(new)
 
     def _dirty(
         self,
@@ -311,7 +352,7 @@ class Compiler:
             dirty |= self._key_sources.get(key, set())
         previous = self.previous.documents
         for path in changed | removed:
-            linkers = self.previous.backlinks.get(path, [])
+            linkers = self.previous.backlinks.get(path, ())
             if path in docs and path in previous and _anchors(docs[path]) == _anchors(
                 previous[path]
             ):
@@ -333,7 +374,8 @@ class Compiler:
                 del self._resolved[path]
         for path in sorted(dirty):
             self._forget(path)
-            links, found = self._links.resolve_doc(docs[path])
+            resolved, found = self._links.resolve_doc(docs[path])
+            links = tuple(resolved)
             self._resolved[path] = (links, found)
             for link in docs[path].parsed.links:
                 for key in target_keys(link.target):
@@ -380,8 +422,8 @@ class Compiler:
         for path in removed:
             self._dup_memo.pop(path, None)
 
-    def _updated_backlinks(self, links: dict[SrcPath, list[ResolvedLink]]) -> (
-        dict[SrcPath, list[ResolvedLink]]
+    def _updated_backlinks(self, links: dict[SrcPath, tuple[ResolvedLink, ...]]) -> (
+        dict[SrcPath, tuple[ResolvedLink, ...]]
     ):
         """Backlinks, rebuilt only for targets whose linking notes changed.
 
@@ -390,8 +432,8 @@ class Compiler:
         """
         backlinks = dict(self._backlinks)
         for target in self._touched:
-            items = [rl for source in sorted(self._linkers.get(target, ()))
-                     for rl in links[source] if rl.target == target and _is_backlink(rl)]
+            items = tuple(rl for source in sorted(self._linkers.get(target, ()))
+                          for rl in links[source] if rl.target == target and _is_backlink(rl))
             if items:
                 backlinks[target] = items
             else:
@@ -409,6 +451,8 @@ class Compiler:
         readable: list[SourceFile],
         escaped: list[SourceFile],
         parsed: dict[SrcPath, ParsedDoc],
+        changed: set[SrcPath],
+        removed: set[SrcPath],
     ) -> Compiled:
         links = {p: self._resolved[p][0] for p in sorted(self._resolved)}
         backlinks = self._updated_backlinks(links)
@@ -422,13 +466,13 @@ class Compiler:
         found += malformed_bids(published, self.options)
         found += check_embeds(docs, links, self.options.embed_depth, self.options.display,
                               self._embedders, self._embed_memo)
-        refs = {}
+        refs: dict[SrcPath, tuple[SourceRef, ...]] = {}
         for doc in published:
             if "source_refs" not in doc.parsed.meta:
                 continue
             doc_refs, ref_diags = self.refs.check(doc)
             if doc_refs:
-                refs[doc.path] = doc_refs
+                refs[doc.path] = tuple(doc_refs)
             found += ref_diags
         for source in escaped:
             if source.path in self._refused:
@@ -444,24 +488,56 @@ class Compiler:
         return Compiled(
             options=self.options,
             generation=self.generation,
-            documents=docs,
-            networks={n.id: n for n in networks.values()},
-            assets=assets,
-            links=links,
-            backlinks=backlinks,
-            source_refs=refs,
-            diagnostics=sorted(set(found), key=diag.sort_key),
-            sidecars=[s for s in readable if s.kind == "sidecar"],
-            escaped=escaped,
+            documents=FrozenDict(docs),
+            networks=FrozenDict({n.id: n for n in networks.values()}),
+            assets=frozenset(assets),
+            links=FrozenDict(links),
+            backlinks=FrozenDict(backlinks),
+            source_refs=FrozenDict(refs),
+            diagnostics=tuple(sorted(set(found), key=diag.sort_key)),
+            sidecars=tuple(s for s in readable if s.kind == "sidecar"),
+            escaped=tuple(escaped),
+            changed=frozenset(changed),
+            removed=frozenset(removed),
             link_resolver=self._links,
+            home=self._home,
         )
+
+
+    def _graph_and_beliefs(self, compiled: Compiled) -> Compiled:
+        """The graph with its invariants, and the verified beliefs, added to ``compiled``.
+
+        Only compiled pages' URLs are checked here; the site checks the pages it
+        generates (tag pages) once it has made them.
+        """
+        graph = self.graph_builder.build(compiled)
+        urls = {d.url for d in compiled.documents.values() if d.published and d.url is not None}
+        found = check_graph(graph, urls, self.options.display, COMPILED_PAGES)
+        beliefs = verify_beliefs(compiled, build_date())
+        diagnostics = set(compiled.diagnostics) | set(found) | set(beliefs.diagnostics)
+        return dataclasses.replace(compiled, graph=graph, beliefs=beliefs,
+                                   diagnostics=tuple(sorted(diagnostics, key=diag.sort_key)))
+
+
+def _recording(wikitext: WikiText, links: LinkResolver, doc: Document,
+               used: set[SrcPath]) -> WikiText:
+    """``wikitext``, noting in ``used`` each note whose title or heading it shows."""
+
+    def text(target: str, fragment: str, display: str | None) -> str:
+        if target and not display:
+            found = links.resolver.find(target, doc)
+            if isinstance(found, Found):
+                used.add(found.path)
+        return wikitext(target, fragment, display)
+
+    return text
 
 
 def _is_backlink(rl: ResolvedLink) -> bool:
     return rl.status == "ok" and rl.target is not None and rl.target != rl.source
 
 
-def _backlink_targets(links: list[ResolvedLink]) -> set[SrcPath]:
+def _backlink_targets(links: Iterable[ResolvedLink]) -> set[SrcPath]:
     return {rl.target for rl in links if _is_backlink(rl)}  # type: ignore[misc]
 
 

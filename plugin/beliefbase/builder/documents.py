@@ -29,13 +29,14 @@ from ..ids import (
     stem,
     url_for_src,
 )
+from .frozen import FrozenDict
 from .options import CompileOptions
 
 _IDCOUNT = re.compile(r"^(.*)_([0-9]+)$")
 _TAG_SPLIT = re.compile(r"[,\s]+")
 
 
-@dataclass(slots=True)
+@dataclass(frozen=True, slots=True)
 class Section:
     """A heading: identity (document BID, anchor), its extent and its parent.
 
@@ -53,7 +54,7 @@ class Section:
     parent: str | None  # anchor of the enclosing heading, None for top level
 
 
-@dataclass(slots=True)
+@dataclass(frozen=True, slots=True)
 class Network:
     bid: Bid
     id: str
@@ -62,9 +63,14 @@ class Network:
     path: SrcPath | None  # its BeliefNetwork.toml
 
 
-@dataclass(slots=True)
+@dataclass(frozen=True, slots=True)
 class Document:
-    """A note (Markdown) or node (TOML) with its identity."""
+    """A note (Markdown) or node (TOML) with its identity.
+
+    Frozen: a ``Compiled`` shares its documents with the next compile of the same
+    ``Compiler`` (``mkdocs serve``), so a change is a new ``Document``
+    (``dataclasses.replace``), never an edit of one an earlier compile holds.
+    """
 
     path: SrcPath
     parsed: ParsedDoc
@@ -77,16 +83,22 @@ class Document:
     tags: tuple[str, ...]
     published: bool
     url: Url | None
-    sections: list[Section] = field(default_factory=list)
-    by_anchor: dict[str, Section] = field(default_factory=dict)
-    blocks: dict[str, BlockId] = field(default_factory=dict)
-    #: fragment -> (anchor, missing): links into this document, resolved once
-    fragments: dict[str, tuple[str | None, bool]] = field(default_factory=dict, repr=False)
+    sections: tuple[Section, ...] = ()
+    blocks: dict[str, BlockId] = field(default_factory=FrozenDict)
+    by_anchor: dict[str, Section] = field(init=False, repr=False, compare=False)
+    #: fragment -> (anchor, missing): links into this document, resolved once.  A memo
+    #: of a function of the (frozen) sections, so a new ``Document`` starts a new one.
+    fragments: dict[str, tuple[str | None, bool]] = field(init=False, repr=False,
+                                                          compare=False)
     #: the folder of ``path`` ("" at the docs root); link resolution asks for it per link
     folder: str = field(init=False, repr=False, compare=False)
 
     def __post_init__(self) -> None:
-        self.folder = posixpath.dirname(self.path)
+        # derived fields of a frozen instance (also after ``dataclasses.replace``)
+        object.__setattr__(self, "folder", posixpath.dirname(self.path))
+        object.__setattr__(self, "by_anchor",
+                           FrozenDict({s.anchor: s for s in self.sections}))
+        object.__setattr__(self, "fragments", {})
 
     @property
     def kind(self) -> str:
@@ -159,7 +171,7 @@ def make_document(parsed: ParsedDoc, network: Network, options: CompileOptions) 
     doc_id = meta.get("id")
     schema = meta.get("schema")
     published = is_published(meta) and not is_drawing(parsed)
-    doc = Document(
+    return Document(
         path=parsed.path,
         parsed=parsed,
         network=network,
@@ -171,10 +183,9 @@ def make_document(parsed: ParsedDoc, network: Network, options: CompileOptions) 
         tags=tuple(dict.fromkeys(tags + body_tags)),
         published=published,
         url=url_for_src(page_path(parsed), options.use_directory_urls) if published else None,
+        sections=sections_of(parsed, options, default_wikitext),
+        blocks=FrozenDict({b.id: b for b in reversed(parsed.blocks)}),  # first one wins
     )
-    doc.blocks = {b.id: b for b in reversed(parsed.blocks)}  # first one wins
-    build_sections(doc, options, default_wikitext)
-    return doc
 
 
 #: Root notes that serve as the home page of a vault without ``index.md`` /
@@ -225,14 +236,24 @@ def _title(parsed: ParsedDoc) -> str:
     return stem(parsed.path)
 
 
-def build_sections(doc: Document, options: CompileOptions, wikitext: WikiText) -> None:
-    """(Re)compute sections and anchors, the way ``toc`` assigns heading ids."""
-    headings = doc.parsed.headings
+def with_sections(doc: Document, options: CompileOptions, wikitext: WikiText) -> Document:
+    """``doc`` with its sections computed again with ``wikitext`` (headings whose text
+    has a link without display text take the target's title): ``doc`` itself when
+    they come out the same, else a new ``Document``."""
+    sections = sections_of(doc.parsed, options, wikitext)
+    return doc if sections == doc.sections else dataclasses.replace(doc, sections=sections)
+
+
+def sections_of(parsed: ParsedDoc, options: CompileOptions, wikitext: WikiText) -> (
+    tuple[Section, ...]
+):
+    """Sections and anchors of a parsed note, the way ``toc`` assigns heading ids."""
+    headings = parsed.headings
     used: set[str] = {h.explicit_id for h in headings if h.explicit_id and options.heading_attr_ids}
     tried: dict[tuple[str, int], int] = {}
     sections: list[Section] = []
     stack: list[Section] = []
-    ends = _section_ends(headings, max(doc.parsed.line_count, 1))
+    ends = _section_ends(headings, max(parsed.line_count, 1))
     for heading, end in zip(headings, ends, strict=True):
         text = plain_text(heading.text, wikitext)
         if heading.explicit_id and options.heading_attr_ids:
@@ -253,9 +274,7 @@ def build_sections(doc: Document, options: CompileOptions, wikitext: WikiText) -
         )
         sections.append(section)
         stack.append(section)
-    doc.sections = sections
-    doc.by_anchor = {s.anchor: s for s in sections}
-    doc.fragments = {}
+    return tuple(sections)
 
 
 def section_bid(doc_bid: Bid, anchor: str) -> Bid:

@@ -17,7 +17,7 @@ sees.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable, Iterator
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass
 
 from .. import diagnostics as diag
@@ -84,7 +84,7 @@ def blocked(target: Unit, chain: Chain, max_depth: int) -> str | None:
     return None
 
 
-def embeds_within(links: list[ResolvedLink], unit: Unit) -> Iterator[ResolvedLink]:
+def embeds_within(links: Sequence[ResolvedLink], unit: Unit) -> Iterator[ResolvedLink]:
     """Resolved note embeds written inside ``unit``'s lines."""
     for rl in links:
         if (
@@ -101,7 +101,7 @@ EmbedMemo = dict[SrcPath, tuple[list[diag.Diagnostic], set[SrcPath]]]
 
 def check_embeds(
     docs: dict[SrcPath, Document],
-    links: dict[SrcPath, list[ResolvedLink]],
+    links: dict[SrcPath, tuple[ResolvedLink, ...]],
     max_depth: int,
     display: Callable[[str], str],
     roots: Iterable[SrcPath] | None = None,
@@ -137,7 +137,7 @@ class _Walker:
     def __init__(
         self,
         docs: dict[SrcPath, Document],
-        links: dict[SrcPath, list[ResolvedLink]],
+        links: dict[SrcPath, tuple[ResolvedLink, ...]],
         max_depth: int,
         display: Callable[[str], str],
         reported: dict[tuple[SrcPath, int, int], diag.Diagnostic],

@@ -62,6 +62,17 @@ class NameIndex:
             if key and path not in self.names[key]:
                 self.names[key].append(path)
 
+    def with_docs(self, replaced: Iterable[Document]) -> NameIndex:
+        """This index with new objects for documents it holds whose names did not change
+        (an edit of the text, sections derived again).  This one is left as it was:
+        an earlier compile's link resolver keeps reading it."""
+        docs = {d.path: d for d in replaced if d.path in self.docs}
+        if not docs:
+            return self
+        out = copy.copy(self)
+        out.docs = {**self.docs, **docs}
+        return out
+
     def updated(self, gone: Iterable[Document], new: Iterable[Document]) -> NameIndex:
         """This index with the ``gone`` documents taken out and the ``new`` ones put
         in (an edited document is both): equal, list order included, to the index
@@ -150,20 +161,27 @@ class NameIndex:
 
 def doc_keys(doc: Document) -> set[str]:
     """Every normalised name under which ``doc`` can be found (for invalidation)."""
+    return {key for _kind, key in doc_key_places(doc)}
+
+
+def doc_key_places(doc: Document) -> set[tuple[str, str]]:
+    """``doc_keys`` with the kind of name each is (path, title, id...): a retitled note
+    whose title is now its path (``# sub/alpha``) has the same keys, in other places,
+    and a link to one of them may now find another note first."""
     keys = {
-        normalize_name(stem(doc.path)),
-        normalize_name(doc.path),
-        normalize_name(doc.path.rsplit(".", 1)[0]),
-        normalize_name(doc.title),
-        doc.bid,
-        bref(doc.bid),
+        ("stem", normalize_name(stem(doc.path))),
+        ("path", normalize_name(doc.path)),
+        ("path", normalize_name(doc.path.rsplit(".", 1)[0])),
+        ("name", normalize_name(doc.title)),
+        ("bid", doc.bid),
+        ("bref", bref(doc.bid)),
     }
-    keys.update(normalize_name(a) for a in doc.aliases)
+    keys.update(("name", normalize_name(a)) for a in doc.aliases)
     if doc.id:
-        keys.add(normalize_name(doc.id))
+        keys.add(("id", normalize_name(doc.id)))
     if posixpath.basename(doc.path).lower() in ("index.md", "readme.md"):
-        keys.add(normalize_name(posixpath.basename(doc.folder)))
-        keys.add(normalize_name(doc.folder))
+        keys.add(("folder", normalize_name(posixpath.basename(doc.folder))))
+        keys.add(("folder", normalize_name(doc.folder)))
     return keys
 
 

@@ -9,8 +9,10 @@ the anchor.
 
 from __future__ import annotations
 
+import copy
 import posixpath
 import re
+from collections.abc import Iterable, Sequence
 
 from .. import diagnostics as diag
 from ..codecs.model import LinkRef
@@ -43,6 +45,19 @@ class LinkResolver:
         self.options = options
         self._asset_suggester: Suggester | None = None
 
+    def with_docs(self, replaced: Iterable[Document]) -> LinkResolver:
+        """This resolver with new objects for documents whose names did not change
+        (``NameIndex.with_docs``); this one is left as it was."""
+        replaced = list(replaced)
+        published = self.published.with_docs(replaced)
+        drafts = self.resolver.drafts.with_docs(replaced)
+        if published is self.published and drafts is self.resolver.drafts:
+            return self
+        out = copy.copy(self)
+        out.published = published
+        out.resolver = self.resolver.with_indexes(published, drafts)
+        return out
+
     def resolve_doc(self, doc: Document) -> tuple[list[ResolvedLink], list[diag.Diagnostic]]:
         links: list[ResolvedLink] = []
         found: list[diag.Diagnostic] = []
@@ -64,7 +79,7 @@ class LinkResolver:
                 found.append(message)
         return links, found
 
-    def rediagnose(self, doc: Document, links: list[ResolvedLink]) -> list[diag.Diagnostic]:
+    def rediagnose(self, doc: Document, links: Sequence[ResolvedLink]) -> list[diag.Diagnostic]:
         """The diagnostics of links resolved earlier, worded with today's names.
 
         "Did you mean" depends on every name in the knowledge base: when names

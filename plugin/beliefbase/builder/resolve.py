@@ -69,6 +69,13 @@ class Resolver:
         self._memo: dict[tuple[str, str, str], Found | Status | None] = {}
         self._anywhere: dict[str, Found | Status | None] = {}  # same for every linking note
 
+    def with_indexes(self, published: NameIndex, drafts: NameIndex) -> Resolver:
+        """A resolver of indexes that hold the same names as this one's (new document
+        objects only): what a target finds is the same, so the answers are shared."""
+        out = Resolver(published, drafts)
+        out._memo, out._anywhere = self._memo, self._anywhere
+        return out
+
     def find(self, target: str, source: Document) -> Found | Status | None:
         """Found, "escape" (path leaves docs_dir), "unpublished", or None."""
         if target in self._anywhere:

@@ -16,7 +16,7 @@ from __future__ import annotations
 
 import functools
 import posixpath
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from typing import Any
 
 from ..builder.compiled import Compiled
@@ -32,20 +32,22 @@ from .model import Edge, Graph, Node, WeightKind
 _OWN_FIELDS = {"title", "tags", "tag", "aliases", "alias", "schema", "bid", "draft", "publish"}
 
 
-@dataclass
+@dataclass(frozen=True)
 class DocPart:
     """What one document adds to the graph (and its text in graph.json).
 
-    The text is made when first asked for: in ``mkdocs build`` that is in the
-    worker that writes ``graph.json`` on the second core (``render_ahead``),
-    not in ``on_files``, which runs on one (0.17 s of it at 1,000 notes).
+    Frozen: the ``GraphBuilder`` hands the same part to every compile until the
+    document changes.  The text is made when first asked for: in ``mkdocs build``
+    that is in the worker that writes ``graph.json`` on the second core
+    (``render_ahead``), not in ``on_files``, which runs on one (0.17 s of it at
+    1,000 notes).
     """
 
     doc: Document
-    links: list[ResolvedLink] | None
-    nodes: list[Node] = field(default_factory=list)  # the document, sections, blocks
-    shared: list[Node] = field(default_factory=list)  # tags, assets, externals (deduplicated)
-    edges: list[Edge] = field(default_factory=list)
+    links: tuple[ResolvedLink, ...] | None
+    nodes: tuple[Node, ...] = ()  # the document, sections, blocks
+    shared: tuple[Node, ...] = ()  # tags, assets, externals (deduplicated)
+    edges: tuple[Edge, ...] = ()
     entities: MentionPart = ()  # its Entity nodes and mentions edges (entities/graph.py)
 
     # one encoding per list, its brackets cut off: the same text as the records
@@ -92,14 +94,14 @@ class GraphBuilder:
         graph = Graph()
         for network in compiled.networks.values():
             graph.add(Node(network.bid, "Network", network.title, path=network.path))
+        edges: list[Edge] = []
         for part in parts.values():
             for node in part.nodes:
                 graph.add(node)
             for node in part.shared:
                 graph.add(node)
-            graph.edges.extend(part.edges)
-        graph.parts = [parts[p] for p in sorted(parts)]
-        return graph
+            edges.extend(part.edges)
+        return Graph(graph.nodes, edges).frozen([parts[p] for p in sorted(parts)])
 
 
 def _without_dangling_edges(parts: dict[str, DocPart], compiled: Compiled) -> dict[str, DocPart]:
@@ -114,7 +116,7 @@ def _without_dangling_edges(parts: dict[str, DocPart], compiled: Compiled) -> di
             out[path] = part
             continue
         out[path] = DocPart(part.doc, part.links, part.nodes, part.shared,
-                            [e for e in part.edges if e.target in nodes])
+                            tuple(e for e in part.edges if e.target in nodes))
     return out
 
 
@@ -123,55 +125,58 @@ def build_graph(compiled: Compiled) -> Graph:
     return GraphBuilder().build(compiled)
 
 
-def _document_part(compiled: Compiled, doc: Document, links: list[ResolvedLink] | None,
+def _document_part(compiled: Compiled, doc: Document, links: tuple[ResolvedLink, ...] | None,
                    ents: MentionPart = ()) -> DocPart:
-    part = DocPart(doc, links, entities=ents)
+    nodes: list[Node] = []
+    shared: list[Node] = []
+    edges: list[Edge] = []
     props = {k: jsonable(v) for k, v in doc.meta.items() if k not in _OWN_FIELDS}
-    part.nodes.append(Node(doc.bid, "Document", doc.title, doc.schema, doc.path, doc.url,
+    nodes.append(Node(doc.bid, "Document", doc.title, doc.schema, doc.path, doc.url,
                            doc.tags, doc.aliases, props))
-    part.edges.append(Edge(doc.bid, doc.network.bid, "child_of", WeightKind.SUBSECTION,
+    edges.append(Edge(doc.bid, doc.network.bid, "child_of", WeightKind.SUBSECTION,
                            doc.path, 1))
     for section in doc.sections:
         bid = section_bid(doc.bid, section.anchor)
-        part.nodes.append(Node(bid, "Section", section.text, None, doc.path,
+        nodes.append(Node(bid, "Section", section.text, None, doc.path,
                                f"{doc.url}#{section.anchor}"))
         parent = section_bid(doc.bid, section.parent) if section.parent else doc.bid
-        part.edges.append(Edge(bid, parent, "child_of", WeightKind.SUBSECTION, doc.path,
+        edges.append(Edge(bid, parent, "child_of", WeightKind.SUBSECTION, doc.path,
                                section.line))
     for block_id, block in sorted(doc.blocks.items()):
         bid = provisional_bid(doc.bid, "^" + block_id)
-        part.nodes.append(Node(bid, "Block", f"^{block_id}", None, doc.path,
+        nodes.append(Node(bid, "Block", f"^{block_id}", None, doc.path,
                                f"{doc.url}#^{block_id}"))
         holder = section_of_line(doc, block.line)
         parent = section_bid(doc.bid, holder.anchor) if holder else doc.bid
-        part.edges.append(Edge(bid, parent, "child_of", WeightKind.SUBSECTION, doc.path,
+        edges.append(Edge(bid, parent, "child_of", WeightKind.SUBSECTION, doc.path,
                                block.line))
     options = compiled.options
     for tag in doc.tags:
         tag_bid = provisional_bid("tag", tag.lower())
         src = tag_page_src(options.tags_page, tag)
         url = url_for_src(src, options.use_directory_urls) if src is not None else None
-        part.shared.append(Node(tag_bid, "Tag", f"#{tag}", url=url))
-        part.edges.append(Edge(doc.bid, tag_bid, "tagged", WeightKind.PRAGMATIC, doc.path, 1))
-    for rl in links or []:
-        _add_link(part, compiled, doc, rl)
+        shared.append(Node(tag_bid, "Tag", f"#{tag}", url=url))
+        edges.append(Edge(doc.bid, tag_bid, "tagged", WeightKind.PRAGMATIC, doc.path, 1))
+    for rl in links or ():
+        _add_link(shared, edges, compiled, doc, rl)
     for node, edge in ents:
-        part.shared.append(node)
-        part.edges.append(edge)
-    return part
+        shared.append(node)
+        edges.append(edge)
+    return DocPart(doc, links, tuple(nodes), tuple(shared), tuple(edges), entities=ents)
 
 
-def _add_link(part: DocPart, compiled: Compiled, doc: Document, rl: ResolvedLink) -> None:
+def _add_link(shared: list[Node], edges: list[Edge], compiled: Compiled, doc: Document,
+              rl: ResolvedLink) -> None:
     link = rl.link
     weight = WeightKind.PRAGMATIC if link.form == "meta" else WeightKind.EPISTEMIC
     if rl.status == "external":
         target = provisional_bid("external", link.target)
-        part.shared.append(Node(target, "External", link.target, url=link.target))
+        shared.append(Node(target, "External", link.target, url=link.target))
     elif rl.status != "ok" or rl.target is None:
         return
     elif rl.is_asset:
         target = provisional_bid("asset", rl.target)
-        part.shared.append(Node(target, "Asset", posixpath.basename(rl.target),
+        shared.append(Node(target, "Asset", posixpath.basename(rl.target),
                                 path=rl.target, url=asset_url(rl.target)))
     else:
         target_doc = compiled.documents[rl.target]
@@ -181,7 +186,7 @@ def _add_link(part: DocPart, compiled: Compiled, doc: Document, rl: ResolvedLink
         elif rl.anchor:
             target = section_bid(target_doc.bid, rl.anchor)
     auto = link.display is None and link.form != "autolink"
-    part.edges.append(Edge(doc.bid, target, link.relation, weight, doc.path, link.line,
+    edges.append(Edge(doc.bid, target, link.relation, weight, doc.path, link.line,
                            None if auto else link.display, auto))
 
 

@@ -17,7 +17,7 @@ from pathlib import Path
 from .model import Edge, Graph, Node
 
 SNAPSHOT_FILE = "graph-snapshot.pickle"
-_SNAPSHOT_FORMAT = "beliefbase-graph-snapshot/1"
+_SNAPSHOT_FORMAT = "beliefbase-graph-snapshot/2"  # 2: a frozen Graph
 
 _NODE_FIELDS = [f.name for f in fields(Node) if f.name != "bid"]
 
@@ -59,14 +59,23 @@ def diff_graphs(old: Graph | None, new: Graph) -> list[Event]:
 
 
 def save_snapshot(cache_dir: Path, graph: Graph) -> None:
+    """Keep ``graph`` for the next ``check --events``; a graph that cannot be pickled
+    (frontmatter nested thousands deep: ``RecursionError``) leaves no snapshot, so
+    the next compile is compared with nothing rather than with an old one."""
+    tmp: str | None = None
     try:
         cache_dir.mkdir(parents=True, exist_ok=True)
         fd, tmp = tempfile.mkstemp(dir=cache_dir, prefix=".graph-", suffix=".tmp")
         with os.fdopen(fd, "wb") as fh:
             pickle.dump((_SNAPSHOT_FORMAT, graph), fh, protocol=pickle.HIGHEST_PROTOCOL)
         os.replace(tmp, cache_dir / SNAPSHOT_FILE)
+    except RecursionError:
+        for path in (tmp, cache_dir / SNAPSHOT_FILE):
+            if path is not None:
+                Path(path).unlink(missing_ok=True)
     except OSError:
-        pass
+        if tmp is not None:
+            Path(tmp).unlink(missing_ok=True)
 
 
 def load_snapshot(cache_dir: Path) -> Graph | None:
@@ -74,6 +83,6 @@ def load_snapshot(cache_dir: Path) -> Graph | None:
         with (cache_dir / SNAPSHOT_FILE).open("rb") as fh:
             fmt, graph = pickle.load(fh)  # noqa: S301 - our own cache file
     except (OSError, EOFError, pickle.UnpicklingError, ValueError, TypeError, AttributeError,
-            ImportError):
+            ImportError, RecursionError):
         return None
     return graph if fmt == _SNAPSHOT_FORMAT and isinstance(graph, Graph) else None

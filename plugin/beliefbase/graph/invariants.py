@@ -12,6 +12,7 @@ from __future__ import annotations
 
 from collections import defaultdict
 from collections.abc import Callable, Iterable
+from collections.abc import Set as AbstractSet
 
 from .. import diagnostics as diag
 from .model import Edge, Graph, Node, WeightKind
@@ -37,11 +38,19 @@ def acyclic_types(nodes: Iterable[Node]) -> set[str]:
     return found
 
 
+#: Nodes whose page the compile makes (notes, TOML nodes), and those the site
+#: generates (tag pages): the compile checks the first, the site the second.
+COMPILED_PAGES = ("Document",)
+GENERATED_PAGES = ("Tag",)
+
+
 def check_graph(
     graph: Graph,
-    page_urls: set[str] | None,
+    page_urls: AbstractSet[str] | None,
     display: Callable[[str], str],
+    kinds: tuple[str, ...] = COMPILED_PAGES + GENERATED_PAGES,
 ) -> list[diag.Diagnostic]:
+    """Every invariant; page URLs (when given) only for nodes of ``kinds``."""
     found: list[diag.Diagnostic] = []
     parents: dict[str, int] = defaultdict(int)
     nodes = graph.nodes
@@ -59,13 +68,17 @@ def check_graph(
             found.append(_invariant(display, node.path if node else None, 1,
                                     f"{bid} has {count} structural parents"))
     if page_urls is not None:
-        for node in graph.nodes.values():
-            if (node.kind in ("Document", "Tag") and node.url is not None
-                    and node.url not in page_urls):
-                found.append(_invariant(display, node.path, 1,
-                                        f"the page URL {node.url!r} is not in the site"))
+        found += missing_pages(graph, page_urls, kinds, display)
     found += _cycles(graph, display)
     return found
+
+
+def missing_pages(graph: Graph, page_urls: AbstractSet[str], kinds: tuple[str, ...],
+                  display: Callable[[str], str]) -> list[diag.Diagnostic]:
+    """Nodes of ``kinds`` whose page URL is not among ``page_urls``."""
+    return [_invariant(display, node.path, 1, f"the page URL {node.url!r} is not in the site")
+            for node in graph.nodes.values()
+            if node.kind in kinds and node.url is not None and node.url not in page_urls]
 
 
 def _cycles(graph: Graph, display: Callable[[str], str]) -> list[diag.Diagnostic]:

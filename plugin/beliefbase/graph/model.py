@@ -12,9 +12,12 @@ link is auto-titled.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from enum import StrEnum
 from typing import Any
+
+from ..builder.frozen import FrozenDict
 
 
 class WeightKind(StrEnum):
@@ -52,15 +55,24 @@ class Edge:
     auto_title: bool = False
 
 
-@dataclass
+@dataclass(frozen=True, slots=True)
 class Graph:
-    nodes: dict[str, Node] = field(default_factory=dict)
-    edges: list[Edge] = field(default_factory=list)
-    parts: list[Any] = field(default_factory=list)  # build.DocPart per document, by path
+    """Nodes by BID and edges.  Made with ``add`` and ``link``, then ``frozen()``: the
+    graph of a ``Compiled`` (``GraphBuilder.build``) refuses both."""
+
+    nodes: dict[str, Node] = field(default_factory=dict)  # a FrozenDict once frozen
+    edges: Sequence[Edge] = field(default_factory=list)  # a tuple once frozen
+    parts: Sequence[Any] = ()  # build.DocPart per document, by path
 
     def add(self, node: Node) -> Node:
         """Add ``node`` unless a node with its BID exists; return the stored one."""
         return self.nodes.setdefault(node.bid, node)
 
     def link(self, edge: Edge) -> None:
+        if not isinstance(self.edges, list):
+            raise TypeError("a frozen graph is read-only: make a new one instead")
         self.edges.append(edge)
+
+    def frozen(self, parts: Sequence[Any] = ()) -> Graph:
+        """This graph, read-only from now on (with ``parts``)."""
+        return Graph(FrozenDict(self.nodes), tuple(self.edges), tuple(parts))

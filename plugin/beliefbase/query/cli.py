@@ -16,7 +16,7 @@ from typing import Any
 
 import click
 
-from ..project import compile_from_config, load_config, plugin_config
+from ..project import compile_project, load_config, plugin_config
 from ..terminal import echo
 from .run import QueryEngine, QueryResult, is_node, json_default
 from .source import graph_of
@@ -40,7 +40,7 @@ def query_command(cypher: str, fmt: str, config_file: Path | None) -> None:
     """Run a read-only Cypher query over the compiled graph (SPEC §8)."""
     config = load_config(config_file)
     options = plugin_config(config)
-    compiled = compile_from_config(config_file, use_cache=True)
+    compiled = compile_project(config_file, use_cache=True)
     engine = QueryEngine(graph_of(compiled), timeout=float(options.query_timeout),
                          max_rows=options.query_max_rows, display=compiled.options.display)
     result = engine.run(cypher)

@@ -29,7 +29,6 @@ from ..builder import Compiler, make_sources
 from ..builder.documents import Document
 from ..codecs.markdown import DECODED
 from ..config import BeliefbaseConfig
-from ..graph.build import GraphBuilder
 from ..idle_gc import IdleCollector, freeze_at_exit
 from ..ids import SrcPath
 from ..obsidian import ObsidianSettings
@@ -86,7 +85,6 @@ class ServeState:
     compiler: Compiler | None = None
     reader_cache: ReaderCache = field(default_factory=ReaderCache)  # per-note reader work
     dates_cache: DatesCache = field(default_factory=DatesCache)  # the vault's git history
-    graph_builder: GraphBuilder = field(default_factory=GraphBuilder)  # per-note graph parts
     theme_bytecode: MemoryBytecodeCache = field(default_factory=MemoryBytecodeCache)
     #: one Jinja environment for our templates (by override folder): each compiled once
     templates: tuple[Path | None, Templates] | None = None
@@ -241,7 +239,7 @@ class MkDocsBuild:
         # alias redirects never replace these, nor what MkDocs and the theme write last
         self._dest_uris = {f.dest_uri for f in files} | set(config.theme.static_templates)
         self._dest_uris |= {"sitemap.xml", "sitemap.xml.gz"}
-        self.diagnostics += site.check_graph(page_urls, state.graph_builder)
+        self.diagnostics += site.check_generated_pages(page_urls)
         if state.dirty:  # MkDocs re-renders only changed files: make it re-render dependents
             state.invalidation.remember_search_index(Path(config.site_dir))
             rewritten = rewritten_notes(previous, compiled) if previous is not None else {}

@@ -34,7 +34,7 @@ from ..codecs.markdown import DECODED, decode, note_text
 from ..entities import compile_entities
 from ..graph.build import GraphBuilder
 from ..graph.emit import graph_json_chunks
-from ..graph.invariants import check_graph
+from ..graph.invariants import GENERATED_PAGES, missing_pages
 from ..graph.model import Graph
 from ..ids import SrcPath, fit_name, root_url, url_for_dest, url_slug
 from .beliefs.pages import BeliefOptions, BeliefSite
@@ -86,7 +86,7 @@ class SiteBuild:
             if doc.published:
                 self.by_page[page_path(doc.parsed)] = doc
         self.wanted_src: str | None = None
-        self.graph: Graph | None = None
+        self.graph: Graph | None = compiled.graph  # the compile's, invariants checked
         self.beliefs: BeliefSite | None = None
         self.reader: ReaderSite | None = None
         self.navigation: NavigationSite | None = None
@@ -237,10 +237,12 @@ class SiteBuild:
 
     def add_beliefs(self, options: BeliefOptions, footnotes: FootnoteBeliefsExtension,
                     files: Files, config: MkDocsConfig) -> list[diag.Diagnostic]:
-        """Verify the sidecars, sync the belief index, add the belief pages to ``files``."""
+        """Sync the belief index with the compile's verified beliefs; add the belief pages
+        to ``files`` (the verification and its diagnostics are the compile's)."""
         self.beliefs = BeliefSite(self.compiled, self.templates, self.renderer, options)
         footnotes.links = self.beliefs.footnote_links
-        return self.beliefs.verify() + self.beliefs.add_pages(files, config)
+        self.beliefs.sync_index()
+        return self.beliefs.add_pages(files, config)
 
     def generated_meta(self, src: str) -> dict[str, Any]:
         """``page.meta`` of a generated page (title, search exclusion); empty if not ours."""
@@ -371,9 +373,14 @@ class SiteBuild:
                 strings[url] = (title, ())
         return strings
 
-    def check_graph(self, page_urls: set[str], builder: GraphBuilder) -> list[diag.Diagnostic]:
-        self.graph = builder.build(self.compiled)
-        return check_graph(self.graph, page_urls, self.compiled.options.display)
+    def check_generated_pages(self, page_urls: set[str]) -> list[diag.Diagnostic]:
+        """Graph nodes whose page the site generates (tag pages) and did not make.
+
+        Every other invariant is the compile's (``Compiler.compile``)."""
+        if self.graph is None:
+            return []
+        return missing_pages(self.graph, page_urls, GENERATED_PAGES,
+                             self.compiled.options.display)
 
     def write_compile_outputs(self, site_dir: Path, use_directory_urls: bool,
                               taken_dest: AbstractSet[str]) -> None:
@@ -390,7 +397,7 @@ class SiteBuild:
 
     def _write_graph_outputs(self, out: Path) -> None:
         out.mkdir(parents=True, exist_ok=True)
-        if self.graph is None:
+        if self.graph is None:  # a Compiled made without its graph (tests)
             self.graph = GraphBuilder().build(self.compiled)
         graph_file = out / "graph.json"
         chunks = graph_json_chunks(self.graph)
@@ -407,9 +414,8 @@ class SiteBuild:
         """The belief data and ``diagnostics.json``: what rendering the pages may add to."""
         out = site_dir / OUTPUT_DIR
         out.mkdir(parents=True, exist_ok=True)
-        hidden = {self.compiled.options.display(p) for p in self.compiled.drafts}
+        hidden = self.compiled.hidden_files()  # drafts and their sidecars
         if self.beliefs is not None:
-            hidden |= self.beliefs.hidden_files()
             self.beliefs.write_outputs(out)
         public = [d for d in diagnostics if d.file not in hidden]
         write_text(out / "diagnostics.json",

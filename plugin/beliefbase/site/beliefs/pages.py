@@ -2,10 +2,11 @@
 
 ``SiteBuild`` owns one ``BeliefSite`` per build and forwards to it:
 
-1. ``verify()`` (``on_files``, right after the compile): every sidecar is
-   checked against the compiled pages and raw_dir (``beliefs.verify_project``),
-   ``cache_dir/beliefs.sqlite`` is synced, and the diagnostics are returned to
-   be logged with the compiler's.
+1. ``sync_index()`` (``on_files``, right after the compile): the compile
+   verified every sidecar against the compiled pages and raw_dir
+   (``builder/belief_step.py``; its diagnostics are the compile's, so
+   ``beliefbase check`` reports them too); ``cache_dir/beliefs.sqlite`` is
+   synced with the result.
 2. ``add_pages(files, config)``: the generated pages, ``File.generated`` with
    empty Markdown: ``beliefs/`` (in the nav), ``beliefs/topic/<topic>/`` and
    ``beliefs/<belief>/`` (not in the nav), plus ``_beliefbase/beliefs.js``.
@@ -16,16 +17,15 @@
    ``beliefs.schema.json``, ``beliefs-search.json`` and ``lunr.js``.
 
 Beliefs of draft pages never get here: the verifier leaves them out of the
-``BeliefSet``, and ``hidden_files()`` names the drafts' sidecars so their
-diagnostics stay out of ``diagnostics.json``.
+``BeliefSet``, and ``Compiled.hidden_files()`` names the drafts' sidecars so
+their diagnostics stay out of ``diagnostics.json``.
 """
 
 from __future__ import annotations
 
-import os
 import sqlite3
 from dataclasses import dataclass
-from datetime import UTC, date, datetime
+from datetime import date
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -34,14 +34,14 @@ from mkdocs.plugins import get_plugin_logger
 from mkdocs.structure.files import File, Files, InclusionLevel
 
 from ... import diagnostics as diag
-from ...beliefs import BeliefSet, BeliefStore, verify_project
+from ...beliefs import BeliefSet, BeliefStore
+from ...beliefs.dates import build_date as build_date  # the compile's "today" (re-exported)
 from ...beliefs.emit import write_beliefs_json, write_schema
-from ...beliefs.facts import page_candidates
 from ...builder.compiled import Compiled
 from ...builder.documents import Document
 from ...config import BeliefbaseConfig
 from ...ids import SrcPath
-from ...project import cache_dir, page_facts
+from ...project import cache_dir
 from ..escape import UserText
 from ..templates import Templates, theme_dir
 from .search import SEARCH_JSON, search_json, write_lunr
@@ -72,14 +72,6 @@ def belief_options(config: MkDocsConfig, plugin_config: BeliefbaseConfig) -> Bel
                          cache_dir=cache_dir(config), today=build_date())
 
 
-def build_date() -> date:
-    """Today, or the date of ``SOURCE_DATE_EPOCH`` (reproducible builds)."""
-    epoch = os.environ.get("SOURCE_DATE_EPOCH", "").strip()
-    if epoch.isdigit():
-        return datetime.fromtimestamp(int(epoch), UTC).date()
-    return date.today()
-
-
 class BeliefSite:
     """The belief side of one site build."""
 
@@ -96,23 +88,19 @@ class BeliefSite:
 
     # -- build -------------------------------------------------------------------------
 
-    def verify(self) -> list[diag.Diagnostic]:
-        """Check every sidecar and sync the SQLite index; the diagnostics to log."""
-        opts = self.compiled.options
-        raw_dir = opts.raw_dir or opts.project_dir / "raw"
-        sidecars = [s.abs_path for s in self.compiled.sidecars]
-        # only a sidecar asks about pages (5,000 notes: a tenth of a second a rebuild)
-        pages = page_facts(self.compiled) if sidecars else {}
-        self.bs = verify_project(sidecars, pages, opts.docs_dir, raw_dir, opts.project_dir,
-                                 self.options.today)
-        if self.options.cache_dir is not None:
+    def sync_index(self) -> None:
+        """Take the compile's verified beliefs and sync the SQLite index with them.
+
+        The verification and its diagnostics are the compile's
+        (``builder/belief_step.py``): ``beliefbase check`` reports them too."""
+        self.bs = self.compiled.beliefs
+        if self.bs is not None and self.options.cache_dir is not None:
             try:
                 with BeliefStore(self.options.cache_dir / "beliefs.sqlite") as store:
                     store.sync(self.bs)
             except (sqlite3.Error, OSError) as exc:
                 log.warning(f"the belief index in {self.options.cache_dir} could not be "
                             f"updated ({exc}); `beliefbase why` may answer from old data")
-        return list(self.bs.diagnostics)
 
     def add_pages(self, files: Files, config: MkDocsConfig) -> list[diag.Diagnostic]:
         """Add the generated belief pages (none when no published page has beliefs)."""
@@ -146,12 +134,6 @@ class BeliefSite:
                                  raw_site_urls(bs, raw_dir, opts.docs_dir, static),
                                  self.options.recent_days)
         return found
-
-    def hidden_files(self) -> set[str]:
-        """Display paths of the sidecars of draft pages (kept out of diagnostics.json)."""
-        drafts = self.compiled.drafts
-        return {self.compiled.options.display(s.path) for s in self.compiled.sidecars
-                if any(SrcPath(p) in drafts for p in page_candidates(s.path))}
 
     # -- generated pages ---------------------------------------------------------------
 

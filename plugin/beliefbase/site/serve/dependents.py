@@ -25,7 +25,7 @@ edited: no note changed at all).
 from __future__ import annotations
 
 from collections import defaultdict
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Sequence
 from collections.abc import Set as AbstractSet
 
 from ...builder.compiled import Compiled
@@ -121,7 +121,7 @@ def _face_changed(before: Document | None, after: Document | None) -> bool:
     )
 
 
-def _names_changed(old: Compiled, new: Compiled, changed: set[SrcPath]) -> bool:
+def _names_changed(old: Compiled, new: Compiled, changed: AbstractSet[SrcPath]) -> bool:
     for path in changed:
         before, after = old.documents.get(path), new.documents.get(path)
         if (before is None) != (after is None):
@@ -143,11 +143,11 @@ def _relinked(old: Compiled, new: Compiled) -> set[SrcPath]:
             if old.links.get(path) is not links and _shape(old.links.get(path)) != _shape(links)}
 
 
-def _shape(links: list[ResolvedLink] | None) -> list[tuple[object, ...]]:
+def _shape(links: Sequence[ResolvedLink] | None) -> list[tuple[object, ...]]:
     return [_link_shape(rl) for rl in links or []]
 
 
-def _by_place(links: list[ResolvedLink] | None) -> dict[tuple[int, int], tuple[object, ...]]:
+def _by_place(links: Sequence[ResolvedLink] | None) -> dict[tuple[int, int], tuple[object, ...]]:
     return {(rl.link.line, rl.link.column): _link_shape(rl) for rl in links or []}
 
 
@@ -155,7 +155,7 @@ def _link_shape(rl: ResolvedLink) -> tuple[object, ...]:
     return (rl.status, rl.target, rl.anchor, rl.anchor_missing, rl.candidates)
 
 
-def _embedders(compiled: Compiled, pages: set[SrcPath]) -> set[SrcPath]:
+def _embedders(compiled: Compiled, pages: AbstractSet[SrcPath]) -> set[SrcPath]:
     """Every page that embeds one of ``pages``, directly or through other embeds."""
     embedded_by: dict[SrcPath, set[SrcPath]] = defaultdict(set)
     for source, links in compiled.links.items():
@@ -173,7 +173,8 @@ def _embedders(compiled: Compiled, pages: set[SrcPath]) -> set[SrcPath]:
 
 
 def changed_mentions(
-    old: dict[SrcPath, list[Mention]], new: dict[SrcPath, list[Mention]], changed: set[SrcPath],
+    old: dict[SrcPath, list[Mention]], new: dict[SrcPath, list[Mention]],
+    changed: AbstractSet[SrcPath],
     among: set[SrcPath] | None = None,
 ) -> set[SrcPath]:
     """Targets whose mentions differ, or are quoted from a changed note (new sentence).
