@@ -20,7 +20,6 @@ from .beliefs.cli import register as register_belief_commands
 from .builder import link_record
 from .builder.compiled import Compiled
 from .builder.links import written_form
-from .entities import compile_entities
 from .entities.cli import register as register_entity_commands
 from .graph.emit import graph_json_text
 from .graph.events import diff_graphs, load_snapshot, save_snapshot
@@ -35,7 +34,6 @@ from .project import (
     vault_settings,
 )
 from .query.cli import register as register_query_command
-from .query.schema import check_schemas
 from .sync import add_bid, record_source_refs
 from .terminal import echo
 from .writeback import edit_file
@@ -72,8 +70,7 @@ def check(config_file: str | None, strict: bool, as_json: bool, events: bool, co
     graph = _graph(compiled)
     # the compile's diagnostics (beliefs and graph invariants included) and the
     # vault settings': what the build reports, less what only rendering finds
-    found = sorted(set(compiled.diagnostics) | set(vault_settings(config).diagnostics)
-                   | set(check_schemas(compiled)) | set(compile_entities(compiled)[1]),
+    found = sorted(set(compiled.diagnostics) | set(vault_settings(config).diagnostics),
                    key=diag.sort_key)
     snapshot_dir = cache_dir(config)
     if events:

@@ -29,8 +29,9 @@ from ..conftest import Project
 Render = Callable[[str], str]
 
 
-def _renderer(project: Project) -> tuple[Compiled, PageRenderer, markdown.Markdown]:
-    compiled = project.compile()
+def _renderer(project: Project, compiled: Compiled | None = None
+              ) -> tuple[Compiled, PageRenderer, markdown.Markdown]:
+    compiled = compiled if compiled is not None else project.compile()
 
     def read_text(path: SrcPath) -> str:
         return str(note_text((project.docs / path).read_bytes())[0])
@@ -187,13 +188,14 @@ def test_identical_links_each_take_their_own_compiled_link(vault: Project) -> No
 def test_the_page_takes_each_link_by_position_not_by_text(vault: Project) -> None:
     """Two links written alike: the page shows each one's own compiled resolution."""
     vault.write("a.md", "# A\n\n[[target]] first, then [[target]] second.\n")
-    compiled, renderer, md = _renderer(vault)
+    compiled = vault.compile()
     doc = compiled.documents[SrcPath("a.md")]
-    _first, second = compiled.links[doc.path]
+    first, second = compiled.links[doc.path]
     # a compile where the second link went elsewhere (a stand-in: the compile is the
     # authority, the renderer must not re-derive it from the text)
     other = compiled.documents[SrcPath("other.md")]
-    compiled.links[doc.path][1] = dataclasses.replace(second, target=other.path)
+    links = {**compiled.links, doc.path: (first, dataclasses.replace(second, target=other.path))}
+    compiled, renderer, md = _renderer(vault, dataclasses.replace(compiled, links=links))
     text = note_text((vault.docs / "a.md").read_bytes())[0]
     renderer.begin_page(doc, doc.url or "")
     html = md.convert(text[doc.parsed.body_offset:])

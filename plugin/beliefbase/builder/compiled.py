@@ -16,6 +16,7 @@ from .sources import SourceFile
 
 if TYPE_CHECKING:
     from ..beliefs.model import BeliefSet
+    from ..entities.index import EntityIndex
     from ..graph.model import Graph
 
 
@@ -46,6 +47,8 @@ class Compiled:
     graph: Graph | None = None
     #: every sidecar verified against the pages (``belief-*`` diagnostics are above)
     beliefs: BeliefSet | None = None
+    #: the entities the notes tag or mention (SPEC §7; ``entity-*`` diagnostics above)
+    entities: EntityIndex | None = None
 
     @property
     def published(self) -> dict[SrcPath, Document]:

@@ -40,9 +40,11 @@ from ..codecs.inline import WikiText
 from ..codecs.markdown import digest, parse_markdown
 from ..codecs.model import ParsedDoc
 from ..codecs.toml_node import parse_toml
+from ..entities.source import EntityStage
 from ..graph.build import GraphBuilder
 from ..graph.invariants import COMPILED_PAGES, check_graph
 from ..ids import SrcPath, parse_bid, provisional_bid
+from ..query.schema import check_schemas
 from . import link_record
 from .belief_step import verify_beliefs
 from .cache import ParseCache
@@ -106,6 +108,8 @@ class Compiler:
         self.previous: Compiled | None = None
         #: keeps each document's part of the graph until the document changes
         self.graph_builder = GraphBuilder()
+        #: keeps each note's entity tags until the note changes
+        self.entity_stage = EntityStage()
         self._docs: dict[SrcPath, Document] = {}
         self._identity: dict[SrcPath, _Identity] = {}
         self._resolved: dict[SrcPath, tuple[tuple[ResolvedLink, ...], list[diag.Diagnostic]]] = {}
@@ -505,16 +509,20 @@ class Compiler:
 
 
     def _graph_and_beliefs(self, compiled: Compiled) -> Compiled:
-        """The graph with its invariants, and the verified beliefs, added to ``compiled``.
+        """The entities, the graph with its invariants, the verified beliefs and the
+        checks of declared node types, added to ``compiled``.
 
         Only compiled pages' URLs are checked here; the site checks the pages it
         generates (tag pages) once it has made them.
         """
+        entities, entity_found = self.entity_stage.run(compiled)
+        compiled = dataclasses.replace(compiled, entities=entities)
         graph = self.graph_builder.build(compiled)
         urls = {d.url for d in compiled.documents.values() if d.published and d.url is not None}
         found = check_graph(graph, urls, self.options.display, COMPILED_PAGES)
         beliefs = verify_beliefs(compiled, build_date())
-        diagnostics = set(compiled.diagnostics) | set(found) | set(beliefs.diagnostics)
+        diagnostics = (set(compiled.diagnostics) | set(found) | set(beliefs.diagnostics)
+                       | set(entity_found) | set(check_schemas(compiled)))
         return dataclasses.replace(compiled, graph=graph, beliefs=beliefs,
                                    diagnostics=tuple(sorted(diagnostics, key=diag.sort_key)))
 

@@ -1,15 +1,14 @@
-"""The entity index of a compile, made once per ``Compiled`` (until the compile
-carries ``compiled.entities``: then this is where the compiler calls it).
+"""The entity stage of the compile: ``EntityStage.run(compiled)`` makes the
+project's ``EntityIndex`` (``compiled.entities``) and its diagnostics.
 
-The graph, the overlay and the entity pages all ask ``compile_entities(compiled)``
-and get the same index.  Each note's manual mentions are kept by path and
-content digest between compiles (``mkdocs serve``), so a rebuild reads again
-only the notes that changed.
+The graph, the overlay and the entity pages all read ``compiled.entities``.
+The ``Compiler`` keeps one ``EntityStage``: each note's parse for entities is
+kept by path and content digest between compiles (``mkdocs serve``), so a
+rebuild reads again only the notes that changed.
 """
 
 from __future__ import annotations
 
-import weakref
 from pathlib import Path
 from typing import TYPE_CHECKING
 
@@ -21,15 +20,27 @@ from .index import EntityIndex, _Note, build_index, note_of
 if TYPE_CHECKING:
     from ..builder import Compiled
 
-_last: tuple[weakref.ref[Compiled], EntityIndex, list[diag.Diagnostic]] | None = None
-_notes: dict[SrcPath, tuple[str, _Note]] = {}  # path -> (digest, its parse)
+class EntityStage:
+    """Makes each compile's ``EntityIndex``; kept by the ``Compiler`` across compiles."""
+
+    def __init__(self) -> None:
+        self._notes: dict[SrcPath, tuple[str, _Note]] = {}  # path -> (digest, its parse)
+
+    def run(self, compiled: Compiled) -> tuple[EntityIndex, list[diag.Diagnostic]]:
+        """The ``EntityIndex`` of ``compiled``'s published notes, and its diagnostics."""
+        index, found, self._notes = _index(compiled, self._notes)
+        return index, found
 
 
 def compile_entities(compiled: Compiled) -> tuple[EntityIndex, list[diag.Diagnostic]]:
-    """The ``EntityIndex`` of ``compiled`` and its diagnostics (cached per compile)."""
-    global _last
-    if _last is not None and _last[0]() is compiled:
-        return _last[1], _last[2]
+    """The ``EntityIndex`` of a compile: the one it carries, else made now."""
+    if compiled.entities is not None:
+        return compiled.entities, []
+    return EntityStage().run(compiled)
+
+
+def _index(compiled: Compiled, known: dict[SrcPath, tuple[str, _Note]]
+           ) -> tuple[EntityIndex, list[diag.Diagnostic], dict[SrcPath, tuple[str, _Note]]]:
     docs_dir = Path(compiled.options.docs_dir)
     notes: list[_Note] = []
     seen: dict[SrcPath, tuple[str, _Note]] = {}
@@ -37,7 +48,7 @@ def compile_entities(compiled: Compiled) -> tuple[EntityIndex, list[diag.Diagnos
         if not doc.published or doc.kind != "markdown":
             continue
         digest = doc.parsed.digest
-        kept = _notes.get(path)
+        kept = known.get(path)
         if kept is None or kept[0] != digest:
             text = DECODED.peek(path, digest)  # as the parse decoded it
             if text is None:
@@ -48,11 +59,8 @@ def compile_entities(compiled: Compiled) -> tuple[EntityIndex, list[diag.Diagnos
             kept = (digest, note_of(path, text[doc.parsed.body_offset:], doc.parsed.body_line))
         seen[path] = kept
         notes.append(kept[1])
-    _notes.clear()
-    _notes.update(seen)
     index, found = build_index(notes, compiled.options.display, auto=compiled.options.auto_entities)
-    _last = (weakref.ref(compiled), index, found)
-    return index, found
+    return index, found, seen
 
 
 def entity_src(root: str, slug: str) -> SrcPath:

@@ -1,5 +1,4 @@
-"""Where the query layer gets the graph of a compile: one function, so that the
-day ``Compiled`` carries its own graph only this line changes."""
+"""Where the query layer gets the graph of a compile: the one the compile built."""
 
 from __future__ import annotations
 
@@ -10,4 +9,4 @@ from ..graph.model import Graph
 
 def graph_of(compiled: Compiled) -> Graph:
     """The graph of ``compiled`` (published notes only: drafts contribute nothing)."""
-    return build_graph(compiled)
+    return compiled.graph if compiled.graph is not None else build_graph(compiled)

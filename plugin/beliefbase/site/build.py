@@ -33,7 +33,6 @@ from ..idle_gc import IdleCollector, freeze_at_exit
 from ..ids import SrcPath
 from ..obsidian import ObsidianSettings
 from ..project import compile_options, prepare, published_files
-from ..query.schema import check_schemas
 from ..terminal import printable
 from .beliefs.pages import belief_options
 from .escape import finalize
@@ -215,8 +214,7 @@ class MkDocsBuild:
         self.queries.site = build_site(
             compiled, site.renderer, Views(docs_dir / options.views_dir, options.views),
             self._query_error, float(options.query_timeout), options.query_max_rows)
-        self.diagnostics = [*self.obsidian.diagnostics, *compiled.diagnostics,
-                            *check_schemas(compiled)]  # NodeType checks (query/schema.py)
+        self.diagnostics = [*self.obsidian.diagnostics, *compiled.diagnostics]
         files = self._arrange_files(files, config)
         self.diagnostics += site.add_beliefs(belief_options(config, options),
                                              self.footnote_links, files, config)

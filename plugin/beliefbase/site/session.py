@@ -288,7 +288,7 @@ class SiteBuild:
     def add_entities(self, overlay: EntityOverlay, files: Files, config: MkDocsConfig
                      ) -> list[diag.Diagnostic]:
         """The entity pages and the overlay's view of this build (SPEC §7)."""
-        index, found = compile_entities(self.compiled)
+        index, found = compile_entities(self.compiled)  # found: [] (in the compile's)
         self.entities = EntitySite(self.compiled, self.templates, index)
         self.entities.add_files(files, config)
         overlay.index = index if index else None
