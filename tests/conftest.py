@@ -50,10 +50,13 @@ class BuildResult:
     error: BaseException | None = None
     all_lines: list[str] = field(default_factory=list)
 
-    def page(self, url: str) -> str:
-        """The HTML of the page at ``url`` (``alpha/`` or ``""`` for home)."""
+    def page(self, url: str, *, source: bool = False) -> str:
+        """The HTML of the page at ``url`` (``alpha/`` or ``""`` for home), without the
+        note's "Source" panel (``raw_toggle``: the note's text as written, syntax and
+        all) unless ``source``: what the page shows until a reader opens that panel."""
         path = self.site / url / "index.html" if not url.endswith(".html") else self.site / url
-        return path.read_text(encoding="utf-8")
+        html = path.read_text(encoding="utf-8")
+        return html if source else _SOURCE_PANEL.sub("", html)
 
     def article(self, url: str) -> str:
         """Just the page's <article> (Material), where our output goes."""
@@ -72,6 +75,10 @@ class _Capture(logging.Handler):
 
     def emit(self, record: logging.LogRecord) -> None:
         self.records.append(record)
+
+
+#: the "Source" panel of a note's page (theme/raw-source.html)
+_SOURCE_PANEL = re.compile(r'<details class="bb-panel bb-source">.*?</details>\n?', re.S)
 
 
 @dataclass

@@ -81,6 +81,7 @@ class ReaderOptions:
     local_graph: bool
     cache_dir: Path | None  # the search index cache
     background: bool = False  # write the search index in a thread (mkdocs serve)
+    raw_toggle: bool = False  # a "Source" panel with the note's text on every note
 
 
 @dataclass
@@ -190,6 +191,9 @@ class ReaderSite:
                                           title=doc.title, **self._urls(page_url))
         if doc.url is not None:
             html += self._mentions_html(doc, page_url)
+        if self.options.raw_toggle and doc.kind == "markdown":
+            html += self.templates.render("raw-source.html", text=self.read_text(doc.path),
+                                          path=doc.path)
         return html
 
     def _mentions_html(self, doc: Document, page_url: str) -> str:
@@ -343,4 +347,5 @@ def reader_options(
     """``ReaderOptions`` from mkdocs.yml (cache_dir resolved against its folder)."""
     return ReaderOptions(graph_page=plugin_config.graph_page,
                          local_graph=plugin_config.local_graph,
-                         cache_dir=cache_dir(config), background=serving)
+                         cache_dir=cache_dir(config), background=serving,
+                         raw_toggle=plugin_config.raw_toggle)
