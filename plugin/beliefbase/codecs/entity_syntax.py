@@ -23,8 +23,8 @@ Names hold Unicode letters and digits, with hyphens, apostrophes and
 underscores inside (``#Bilbo's:PERSON`` is the name ``Bilbo's``).
 
 This module owns the grammar only (offsets into the text it is given); what a
-mention means project-wide is ``beliefbase.entities``'.  The lead folds it into
-``codecs/grammar.py``.
+mention means project-wide is ``beliefbase.entities``'.  The patterns themselves
+are in ``codecs/grammar.py`` with every other syntax.
 """
 
 from __future__ import annotations
@@ -32,41 +32,14 @@ from __future__ import annotations
 import re
 from typing import Literal, NamedTuple
 
+from .grammar import ENTITY as _ENTITY
+from .grammar import ENTITY_NAME as _NAME
+from .grammar import ENTITY_TYPE as _TYPE_RE
 from .markdown import LINK_PATTERN
 from .mask import code_regions
 
 MentionKind = Literal["tag", "alias", "reject"]
 
-#: An entity type: an upper-case letter, then upper-case letters, digits, ``_``
-#: (SPEC's ``[A-Z][A-Z0-9_]*``), an ``_`` only between two of the others: a trailing
-#: ``_`` is Markdown's (``_#Smaug:CREATURE_`` is emphasis around the tag).
-TYPE_PATTERN = r"[A-Z](?:[A-Z0-9]|_(?=[A-Z0-9]))*"
-_TYPE_RE = re.compile(TYPE_PATTERN + r"\Z")
-# After a type or keyword: no letter or digit, nor "_" and one (the word goes on).
-_END = r"(?![^\W_]|_[^\W_])"
-# A one-word name: starts and ends with a letter or digit; hyphens, apostrophes
-# (straight or curly) and underscores only inside.
-_NAME = r"[^\W_](?:[\w'\u2019\-]*[^\W_])?"
-# A bracketed name: anything on one line but brackets, backslash and '#',
-# not starting or ending with a space.
-_BNAME = r"[^\[\]\n\\#\s](?:[^\[\]\n\\#]*[^\[\]\n\\#\s])?"
-# A type that is not one of the two keywords.
-_TYPE = r"(?!ALIAS_OF_|REJECT_ENTITY" + _END + ")" + TYPE_PATTERN + _END
-_ENTITY = re.compile(
-    r"""
-    (?<![^\s("'\u201c\u2018*_~])        # start, space or opening punctuation before
-    (?:
-      \#(?:(?P<tname>""" + _NAME + r""")|\[(?P<tbname>""" + _BNAME + r""")\])
-        :(?P<ttype>""" + _TYPE + r""")(?!:[A-Z])            # #Name:TYPE
-    | (?:(?P<aname>""" + _NAME + r""")|\[(?P<abname>""" + _BNAME + r""")\])
-        :ALIAS_OF_(?P<canon>[A-Z0-9][A-Z0-9_]*)
-        :(?P<atype>""" + _TYPE + r""")                      # Name:ALIAS_OF_X:TYPE
-    | (?:(?P<rname>""" + _NAME + r""")|\[(?P<rbname>""" + _BNAME + r""")\])
-        :REJECT_ENTITY""" + _END + r"""                     # Name:REJECT_ENTITY
-    )
-    """,
-    re.VERBOSE,
-)
 # Each scans "\n" + text, so that the engine jumps from newline to newline (a `^`
 # is tried at every offset); group 1 is the line, at its text offset + 1.
 # ATX headings, setext underlines, reference definitions: never entities.

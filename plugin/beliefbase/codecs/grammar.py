@@ -3,8 +3,9 @@
 Owns the wikilink ``[[target#heading|alias]]`` and its embed ``![[...]]``, the
 Markdown-syntax links and embeds as Obsidian reads them (``[t](note.md)``,
 ``![](note.md#Section)``), tags ``#tag``, block ids ``^id``, footnote labels
-``[^id]`` and inline footnotes ``^[...]``, comments ``%%...%%`` and the math
-delimiters ``$``/``$$``.
+``[^id]`` and inline footnotes ``^[...]``, comments ``%%...%%``, the math
+delimiters ``$``/``$$`` and the entity tags ``#Name:TYPE`` (and their alias and
+reject forms; ``codecs.entity_syntax`` applies them).
 
 Who uses it: the codec (``codecs.markdown``, ``inline``, ``math``,
 ``comments``) parses notes with it for the compile, and the page's
@@ -195,6 +196,42 @@ MATH_INLINE = "$"
 #: Display math ``$$...$$``.
 MATH_DISPLAY = "$$"
 
-# -- entity tags -------------------------------------------------------------------------
-# ``#Name:TYPE`` (codecs/entity_syntax.py, issue 19) joins here when merged; TAG_BODY
-# already leaves it alone (its negative lookahead).
+# -- entity tags (SPEC §7) ---------------------------------------------------------------
+# ``#Name:TYPE``, ``#[Two Words]:TYPE``, ``Name:ALIAS_OF_CANONICAL:TYPE``,
+# ``Name:REJECT_ENTITY``; TAG_BODY leaves ``#Name:TYPE`` alone (its negative
+# lookahead), so a plain ``#tag`` stays a tag.
+
+#: An entity type: an upper-case letter, then upper-case letters, digits, ``_``
+#: (SPEC's ``[A-Z][A-Z0-9_]*``), an ``_`` only between two of the others: a trailing
+#: ``_`` is Markdown's (``_#Smaug:CREATURE_`` is emphasis around the tag).
+ENTITY_TYPE_PATTERN = r"[A-Z](?:[A-Z0-9]|_(?=[A-Z0-9]))*"
+#: A whole string that is an entity type.
+ENTITY_TYPE = re.compile(ENTITY_TYPE_PATTERN + r"\Z")
+# After a type or keyword: no letter or digit, nor "_" and one (the word goes on).
+_ENTITY_END = r"(?![^\W_]|_[^\W_])"
+#: A one-word entity name: starts and ends with a letter or digit; hyphens, apostrophes
+# (straight or curly) and underscores only inside.
+ENTITY_NAME = r"[^\W_](?:[\w'\u2019\-]*[^\W_])?"
+# A bracketed name: anything on one line but brackets, backslash and '#',
+# not starting or ending with a space.
+_ENTITY_BNAME = r"[^\[\]\n\\#\s](?:[^\[\]\n\\#]*[^\[\]\n\\#\s])?"
+# A type that is not one of the two keywords.
+_ENTITY_TYPE = (r"(?!ALIAS_OF_|REJECT_ENTITY" + _ENTITY_END + ")" + ENTITY_TYPE_PATTERN
+                + _ENTITY_END)
+#: The three entity forms of SPEC §7 (``codecs.entity_syntax`` applies where they
+#: count: never in code, math, headings, link targets, URLs or after ``\\``).
+ENTITY = re.compile(
+    r"""
+    (?<![^\s("'\u201c\u2018*_~])        # start, space or opening punctuation before
+    (?:
+      \#(?:(?P<tname>""" + ENTITY_NAME + r""")|\[(?P<tbname>""" + _ENTITY_BNAME + r""")\])
+        :(?P<ttype>""" + _ENTITY_TYPE + r""")(?!:[A-Z])            # #Name:TYPE
+    | (?:(?P<aname>""" + ENTITY_NAME + r""")|\[(?P<abname>""" + _ENTITY_BNAME + r""")\])
+        :ALIAS_OF_(?P<canon>[A-Z0-9][A-Z0-9_]*)
+        :(?P<atype>""" + _ENTITY_TYPE + r""")                      # Name:ALIAS_OF_X:TYPE
+    | (?:(?P<rname>""" + ENTITY_NAME + r""")|\[(?P<rbname>""" + _ENTITY_BNAME + r""")\])
+        :REJECT_ENTITY""" + _ENTITY_END + r"""                     # Name:REJECT_ENTITY
+    )
+    """,
+    re.VERBOSE,
+)
