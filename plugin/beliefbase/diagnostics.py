@@ -43,6 +43,8 @@ CODES: dict[str, tuple[Level, str]] = {
     "math-error": (Level.INFO, "a formula (`$…$`, `$$…$$`) that cannot be converted to MathML"),
     "link-to-unpublished": (Level.INFO, "a link to a draft / publish: false note"),
     "too-many-tags": (Level.INFO, "a note with more different tags than a note may have (100)"),
+    "too-many-entities": (Level.INFO,
+                          "a note tagging more different entities than a note may (100)"),
     "excalidraw-embed": (Level.INFO, "an Excalidraw drawing with no exported SVG/PNG next to it"),
     "obsidian-settings": (Level.INFO, "a .obsidian/*.json setting that cannot be read"),
     "source-ref-drift": (Level.WARNING, "a source file changed since its hash was recorded"),

@@ -198,3 +198,18 @@ def test_visible_text_is_the_render_text(pieces: list[tuple[str, str]], lead: st
         if piece.endswith(("REJECT_ENTITY", ":PERSON", ":PLACE")) and not piece.startswith(
                 ("\\", "http")):
             assert piece not in leftovers
+
+
+def test_a_note_tags_at_most_100_entities(project: Project) -> None:
+    """A pasted list of 150 entity tags: 100 entities get pages, the rest stay text
+    as written (like the tags after a note's 100th), and one info line says so."""
+    names = [f"Name{i:03d}" for i in range(150)]
+    project.write("list.md", "# List\n\n" + " ".join(f"#{n}:THING" for n in names) + "\n")
+    result = project.build()
+    assert result.error is None
+    found = json.loads((result.site / "_beliefbase" / "diagnostics.json").read_text())
+    assert [d["code"] for d in found["diagnostics"]] == ["too-many-entities"]
+    pages = {p.name for p in (result.site / "entities").iterdir() if p.is_dir()}
+    assert len(pages) == 100 and "name099" in pages and "name100" not in pages
+    text = re.sub(r"<[^>]+>", "", result.article("list/"))
+    assert "Name099 #Name100:THING" in text and "#Name099" not in text

@@ -82,6 +82,11 @@ class _Note:
     manual: list[ManualMention]
 
 
+#: Different entities one note may tag: each gets a page, and a note with thousands
+#: of tags (a pasted list) would add thousands of pages, like MAX_TAGS_PER_NOTE.
+MAX_ENTITIES_PER_NOTE = 100
+
+
 def note_of(path: SrcPath, body: str, first_line: int = 1) -> _Note:
     regions = protected_regions(body) if ":" in body else []
     manual = find_manual(body, regions) if ":" in body else []
@@ -99,6 +104,7 @@ def build_index(notes: list[_Note], display: object = str, *, auto: bool = True
     tagged: set[str] = set()
     found: list[diag.Diagnostic] = []
     for note in sorted(notes, key=lambda n: n.path):
+        named: set[str] = set()  # the entities this note tags (MAX_ENTITIES_PER_NOTE)
         for m in note.manual:
             line, column = _position(note, m.name_start)
             if m.kind == "reject":
@@ -107,6 +113,14 @@ def build_index(notes: list[_Note], display: object = str, *, auto: bool = True
             key = entity_key(m.canonical if m.kind == "alias" and m.canonical else m.name)
             if not key or m.type is None:
                 continue
+            if key not in named and len(named) == MAX_ENTITIES_PER_NOTE:
+                found.append(diag.make(
+                    "too-many-entities", shown(note.path), line, column,
+                    f"this note tags more than {MAX_ENTITIES_PER_NOTE} different entities; "
+                    f"from {m.name!r} on its tags are text, not entities (each entity gets "
+                    "a page): split the note, or write the names without the tag syntax"))
+                break
+            named.add(key)
             entity = entities.get(key)
             if entity is None:
                 entity = entities[key] = Entity(
