@@ -40,6 +40,7 @@ NAMES = _names(_Doc("a.md", "Link resolution", ("Resolver",)), _Doc("b.md", "gra
     ("#resolver is a tag.", []),
     ("We are here.", []),  # an acronym alias matches in capitals only
     ("The ARE job.", ["are"]),
+    ("Results: {{query:Link resolution | view:list}} here.", []),  # a query embed's id
 ])
 def test_what_counts_as_a_mention(body: str, found: list[str]) -> None:
     assert [name for name, _ in m.scan(body, NAMES)] == found

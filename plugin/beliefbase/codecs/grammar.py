@@ -196,6 +196,15 @@ MATH_INLINE = "$"
 #: Display math ``$$...$$``.
 MATH_DISPLAY = "$$"
 
+# -- query embeds (SPEC §8) --------------------------------------------------------------
+
+#: ``{{query:ID}}`` or ``{{query:ID | view:NAME}}``; not after a backslash (escaped).
+QUERY_EMBED = re.compile(
+    r"(?<!\\)\{\{\s*query\s*:\s*(?P<id>[^|{}\n]+?)\s*"
+    r"(?:\|\s*view\s*:\s*(?P<view>[^|{}\n]+?)\s*)?\}\}")
+#: ``view=NAME`` (or ``view: NAME``) on a ```` ```query ```` fence's line.
+QUERY_FENCE_VIEW = re.compile(r"\bview\s*[=:]\s*[\"']?(?P<view>[^\s\"'}]+)")
+
 # -- entity tags (SPEC §7) ---------------------------------------------------------------
 # ``#Name:TYPE``, ``#[Two Words]:TYPE``, ``Name:ALIAS_OF_CANONICAL:TYPE``,
 # ``Name:REJECT_ENTITY``; TAG_BODY leaves ``#Name:TYPE`` alone (its negative

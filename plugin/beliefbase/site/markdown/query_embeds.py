@@ -33,6 +33,8 @@ from markupsafe import Markup
 from ... import diagnostics as diag
 from ...builder.compiled import Compiled
 from ...builder.documents import Document
+from ...codecs.grammar import QUERY_EMBED as _EMBED
+from ...codecs.grammar import QUERY_FENCE_VIEW as _FENCE_VIEW
 from ...codecs.mask import code_regions
 from ...ids import SrcPath
 from ...query.load import quote_name
@@ -46,12 +48,6 @@ from ..render import PageRenderer
 QUERY_SCHEMA = "Query"
 # A fence opening at the top level (up to 3 spaces): its characters and info string.
 _FENCE_OPEN = re.compile(r"^ {0,3}(?P<fence>`{3,}|~{3,})(?P<info>[^\n]*)$")
-# `view=NAME` (or `view: NAME`) on a query fence's line.
-_FENCE_VIEW = re.compile(r"\bview\s*[=:]\s*[\"']?(?P<view>[^\s\"'}]+)")
-# {{query:ID}} or {{query:ID | view:NAME}}; not after a backslash (escaped)
-_EMBED = re.compile(
-    r"(?<!\\)\{\{\s*query\s*:\s*(?P<id>[^|{}\n]+?)\s*"
-    r"(?:\|\s*view\s*:\s*(?P<view>[^|{}\n]+?)\s*)?\}\}")
 # A line that may hold a query: an embed or a query fence (a superset: for --dirty).
 _MAYBE_QUERY = re.compile(r"\{\{\s*query\s*:|^[ \t>]*(?:`{3,}|~{3,})\s*query", re.MULTILINE)
 #: Page being rendered: (the document whose Markdown this is, the URL of the page

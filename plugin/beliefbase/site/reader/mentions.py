@@ -56,6 +56,7 @@ _INLINE_NOT_PROSE = re.compile(
     | <[^<>\n]+>                                    # HTML tag, autolink
     | https?://\S+                                  # bare URL
     | \#(?<![\w&/]\#)[^\s\#\[\]()]+                  # #tag
+    | \{\{\s*query\s*:[^{}\n]*\}\}                   # {{query:ID}} (grammar.QUERY_EMBED)
     """,
     re.VERBOSE,
 )
