@@ -213,7 +213,7 @@ class BeliefbaseConfig(base.Config):
     ``markdown_offload``, ``nav_cache``, ``theme_cache``, ``search_offload`` and
     ``panels_ahead`` remain finer switches under this one."""
 
-    def validate(self) -> tuple[list[tuple[str, Exception]], list[tuple[str, Exception]]]:
+    def validate(self) -> tuple[base.ConfigErrors, base.ConfigWarnings]:
         failed, warnings = super().validate()
         depth = self.get("embed_depth")
         if isinstance(depth, int) and not 0 <= depth <= 50:

@@ -149,7 +149,8 @@ def record(compiled: Compiled, previous: LinkRecord | None) -> LinkRecord:
         doc = docs.get(source)
         if doc is None:
             continue
-        resolved = {id(rl.link): rl for rl in links}  # the parse's own LinkRef objects
+        # by the parse's own LinkRef objects
+        resolved = {id(resolution.link): resolution for resolution in links}
         old_source = tracker.source_path(doc) if tracker is not None else None
         before = tracker.rec.links.get(old_source or "", {}) if tracker is not None else {}
         entries: dict[str, tuple[str, bool]] = {}
@@ -157,8 +158,8 @@ def record(compiled: Compiled, previous: LinkRecord | None) -> LinkRecord:
             key = link_key(link.form, link.target)
             if key is None or key in entries:
                 continue
-            rl = resolved.get(id(link))
-            now = _target_doc(rl, docs)
+            resolution = resolved.get(id(link))
+            now = _target_doc(resolution, docs)
             entry = before.get(key)
             if entry is None or tracker is None or (now is not None and tracker.unchanged(
                     entry, now)):
@@ -176,10 +177,11 @@ def record(compiled: Compiled, previous: LinkRecord | None) -> LinkRecord:
     return new
 
 
-def _target_doc(rl: ResolvedLink | None, docs: dict[SrcPath, Document]) -> Document | None:
-    if rl is None or rl.status != "ok" or rl.is_asset or rl.target is None:
+def _target_doc(resolution: ResolvedLink | None, docs: dict[SrcPath, Document]) -> Document | None:
+    if (resolution is None or resolution.status != "ok" or resolution.is_asset
+            or resolution.target is None):
         return None
-    return docs.get(rl.target)
+    return docs.get(resolution.target)
 
 
 def explicit_bid(doc: Document) -> str | None:

@@ -157,8 +157,8 @@ def _document_part(compiled: Compiled, doc: Document, links: tuple[ResolvedLink,
         url = url_for_src(src, options.use_directory_urls) if src is not None else None
         shared.append(Node(tag_bid, "Tag", f"#{tag}", url=url))
         edges.append(Edge(doc.bid, tag_bid, "tagged", WeightKind.PRAGMATIC, doc.path, 1))
-    for rl in links or ():
-        _add_link(shared, edges, compiled, doc, rl)
+    for resolution in links or ():
+        _add_link(shared, edges, compiled, doc, resolution)
     for node, edge in ents:
         shared.append(node)
         edges.append(edge)
@@ -166,25 +166,25 @@ def _document_part(compiled: Compiled, doc: Document, links: tuple[ResolvedLink,
 
 
 def _add_link(shared: list[Node], edges: list[Edge], compiled: Compiled, doc: Document,
-              rl: ResolvedLink) -> None:
-    link = rl.link
+              resolution: ResolvedLink) -> None:
+    link = resolution.link
     weight = WeightKind.PRAGMATIC if link.form == "meta" else WeightKind.EPISTEMIC
-    if rl.status == "external":
+    if resolution.status == "external":
         target = provisional_bid("external", link.target)
         shared.append(Node(target, "External", link.target, url=link.target))
-    elif rl.status != "ok" or rl.target is None:
+    elif resolution.status != "ok" or resolution.target is None:
         return
-    elif rl.is_asset:
-        target = provisional_bid("asset", rl.target)
-        shared.append(Node(target, "Asset", posixpath.basename(rl.target),
-                                path=rl.target, url=asset_url(rl.target)))
+    elif resolution.is_asset:
+        target = provisional_bid("asset", resolution.target)
+        shared.append(Node(target, "Asset", posixpath.basename(resolution.target),
+                                path=resolution.target, url=asset_url(resolution.target)))
     else:
-        target_doc = compiled.documents[rl.target]
+        target_doc = compiled.documents[resolution.target]
         target = target_doc.bid
-        if rl.anchor and rl.anchor.startswith("^"):
-            target = provisional_bid(target_doc.bid, rl.anchor)
-        elif rl.anchor:
-            target = section_bid(target_doc.bid, rl.anchor)
+        if resolution.anchor and resolution.anchor.startswith("^"):
+            target = provisional_bid(target_doc.bid, resolution.anchor)
+        elif resolution.anchor:
+            target = section_bid(target_doc.bid, resolution.anchor)
     auto = link.display is None and link.form != "autolink"
     edges.append(Edge(doc.bid, target, link.relation, weight, doc.path, link.line,
                            None if auto else link.display, auto))

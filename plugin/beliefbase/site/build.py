@@ -160,16 +160,16 @@ class MkDocsBuild:
         self.footnote_links = FootnoteBeliefsExtension()
         self.entity_overlay = EntityOverlayExtension()
         self.queries = QueryExtension()
-        config.markdown_extensions += [CalloutExtension(),  # type: ignore[list-item]
+        config.markdown_extensions += [CalloutExtension(),
                                        self.footnote_links, self.entity_overlay, self.queries]
         for name in _ASSETS:
             target = config.extra_css if name.endswith(".css") else config.extra_javascript
             url = f"{OUTPUT_DIR}/{name}"
             if url not in [str(x) for x in target]:
-                target.append(url)  # type: ignore[arg-type]
+                target.append(url)
         if options.explorer:
             install_theme_overrides(config)
-            config.extra_javascript.append(f"{OUTPUT_DIR}/explorer.js")  # type: ignore[arg-type]
+            config.extra_javascript.append(f"{OUTPUT_DIR}/explorer.js")
         self._release_pages = pages_read_once(config.plugins)
         self._rss_plugin = any(type(p).__module__.startswith("mkdocs_rss_plugin")
                                for p in config.plugins.values())
@@ -210,7 +210,7 @@ class MkDocsBuild:
         self.site = site = SiteBuild(compiled, state.templates[1], extensions,
                                      dict(config.mdx_configs))
         extensions.insert(self._wikilinks_at, site.extension)  # nested Markdown's too
-        config.markdown_extensions.insert(self._wikilinks_at, site.extension)  # type: ignore[arg-type]
+        config.markdown_extensions.insert(self._wikilinks_at, site.extension)
         self.queries.site = build_site(
             compiled, site.renderer, Views(docs_dir / options.views_dir, options.views),
             self._query_error, float(options.query_timeout), options.query_max_rows)

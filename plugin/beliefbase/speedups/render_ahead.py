@@ -177,16 +177,16 @@ class RenderAhead:
         return result.html
 
     def _apply(self, md: Markdown, result: Converted) -> None:
-        md.toc_tokens = result.toc_tokens  # type: ignore[attr-defined]
-        md.treeprocessors["mkdocs_extract_title"].title = result.title  # type: ignore[attr-defined]
-        md.treeprocessors["mkdocs_extract_anchors"].present_anchor_ids = result.anchor_ids  # type: ignore[attr-defined]
-        md.preprocessors["mkdocs_raw_html"].present_anchor_ids = set()  # type: ignore[attr-defined]
+        md.toc_tokens = result.toc_tokens
+        md.treeprocessors["mkdocs_extract_title"].title = result.title
+        md.treeprocessors["mkdocs_extract_anchors"].present_anchor_ids = result.anchor_ids
+        md.preprocessors["mkdocs_raw_html"].present_anchor_ids = set()
         links: dict[File, dict[str, str]] = {}
         for src_uri, anchors in result.links_to_anchors.items():
             file = self.files.get_file_from_path(src_uri)
             if file is not None:
                 links[file] = anchors
-        md.treeprocessors["relpath"].links_to_anchors = links  # type: ignore[attr-defined]
+        md.treeprocessors["relpath"].links_to_anchors = links
         for name, level, message in result.logged:
             logging.getLogger(name).log(level, message)
 
@@ -290,10 +290,10 @@ def _converted(md: Markdown, markdown: str, html: str,
         digest=_digest(markdown),
         html=html,
         toc_tokens=list(getattr(md, "toc_tokens", [])),
-        title=title.title,  # type: ignore[attr-defined]
-        anchor_ids=anchors.present_anchor_ids | raw.present_anchor_ids,  # type: ignore[attr-defined]
+        title=title.title,
+        anchor_ids=anchors.present_anchor_ids | raw.present_anchor_ids,
         links_to_anchors={f.src_uri: dict(a)
-                          for f, a in relpath.links_to_anchors.items()},  # type: ignore[attr-defined]
+                          for f, a in relpath.links_to_anchors.items()},
         logged=logged,
     )
 
@@ -307,6 +307,7 @@ def _read_and_render(file: File, config: MkDocsConfig, files: Files) -> None:
     try:
         page = config.plugins.on_pre_page(page, config=config, files=files)
         page.read_source(config)
+        assert page.markdown is not None  # as MkDocs asserts
         page.markdown = config.plugins.on_page_markdown(
             page.markdown, page=page, config=config, files=files)
         page.render(config, files)

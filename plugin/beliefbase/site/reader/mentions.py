@@ -452,7 +452,7 @@ def find_mentions(
     for doc in published.values():
         if doc.kind != "markdown" or doc.url is None:
             continue
-        scanned = cache.hits(doc.parsed.digest, lambda d=doc: body_of(d), names)
+        scanned = cache.hits(doc.parsed.digest, functools.partial(body_of, doc), names)
         used[doc.parsed.digest] = scanned
         links = compiled.links.get(doc.path)
         last = cache.sources.get(doc.path)
@@ -505,7 +505,7 @@ def _found_in(path: SrcPath, scanned: _Scanned, links: Any, names: MentionNames
               ) -> dict[SrcPath, tuple[int, ...]]:
     """Target -> the first offsets (at most ``SENTENCES_PER_SOURCE``) where the note
     names it, by any of its names (whatever order the scan found them in)."""
-    linked = {rl.target for rl in links or () if rl.target}
+    linked = {resolution.target for resolution in links or () if resolution.target}
     found: dict[SrcPath, set[int]] = {}
     for name_hits in scanned.hits.values():
         for name, offset in name_hits:

@@ -200,6 +200,7 @@ class ReaderSite:
         shown = []
         for _key, source, m in found[:MENTIONS_SHOWN]:  # a sentence costs: only those shown
             body = self._body(source)
+            assert source.url is not None  # published sources only, above
             shown.append({
                 "title": source.title,
                 "href": get_relative_url(source.url, page_url),
