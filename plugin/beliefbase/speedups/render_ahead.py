@@ -53,7 +53,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
-from ..builder.parallel import TwoEnds
+from ..builder.parallel import UnclaimedIndexes
 
 if TYPE_CHECKING:
     from markdown import Markdown
@@ -99,7 +99,8 @@ class RenderAhead:
         self.order = order
         self.index = {f.src_uri: i for i, f in enumerate(order)}
         context = mp.get_context("fork")
-        self._ends = TwoEnds(context, len(order))  # this process the front, the worker the back
+        # this process claims from the front, the worker from the back
+        self._unclaimed = UnclaimedIndexes(context, len(order))
         self._current: str | None = None  # the page being converted, if the worker's
         #: where each of the worker's conversions lies in ``_spill`` (offset, length)
         self._received: dict[str, tuple[int, int]] | None = None
@@ -152,7 +153,7 @@ class RenderAhead:
         if self.in_worker:
             return
         i = self.index.get(src_uri)
-        self._current = src_uri if i is not None and not self._ends.take(i) else None
+        self._current = src_uri if i is not None and not self._unclaimed.take(i) else None
 
     def converted(self, md: Markdown, markdown: str) -> str | None:
         """The worker's HTML of the page being converted (its state set on ``md``), or None.
@@ -253,7 +254,7 @@ class RenderAhead:
         spilled: dict[str, tuple[int, int]] = {}  # src_uri -> (offset, length) in _spill
         offset = 0
         fd = self._spill.fileno()
-        while (i := self._ends.back()) is not None:
+        while (i := self._unclaimed.back()) is not None:
             file = self.order[i]
             self._kept = None
             try:
