@@ -20,12 +20,12 @@ differences (through the FTS triggers) and ends with the same content.
 from __future__ import annotations
 
 import json
-import os
 import sqlite3
 from collections.abc import Iterable, Iterator, Sequence
 from pathlib import Path
 from typing import Any
 
+from ..atomic import replaced
 from ..ids import normalize_name
 from .model import BeliefSet, VerifiedBelief
 
@@ -221,21 +221,20 @@ class BeliefStore:
     def _create(path: Path, belief_set: BeliefSet | None = None) -> None:
         """Write a new database at ``path`` atomically: schema (+ ``belief_set``) in one
         transaction."""
-        temp = path.with_name(f".{path.name}.{os.getpid()}.tmp")
-        temp.unlink(missing_ok=True)
-        conn = sqlite3.connect(temp, isolation_level=None)
-        try:
-            # Explicit transactions: each DDL statement on its own would cost an fsync.
-            # (executescript commits whatever is pending, hence two transactions.)
-            conn.executescript(f"PRAGMA journal_mode = OFF; BEGIN; {_TABLES}")
-            if belief_set is not None:
-                BeliefStore._fill(conn, belief_set)
-                conn.execute("INSERT INTO wiki_beliefs_fts(wiki_beliefs_fts) VALUES ('rebuild')")
-            conn.executescript(f"BEGIN; {_INDEXES} {_TRIGGERS} "
-                               f"PRAGMA user_version = {SCHEMA_VERSION}; COMMIT;")
-        finally:
-            conn.close()
-        os.replace(temp, path)
+        with replaced(path) as temp:
+            conn = sqlite3.connect(temp, isolation_level=None)
+            try:
+                # Explicit transactions: each DDL statement on its own would cost an
+                # fsync.  (executescript commits whatever is pending, hence two.)
+                conn.executescript(f"PRAGMA journal_mode = OFF; BEGIN; {_TABLES}")
+                if belief_set is not None:
+                    BeliefStore._fill(conn, belief_set)
+                    conn.execute(
+                        "INSERT INTO wiki_beliefs_fts(wiki_beliefs_fts) VALUES ('rebuild')")
+                conn.executescript(f"BEGIN; {_INDEXES} {_TRIGGERS} "
+                                   f"PRAGMA user_version = {SCHEMA_VERSION}; COMMIT;")
+            finally:
+                conn.close()
 
     def close(self) -> None:
         self.conn.close()

@@ -21,15 +21,13 @@ the cache marked unsaved, so the next save writes it again.
 
 from __future__ import annotations
 
-import contextlib
 import multiprocessing as mp
-import os
 import pickle
-import tempfile
 import time
 from dataclasses import dataclass
 from pathlib import Path
 
+from ..atomic import replacing
 from ..codecs.model import ParsedDoc
 from ..ids import SrcPath
 from .options import COMPILER_VERSION
@@ -155,12 +153,7 @@ class ParseCache:
     def _write(self) -> bool:
         assert self.cache_dir is not None
         try:
-            self.cache_dir.mkdir(parents=True, exist_ok=True)
-            fd, tmp = tempfile.mkstemp(dir=self.cache_dir, prefix=".parse-", suffix=".tmp")
-        except OSError:
-            return False
-        try:
-            with os.fdopen(fd, "wb") as fh:
+            with replacing(self.cache_dir / CACHE_FILE, "wb") as fh:
                 try:
                     pickle.dump((_FORMAT, self.parse_digest, self._entries), fh,
                                 protocol=pickle.HIGHEST_PROTOCOL)
@@ -171,10 +164,7 @@ class ParseCache:
                     fh.truncate()
                     pickle.dump((_FORMAT, self.parse_digest, _picklable(self._entries)), fh,
                                 protocol=pickle.HIGHEST_PROTOCOL)
-            os.replace(tmp, self.cache_dir / CACHE_FILE)
         except (OSError, *_UNPICKLABLE):
-            with contextlib.suppress(OSError):
-                os.unlink(tmp)
             return False
         return True
 

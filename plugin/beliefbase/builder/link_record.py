@@ -32,12 +32,11 @@ before the next compile.
 from __future__ import annotations
 
 import json
-import os
-import tempfile
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from ..atomic import write_text
 from ..ids import SrcPath, parse_bid
 from .compiled import Compiled
 from .documents import Document
@@ -214,17 +213,10 @@ def save(cache_dir: Path, rec: LinkRecord) -> bool:
         "notes": {p: [f.bid, int(f.explicit), f.sha256, f.title] for p, f in rec.notes.items()},
         "links": {s: {k: [v[0], int(v[1])] for k, v in e.items()} for s, e in rec.links.items()},
     }
-    temp = None
+    text = json.dumps(payload, ensure_ascii=False, separators=(",", ":"))  # C encoder
     try:
-        cache_dir.mkdir(parents=True, exist_ok=True)
-        fd, temp = tempfile.mkstemp(dir=cache_dir, prefix=".links-", suffix=".tmp")
-        text = json.dumps(payload, ensure_ascii=False, separators=(",", ":"))  # C encoder
-        with os.fdopen(fd, "w", encoding="utf-8") as handle:
-            handle.write(text)
-        os.replace(temp, cache_dir / RECORD_FILE)
+        write_text(cache_dir / RECORD_FILE, text)
     except OSError:
-        if temp is not None:
-            Path(temp).unlink(missing_ok=True)
         return False
     return True
 
