@@ -11,7 +11,7 @@ unchanged file under ``mkdocs serve`` is not even read.  On disk it is one
 pickle in ``cache_dir``, written atomically; a cache from another version, or
 one that fails to load, is ignored (and rebuilt), never trusted.
 
-Writing it pickles every parse (0.2 s at 1,000 notes, seconds at 20,000).  A
+Writing it pickles every parse, which takes long in a large vault.  A
 ``mkdocs build`` asks for that in the background (``save(background=True)``):
 a forked child writes the snapshot it was born with while the build goes on
 with the graph, the beliefs and the pages on the other core; ``wait()``, at

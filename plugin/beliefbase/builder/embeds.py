@@ -7,8 +7,8 @@ render forever: that is a cycle (a note embedding itself is the simplest; a
 note embedding one of its *other* sections is fine).  Nesting more than
 ``embed_depth`` embeds is cut off.  A page holds at most ``MAX_EMBEDS``
 transclusions and ``MAX_EMBED_LINES`` transcluded lines in all, nested ones
-included (ten embeds of notes that embed ten more, five deep, made a 43 MB
-page): past either, embeds are shown as links (``embed-too-large``).  The
+included (ten embeds of notes that embed ten more, five deep, made a page
+too large to open): past either, embeds are shown as links (``embed-too-large``).  The
 compiler checks every published page once (diagnostics at the offending
 link); the renderer applies the same rules with ``blocked`` and ``Budget``
 while it renders, in the same order, so what is reported is what the reader

@@ -39,8 +39,7 @@ class DocPart:
     Frozen: the ``GraphBuilder`` hands the same part to every compile until the
     document changes.  The text is made when first asked for: in ``mkdocs build``
     that is in the worker that writes ``graph.json`` on the second core
-    (``render_ahead``), not in ``on_files``, which runs on one (0.17 s of it at
-    1,000 notes).
+    (``render_ahead``), not in ``on_files``, which runs on one.
     """
 
     doc: Document
@@ -51,8 +50,8 @@ class DocPart:
     entities: MentionPart = ()  # its Entity nodes and mentions edges (entities/graph.py)
 
     # one encoding per list, its brackets cut off: the same text as the records
-    # encoded one by one and joined, without an encoder call per record (600,000
-    # calls at 20,000 notes)
+    # encoded one by one and joined, without an encoder call per record (hundreds
+    # of thousands of calls in a large vault)
     @functools.cached_property
     def nodes_json(self) -> str:
         return compact_json_for_html([node_record(n) for n in self.nodes])[1:-1]

@@ -9,7 +9,7 @@ loads on the first keystroke::
 
 ``url`` is site-relative.  The index is built with the Python ``lunr``
 package, whose output lunr.js 2.3.9 (shipped with MkDocs, copied to
-``_beliefbase/lunr.js``) loads.  Building it costs ~0.6 ms per belief, so the
+``_beliefbase/lunr.js``) loads.  Building it is slow for many beliefs, so the
 serialised index is kept in ``cache_dir`` under the digest of its input:
 rebuilds (``mkdocs serve``) and repeat builds reuse it.
 """

@@ -250,7 +250,7 @@ class WordSketch:
     """A note's distinct words and word pairs ("next release"), as sorted 32-bit hashes.
 
     Four bytes each instead of a set of strings: kept for every note while
-    ``mkdocs serve`` runs, sets of words took 100 MB per 1,000 notes.  A hash
+    ``mkdocs serve`` runs, sets of word strings took far more memory.  A hash
     collision only makes ``in`` answer yes for a word the note lacks, which
     costs one needless scan of that note, never a wrong mention.
     """
@@ -326,7 +326,7 @@ class MentionCache:
     keep_words: bool = True
 
     #: the last build's MentionNames and what it was built from: an edit that
-    #: changes no title or alias reuses it (5,000 notes: half a second a rebuild)
+    #: changes no title or alias reuses it (building it is costly in a large vault)
     last_names: tuple[tuple[Any, ...], MentionNames] | None = field(default=None, repr=False)
 
     #: the last build's findings per source note, the same by target, and its result

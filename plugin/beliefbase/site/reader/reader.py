@@ -306,7 +306,7 @@ class ReaderSite:
         """Is ``graph.json`` what the last build wrote?  (Then so is everything
         derived from the graph: a ``mkdocs serve`` rebuild need not write it.)
         The pieces of unchanged notes are the same strings as last time, so this
-        compares identities, not 40 MB of text."""
+        compares identities, not the whole text."""
         same = graph_chunks == self.cache.last_graph
         self.cache.last_graph = graph_chunks
         return same
