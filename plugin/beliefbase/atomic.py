@@ -6,6 +6,10 @@ or an interrupted build never sees half a file.  The temporary name carries the
 process and thread, since builds, workers and the command line may share a
 cache folder; it is opened with the usual permissions (``mkstemp``'s would be
 owner-only, and a site's files must stay readable by a web server).
+
+``replacing`` hands out an open file (the site's output, the caches); ``replaced``
+only the temporary path, for writers that create the file themselves (SQLite's
+index in ``beliefs/store.py``, the durable byte-exact edits of ``writeback.py``).
 """
 
 from __future__ import annotations
@@ -24,11 +28,23 @@ def replacing(path: Path, mode: str = "w") -> Iterator[IO[Any]]:
     replaces ``path`` when the block ends without an exception; the folder is made
     if needed.  On an exception the temporary file is removed and ``path`` kept."""
     path.parent.mkdir(parents=True, exist_ok=True)
+    encoding = None if "b" in mode else "utf-8"
+    with replaced(path) as tmp, open(tmp, mode, encoding=encoding) as handle:
+        yield handle
+
+
+@contextlib.contextmanager
+def replaced(path: Path) -> Iterator[Path]:
+    """A temporary path beside ``path`` for the block to create: moved over ``path``
+    when the block ends without an exception, removed when it raises (``path`` kept).
+
+    The name is this process's and thread's: a file already there was left by a
+    process that died, and is removed first (an exclusive create then succeeds).
+    """
     tmp = path.with_name(f".{path.name}.{os.getpid()}-{threading.get_ident()}.tmp")
-    handle = open(tmp, mode, encoding=None if "b" in mode else "utf-8")  # noqa: SIM115
+    tmp.unlink(missing_ok=True)
     try:
-        with handle:
-            yield handle
+        yield tmp
         os.replace(tmp, path)
     except BaseException:
         with contextlib.suppress(OSError):

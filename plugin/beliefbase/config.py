@@ -85,13 +85,13 @@ class BeliefbaseConfig(base.Config):
 
     reuse_markdown = c.Type(bool, default=True)
     """Convert every page with one Python-Markdown instance, reset between pages,
-    instead of a new one per page (same HTML; ~1.5 ms a page).  Only when every
+    instead of a new one per page (same HTML, less time per page).  Only when every
     Markdown extension is one known to reset cleanly (Python-Markdown's, pymdownx,
     Material's); off: MkDocs' usual behaviour."""
 
     search_offload = c.Type(bool, default=True)
     """Let a second process parse each page's HTML for Material's search index while
-    this one renders the next pages (the same index; ~1.5 ms a page off the build).
+    this one renders the next pages (the same index; that time off this core).
     Only in builds of 200 pages or more, with Material's own search plugin, on a
     machine with two cores or more; off: the search plugin parses every page itself."""
 
@@ -213,7 +213,7 @@ class BeliefbaseConfig(base.Config):
     ``markdown_offload``, ``nav_cache``, ``theme_cache``, ``search_offload`` and
     ``panels_ahead`` remain finer switches under this one."""
 
-    def validate(self) -> tuple[list[tuple[str, Exception]], list[tuple[str, Exception]]]:
+    def validate(self) -> tuple[base.ConfigErrors, base.ConfigWarnings]:
         failed, warnings = super().validate()
         depth = self.get("embed_depth")
         if isinstance(depth, int) and not 0 <= depth <= 50:

@@ -3,8 +3,9 @@
 A rebuild after one edit allocates a few hundred thousand objects that
 outlive the young generation; Python then scans them, and every object that
 survived earlier rebuilds with them, whenever its counters say so — in the
-middle of some later rebuild.  At 5,000 notes one such middle-generation
-collection took 1.35 s of a 5 s rebuild, before the browser could reload.
+middle of some later rebuild.  In a large vault one such middle-generation
+collection takes a good part of the rebuild, before the browser can reload
+(figures: docs/develop/speed.md).
 Nothing in a rebuild needs the collector (reference counting frees almost
 everything at once), so ``IdleCollector`` switches it off for the rebuild and
 on again once the server has been idle for a moment: the collection itself
@@ -32,10 +33,10 @@ def freeze_at_exit() -> None:
     """Freeze every object left when the interpreter exits (``gc.freeze``), once registered.
 
     Python's finalisation runs full collections while it tears modules down,
-    each scanning every object still alive.  After a 1,000-note build that is
-    the site's whole state: 0.8-1.0 s between MkDocs' last word and the
-    process's end, a tenth of the build.  Frozen objects are never scanned,
-    so the process ends in 0.05 s.  Reference counting still frees what it
+    each scanning every object still alive.  After a build that is the site's
+    whole state, a noticeable wait between MkDocs' last word and the process's
+    end (docs/develop/speed.md).  Frozen objects are never scanned, so the
+    process ends at once.  Reference counting still frees what it
     frees; objects in reference cycles are left to the operating system, as
     Python already leaves whatever is alive at exit without a promise to
     finalise it.  Nothing happens before the interpreter exits, so a process

@@ -135,8 +135,14 @@ def is_index_name(path: SrcPath | str) -> bool:
 def url_for_src(path: SrcPath, use_directory_urls: bool = True) -> Url:
     """The URL MkDocs gives the page built from ``path`` (mirrors ``File.url``).
 
-    Tested against MkDocs' own ``File`` in ``tests/unit/test_ids.py``.
+    Tested against MkDocs' own ``File`` in ``tests/unit/test_ids.py`` (which lists where
+    the two differ).
     """
+    return url_for_dest(dest_for_src(path, use_directory_urls), use_directory_urls)
+
+
+def dest_for_src(path: SrcPath, use_directory_urls: bool = True) -> str:
+    """The output file MkDocs writes the page of ``path`` to (``File.dest_uri``)."""
     folder, name = posixpath.split(path)
     base, _ = posixpath.splitext(name)
     if base.lower() in ("index", "readme") and _.lower() == ".md":
@@ -145,7 +151,7 @@ def url_for_src(path: SrcPath, use_directory_urls: bool = True) -> Url:
         dest = posixpath.join(folder, base, "index.html") if folder else f"{base}/index.html"
     else:
         dest = posixpath.join(folder, base + ".html") if folder else base + ".html"
-    return url_for_dest(dest, use_directory_urls)
+    return dest
 
 
 def url_for_dest(dest: str, use_directory_urls: bool = True) -> Url:

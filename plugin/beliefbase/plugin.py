@@ -25,13 +25,14 @@ The work itself: ``site/build.py``.
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, cast
 
 from jinja2 import Environment
 from mkdocs.config.defaults import MkDocsConfig
 from mkdocs.plugins import BasePlugin, CombinedEvent, event_priority
 from mkdocs.structure.files import Files
 from mkdocs.structure.pages import Page
+from mkdocs.utils.templates import TemplateContext
 
 from .builder import CompileOptions
 from .config import BeliefbaseConfig
@@ -74,9 +75,11 @@ class BeliefbasePlugin(BasePlugin[BeliefbaseConfig]):
 
     @event_priority(-50)  # after the search plugin has indexed the page
     def on_page_context(
-        self, context: dict[str, Any], *, page: Page, config: MkDocsConfig, nav: Any
-    ) -> dict[str, Any]:
-        return self.build.page_context(context, page)
+        self, context: TemplateContext, *, page: Page, config: MkDocsConfig, nav: Any
+    ) -> TemplateContext:
+        # MkDocs types the context as its own keys; the theme and plugins add others
+        extended = self.build.page_context(cast(dict[str, Any], context), page)
+        return cast(TemplateContext, extended)
 
     def on_env(self, env: Environment, *, config: MkDocsConfig, files: Files) -> Environment:
         return self.build.env(env, config, files)

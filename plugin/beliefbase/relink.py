@@ -27,7 +27,8 @@ from .builder.compiled import Compiled
 from .builder.documents import Document
 from .builder.link_record import LinkRecord
 from .codecs import frontmatter as fm
-from .codecs.markdown import LINK_PATTERN, split_wikilink
+from .codecs.grammar import split_wikilink
+from .codecs.markdown import LINK_PATTERN
 from .codecs.model import LinkRef
 from .ids import SrcPath, bref
 from .writeback import EditError

@@ -24,12 +24,17 @@ import difflib
 import hashlib
 import os
 import stat
-import tempfile
 from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 
+from .atomic import replaced
+
 BOM = b"\xef\xbb\xbf"
+# The temporary file's flags, as mkstemp opens it: a new file (not one planted at its
+# name, not through a symbolic link), bytes as they are on Windows too.
+_CREATE_NEW = (os.O_WRONLY | os.O_CREAT | os.O_EXCL | getattr(os, "O_NOFOLLOW", 0)
+               | getattr(os, "O_BINARY", 0))
 
 
 class EditError(ValueError):
@@ -159,9 +164,8 @@ def _replace(target: Path, data: bytes) -> None:
     after the point where a failure could still be handled.
     """
     mode = stat.S_IMODE(target.stat().st_mode)
-    fd, temp_name = tempfile.mkstemp(prefix=f".{target.name}.", suffix=".tmp", dir=target.parent)
-    temp = Path(temp_name)
-    try:
+    with replaced(target) as temp:
+        fd = os.open(temp, _CREATE_NEW, 0o600)  # its mode is set below, once it is whole
         try:
             view = memoryview(data)
             while view:
@@ -170,10 +174,6 @@ def _replace(target: Path, data: bytes) -> None:
         finally:
             os.close(fd)
         os.chmod(temp, mode)
-        os.replace(temp, target)
-    except BaseException:
-        temp.unlink(missing_ok=True)
-        raise
     _fsync_dir(target.parent)
 
 

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import os
 import stat
+import threading
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -44,3 +45,33 @@ def test_written_files_have_the_usual_permissions(tmp_path: Path) -> None:
     finally:
         os.umask(mask)
     assert stat.S_IMODE((tmp_path / "page.html").stat().st_mode) == 0o644
+
+
+def test_replaced_moves_what_the_block_created_or_removes_it(tmp_path: Path) -> None:
+    """``replaced`` (writers that create the file themselves: SQLite, write-back)."""
+    target = tmp_path / "index.sqlite"
+    target.write_bytes(b"old")
+    with atomic.replaced(target) as temp:
+        assert temp.parent == tmp_path and temp.name.startswith(".index.sqlite.")
+        temp.write_bytes(b"new")
+    assert target.read_bytes() == b"new"
+    with pytest.raises(RuntimeError), atomic.replaced(target) as temp:
+        temp.write_bytes(b"half")
+        raise RuntimeError("interrupted")
+    assert target.read_bytes() == b"new"
+    assert [p.name for p in tmp_path.iterdir()] == ["index.sqlite"]
+
+
+def test_a_temporary_file_a_dead_process_left_is_not_in_the_way(tmp_path: Path) -> None:
+    """Write-back creates its temporary file exclusively (as ``mkstemp`` did): one left
+    at this process's name by a crash is removed, not a reason to refuse the edit."""
+    from beliefbase.writeback import edit_file
+
+    note = tmp_path / "note.md"
+    note.write_bytes(b"body\n")
+    stale = tmp_path / f".note.md.{os.getpid()}-{threading.get_ident()}.tmp"
+    stale.write_bytes(b"left by a crash")
+    result = edit_file(note, str.upper, root=tmp_path)
+    assert result.written and result.refused is None
+    assert note.read_bytes() == b"BODY\n"
+    assert [p.name for p in tmp_path.iterdir()] == ["note.md"]

@@ -41,7 +41,7 @@ def test_a_background_save_writes_what_a_save_writes(tmp_path: Path) -> None:
     assert again._entries.keys() == serial._entries.keys()
     assert {p: e.parsed for p, e in again._entries.items()} == {
         p: e.parsed for p, e in serial._entries.items()}
-    assert not list((tmp_path / "bg").glob(".parse-*.tmp")), "no temporary file left"
+    assert not list((tmp_path / "bg").glob(".*.tmp")), "no temporary file left"
 
 
 def test_a_small_cache_is_written_here(tmp_path: Path) -> None:

@@ -6,7 +6,7 @@ import os
 import time
 
 import pytest
-from beliefbase.builder.parallel import TwoEnds, shared_map
+from beliefbase.builder.parallel import UnclaimedIndexes, shared_map
 
 _PARENT = os.getpid()
 
@@ -36,13 +36,13 @@ def test_a_dead_worker_is_an_eof_not_a_hang() -> None:
         shared_map(_die_in_worker, list(range(160)), 2)
 
 
-def test_two_ends_hand_out_every_index_once() -> None:
+def test_unclaimed_indexes_are_handed_out_once() -> None:
     import multiprocessing
 
-    ends = TwoEnds(multiprocessing.get_context("fork"), 6)
-    assert ends.back() == 5
-    assert ends.take(2)  # the front takes 2 and gives up 0 and 1
-    assert ends.front() == 3
-    assert ends.back() == 4
-    assert not ends.take(4)  # the back has it
-    assert ends.front() is None and ends.back() is None
+    unclaimed = UnclaimedIndexes(multiprocessing.get_context("fork"), 6)
+    assert unclaimed.back() == 5
+    assert unclaimed.take(2)  # the front takes 2 and gives up 0 and 1
+    assert unclaimed.front() == 3
+    assert unclaimed.back() == 4
+    assert not unclaimed.take(4)  # the back has it
+    assert unclaimed.front() is None and unclaimed.back() is None

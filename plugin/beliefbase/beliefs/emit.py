@@ -54,7 +54,7 @@ def source_record(p: VerifiedProvenance) -> dict[str, Any]:
     }
 
 
-def belief_record(vb: VerifiedBelief, bs: BeliefSet) -> dict[str, Any]:
+def belief_record(vb: VerifiedBelief, belief_set: BeliefSet) -> dict[str, Any]:
     """One belief as ``beliefs.json`` (and ``beliefs export``) write it."""
     b = vb.belief
     return {
@@ -71,7 +71,7 @@ def belief_record(vb: VerifiedBelief, bs: BeliefSet) -> dict[str, Any]:
         "superseded_at": vb.superseded_at,
         # a successor on a draft page is not in the set: its id says nothing public
         "superseded_by_belief_id": b.superseded_by_belief_id
-        if b.superseded_by_belief_id in bs.beliefs else None,
+        if b.superseded_by_belief_id in belief_set.beliefs else None,
         "superseded_in_run": b.superseded_in_run,
         "supersession_reason": b.supersession_reason,
         "source_valid_from": b.source_valid_from,
@@ -82,15 +82,15 @@ def belief_record(vb: VerifiedBelief, bs: BeliefSet) -> dict[str, Any]:
         "footnote_ids": list(b.footnote_ids),
         "page": vb.page,
         "wiki_page": vb.wiki_page,
-        "supersession_chain": list(bs.chain(b.belief_id)),
+        "supersession_chain": list(belief_set.chain(b.belief_id)),
         "verified_against_source": vb.verified_against_source,
         "supporting_sources": [source_record(p) for p in vb.sources],
     }
 
 
-def counts(bs: BeliefSet) -> dict[str, int]:
+def counts(belief_set: BeliefSet) -> dict[str, int]:
     """Current / superseded / contested / drifted counts (the belief index page shows them)."""
-    beliefs = list(bs.beliefs.values())
+    beliefs = list(belief_set.beliefs.values())
     return {
         "beliefs": len(beliefs),
         "current": sum(vb.is_current for vb in beliefs),
@@ -100,18 +100,18 @@ def counts(bs: BeliefSet) -> dict[str, int]:
     }
 
 
-def beliefs_document(bs: BeliefSet) -> dict[str, Any]:
+def beliefs_document(belief_set: BeliefSet) -> dict[str, Any]:
     """The content of ``beliefs.json`` (see the module doc)."""
     pages: dict[str, list[str]] = {}
-    for ids in bs.pages.values():
-        url = bs.beliefs[ids[0]].page_url if ids else None
+    for ids in belief_set.pages.values():
+        url = belief_set.beliefs[ids[0]].page_url if ids else None
         if url is not None:
             pages[url] = list(ids)
     return {
         "version": VERSION,
-        "counts": counts(bs),
-        "beliefs": [belief_record(vb, bs) for vb in bs.beliefs.values()],
-        "topics": {topic: list(ids) for topic, ids in bs.topics.items()},
+        "counts": counts(belief_set),
+        "beliefs": [belief_record(vb, belief_set) for vb in belief_set.beliefs.values()],
+        "topics": {topic: list(ids) for topic, ids in belief_set.topics.items()},
         "pages": dict(sorted(pages.items())),
     }
 
@@ -123,11 +123,11 @@ def dumps(document: Any) -> str:
             + "\n")
 
 
-def write_beliefs_json(bs: BeliefSet, out_dir: Path) -> Path:
+def write_beliefs_json(belief_set: BeliefSet, out_dir: Path) -> Path:
     """Write ``out_dir/beliefs.json`` (``out_dir`` is ``site/_beliefbase``)."""
     out_dir.mkdir(parents=True, exist_ok=True)
     target = out_dir / BELIEFS_JSON
-    target.write_text(dumps(beliefs_document(bs)), encoding="utf-8")
+    target.write_text(dumps(beliefs_document(belief_set)), encoding="utf-8")
     return target
 
 

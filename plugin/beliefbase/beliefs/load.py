@@ -1,8 +1,8 @@
 """Reading one sidecar: strict JSON, the JSON Schema, and the ``Sidecar`` record.
 
 ``schema.json`` is the contract (published for editors).  Validating every
-belief with ``jsonschema`` costs ~0.6 ms, too slow for 5,000 beliefs per
-build, so ``quick.py`` mirrors the schema with plain checks; only an entry the
+belief with ``jsonschema`` is too slow for thousands of beliefs per build,
+so ``quick.py`` mirrors the schema with plain checks; only an entry the
 quick check refuses goes through ``jsonschema``, whose errors become
 ``bad-sidecar`` diagnostics naming the JSON path and line.  A test holds the
 two to the same verdict.  An invalid belief or provenance entry is skipped on
@@ -42,7 +42,7 @@ def get_schema() -> dict[str, Any]:
 
 @functools.cache
 def _validators() -> dict[str, Any]:
-    # jsonschema (8 MB, 100 ms to import) only when a sidecar fails the fast path.
+    # jsonschema (heavy to import) only when a sidecar fails the fast path.
     import jsonschema
 
     schema = get_schema()

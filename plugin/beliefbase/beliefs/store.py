@@ -20,12 +20,12 @@ differences (through the FTS triggers) and ends with the same content.
 from __future__ import annotations
 
 import json
-import os
 import sqlite3
 from collections.abc import Iterable, Iterator, Sequence
 from pathlib import Path
 from typing import Any
 
+from ..atomic import replaced
 from ..ids import normalize_name
 from .model import BeliefSet, VerifiedBelief
 
@@ -170,20 +170,21 @@ def belief_row(vb: VerifiedBelief) -> tuple[Any, ...]:
     )
 
 
-def _side_rows(bs: BeliefSet) -> dict[str, list[tuple[Any, ...]]]:
-    networks = sorted({vb.network for vb in bs.beliefs.values()} | {k[0] for k in bs.provenance})
+def _side_rows(belief_set: BeliefSet) -> dict[str, list[tuple[Any, ...]]]:
+    networks = sorted({vb.network for vb in belief_set.beliefs.values()}
+                      | {k[0] for k in belief_set.provenance})
     documents = sorted({(vb.page, vb.network, vb.page_url, vb.belief.sidecar)
-                        for vb in bs.beliefs.values()})
+                        for vb in belief_set.beliefs.values()})
     provenance = [
         (net, p.provenance.id, p.provenance.raw_path, p.provenance.page_hint,
          p.provenance.quote, p.provenance.quote_hash, int(p.check.verified), p.check.reason,
          p.check.verified_at, p.provenance.sidecar)
-        for (net, _), p in bs.provenance.items()
+        for (net, _), p in belief_set.provenance.items()
     ]
     keys = [
         (b, vb.network, _key(vb.belief.subject), _key(vb.belief.predicate),
-         normalize_name(vb.belief.topic), _dumps(bs.chain(b)), vb.belief.sidecar)
-        for b, vb in bs.beliefs.items()
+         normalize_name(vb.belief.topic), _dumps(belief_set.chain(b)), vb.belief.sidecar)
+        for b, vb in belief_set.beliefs.items()
     ]
     return {"workspaces": [(n,) for n in networks], "documents": documents,
             "wiki_claim_provenance": provenance, "belief_keys": keys}
@@ -217,23 +218,23 @@ class BeliefStore:
         return conn
 
     @staticmethod
-    def _create(path: Path, bs: BeliefSet | None = None) -> None:
-        """Write a new database at ``path`` atomically: schema (+ ``bs``) in one transaction."""
-        temp = path.with_name(f".{path.name}.{os.getpid()}.tmp")
-        temp.unlink(missing_ok=True)
-        conn = sqlite3.connect(temp, isolation_level=None)
-        try:
-            # Explicit transactions: each DDL statement on its own would cost an fsync.
-            # (executescript commits whatever is pending, hence two transactions.)
-            conn.executescript(f"PRAGMA journal_mode = OFF; BEGIN; {_TABLES}")
-            if bs is not None:
-                BeliefStore._fill(conn, bs)
-                conn.execute("INSERT INTO wiki_beliefs_fts(wiki_beliefs_fts) VALUES ('rebuild')")
-            conn.executescript(f"BEGIN; {_INDEXES} {_TRIGGERS} "
-                               f"PRAGMA user_version = {SCHEMA_VERSION}; COMMIT;")
-        finally:
-            conn.close()
-        os.replace(temp, path)
+    def _create(path: Path, belief_set: BeliefSet | None = None) -> None:
+        """Write a new database at ``path`` atomically: schema (+ ``belief_set``) in one
+        transaction."""
+        with replaced(path) as temp:
+            conn = sqlite3.connect(temp, isolation_level=None)
+            try:
+                # Explicit transactions: each DDL statement on its own would cost an
+                # fsync.  (executescript commits whatever is pending, hence two.)
+                conn.executescript(f"PRAGMA journal_mode = OFF; BEGIN; {_TABLES}")
+                if belief_set is not None:
+                    BeliefStore._fill(conn, belief_set)
+                    conn.execute(
+                        "INSERT INTO wiki_beliefs_fts(wiki_beliefs_fts) VALUES ('rebuild')")
+                conn.executescript(f"BEGIN; {_INDEXES} {_TRIGGERS} "
+                                   f"PRAGMA user_version = {SCHEMA_VERSION}; COMMIT;")
+            finally:
+                conn.close()
 
     def close(self) -> None:
         self.conn.close()
@@ -244,29 +245,29 @@ class BeliefStore:
     def __exit__(self, *exc: object) -> None:
         self.close()
 
-    def rebuild(self, bs: BeliefSet) -> None:
-        """Throw the index away and write it again from ``bs`` (deterministic)."""
+    def rebuild(self, belief_set: BeliefSet) -> None:
+        """Throw the index away and write it again from ``belief_set`` (deterministic)."""
         self.conn.close()
-        self._create(self.path, bs)
+        self._create(self.path, belief_set)
         self.conn = self._connect()
 
     @staticmethod
-    def _fill(conn: sqlite3.Connection, bs: BeliefSet) -> None:
+    def _fill(conn: sqlite3.Connection, belief_set: BeliefSet) -> None:
         marks = ", ".join("?" * len(BELIEF_COLUMNS))
         conn.executemany(f"INSERT INTO wiki_beliefs VALUES ({marks})",
-                         (belief_row(vb) for vb in bs.beliefs.values()))
-        for table, rows in _side_rows(bs).items():
+                         (belief_row(vb) for vb in belief_set.beliefs.values()))
+        for table, rows in _side_rows(belief_set).items():
             if rows:
                 marks = ", ".join("?" * len(rows[0]))
                 conn.executemany(f"INSERT INTO {table} VALUES ({marks})", rows)
 
-    def sync(self, bs: BeliefSet) -> None:
-        """Bring the index to ``bs`` by applying only what changed (one transaction)."""
-        wanted = {vb.belief_id: belief_row(vb) for vb in bs.beliefs.values()}
+    def sync(self, belief_set: BeliefSet) -> None:
+        """Bring the index to ``belief_set`` by applying only what changed (one transaction)."""
+        wanted = {vb.belief_id: belief_row(vb) for vb in belief_set.beliefs.values()}
         have = {row[0]: tuple(row) for row in self.conn.execute(
             f"SELECT {', '.join(BELIEF_COLUMNS)} FROM wiki_beliefs")}
         if not have and wanted:  # a first fill: one bulk write (an empty set keeps the file)
-            self.rebuild(bs)
+            self.rebuild(belief_set)
             return
         sets = ", ".join(f"{c} = ?" for c in BELIEF_COLUMNS[1:])
         marks = ", ".join("?" * len(BELIEF_COLUMNS))
@@ -280,7 +281,7 @@ class BeliefStore:
                 elif have[belief_id] != row:
                     self.conn.execute(f"UPDATE wiki_beliefs SET {sets} WHERE belief_id = ?",
                                       (*row[1:], belief_id))
-            for table, rows in _side_rows(bs).items():
+            for table, rows in _side_rows(belief_set).items():
                 if {tuple(r) for r in self.query(f"SELECT * FROM {table}")} == set(rows):
                     continue
                 self.conn.execute(f"DELETE FROM {table}")

@@ -11,7 +11,7 @@ unchanged file under ``mkdocs serve`` is not even read.  On disk it is one
 pickle in ``cache_dir``, written atomically; a cache from another version, or
 one that fails to load, is ignored (and rebuilt), never trusted.
 
-Writing it pickles every parse (0.2 s at 1,000 notes, seconds at 20,000).  A
+Writing it pickles every parse, which takes long in a large vault.  A
 ``mkdocs build`` asks for that in the background (``save(background=True)``):
 a forked child writes the snapshot it was born with while the build goes on
 with the graph, the beliefs and the pages on the other core; ``wait()``, at
@@ -21,15 +21,13 @@ the cache marked unsaved, so the next save writes it again.
 
 from __future__ import annotations
 
-import contextlib
 import multiprocessing as mp
-import os
 import pickle
-import tempfile
 import time
 from dataclasses import dataclass
 from pathlib import Path
 
+from ..atomic import replacing
 from ..codecs.model import ParsedDoc
 from ..ids import SrcPath
 from .options import COMPILER_VERSION
@@ -155,12 +153,7 @@ class ParseCache:
     def _write(self) -> bool:
         assert self.cache_dir is not None
         try:
-            self.cache_dir.mkdir(parents=True, exist_ok=True)
-            fd, tmp = tempfile.mkstemp(dir=self.cache_dir, prefix=".parse-", suffix=".tmp")
-        except OSError:
-            return False
-        try:
-            with os.fdopen(fd, "wb") as fh:
+            with replacing(self.cache_dir / CACHE_FILE, "wb") as fh:
                 try:
                     pickle.dump((_FORMAT, self.parse_digest, self._entries), fh,
                                 protocol=pickle.HIGHEST_PROTOCOL)
@@ -171,10 +164,7 @@ class ParseCache:
                     fh.truncate()
                     pickle.dump((_FORMAT, self.parse_digest, _picklable(self._entries)), fh,
                                 protocol=pickle.HIGHEST_PROTOCOL)
-            os.replace(tmp, self.cache_dir / CACHE_FILE)
         except (OSError, *_UNPICKLABLE):
-            with contextlib.suppress(OSError):
-                os.unlink(tmp)
             return False
         return True
 

@@ -363,9 +363,10 @@ class Compiler:
                 # same headings and blocks: links into it resolve as before; only a
                 # missing-anchor message names its title
                 if docs[path].title != previous[path].title:
-                    dirty |= {rl.source for rl in linkers if rl.anchor_missing}
+                    dirty |= {resolution.source for resolution in linkers
+                              if resolution.anchor_missing}
                 continue
-            dirty |= {rl.source for rl in linkers}
+            dirty |= {resolution.source for resolution in linkers}
         return {p for p in dirty if p in docs and docs[p].published}
 
     def _resolve(
@@ -387,17 +388,17 @@ class Compiler:
             for target in _backlink_targets(links):
                 self._linkers[target].add(path)
                 self._touched.add(target)
-            if any(rl.link.form == "embed" for rl in links):
+            if any(resolution.link.form == "embed" for resolution in links):
                 self._embedders.add(path)
-            if any(rl.status == "unresolved" for rl in links):
+            if any(resolution.status == "unresolved" for resolution in links):
                 self._unresolved.add(path)
         if self._renamed:
             # "did you mean" may differ, but only for the words whose answer changed
             suggester = self._links.suggester
             for path in sorted(self._unresolved - dirty):
                 links = self._resolved[path][0]
-                if suggester.answers_as_before(rl.link.target for rl in links
-                                               if rl.status == "unresolved"):
+                if suggester.answers_as_before(resolution.link.target for resolution in links
+                                               if resolution.status == "unresolved"):
                     continue
                 self._resolved[path] = (links, self._links.rediagnose(docs[path], links))
             self._renamed = False
@@ -407,8 +408,8 @@ class Compiler:
         old = self._resolved.get(path)
         if old is None:
             return
-        for rl in old[0]:
-            for key in target_keys(rl.link.target):
+        for resolution in old[0]:
+            for key in target_keys(resolution.link.target):
                 self._key_sources.get(key, set()).discard(path)
         for target in _backlink_targets(old[0]):
             self._linkers[target].discard(path)
@@ -436,8 +437,9 @@ class Compiler:
         """
         backlinks = dict(self._backlinks)
         for target in self._touched:
-            items = tuple(rl for source in sorted(self._linkers.get(target, ()))
-                          for rl in links[source] if rl.target == target and _is_backlink(rl))
+            items = tuple(resolution for source in sorted(self._linkers.get(target, ()))
+                          for resolution in links[source]
+                          if resolution.target == target and _is_backlink(resolution))
             if items:
                 backlinks[target] = items
             else:
@@ -541,12 +543,13 @@ def _recording(wikitext: WikiText, links: LinkResolver, doc: Document,
     return text
 
 
-def _is_backlink(rl: ResolvedLink) -> bool:
-    return rl.status == "ok" and rl.target is not None and rl.target != rl.source
+def _is_backlink(resolution: ResolvedLink) -> bool:
+    return (resolution.status == "ok" and resolution.target is not None
+            and resolution.target != resolution.source)
 
 
 def _backlink_targets(links: Iterable[ResolvedLink]) -> set[SrcPath]:
-    return {rl.target for rl in links if _is_backlink(rl)}  # type: ignore[misc]
+    return {resolution.target for resolution in links if _is_backlink(resolution)}  # type: ignore[misc]
 
 
 def _nearest_network(path: SrcPath, networks: dict[str, Network]) -> Network:

@@ -7,8 +7,8 @@ render forever: that is a cycle (a note embedding itself is the simplest; a
 note embedding one of its *other* sections is fine).  Nesting more than
 ``embed_depth`` embeds is cut off.  A page holds at most ``MAX_EMBEDS``
 transclusions and ``MAX_EMBED_LINES`` transcluded lines in all, nested ones
-included (ten embeds of notes that embed ten more, five deep, made a 43 MB
-page): past either, embeds are shown as links (``embed-too-large``).  The
+included (ten embeds of notes that embed ten more, five deep, made a page
+too large to open): past either, embeds are shown as links (``embed-too-large``).  The
 compiler checks every published page once (diagnostics at the offending
 link); the renderer applies the same rules with ``blocked`` and ``Budget``
 while it renders, in the same order, so what is reported is what the reader
@@ -86,14 +86,14 @@ def blocked(target: Unit, chain: Chain, max_depth: int) -> str | None:
 
 def embeds_within(links: Sequence[ResolvedLink], unit: Unit) -> Iterator[ResolvedLink]:
     """Resolved note embeds written inside ``unit``'s lines."""
-    for rl in links:
+    for resolution in links:
         if (
-            rl.link.form in ("embed", "image")  # ![](Note.md) transcludes a note too
-            and rl.status == "ok"
-            and not rl.is_asset
-            and unit.start <= rl.link.line <= unit.end
+            resolution.link.form in ("embed", "image")  # ![](Note.md) transcludes a note too
+            and resolution.status == "ok"
+            and not resolution.is_asset
+            and unit.start <= resolution.link.line <= unit.end
         ):
-            yield rl
+            yield resolution
 
 
 EmbedMemo = dict[SrcPath, tuple[list[diag.Diagnostic], set[SrcPath]]]
@@ -116,8 +116,8 @@ def check_embeds(
     """
     reported: dict[tuple[str, int, int], diag.Diagnostic] = {}
     for path in sorted(links if roots is None else roots):
-        if path not in links or not any(rl.link.form in ("embed", "image")
-                                        for rl in links[path]):
+        if path not in links or not any(resolution.link.form in ("embed", "image")
+                                        for resolution in links[path]):
             continue
         entry = memo.get(path) if memo is not None else None
         if entry is None:
@@ -149,14 +149,14 @@ class _Walker:
         self.full = False  # the page's budget ran out: nothing more is transcluded
 
     def walk(self, unit: Unit, chain: Chain, names: tuple[str, ...]) -> None:
-        for rl in embeds_within(self.links.get(unit.path, []), unit):
-            assert rl.target is not None
-            self.reached.add(rl.target)
-            target_doc = self.docs.get(rl.target)
+        for resolution in embeds_within(self.links.get(unit.path, []), unit):
+            assert resolution.target is not None
+            self.reached.add(resolution.target)
+            target_doc = self.docs.get(resolution.target)
             if target_doc is None:
                 continue
-            target = unit_of(target_doc, rl.anchor)
-            here = (*chain, (rl.source, rl.link.line))
+            target = unit_of(target_doc, resolution.anchor)
+            here = (*chain, (resolution.source, resolution.link.line))
             problem = blocked(target, here, self.max_depth)
             if self.full:
                 return
@@ -168,14 +168,14 @@ class _Walker:
                 self.walk(target, here, (*names, _name(target)))
             elif problem == "embed-cycle":
                 # the loop, told from the file the diagnostic is in: a -> b -> a
-                start = max(i for i, n in enumerate(names) if n.split("#")[0] == rl.target)
+                start = max(i for i, n in enumerate(names) if n.split("#")[0] == resolution.target)
                 loop = [names[-1], *names[start:-1], names[-1]]
-                self._report(rl, problem, " -> ".join(loop))
+                self._report(resolution, problem, " -> ".join(loop))
             else:
-                self._report(rl, problem, " -> ".join((*names, _name(target))))
+                self._report(resolution, problem, " -> ".join((*names, _name(target))))
 
-    def _report(self, rl: ResolvedLink, problem: str, trail: str) -> None:
-        key = (rl.source, rl.link.line, rl.link.column)
+    def _report(self, resolution: ResolvedLink, problem: str, trail: str) -> None:
+        key = (resolution.source, resolution.link.line, resolution.link.column)
         if key in self.reported:
             return
         if problem == "embed-cycle":
@@ -185,7 +185,8 @@ class _Walker:
             message = (f"embeds nested more than {self.max_depth} deep ({trail}); the "
                        "innermost is shown as a link. Raise embed_depth or embed less deeply")
         self.reported[key] = diag.make(
-            problem, self.display(rl.source), rl.link.line, rl.link.column, message
+            problem, self.display(resolution.source), resolution.link.line,
+            resolution.link.column, message
         )
 
 

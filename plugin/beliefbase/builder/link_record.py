@@ -32,12 +32,11 @@ before the next compile.
 from __future__ import annotations
 
 import json
-import os
-import tempfile
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from ..atomic import write_text
 from ..ids import SrcPath, parse_bid
 from .compiled import Compiled
 from .documents import Document
@@ -149,7 +148,8 @@ def record(compiled: Compiled, previous: LinkRecord | None) -> LinkRecord:
         doc = docs.get(source)
         if doc is None:
             continue
-        resolved = {id(rl.link): rl for rl in links}  # the parse's own LinkRef objects
+        # by the parse's own LinkRef objects
+        resolved = {id(resolution.link): resolution for resolution in links}
         old_source = tracker.source_path(doc) if tracker is not None else None
         before = tracker.rec.links.get(old_source or "", {}) if tracker is not None else {}
         entries: dict[str, tuple[str, bool]] = {}
@@ -157,8 +157,8 @@ def record(compiled: Compiled, previous: LinkRecord | None) -> LinkRecord:
             key = link_key(link.form, link.target)
             if key is None or key in entries:
                 continue
-            rl = resolved.get(id(link))
-            now = _target_doc(rl, docs)
+            resolution = resolved.get(id(link))
+            now = _target_doc(resolution, docs)
             entry = before.get(key)
             if entry is None or tracker is None or (now is not None and tracker.unchanged(
                     entry, now)):
@@ -176,10 +176,11 @@ def record(compiled: Compiled, previous: LinkRecord | None) -> LinkRecord:
     return new
 
 
-def _target_doc(rl: ResolvedLink | None, docs: dict[SrcPath, Document]) -> Document | None:
-    if rl is None or rl.status != "ok" or rl.is_asset or rl.target is None:
+def _target_doc(resolution: ResolvedLink | None, docs: dict[SrcPath, Document]) -> Document | None:
+    if (resolution is None or resolution.status != "ok" or resolution.is_asset
+            or resolution.target is None):
         return None
-    return docs.get(rl.target)
+    return docs.get(resolution.target)
 
 
 def explicit_bid(doc: Document) -> str | None:
@@ -212,17 +213,10 @@ def save(cache_dir: Path, rec: LinkRecord) -> bool:
         "notes": {p: [f.bid, int(f.explicit), f.sha256, f.title] for p, f in rec.notes.items()},
         "links": {s: {k: [v[0], int(v[1])] for k, v in e.items()} for s, e in rec.links.items()},
     }
-    temp = None
+    text = json.dumps(payload, ensure_ascii=False, separators=(",", ":"))  # C encoder
     try:
-        cache_dir.mkdir(parents=True, exist_ok=True)
-        fd, temp = tempfile.mkstemp(dir=cache_dir, prefix=".links-", suffix=".tmp")
-        text = json.dumps(payload, ensure_ascii=False, separators=(",", ":"))  # C encoder
-        with os.fdopen(fd, "w", encoding="utf-8") as handle:
-            handle.write(text)
-        os.replace(temp, cache_dir / RECORD_FILE)
+        write_text(cache_dir / RECORD_FILE, text)
     except OSError:
-        if temp is not None:
-            Path(temp).unlink(missing_ok=True)
         return False
     return True
 

@@ -86,7 +86,8 @@ class LinkResolver:
         change, a note whose links still resolve the same gets its messages again.
         """
         display = self.options.display(doc.path)
-        found = (self._diagnose(rl, doc, display) for rl in links if rl.link.form != "autolink")
+        found = (self._diagnose(resolution, doc, display) for resolution in links
+                 if resolution.link.form != "autolink")
         return [d for d in found if d is not None]
 
     def resolve_one(self, link: LinkRef, doc: Document) -> ResolvedLink:
@@ -164,13 +165,16 @@ class LinkResolver:
         return self._with_fragment(link, doc, found.path,
                                    Found(found.path, max(found.step, 4), found.candidates))
 
-    def _diagnose(self, rl: ResolvedLink, doc: Document, display: str) -> diag.Diagnostic | None:
-        if rl.status == "ok" and len(rl.candidates) < 2 and not rl.anchor_missing:
+    def _diagnose(
+        self, resolution: ResolvedLink, doc: Document, display: str
+    ) -> diag.Diagnostic | None:
+        if (resolution.status == "ok" and len(resolution.candidates) < 2
+                and not resolution.anchor_missing):
             return None  # most links: nothing to say, and no message to word
-        link = rl.link
+        link = resolution.link
         written = written_form(link)
         where = (display, link.line, link.column)
-        if rl.status == "unresolved":
+        if resolution.status == "unresolved":
             is_file = is_file_target(link.target)
             hint = self._asset_names().suggest(link.target) if is_file else (
                 self.suggester.suggest(link.target))
@@ -179,28 +183,29 @@ class LinkResolver:
             return diag.make("unresolved-link", *where,
                              f"{written} matches no {what}, title or alias{hint}; "
                              f"create the {what} or fix the link")
-        if rl.status == "drawing":
+        if resolution.status == "drawing":
             return diag.make("excalidraw-embed", *where,
                              f"{written} is an Excalidraw drawing with no exported image next "
                              "to it; it shows as its name. Export the drawing as SVG "
                              "(Excalidraw plugin setting 'Auto-export SVG') to show it")
-        if rl.status == "escape":
+        if resolution.status == "escape":
             return diag.make("path-escape", *where,
                              f"{written} leaves the docs folder; links may only point inside it")
-        if rl.status == "unpublished":
+        if resolution.status == "unpublished":
             return diag.make("link-to-unpublished", *where,
                              f"{written} points at a note that is not published (draft or "
                              "publish: false); it renders as a broken link")
-        if rl.candidates and len(rl.candidates) > 1:
-            names = ", ".join(self.options.display(c) for c in rl.candidates[:5])
-            if len(rl.candidates) > 5:
-                names += f" and {len(rl.candidates) - 5} more"
+        if resolution.candidates and len(resolution.candidates) > 1:
+            names = ", ".join(self.options.display(c) for c in resolution.candidates[:5])
+            if len(resolution.candidates) > 5:
+                names += f" and {len(resolution.candidates) - 5} more"
             return diag.make("ambiguous-link", *where,
-                             f"{written} matches {len(rl.candidates)} notes ({names}); using "
-                             f"the nearest, {self.options.display(rl.target or '')}. "
+                             f"{written} matches {len(resolution.candidates)} notes ({names}); "
+                             "using "
+                             f"the nearest, {self.options.display(resolution.target or '')}. "
                              "Link by path (e.g. [[folder/name]]) to choose")
-        if rl.anchor_missing and rl.target is not None:
-            return self._anchor_diagnostic(rl, written, where)
+        if resolution.anchor_missing and resolution.target is not None:
+            return self._anchor_diagnostic(resolution, written, where)
         return None
 
     def _asset_names(self) -> Suggester:
@@ -212,11 +217,11 @@ class LinkResolver:
         return self._asset_suggester
 
     def _anchor_diagnostic(
-        self, rl: ResolvedLink, written: str, where: tuple[str, int, int]
+        self, resolution: ResolvedLink, written: str, where: tuple[str, int, int]
     ) -> diag.Diagnostic:
-        assert rl.target is not None
-        target = self.published.docs[rl.target]
-        fragment = rl.link.fragment
+        assert resolution.target is not None
+        target = self.published.docs[resolution.target]
+        fragment = resolution.link.fragment
         if fragment.startswith("^"):
             hint = diag.did_you_mean(fragment[1:], sorted(target.blocks))
             what = f"no block ^{fragment[1:]}"

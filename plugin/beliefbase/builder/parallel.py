@@ -4,7 +4,7 @@
 process; while this process computes too, each of their steps waits for the
 GIL (a 5 ms switch interval), and the workers starve.  Here no thread is
 involved: the workers inherit the items (fork; spawn pickles them once), claim
-chunks from the front of a shared pair of bounds (``TwoEnds``; the site's
+chunks from the front of the shared ``UnclaimedIndexes`` (the site's
 ``render_ahead`` takes pages the same way) while this process claims them
 from the back, and each sends all its results in one message at the end,
 pickled chunk by chunk as it goes (so that the pickling is shared out too, and
@@ -61,18 +61,18 @@ def shared_map(
     chunks = [items[i:i + size] for i in range(0, len(items), size)]
     fork = "fork" in mp.get_all_start_methods()
     context = mp.get_context("fork") if fork else mp.get_context("spawn")
-    ends = TwoEnds(context, len(chunks))
+    unclaimed = UnclaimedIndexes(context, len(chunks))
     workers: list[tuple[Any, Connection]] = []
     try:
         for _ in range(processes - 1):
             reader, writer = context.Pipe(duplex=False)
-            worker = context.Process(target=_work, args=(func, chunks, ends, writer),
+            worker = context.Process(target=_work, args=(func, chunks, unclaimed, writer),
                                      daemon=True)
             worker.start()
             writer.close()  # the worker's copy stays open: EOF here means it died
             workers.append((worker, reader))
         done: dict[int, list[_Result]] = {}
-        while (i := ends.back()) is not None:
+        while (i := unclaimed.back()) is not None:
             done[i] = [func(item) for item in chunks[i]]
         for worker, reader in workers:
             for i, pickled in reader.recv().items():
@@ -90,19 +90,20 @@ def shared_map(
 def _work(
     func: Callable[[_Item], _Result],
     chunks: list[Sequence[_Item]],
-    ends: TwoEnds,
+    unclaimed: UnclaimedIndexes,
     writer: Connection,
 ) -> None:
     done: dict[int, bytes] = {}
-    while (i := ends.front()) is not None:
+    while (i := unclaimed.front()) is not None:
         done[i] = pickle.dumps([func(item) for item in chunks[i]], pickle.HIGHEST_PROTOCOL)
     writer.send(done)
     writer.close()
 
 
-class TwoEnds:
-    """The indexes ``0 .. size - 1``, taken from the front by some processes and from
-    the back by others until the two meet (shared with the processes it is given to)."""
+class UnclaimedIndexes:
+    """The indexes of ``0 .. size - 1`` no process has claimed yet: some processes claim
+    them from the front, others from the back, until the two meet (shared with the
+    processes it is given to)."""
 
     def __init__(self, context: Any, size: int) -> None:
         self._bounds = context.Array("i", [0, size - 1])  # next from the front, the back

@@ -27,7 +27,7 @@ class SourceFile:
     """One file under docs_dir."""
 
     path: SrcPath  # relative to docs_dir, POSIX
-    file: str  # absolute path (a str: pathlib costs too much at 20,000 files per compile)
+    file: str  # absolute path (a str: a Path per file costs too much in a large compile)
     kind: SourceKind
 
     @property

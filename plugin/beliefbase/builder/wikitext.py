@@ -21,17 +21,18 @@ if TYPE_CHECKING:
     from .links import LinkResolver
 
 
-def link_text(rl: ResolvedLink, docs: Mapping[SrcPath, Document]) -> str:
-    """What ``rl`` renders as."""
-    link = rl.link
+def link_text(resolution: ResolvedLink, docs: Mapping[SrcPath, Document]) -> str:
+    """What ``resolution`` renders as."""
+    link = resolution.link
     if link.display:
         return link.display
-    if rl.status == "ok" and rl.target is not None:
-        if rl.is_asset:
-            return posixpath.basename(rl.target)
-        target = docs[rl.target]
-        if rl.anchor and not rl.anchor.startswith("^") and rl.anchor in target.by_anchor:
-            return target.by_anchor[rl.anchor].text
+    if resolution.status == "ok" and resolution.target is not None:
+        if resolution.is_asset:
+            return posixpath.basename(resolution.target)
+        target = docs[resolution.target]
+        anchor = resolution.anchor
+        if anchor and not anchor.startswith("^") and anchor in target.by_anchor:
+            return target.by_anchor[anchor].text
         return target.title
     return unresolved_text(link)
 

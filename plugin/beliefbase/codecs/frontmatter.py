@@ -23,7 +23,7 @@ from typing import Any, Literal
 
 import yaml
 
-try:  # libyaml is ~10x faster; every PyPI wheel ships it, source builds may not.
+try:  # libyaml is much faster; every PyPI wheel ships it, source builds may not.
     _YamlLoader: type[yaml.SafeLoader] = yaml.CSafeLoader
 except AttributeError:  # pragma: no cover - depends on the PyYAML build
     _YamlLoader = yaml.SafeLoader

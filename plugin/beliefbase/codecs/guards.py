@@ -1,7 +1,7 @@
 """Inputs that would crash or stall Python-Markdown, made safe without losing text.
 
 * Lists or quotes nested hundreds of levels deep make Python-Markdown recurse
-  until ``RecursionError`` (after ~45 s for 1,000 levels), which would abort
+  until ``RecursionError`` (after a long stall), which would abort
   the whole ``mkdocs build``.  Such a block is reported (``nesting-depth``)
   and rendered as a code block: every character is still on the page.
 * Emphasis nested hundreds of levels deep (``**a **a **a … b** b**``) makes

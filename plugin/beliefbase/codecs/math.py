@@ -201,7 +201,7 @@ def to_mathml(latex: str, display: bool) -> tuple[str | None, str]:
     Memoised: a formula that appears twice (or on every rebuild of ``mkdocs
     serve``, or in the codec and then on the page) is converted once a process.
     """
-    from latex2mathml.converter import convert  # 0.1 s to import: only for notes with math
+    from latex2mathml.converter import convert  # slow to import: only for notes with math
 
     source = _ALIGNED.sub(r"\\\1{align*}", latex.strip())
     try:

@@ -39,8 +39,7 @@ class DocPart:
     Frozen: the ``GraphBuilder`` hands the same part to every compile until the
     document changes.  The text is made when first asked for: in ``mkdocs build``
     that is in the worker that writes ``graph.json`` on the second core
-    (``render_ahead``), not in ``on_files``, which runs on one (0.17 s of it at
-    1,000 notes).
+    (``render_ahead``), not in ``on_files``, which runs on one.
     """
 
     doc: Document
@@ -51,8 +50,8 @@ class DocPart:
     entities: MentionPart = ()  # its Entity nodes and mentions edges (entities/graph.py)
 
     # one encoding per list, its brackets cut off: the same text as the records
-    # encoded one by one and joined, without an encoder call per record (600,000
-    # calls at 20,000 notes)
+    # encoded one by one and joined, without an encoder call per record (hundreds
+    # of thousands of calls in a large vault)
     @functools.cached_property
     def nodes_json(self) -> str:
         return compact_json_for_html([node_record(n) for n in self.nodes])[1:-1]
@@ -157,8 +156,8 @@ def _document_part(compiled: Compiled, doc: Document, links: tuple[ResolvedLink,
         url = url_for_src(src, options.use_directory_urls) if src is not None else None
         shared.append(Node(tag_bid, "Tag", f"#{tag}", url=url))
         edges.append(Edge(doc.bid, tag_bid, "tagged", WeightKind.PRAGMATIC, doc.path, 1))
-    for rl in links or ():
-        _add_link(shared, edges, compiled, doc, rl)
+    for resolution in links or ():
+        _add_link(shared, edges, compiled, doc, resolution)
     for node, edge in ents:
         shared.append(node)
         edges.append(edge)
@@ -166,25 +165,25 @@ def _document_part(compiled: Compiled, doc: Document, links: tuple[ResolvedLink,
 
 
 def _add_link(shared: list[Node], edges: list[Edge], compiled: Compiled, doc: Document,
-              rl: ResolvedLink) -> None:
-    link = rl.link
+              resolution: ResolvedLink) -> None:
+    link = resolution.link
     weight = WeightKind.PRAGMATIC if link.form == "meta" else WeightKind.EPISTEMIC
-    if rl.status == "external":
+    if resolution.status == "external":
         target = provisional_bid("external", link.target)
         shared.append(Node(target, "External", link.target, url=link.target))
-    elif rl.status != "ok" or rl.target is None:
+    elif resolution.status != "ok" or resolution.target is None:
         return
-    elif rl.is_asset:
-        target = provisional_bid("asset", rl.target)
-        shared.append(Node(target, "Asset", posixpath.basename(rl.target),
-                                path=rl.target, url=asset_url(rl.target)))
+    elif resolution.is_asset:
+        target = provisional_bid("asset", resolution.target)
+        shared.append(Node(target, "Asset", posixpath.basename(resolution.target),
+                                path=resolution.target, url=asset_url(resolution.target)))
     else:
-        target_doc = compiled.documents[rl.target]
+        target_doc = compiled.documents[resolution.target]
         target = target_doc.bid
-        if rl.anchor and rl.anchor.startswith("^"):
-            target = provisional_bid(target_doc.bid, rl.anchor)
-        elif rl.anchor:
-            target = section_bid(target_doc.bid, rl.anchor)
+        if resolution.anchor and resolution.anchor.startswith("^"):
+            target = provisional_bid(target_doc.bid, resolution.anchor)
+        elif resolution.anchor:
+            target = section_bid(target_doc.bid, resolution.anchor)
     auto = link.display is None and link.form != "autolink"
     edges.append(Edge(doc.bid, target, link.relation, weight, doc.path, link.line,
                            None if auto else link.display, auto))

@@ -31,7 +31,7 @@ def graph_json_chunks(graph: Graph) -> list[str]:
     with its sections and blocks, then tags, assets and external links; edges
     grouped by the file that states them.  Assembled from the per-document text
     the ``GraphBuilder`` keeps, so an edit re-serialises only the edited note;
-    written piece by piece, so the whole text (13 MB at 1,000 notes) is never
+    written piece by piece, so the whole text (the site's largest file) is never
     one string.  The pieces of unchanged documents are the very strings of the
     last build, so comparing two builds' lists is mostly identity checks."""
     own = {n.bid for part in graph.parts for n in part.nodes}

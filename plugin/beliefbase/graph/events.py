@@ -8,12 +8,11 @@ prints it against the snapshot the previous compile left in cache_dir.
 
 from __future__ import annotations
 
-import os
 import pickle
-import tempfile
 from dataclasses import dataclass, fields
 from pathlib import Path
 
+from ..atomic import replacing
 from .model import Edge, Graph, Node
 
 SNAPSHOT_FILE = "graph-snapshot.pickle"
@@ -62,20 +61,13 @@ def save_snapshot(cache_dir: Path, graph: Graph) -> None:
     """Keep ``graph`` for the next ``check --events``; a graph that cannot be pickled
     (frontmatter nested thousands deep: ``RecursionError``) leaves no snapshot, so
     the next compile is compared with nothing rather than with an old one."""
-    tmp: str | None = None
     try:
-        cache_dir.mkdir(parents=True, exist_ok=True)
-        fd, tmp = tempfile.mkstemp(dir=cache_dir, prefix=".graph-", suffix=".tmp")
-        with os.fdopen(fd, "wb") as fh:
+        with replacing(cache_dir / SNAPSHOT_FILE, "wb") as fh:
             pickle.dump((_SNAPSHOT_FORMAT, graph), fh, protocol=pickle.HIGHEST_PROTOCOL)
-        os.replace(tmp, cache_dir / SNAPSHOT_FILE)
     except RecursionError:
-        for path in (tmp, cache_dir / SNAPSHOT_FILE):
-            if path is not None:
-                Path(path).unlink(missing_ok=True)
+        (cache_dir / SNAPSHOT_FILE).unlink(missing_ok=True)
     except OSError:
-        if tmp is not None:
-            Path(tmp).unlink(missing_ok=True)
+        pass  # no snapshot kept: the next ``check --events`` compares with the last one
 
 
 def load_snapshot(cache_dir: Path) -> Graph | None:

@@ -96,7 +96,7 @@ def _cycles(graph: Graph, display: Callable[[str], str]) -> list[diag.Diagnostic
                                    f"{rel} points at the note itself; {rel} must not loop"))
         if not edges:
             continue
-        import networkx as nx  # 20 MB to import: only when there are edges to check
+        import networkx as nx  # heavy to import: only when there are edges to check
 
         g = nx.DiGraph()
         g.add_edges_from((e.source, e.target, {"edge": e}) for e in edges)

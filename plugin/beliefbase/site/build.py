@@ -130,8 +130,8 @@ class MkDocsBuild:
         self.state.dirty = dirty
         self.state.built = False
         # A build allocates millions of small objects that live to the end; Python's
-        # default collection thresholds would scan them again and again (~20% of a
-        # serve rebuild).  Collections still run, just less often.
+        # default collection thresholds would scan them again and again (a large part
+        # of a serve rebuild).  Collections still run, just less often.
         gc.set_threshold(max(gc.get_threshold()[0], 50_000), 50, 100)
         freeze_at_exit()  # the process's end need not scan the site's objects again
 
@@ -160,16 +160,16 @@ class MkDocsBuild:
         self.footnote_links = FootnoteBeliefsExtension()
         self.entity_overlay = EntityOverlayExtension()
         self.queries = QueryExtension()
-        config.markdown_extensions += [CalloutExtension(),  # type: ignore[list-item]
+        config.markdown_extensions += [CalloutExtension(),
                                        self.footnote_links, self.entity_overlay, self.queries]
         for name in _ASSETS:
             target = config.extra_css if name.endswith(".css") else config.extra_javascript
             url = f"{OUTPUT_DIR}/{name}"
             if url not in [str(x) for x in target]:
-                target.append(url)  # type: ignore[arg-type]
+                target.append(url)
         if options.explorer:
             install_theme_overrides(config)
-            config.extra_javascript.append(f"{OUTPUT_DIR}/explorer.js")  # type: ignore[arg-type]
+            config.extra_javascript.append(f"{OUTPUT_DIR}/explorer.js")
         self._release_pages = pages_read_once(config.plugins)
         self._rss_plugin = any(type(p).__module__.startswith("mkdocs_rss_plugin")
                                for p in config.plugins.values())
@@ -199,7 +199,8 @@ class MkDocsBuild:
         if not state.serving and compiled.link_resolver is not None:
             compiled.link_resolver.suggester.release()  # no edit will need it again
         # under serve, the first build leaves the cache for the next cold start; later
-        # rebuilds keep it in memory (written again on exit) instead of 10 MB per save
+        # rebuilds keep it in memory (written again on exit) instead of writing it all
+        # at every save
         state.compiler.autosave = not state.serving
         override = _override_dir(config)
         if state.templates is None or state.templates[0] != override:
@@ -210,7 +211,7 @@ class MkDocsBuild:
         self.site = site = SiteBuild(compiled, state.templates[1], extensions,
                                      dict(config.mdx_configs))
         extensions.insert(self._wikilinks_at, site.extension)  # nested Markdown's too
-        config.markdown_extensions.insert(self._wikilinks_at, site.extension)  # type: ignore[arg-type]
+        config.markdown_extensions.insert(self._wikilinks_at, site.extension)
         self.queries.site = build_site(
             compiled, site.renderer, Views(docs_dir / options.views_dir, options.views),
             self._query_error, float(options.query_timeout), options.query_max_rows)
@@ -447,8 +448,8 @@ class MkDocsBuild:
         if env.bytecode_cache is None:
             env.bytecode_cache = state.theme_bytecode
         # MkDocs makes a new environment for each build and nobody edits a template
-        # in the middle of one: no need to stat the file at every include (40,000
-        # times at 1,000 notes)
+        # in the middle of one: no need to stat the file at every include of every
+        # page
         env.auto_reload = False
         fast.env(env, config)
         site = self.site
@@ -467,8 +468,8 @@ class MkDocsBuild:
 
     def post_page(self, output: str, page: Page) -> str:
         if self._release_pages:
-            # MkDocs keeps every page's HTML until the build ends (30 MB at 1,000
-            # notes); with only plugins known not to read it later, let it go now
+            # MkDocs keeps every page's HTML until the build ends, all of it in memory
+            # at once; with only plugins known not to read it later, let it go now
             page.content = ""  # not None: Page.title would fall back to the Markdown
         if self.site is not None and self.site.recent is not None:
             # the feed's <link> in the head, whatever the theme (no template override)

@@ -1,8 +1,8 @@
 """The explorer: a folder/note tree for large knowledge bases, built once per site.
 
 MkDocs-Material renders the whole navigation tree into every page, so a build
-grows with pages × pages (about 60 s for 1,000 notes, more than ten minutes for
-5,000).  With ``explorer: true`` the theme's ``partials/nav.html`` is replaced
+grows with pages × pages (minutes for a few thousand notes; docs/develop/speed.md).
+With ``explorer: true`` the theme's ``partials/nav.html`` is replaced
 (``theme/overrides/``) by a small container; the tree is written once to
 ``_beliefbase/explorer.json`` and rendered in the browser by ``explorer.js``
 (current note revealed, folders collapsible, a filter box).  Without

@@ -17,7 +17,7 @@ from ..builder.compiled import Compiled
 from ..builder.documents import Document
 from ..builder.resolve import ResolvedLink
 from ..codecs.inline import WikiText, plain_text, snippet_parts
-from ..ids import normalize_name
+from ..ids import SrcPath, normalize_name
 from .templates import Templates
 
 # list markers, quote markers and heading hashes at the start of a snippet
@@ -41,17 +41,17 @@ class Panels:
     def backlinks(self, doc: Document, page_url: str) -> str:
         """The "Linked from" panel of ``doc``: each linking page with its sentences."""
         compiled = self.compiled
-        by_source: dict[str, list[ResolvedLink]] = defaultdict(list)
-        for rl in compiled.backlinks.get(doc.path, []):
-            by_source[rl.source].append(rl)
+        by_source: dict[SrcPath, list[ResolvedLink]] = defaultdict(list)
+        for link in compiled.backlinks.get(doc.path, []):
+            by_source[link.source].append(link)
         sources: list[dict[str, Any]] = []
         for path, links in by_source.items():
             source = compiled.documents[path]
             if source.url is None:
                 continue
             snippets: list[str] = []
-            for rl in links:
-                text = self._snippet(source, rl)
+            for resolution in links:
+                text = self._snippet(source, resolution)
                 if text and text not in snippets:
                     snippets.append(text)
                 if len(snippets) == 3:
@@ -65,15 +65,16 @@ class Panels:
         sources.sort(key=lambda s: (normalize_name(s["title"]), s["href"]))
         return self.templates.render("backlinks.html", sources=sources, title=doc.title)
 
-    def _snippet(self, source: Document, rl: ResolvedLink) -> str:
-        if not rl.link.context:
-            if rl.link.form == "meta" and rl.target in self.compiled.documents:
-                return f"{rl.link.relation}: {self.compiled.documents[rl.target].title}"
+    def _snippet(self, source: Document, resolution: ResolvedLink) -> str:
+        if not resolution.link.context:
+            if resolution.link.form == "meta" and resolution.target in self.compiled.documents:
+                target = self.compiled.documents[resolution.target]
+                return f"{resolution.link.relation}: {target.title}"
             return ""
         wikitext = self._wikitexts.get(source.path)
         if wikitext is None:
             wikitext = self._wikitexts[source.path] = _titles(self.compiled, source)
-        context = rl.link.context
+        context = resolution.link.context
         if context.lstrip().startswith(">"):  # a block quote or a callout
             context = _QUOTE_MARKUP.sub("", context.lstrip().lstrip(">"))
         context = _LINE_MARKUP.sub("", context)
@@ -83,16 +84,18 @@ class Panels:
 
 def _titles(compiled: Compiled, source: Document) -> WikiText:
     """Auto-titles for wikilinks inside a snippet, resolved from ``source``."""
-    table = {(rl.link.target, rl.link.fragment): rl for rl in compiled.links.get(source.path, [])}
+    table = {(resolution.link.target, resolution.link.fragment): resolution
+             for resolution in compiled.links.get(source.path, [])}
 
     def text(target: str, fragment: str, display: str | None) -> str:
         if display:
             return display
-        rl = table.get((target, fragment))
-        if rl is not None and rl.status == "ok" and rl.target in compiled.documents:
-            target_doc = compiled.documents[rl.target]
-            if rl.anchor and rl.anchor in target_doc.by_anchor:
-                return target_doc.by_anchor[rl.anchor].text
+        resolution = table.get((target, fragment))
+        if (resolution is not None and resolution.status == "ok"
+                and resolution.target in compiled.documents):
+            target_doc = compiled.documents[resolution.target]
+            if resolution.anchor and resolution.anchor in target_doc.by_anchor:
+                return target_doc.by_anchor[resolution.anchor].text
             return target_doc.title
         return target or fragment
 
@@ -104,17 +107,18 @@ def wanted_html(compiled: Compiled, page_url: str, templates: Templates) -> str:
     groups: dict[str, dict[str, Any]] = {}
     for path, links in compiled.links.items():
         source = compiled.documents[path]
-        for rl in links:
-            if rl.status != "unresolved" or not rl.link.target:
+        for resolution in links:
+            if resolution.status != "unresolved" or not resolution.link.target:
                 continue
-            key = normalize_name(rl.link.target)
-            group = groups.setdefault(key, {"target": rl.link.target, "count": 0, "sources": {}})
+            key = normalize_name(resolution.link.target)
+            group = groups.setdefault(
+                key, {"target": resolution.link.target, "count": 0, "sources": {}})
             group["count"] += 1
             if source.url is not None:
                 group["sources"].setdefault(path, {
                     "title": source.title,
                     "href": get_relative_url(source.url, page_url),
-                    "line": rl.link.line,
+                    "line": resolution.link.line,
                 })
     wanted = [
         {**g, "sources": sorted(g["sources"].values(), key=lambda s: normalize_name(s["title"]))}

@@ -1,8 +1,8 @@
 """Every page's panels made at once, on every core, before the theme renders a page.
 
 The panels under a note (backlinks with their sentences, unlinked mentions,
-the local graph) cost 1-2 ms a page, on the one core that also renders the
-theme's templates: a seventh of a large build.  They depend only on the
+the local graph) cost a noticeable share of each page's time on the one core
+that also renders the theme's templates (docs/develop/speed.md).  They depend only on the
 compiled vault and on each page's URL, both known once MkDocs has converted
 every page.  So in a full build, from ``on_env``, this process and forked
 workers make them all, in chunks from both ends (``builder.parallel``), and
@@ -11,7 +11,7 @@ the template loop then takes each page's panels from the result.
 A burst, not a companion: the workers end before the first template is
 rendered.  A forked process that lives on while this one renders pages keeps
 the old copy of every page of the heap that this one touches (refcounts),
-which took the 1,000-note build from 146 MB to almost 200 MB; in the burst
+which raised a large build's peak memory considerably; in the burst
 this process touches little but the compiled vault, as the workers do.
 Material's search worker is idle then (it parses pages as they are
 rendered), so the second core is free.

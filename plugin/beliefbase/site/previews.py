@@ -166,5 +166,5 @@ def previews_data(
 def _shown_titles(compiled: Compiled, doc: Document) -> tuple[str, ...]:
     """The titles of the notes ``doc`` links to (its excerpt may show them)."""
     docs = compiled.documents
-    return tuple(docs[rl.target].title if rl.target in docs else ""
-                 for rl in compiled.links.get(doc.path, ()) if rl.status == "ok")
+    return tuple(docs[resolution.target].title if resolution.target in docs else ""
+                 for resolution in compiled.links.get(doc.path, ()) if resolution.status == "ok")

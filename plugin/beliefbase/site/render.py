@@ -99,7 +99,7 @@ class PageRenderer:
 
     def end_page(self) -> None:
         self.frames = []
-        self._md_tables.clear()  # rebuilt in microseconds; kept, 3.5 MB per 1,000 pages
+        self._md_tables.clear()  # cheap to rebuild; kept, every page's would add up
 
     @property
     def frame(self) -> Frame | None:
@@ -135,8 +135,8 @@ class PageRenderer:
         done = 0
         # ends[k]: the length of lines 1..k+1 without their newlines (all in C)
         ends = list(accumulate(map(len, text.split("\n"))))
-        for index, rl in enumerate(links):
-            link = rl.link
+        for index, resolution in enumerate(links):
+            link = resolution.link
             if link.form not in _WIKILINK_FORMS or not 0 < link.line <= len(ends):
                 continue
             line_start = ends[link.line - 2] + link.line - 1 if link.line > 1 else 0
@@ -224,15 +224,17 @@ class PageRenderer:
         frame = self.frame
         if frame is None or frame.nested or _SCHEME.match(url) or url.startswith("/"):
             return None  # (in an embed, ``rebase`` does it, from the host page)
-        rl = self.markdown_target(url, ("markdown", "image"))
-        if rl is None or rl.target is None:
+        resolution = self.markdown_target(url, ("markdown", "image"))
+        if resolution is None or resolution.target is None:
             return None
         fragment = unquote(url.partition("#")[2])
-        if rl.step < 4 and (rl.anchor is None or fragment == rl.anchor):
+        if resolution.step < 4 and (resolution.anchor is None or fragment == resolution.anchor):
             return None
         if url.startswith("#"):
-            return f"#{quote(rl.anchor, safe=_FRAGMENT_SAFE)}" if rl.anchor else None
-        return self.href(rl.target, rl.anchor or fragment or None, rl.is_asset)
+            anchor = resolution.anchor
+            return f"#{quote(anchor, safe=_FRAGMENT_SAFE)}" if anchor else None
+        return self.href(resolution.target, resolution.anchor or fragment or None,
+                         resolution.is_asset)
 
     def markdown_target(self, url: str, forms: tuple[str, ...]) -> ResolvedLink | None:
         """The compiled resolution of the Markdown link ``url`` in this frame's note."""
@@ -243,20 +245,23 @@ class PageRenderer:
         table = self._md_tables.get(frame.doc.path)
         if table is None:  # Markdown links by (target, fragment): a page's every <a> asks
             table = self._md_tables[frame.doc.path] = {}
-            for rl in self.compiled.links.get(frame.doc.path, []):
-                if rl.link.form in ("markdown", "image") and rl.status == "ok":
-                    table.setdefault((rl.link.target, rl.link.fragment), []).append(rl)
-        return next((rl for rl in table.get(key, ()) if rl.link.form in forms), None)
+            for resolution in self.compiled.links.get(frame.doc.path, []):
+                if resolution.link.form in ("markdown", "image") and resolution.status == "ok":
+                    written = (resolution.link.target, resolution.link.fragment)
+                    table.setdefault(written, []).append(resolution)
+        return next((resolution for resolution in table.get(key, ())
+                     if resolution.link.form in forms), None)
 
     def rebase(self, url: str) -> str:
         """A Markdown link written in the embedded note, as seen from the host page."""
         frame = self.frame
         if frame is None or not frame.nested or _SCHEME.match(url) or url.startswith("/"):
             return url
-        rl = self.markdown_target(url, ("markdown", "image"))
-        if rl is not None and rl.target is not None:  # as compiled: by name, real anchor
-            return self.href(rl.target, rl.anchor or unquote(url.partition("#")[2]) or None,
-                             rl.is_asset)
+        resolution = self.markdown_target(url, ("markdown", "image"))
+        if resolution is not None and resolution.target is not None:
+            # as compiled: by name, real anchor
+            anchor = resolution.anchor or unquote(url.partition("#")[2]) or None
+            return self.href(resolution.target, anchor, resolution.is_asset)
         path, _, fragment = url.partition("#")
         doc = frame.doc
         if not path:
@@ -271,56 +276,58 @@ class PageRenderer:
             return self.href(target, None, is_asset=True)
         return url
 
-    def link_element(self, rl: ResolvedLink) -> etree.Element:
+    def link_element(self, resolution: ResolvedLink) -> etree.Element:
         """``<a>`` for a wikilink; a broken link is a ``<span>`` (no href to a missing page)."""
         el = etree.Element("a")
         # AtomicString: a title is text, never Markdown or inline HTML to process further.
-        el.text = AtomicString(link_text(rl, self.compiled.documents))
-        if rl.status == "ok" and rl.target is not None:
+        el.text = AtomicString(link_text(resolution, self.compiled.documents))
+        if resolution.status == "ok" and resolution.target is not None:
             classes = ["bb-link"]
-            if rl.is_asset:
+            if resolution.is_asset:
                 classes.append("bb-asset")
             else:
-                el.set("data-bb-target", self.compiled.documents[rl.target].bid)
-            if rl.anchor_missing:
+                el.set("data-bb-target", self.compiled.documents[resolution.target].bid)
+            if resolution.anchor_missing:
                 classes.append("bb-anchor-missing")
             el.set("class", " ".join(classes))
-            el.set("href", self.href(rl.target, rl.anchor, rl.is_asset))
+            el.set("href", self.href(resolution.target, resolution.anchor, resolution.is_asset))
             return el
         # A <span>: MkDocs' link processor requires every <a> to have an href.
         el.tag = "span"
-        if rl.status == "drawing" and rl.target is not None:
+        if resolution.status == "drawing" and resolution.target is not None:
             # an Excalidraw drawing not exported as an image: its name, no link
-            name = posixpath.basename(rl.target)[: -len(DRAWING_SUFFIX)] if rl.target.lower(
-                ).endswith(DRAWING_SUFFIX) else posixpath.splitext(posixpath.basename(rl.target))[0]
-            el.text = AtomicString(rl.link.display or name)
+            base = posixpath.basename(resolution.target)
+            name = base[: -len(DRAWING_SUFFIX)] if base.lower().endswith(
+                DRAWING_SUFFIX) else posixpath.splitext(base)[0]
+            el.text = AtomicString(resolution.link.display or name)
             el.set("class", "bb-link bb-drawing")
             el.set("title", f"{name} (Excalidraw drawing, not exported as an image)")
             return el
         el.set("class", "bb-link bb-unresolved")
         reason = {"unpublished": "not published", "escape": "outside the docs"}.get(
-            rl.status, "no such note")
-        el.set("title", f"{unresolved_text(rl.link)} ({reason})")
+            resolution.status, "no such note")
+        el.set("title", f"{unresolved_text(resolution.link)} ({reason})")
         return el
 
     # -- embeds ------------------------------------------------------------------------
 
-    def embed_html(self, rl: ResolvedLink) -> str | etree.Element:
+    def embed_html(self, resolution: ResolvedLink) -> str | etree.Element:
         """HTML for ``![[...]]``: an asset, a transcluded note/section/block, or a link."""
-        if rl.status != "ok" or rl.target is None:
-            return self.link_element(rl)
-        if rl.is_asset:
-            return self._asset_embed(rl)
+        if resolution.status != "ok" or resolution.target is None:
+            return self.link_element(resolution)
+        if resolution.is_asset:
+            return self._asset_embed(resolution)
         frame = self.frame
         assert frame is not None
-        target = self.compiled.documents[rl.target]
-        unit = unit_of(target, rl.anchor)
-        chain = (*frame.chain, (frame.doc.path, rl.link.line))
+        target = self.compiled.documents[resolution.target]
+        unit = unit_of(target, resolution.anchor)
+        chain = (*frame.chain, (frame.doc.path, resolution.link.line))
         if blocked(unit, chain, self.compiled.options.embed_depth) or not self.budget.take(unit):
-            el = self.link_element(rl)
+            el = self.link_element(resolution)
             el.set("class", el.get("class", "") + " bb-embed-blocked")
             return el
-        href = self.href(target.path, rl.anchor, final=True)  # raw HTML: MkDocs won't convert
+        # raw HTML: MkDocs won't convert
+        href = self.href(target.path, resolution.anchor, final=True)
         text, offset = self._unit_text(target, unit.start, unit.end)
         self.frames.append(Frame(target, frame.host_url, chain, offset))
         try:
@@ -329,7 +336,8 @@ class PageRenderer:
             self.frames.pop()
         return self.templates.render(
             "embed.html", title=target.title,
-            section=target.by_anchor[rl.anchor].text if rl.anchor in target.by_anchor else None,
+            section=target.by_anchor[resolution.anchor].text
+            if resolution.anchor in target.by_anchor else None,
             href=href, bid=target.bid, content=Markup(body),
         )
 
@@ -340,18 +348,18 @@ class PageRenderer:
         return "\n".join(lines[start - 1:end]) + "\n", sum(
             len(line) + 1 for line in lines[:max(0, start - 1)])
 
-    def _asset_embed(self, rl: ResolvedLink) -> etree.Element:
-        assert rl.target is not None
-        href = self.href(rl.target, None, is_asset=True)
+    def _asset_embed(self, resolution: ResolvedLink) -> etree.Element:
+        assert resolution.target is not None
+        href = self.href(resolution.target, None, is_asset=True)
         # MkDocs rewrites only a[href] and img[src]; other elements need the final URL.
-        final = self.href(rl.target, None, is_asset=True, final=True)
-        name = posixpath.basename(rl.target)
+        final = self.href(resolution.target, None, is_asset=True, final=True)
+        name = posixpath.basename(resolution.target)
         ext = posixpath.splitext(name)[1].lower()
         if ext in IMAGE_EXT:
-            el = etree.Element("img", {"src": href, "alt": rl.link.display or name,
+            el = etree.Element("img", {"src": href, "alt": resolution.link.display or name,
                                        "class": "bb-embed-image", "loading": "lazy"})
-            if rl.link.size:
-                width, _, height = rl.link.size.partition("x")
+            if resolution.link.size:
+                width, _, height = resolution.link.size.partition("x")
                 el.set("width", width)
                 if height:
                     el.set("height", height)

@@ -149,7 +149,8 @@ class SiteBuild:
         meta["title"] = doc.title
         if doc.tags:
             meta["tags"] = list(doc.tags)
-        return user_text(meta)
+        wrapped: dict[str, Any] = user_text(meta)
+        return wrapped
 
     # -- rendering ---------------------------------------------------------------------
 
@@ -164,7 +165,8 @@ class SiteBuild:
             self._nested[depth] = md
         md.reset()
         try:
-            return md.convert(make_renderable(text))
+            html: str = md.convert(make_renderable(text))
+            return html
         except Exception as error:  # noqa: BLE001 - the embedding page still renders
             # the embedded note's own page reports it (render-error); here its source
             return self.templates.render("render-error.html", reason=describe(error),
@@ -439,7 +441,7 @@ class SiteBuild:
         before = _read_manifest(manifest)
         now: dict[str, str] = {}
         written: list[str] = []
-        taken = {d.url for d in self.compiled.documents.values() if d.url is not None}
+        taken: set[str] = {d.url for d in self.compiled.documents.values() if d.url is not None}
         for doc in self.compiled.published.values():
             if doc.url is None:
                 continue

@@ -91,7 +91,7 @@ class _Reads:
                 return getitem(context, key)
 
             Context.resolve_or_missing = traced_resolve  # type: ignore[method-assign,assignment]
-            Context.__getitem__ = traced_getitem  # type: ignore[method-assign,assignment]
+            Context.__getitem__ = traced_getitem  # type: ignore[method-assign]
         self.depth += 1
         return self
 
@@ -129,7 +129,7 @@ class BlockMemo:
                 template.blocks[name] = self._memoised(f"{template.name}#{name}", render)
         if template.name in PARTIALS:
             part = self._memoised(template.name, template.root_render_func, imported_ok=False)
-            template.root_render_func = part  # type: ignore[method-assign]
+            template.root_render_func = part
 
     def _memoised(self, part: str, render: _Render, imported_ok: bool = True) -> _Render:
         def memo(context: Context) -> Iterator[str]:

@@ -18,11 +18,11 @@ The option ``reuse_markdown: false`` turns this off.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from typing import TYPE_CHECKING, Any
 
-import markdown
 import mkdocs.structure.pages as mkdocs_pages
+from markdown import Markdown
 
 if TYPE_CHECKING:
     from .render_ahead import RenderAhead
@@ -31,6 +31,9 @@ if TYPE_CHECKING:
 _BUILTIN = {"abbr", "admonition", "attr_list", "codehilite", "def_list", "extra",
             "fenced_code", "footnotes", "legacy_attrs", "legacy_em", "md_in_html", "meta",
             "nl2br", "sane_lists", "smarty", "tables", "toc", "wikilinks"}
+# The module globals of mkdocs.structure.pages, where ``Page.render`` looks up ``markdown``
+# (an import there, not an attribute MkDocs exports): the name this module swaps.
+_PAGES_GLOBALS: dict[str, Any] = vars(mkdocs_pages)
 _SAFE_MODULES = ("markdown.extensions.", "pymdownx.", "material.", "mkdocs.", "beliefbase.")
 
 
@@ -51,7 +54,7 @@ class _MarkdownModule:
         self._real = real
         self.reuse = reuse
 
-    def Markdown(self, *args: Any, **kwargs: Any) -> markdown.Markdown:  # noqa: N802
+    def Markdown(self, *args: Any, **kwargs: Any) -> Markdown:  # noqa: N802
         return self.reuse.markdown(*args, **kwargs)
 
     def __getattr__(self, name: str) -> Any:
@@ -64,7 +67,7 @@ class MarkdownReuse:
     def __init__(self, extensions: list[Any], configs: dict[str, Any]) -> None:
         self.extensions = extensions
         self.configs = configs
-        self._md: markdown.Markdown | None = None
+        self._md: Markdown | None = None
         self._busy = False
         self.reused = 0
         #: pages converted by a worker ahead of MkDocs' loop (see ``render_ahead``)
@@ -72,22 +75,22 @@ class MarkdownReuse:
 
     def install(self) -> None:
         """Hand MkDocs this build's instance (replacing a previous build's)."""
-        current = mkdocs_pages.markdown
+        current = _PAGES_GLOBALS["markdown"]
         real = current._real if isinstance(current, _MarkdownModule) else current
-        mkdocs_pages.markdown = _MarkdownModule(real, self)  # type: ignore[assignment]
+        _PAGES_GLOBALS["markdown"] = _MarkdownModule(real, self)
 
     @staticmethod
     def uninstall() -> None:
-        current = mkdocs_pages.markdown
+        current = _PAGES_GLOBALS["markdown"]
         if isinstance(current, _MarkdownModule):
-            mkdocs_pages.markdown = current._real
+            _PAGES_GLOBALS["markdown"] = current._real
 
     def markdown(self, extensions: Any = None, extension_configs: Any = None,
-                 **kwargs: Any) -> markdown.Markdown:
+                 **kwargs: Any) -> Markdown:
         same = (not kwargs and extensions == self.extensions
                 and (extension_configs or {}) == self.configs)
         if not same or self._busy:
-            return markdown.Markdown(extensions=extensions or [],
+            return Markdown(extensions=extensions or [],
                                      extension_configs=extension_configs or {}, **kwargs)
         if self._md is None:
             self._md = self._new()
@@ -97,9 +100,9 @@ class MarkdownReuse:
         self._busy = True
         return self._md
 
-    def _new(self) -> markdown.Markdown:
-        md = markdown.Markdown(extensions=self.extensions, extension_configs=self.configs)
-        convert = md.convert
+    def _new(self) -> Markdown:
+        md = Markdown(extensions=self.extensions, extension_configs=self.configs)
+        convert: Callable[[str], str] = md.convert
 
         def convert_then_release(source: str) -> str:
             try:
@@ -114,5 +117,5 @@ class MarkdownReuse:
             finally:
                 self._busy = False
 
-        md.convert = convert_then_release  # type: ignore[method-assign]
+        md.convert = convert_then_release
         return md

@@ -53,7 +53,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
-from ..builder.parallel import TwoEnds
+from ..builder.parallel import UnclaimedIndexes
 
 if TYPE_CHECKING:
     from markdown import Markdown
@@ -99,7 +99,8 @@ class RenderAhead:
         self.order = order
         self.index = {f.src_uri: i for i, f in enumerate(order)}
         context = mp.get_context("fork")
-        self._ends = TwoEnds(context, len(order))  # this process the front, the worker the back
+        # this process claims from the front, the worker from the back
+        self._unclaimed = UnclaimedIndexes(context, len(order))
         self._current: str | None = None  # the page being converted, if the worker's
         #: where each of the worker's conversions lies in ``_spill`` (offset, length)
         self._received: dict[str, tuple[int, int]] | None = None
@@ -152,7 +153,7 @@ class RenderAhead:
         if self.in_worker:
             return
         i = self.index.get(src_uri)
-        self._current = src_uri if i is not None and not self._ends.take(i) else None
+        self._current = src_uri if i is not None and not self._unclaimed.take(i) else None
 
     def converted(self, md: Markdown, markdown: str) -> str | None:
         """The worker's HTML of the page being converted (its state set on ``md``), or None.
@@ -177,16 +178,16 @@ class RenderAhead:
         return result.html
 
     def _apply(self, md: Markdown, result: Converted) -> None:
-        md.toc_tokens = result.toc_tokens  # type: ignore[attr-defined]
-        md.treeprocessors["mkdocs_extract_title"].title = result.title  # type: ignore[attr-defined]
-        md.treeprocessors["mkdocs_extract_anchors"].present_anchor_ids = result.anchor_ids  # type: ignore[attr-defined]
-        md.preprocessors["mkdocs_raw_html"].present_anchor_ids = set()  # type: ignore[attr-defined]
+        md.toc_tokens = result.toc_tokens
+        md.treeprocessors["mkdocs_extract_title"].title = result.title
+        md.treeprocessors["mkdocs_extract_anchors"].present_anchor_ids = result.anchor_ids
+        md.preprocessors["mkdocs_raw_html"].present_anchor_ids = set()
         links: dict[File, dict[str, str]] = {}
         for src_uri, anchors in result.links_to_anchors.items():
             file = self.files.get_file_from_path(src_uri)
             if file is not None:
                 links[file] = anchors
-        md.treeprocessors["relpath"].links_to_anchors = links  # type: ignore[attr-defined]
+        md.treeprocessors["relpath"].links_to_anchors = links
         for name, level, message in result.logged:
             logging.getLogger(name).log(level, message)
 
@@ -253,7 +254,7 @@ class RenderAhead:
         spilled: dict[str, tuple[int, int]] = {}  # src_uri -> (offset, length) in _spill
         offset = 0
         fd = self._spill.fileno()
-        while (i := self._ends.back()) is not None:
+        while (i := self._unclaimed.back()) is not None:
             file = self.order[i]
             self._kept = None
             try:
@@ -290,10 +291,10 @@ def _converted(md: Markdown, markdown: str, html: str,
         digest=_digest(markdown),
         html=html,
         toc_tokens=list(getattr(md, "toc_tokens", [])),
-        title=title.title,  # type: ignore[attr-defined]
-        anchor_ids=anchors.present_anchor_ids | raw.present_anchor_ids,  # type: ignore[attr-defined]
+        title=title.title,
+        anchor_ids=anchors.present_anchor_ids | raw.present_anchor_ids,
         links_to_anchors={f.src_uri: dict(a)
-                          for f, a in relpath.links_to_anchors.items()},  # type: ignore[attr-defined]
+                          for f, a in relpath.links_to_anchors.items()},
         logged=logged,
     )
 
@@ -307,6 +308,7 @@ def _read_and_render(file: File, config: MkDocsConfig, files: Files) -> None:
     try:
         page = config.plugins.on_pre_page(page, config=config, files=files)
         page.read_source(config)
+        assert page.markdown is not None  # as MkDocs asserts
         page.markdown = config.plugins.on_page_markdown(
             page.markdown, page=page, config=config, files=files)
         page.render(config, files)

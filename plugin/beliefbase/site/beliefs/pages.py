@@ -81,7 +81,7 @@ class BeliefSite:
         self.templates = templates
         self.renderer = renderer
         self.options = options
-        self.bs: BeliefSet | None = None
+        self.belief_set: BeliefSet | None = None
         self.plan: BeliefPlan | None = None
         self.views: BeliefViews | None = None
         self._kinds: dict[str, tuple[str, str]] = {}  # generated src -> (kind, key)
@@ -93,21 +93,21 @@ class BeliefSite:
 
         The verification and its diagnostics are the compile's
         (``builder/belief_step.py``): ``beliefbase check`` reports them too."""
-        self.bs = self.compiled.beliefs
-        if self.bs is not None and self.options.cache_dir is not None:
+        self.belief_set = self.compiled.beliefs
+        if self.belief_set is not None and self.options.cache_dir is not None:
             try:
                 with BeliefStore(self.options.cache_dir / "beliefs.sqlite") as store:
-                    store.sync(self.bs)
+                    store.sync(self.belief_set)
             except (sqlite3.Error, OSError) as exc:
                 log.warning(f"the belief index in {self.options.cache_dir} could not be "
                             f"updated ({exc}); `beliefbase why` may answer from old data")
 
     def add_pages(self, files: Files, config: MkDocsConfig) -> list[diag.Diagnostic]:
         """Add the generated belief pages (none when no published page has beliefs)."""
-        bs = self.bs
-        if bs is None or not bs.beliefs:
+        belief_set = self.belief_set
+        if belief_set is None or not belief_set.beliefs:
             return []
-        plan = plan_pages(bs, self.options.root, bool(config.use_directory_urls),
+        plan = plan_pages(belief_set, self.options.root, bool(config.use_directory_urls),
                           (f.src_uri for f in files))
         found: list[diag.Diagnostic] = []
         if plan.index_src is None:
@@ -130,8 +130,8 @@ class BeliefSite:
         opts = self.compiled.options
         raw_dir = opts.raw_dir or opts.project_dir / "raw"
         self.plan = plan
-        self.views = BeliefViews(bs, self.compiled, plan,
-                                 raw_site_urls(bs, raw_dir, opts.docs_dir, static),
+        self.views = BeliefViews(belief_set, self.compiled, plan,
+                                 raw_site_urls(belief_set, raw_dir, opts.docs_dir, static),
                                  self.options.recent_days)
         return found
 
@@ -158,8 +158,8 @@ class BeliefSite:
             return UserText("Beliefs")
         if kind == "topic":
             return UserText(f"Beliefs on {key}")
-        if kind == "belief" and self.bs is not None:
-            statement = self.bs.beliefs[key].belief.statement
+        if kind == "belief" and self.belief_set is not None:
+            statement = self.belief_set.beliefs[key].belief.statement
             if len(statement) > _TITLE_LENGTH:
                 statement = statement[: _TITLE_LENGTH - 1].rstrip() + "…"
             return UserText(statement)
@@ -192,10 +192,10 @@ class BeliefSite:
         page whose Markdown did not change.
         """
         views = self.views
-        if views is None or self.bs is None:
+        if views is None or self.belief_set is None:
             return {}
         found: dict[SrcPath, str] = {}
-        for page in self.bs.pages:
+        for page in self.belief_set.pages:
             doc = self.compiled.documents.get(SrcPath(page))
             if doc is not None and doc.url is not None:
                 found[doc.path] = repr((views.panel(page, doc.url),
@@ -219,18 +219,18 @@ class BeliefSite:
         Also escapes our pages' titles in the theme's search index (``out_dir`` is
         ``site/_beliefbase``; this runs after the search plugin wrote its index).
         """
-        if self.bs is None:
+        if self.belief_set is None:
             return
-        write_beliefs_json(self.bs, out_dir)
+        write_beliefs_json(self.belief_set, out_dir)
         write_schema(out_dir)
         if self.plan is None:
             return
-        text = search_json(self.bs, self.plan, self.options.cache_dir)
+        text = search_json(self.belief_set, self.plan, self.options.cache_dir)
         (out_dir / SEARCH_JSON).write_text(text, encoding="utf-8")
         write_lunr(out_dir)
 
     def search_titles(self) -> dict[str, str]:
         """Page location -> title (user text) of the generated belief pages."""
-        if self.bs is None or self.plan is None:
+        if self.belief_set is None or self.plan is None:
             return {}
         return {self.plan.url(src): str(self.title(src)) for src in self._kinds}

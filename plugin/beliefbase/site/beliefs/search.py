@@ -9,7 +9,7 @@ loads on the first keystroke::
 
 ``url`` is site-relative.  The index is built with the Python ``lunr``
 package, whose output lunr.js 2.3.9 (shipped with MkDocs, copied to
-``_beliefbase/lunr.js``) loads.  Building it costs ~0.6 ms per belief, so the
+``_beliefbase/lunr.js``) loads.  Building it is slow for many beliefs, so the
 serialised index is kept in ``cache_dir`` under the digest of its input:
 rebuilds (``mkdocs serve``) and repeat builds reuse it.
 """
@@ -36,15 +36,15 @@ _CACHE_FILE = "beliefs-search.json"
 _INDEX_VERSION = "2"
 
 
-def _documents(bs: BeliefSet) -> list[dict[str, str]]:
+def _documents(belief_set: BeliefSet) -> list[dict[str, str]]:
     return [{"id": vb.belief_id, "statement": vb.belief.statement,
              "subject": vb.belief.subject or "", "topic": vb.belief.topic}
-            for vb in bs.beliefs.values()]
+            for vb in belief_set.beliefs.values()]
 
 
-def search_json(bs: BeliefSet, plan: BeliefPlan, cache_dir: Path | None) -> str:
+def search_json(belief_set: BeliefSet, plan: BeliefPlan, cache_dir: Path | None) -> str:
     """The text of ``beliefs-search.json`` (the lunr index from the cache when it is fresh)."""
-    documents = _documents(bs)
+    documents = _documents(belief_set)
     digest = hashlib.sha256(
         json.dumps([_INDEX_VERSION, documents], ensure_ascii=False).encode()).hexdigest()
     index = _cached(cache_dir, digest)
@@ -54,7 +54,7 @@ def search_json(bs: BeliefSet, plan: BeliefPlan, cache_dir: Path | None) -> str:
     beliefs = {vb.belief_id: {"statement": vb.belief.statement, "topic": vb.belief.topic,
                               "status": "current" if vb.is_current else "superseded",
                               "url": plan.url(plan.belief_src[vb.belief_id])}
-               for vb in bs.beliefs.values()}
+               for vb in belief_set.beliefs.values()}
     text = json.dumps({"version": VERSION, "index": index, "beliefs": beliefs},
                       ensure_ascii=False, separators=(",", ":"))
     # Same escapes as beliefs.json: the file stays safe if someone inlines it in HTML.

@@ -53,7 +53,7 @@ class BeliefPlan:
         return found + list(self.topic_src.values()) + list(self.belief_src.values())
 
 
-def plan_pages(bs: BeliefSet, root: str, use_directory_urls: bool,
+def plan_pages(belief_set: BeliefSet, root: str, use_directory_urls: bool,
                taken: Iterable[str]) -> BeliefPlan:
     """Give every belief and topic a page path that no other file has (deterministic)."""
     used = {t.lower() for t in taken}
@@ -62,8 +62,8 @@ def plan_pages(bs: BeliefSet, root: str, use_directory_urls: bool,
     if index.lower() not in used:
         plan.index_src = index
         used.add(index.lower())
-    plan.belief_src = _assign(sorted(bs.beliefs), root, used, _RESERVED)
-    plan.topic_src = _assign(sorted(bs.topics), root + "topic/", used, frozenset())
+    plan.belief_src = _assign(sorted(belief_set.beliefs), root, used, _RESERVED)
+    plan.topic_src = _assign(sorted(belief_set.topics), root + "topic/", used, frozenset())
     return plan
 
 
@@ -93,9 +93,9 @@ def when(value: str | None) -> dict[str, str] | None:
 class BeliefViews:
     """Template data for the belief pages of one build."""
 
-    def __init__(self, bs: BeliefSet, compiled: Compiled, plan: BeliefPlan,
+    def __init__(self, belief_set: BeliefSet, compiled: Compiled, plan: BeliefPlan,
                  raw_urls: Mapping[str, str], recent_days: int) -> None:
-        self.bs = bs
+        self.belief_set = belief_set
         self.compiled = compiled
         self.plan = plan
         self.raw_urls = raw_urls  # raw_path -> site URL, for raw files published in docs
@@ -143,11 +143,12 @@ class BeliefViews:
         }
 
     def _summaries(self, ids: Iterable[str], page_url: str) -> list[dict[str, Any]]:
-        return [self.summary(self.bs.beliefs[i], page_url) for i in ids if i in self.bs.beliefs]
+        beliefs = self.belief_set.beliefs
+        return [self.summary(beliefs[i], page_url) for i in ids if i in beliefs]
 
     def _one(self, belief_id: str | None, page_url: str) -> dict[str, Any] | None:
         """The summary of a published belief, or None (no id, or an unknown/draft one)."""
-        vb = self.bs.beliefs.get(belief_id) if belief_id else None
+        vb = self.belief_set.beliefs.get(belief_id) if belief_id else None
         return self.summary(vb, page_url) if vb else None
 
     def _change(self, vb: VerifiedBelief, page_url: str) -> dict[str, Any]:
@@ -162,9 +163,9 @@ class BeliefViews:
 
     def belief(self, belief_id: str, page_url: str) -> dict[str, Any]:
         """Context of ``beliefs/belief.html``."""
-        vb = self.bs.beliefs[belief_id]
+        vb = self.belief_set.beliefs[belief_id]
         b = vb.belief
-        chain = self._summaries(self.bs.chain(belief_id), page_url)
+        chain = self._summaries(self.belief_set.chain(belief_id), page_url)
         position = next(i for i, item in enumerate(chain) if item["id"] == belief_id)
         return {
             "belief": self.summary(vb, page_url),
@@ -213,7 +214,8 @@ class BeliefViews:
 
     def topic(self, topic: str, page_url: str) -> dict[str, Any]:
         """Context of ``beliefs/topic.html``: the timeline, newest first."""
-        items = [self._change(self.bs.beliefs[i], page_url) for i in self.bs.topics.get(topic, ())]
+        items = [self._change(self.belief_set.beliefs[i], page_url)
+                 for i in self.belief_set.topics.get(topic, ())]
         items.sort(key=lambda s: (s["asserted"]["iso"], s["id"]), reverse=True)
         moments = {i["asserted"]["iso"][:10] for i in items}
         moments |= {i["superseded"]["iso"][:10] for i in items if i["superseded"]}
@@ -222,26 +224,27 @@ class BeliefViews:
             "items": items,
             "current": sum(i["status"] == "current" for i in items),
             "dates": sorted(moments),
-            "build_date": self.bs.today.isoformat(),
+            "build_date": self.belief_set.today.isoformat(),
             "index_href": self._index_href(page_url),
             "script_href": self.asset_href("beliefs.js", page_url),
         }
 
     def index(self, page_url: str) -> dict[str, Any]:
         """Context of ``beliefs/index.html``."""
-        today = self.bs.today
+        today = self.belief_set.today
         after = (today - timedelta(days=self.recent_days)).isoformat()
         recent = [self._change(vb, page_url)
-                  for vb in self.bs.superseded_between(after, today.isoformat())]
-        current = [self.summary(vb, page_url) for vb in self.bs.current()]
+                  for vb in self.belief_set.superseded_between(after, today.isoformat())]
+        current = [self.summary(vb, page_url) for vb in self.belief_set.current()]
         return {
-            "counts": counts(self.bs),
-            "topics": [self._topic_row(t, ids, page_url) for t, ids in self.bs.topics.items()],
+            "counts": counts(self.belief_set),
+            "topics": [self._topic_row(t, ids, page_url)
+                       for t, ids in self.belief_set.topics.items()],
             "recent": recent,
             "recent_days": self.recent_days,
             "build_date": today.isoformat(),
             "contested": [s for s in current if s["contested"]],
-            "drifted": [self.summary(vb, page_url) for vb in self.bs.beliefs.values()
+            "drifted": [self.summary(vb, page_url) for vb in self.belief_set.beliefs.values()
                         if any(not s.check.verified for s in vb.sources)],
             "search_index_href": self.asset_href("beliefs-search.json", page_url),
             "lunr_href": self.asset_href("lunr.js", page_url),
@@ -252,7 +255,7 @@ class BeliefViews:
         }
 
     def _topic_row(self, topic: str, ids: tuple[str, ...], page_url: str) -> dict[str, Any]:
-        beliefs = [self.bs.beliefs[i] for i in ids]
+        beliefs = [self.belief_set.beliefs[i] for i in ids]
         changes = [vb.belief.asserted_at for vb in beliefs]
         changes += [vb.superseded_at for vb in beliefs if vb.superseded_at]
         return {
@@ -269,12 +272,12 @@ class BeliefViews:
 
     def panel(self, page: str, page_url: str) -> dict[str, Any] | None:
         """Context of ``beliefs/panel.html`` for a wiki page, or None if it has no beliefs."""
-        ids = self.bs.pages.get(page)
+        ids = self.belief_set.pages.get(page)
         if not ids:
             return None
         items = []
         for belief_id in ids:
-            vb = self.bs.beliefs[belief_id]
+            vb = self.belief_set.beliefs[belief_id]
             item = self.summary(vb, page_url)
             location = self._location(vb, page_url)
             item["section"] = location["section"] if location else None
@@ -289,7 +292,7 @@ class BeliefViews:
     def footnotes(self, page: str, page_url: str) -> dict[str, list[dict[str, Any]]]:
         """Footnote id -> the beliefs citing it (for the links inside each footnote)."""
         return {footnote: self._summaries(ids, page_url)
-                for footnote, ids in self.bs.footnotes(page).items()}
+                for footnote, ids in self.belief_set.footnotes(page).items()}
 
 
 def _words(reason: str | None) -> str | None:
@@ -297,7 +300,7 @@ def _words(reason: str | None) -> str | None:
     return reason.replace("_", " ") if reason else None
 
 
-def raw_site_urls(bs: BeliefSet, raw_dir: Path, docs_dir: Path,
+def raw_site_urls(belief_set: BeliefSet, raw_dir: Path, docs_dir: Path,
                   static: set[str]) -> dict[str, str]:
     """Raw files that are also published (raw_dir inside docs_dir): raw_path -> URL."""
     found: dict[str, str] = {}
@@ -305,7 +308,7 @@ def raw_site_urls(bs: BeliefSet, raw_dir: Path, docs_dir: Path,
         rel_root = raw_dir.resolve().relative_to(docs_dir.resolve()).as_posix()
     except ValueError:  # raw_dir is outside docs_dir: raw files are not published
         return found
-    for p in bs.provenance.values():
+    for p in belief_set.provenance.values():
         src = posixpath.normpath(posixpath.join(rel_root, p.provenance.raw_path))
         if src in static:
             found[p.provenance.raw_path] = asset_url(SrcPath(src))

@@ -45,7 +45,7 @@ class EntityOverlay:
         self.url_of: Callable[[str], str] = lambda slug: slug  # slug -> site-relative URL
         self.page_url: Callable[[], str | None] = lambda: None  # the page being rendered
         #: each highlight's HTML by (key, source, name, href): pages at one depth
-        #: share them (a template render per mention was 60 µs)
+        #: share them (a template render per mention cost too much on busy pages)
         self.made: dict[tuple[str, str, str, str], str] = {}
         #: the note being rendered, when the Markdown is its own (not an embed's)
         self.page_path: Callable[[], SrcPath | None] = lambda: None

@@ -95,7 +95,7 @@ class RenderedPattern(InlineProcessor):
 class WikiLinkProcessor(RenderedPattern):
     """``[[Target#Heading|text]]`` and ``![[Embed]]`` -> links, images, transclusions."""
 
-    def handleMatch(  # type: ignore[override]
+    def handleMatch(
         self, m: re.Match[str], data: str
     ) -> tuple[etree.Element | str | None, int, int]:
         if self.renderer.frame is None:
@@ -106,10 +106,10 @@ class WikiLinkProcessor(RenderedPattern):
         start = m.start(0)
         mark = m.group("mark")
         if is_embed(data, start):
-            rl = self.renderer.lookup("embed", target, fragment, display, mark)
-            return self.embedded(self.renderer.embed_html(rl)), start - 1, m.end(0)
-        rl = self.renderer.lookup("link", target, fragment, display, mark)
-        return self.renderer.link_element(rl), start, m.end(0)
+            resolution = self.renderer.lookup("embed", target, fragment, display, mark)
+            return self.embedded(self.renderer.embed_html(resolution)), start - 1, m.end(0)
+        resolution = self.renderer.lookup("link", target, fragment, display, mark)
+        return self.renderer.link_element(resolution), start, m.end(0)
 
 
 class MarkdownEmbedProcessor(RenderedPattern):
@@ -119,7 +119,7 @@ class MarkdownEmbedProcessor(RenderedPattern):
     is left to Python-Markdown's own image pattern (which runs after this one).
     """
 
-    def handleMatch(  # type: ignore[override]
+    def handleMatch(
         self, m: re.Match[str], data: str
     ) -> tuple[etree.Element | None, int | None, int | None]:
         if self.renderer.frame is None or (m.start(0) > 0 and data[m.start(0) - 1] == "\\"):
@@ -127,10 +127,10 @@ class MarkdownEmbedProcessor(RenderedPattern):
         href = m.group("href")
         if href.startswith("<"):
             href = href[1:-1].strip()
-        rl = self.renderer.markdown_target(href, ("image",))
-        if rl is None or rl.target is None or rl.is_asset:
+        resolution = self.renderer.markdown_target(href, ("image",))
+        if resolution is None or resolution.target is None or resolution.is_asset:
             return None, None, None
-        return self.embedded(self.renderer.embed_html(rl)), m.start(0), m.end(0)
+        return self.embedded(self.renderer.embed_html(resolution)), m.start(0), m.end(0)
 
 
 class ImageSizes(Treeprocessor):
@@ -157,7 +157,7 @@ def is_embed(data: str, start: int) -> bool:
 class TagProcessor(RenderedPattern):
     """``#tag`` in prose -> a link to the tag's page (a styled ``<span>`` where it has none)."""
 
-    def handleMatch(  # type: ignore[override]
+    def handleMatch(
         self, m: re.Match[str], data: str
     ) -> tuple[etree.Element | None, int | None, int | None]:
         start = m.start()

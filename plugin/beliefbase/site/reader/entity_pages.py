@@ -15,7 +15,7 @@ from collections import Counter
 from typing import Any
 
 from mkdocs.config.defaults import MkDocsConfig
-from mkdocs.structure.files import File, Files, InclusionLevel
+from mkdocs.structure.files import Files
 from mkdocs.utils import get_relative_url
 
 from ...builder.compiled import Compiled
@@ -25,7 +25,7 @@ from ...entities.source import entity_src, entity_url, index_src
 from ...ids import SrcPath, url_for_src
 from ..escape import UserText
 from ..templates import Templates
-from .tags import _dest
+from .generated import GeneratedPages, dest_uris
 
 
 class EntitySite:
@@ -45,22 +45,16 @@ class EntitySite:
     def add_files(self, files: Files, config: MkDocsConfig) -> None:
         if not self.index:
             return
-        taken = {f.url for f in files}
+        generated = GeneratedPages(files, config)
         for src, listed in [(self.index_src, True)] + [(s, False) for s in self._by_src]:
-            file = File.generated(config, src, content="",
-                                  inclusion=InclusionLevel.INCLUDED if listed
-                                  else InclusionLevel.NOT_IN_NAV)
-            if files.get_file_from_path(src) is not None or file.url in taken:
-                continue
-            files.append(file)
-            self._generated.add(src)
+            if generated.add(src, listed)[1]:
+                self._generated.add(src)
 
     @property
     def dest_uris(self) -> set[str]:
         """The output paths of the generated pages (--dirty removes those of gone
         entities)."""
-        use_dirs = self.compiled.options.use_directory_urls
-        return {_dest(src, use_dirs) for src in self._generated}
+        return dest_uris(self._generated, self.compiled.options.use_directory_urls)
 
     def is_entity_page(self, src: str) -> bool:
         return src in self._generated

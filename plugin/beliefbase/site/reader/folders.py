@@ -31,7 +31,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from mkdocs.config.defaults import MkDocsConfig
-from mkdocs.structure.files import File, Files, InclusionLevel
+from mkdocs.structure.files import Files
 from mkdocs.utils import get_relative_url
 
 from ...builder.compiled import Compiled
@@ -41,6 +41,7 @@ from ..escape import UserText
 from ..explorer import Folder, build_tree
 from ..previews import first_sentence
 from ..templates import Templates
+from .generated import GeneratedPages
 
 # The end of a text's first sentence: ., ! or ? (a closing quote or bracket may
 # follow) before whitespace and anything but a lower-case letter, so an
@@ -88,15 +89,13 @@ class FolderSite:
         if not self.options.folder_pages:
             return
         use_dirs = self.compiled.options.use_directory_urls
-        taken = {f.url for f in files}
+        generated = GeneratedPages(files, config)
         for path, folder in sorted(self._folders.items()):
             if folder.url is not None:
                 continue
             src = SrcPath(f"{path}/index.md")
-            file = File.generated(config, src, content="", inclusion=InclusionLevel.NOT_IN_NAV)
-            if files.get_file_from_path(src) is not None or file.url in taken:
+            if not generated.add(src)[1]:
                 continue  # a page of the site is there (not a note: an asset page, say)
-            files.append(file)
             folder.url = url_for_src(src, use_dirs)
             self._generated[src] = folder
         for doc in self.compiled.published.values():

@@ -251,7 +251,7 @@ class WordSketch:
     """A note's distinct words and word pairs ("next release"), as sorted 32-bit hashes.
 
     Four bytes each instead of a set of strings: kept for every note while
-    ``mkdocs serve`` runs, sets of words took 100 MB per 1,000 notes.  A hash
+    ``mkdocs serve`` runs, sets of word strings took far more memory.  A hash
     collision only makes ``in`` answer yes for a word the note lacks, which
     costs one needless scan of that note, never a wrong mention.
     """
@@ -327,7 +327,7 @@ class MentionCache:
     keep_words: bool = True
 
     #: the last build's MentionNames and what it was built from: an edit that
-    #: changes no title or alias reuses it (5,000 notes: half a second a rebuild)
+    #: changes no title or alias reuses it (building it is costly in a large vault)
     last_names: tuple[tuple[Any, ...], MentionNames] | None = field(default=None, repr=False)
 
     #: the last build's findings per source note, the same by target, and its result
@@ -453,7 +453,7 @@ def find_mentions(
     for doc in published.values():
         if doc.kind != "markdown" or doc.url is None:
             continue
-        scanned = cache.hits(doc.parsed.digest, lambda d=doc: body_of(d), names)
+        scanned = cache.hits(doc.parsed.digest, functools.partial(body_of, doc), names)
         used[doc.parsed.digest] = scanned
         links = compiled.links.get(doc.path)
         last = cache.sources.get(doc.path)
@@ -506,7 +506,7 @@ def _found_in(path: SrcPath, scanned: _Scanned, links: Any, names: MentionNames
               ) -> dict[SrcPath, tuple[int, ...]]:
     """Target -> the first offsets (at most ``SENTENCES_PER_SOURCE``) where the note
     names it, by any of its names (whatever order the scan found them in)."""
-    linked = {rl.target for rl in links or () if rl.target}
+    linked = {resolution.target for resolution in links or () if resolution.target}
     found: dict[SrcPath, set[int]] = {}
     for name_hits in scanned.hits.values():
         for name, offset in name_hits:

@@ -204,6 +204,7 @@ class ReaderSite:
         shown = []
         for _key, source, m in found[:MENTIONS_SHOWN]:  # a sentence costs: only those shown
             body = self._body(source)
+            assert source.url is not None  # published sources only, above
             shown.append({
                 "title": source.title,
                 "href": get_relative_url(source.url, page_url),
@@ -309,7 +310,7 @@ class ReaderSite:
         """Is ``graph.json`` what the last build wrote?  (Then so is everything
         derived from the graph: a ``mkdocs serve`` rebuild need not write it.)
         The pieces of unchanged notes are the same strings as last time, so this
-        compares identities, not 40 MB of text."""
+        compares identities, not the whole text."""
         same = graph_chunks == self.cache.last_graph
         self.cache.last_graph = graph_chunks
         return same

@@ -35,7 +35,7 @@ from typing import Any
 from urllib.parse import quote, urljoin
 
 from mkdocs.config.defaults import MkDocsConfig
-from mkdocs.structure.files import File, Files, InclusionLevel
+from mkdocs.structure.files import Files
 from mkdocs.utils import get_relative_url
 
 from ... import diagnostics as diag
@@ -48,6 +48,7 @@ from ..panels import _titles
 from ..previews import excerpt, first_paragraph, first_sentence
 from ..templates import Templates
 from .dates import NoteDates, sort_key
+from .generated import GeneratedPages
 
 #: Reading speed, words a minute (the common figure for prose on a screen).
 WORDS_PER_MINUTE = 200
@@ -79,8 +80,8 @@ class RecentOptions:
 
 def reading_minutes(body: str) -> int:
     """Minutes to read ``body`` at ``WORDS_PER_MINUTE``, rounded up (at least 1)."""
-    # whitespace-separated words (a regex over every letter took 1.6 s at 1,000 notes,
-    # split 0.1 s), plus one per CJK character
+    # whitespace-separated words (str.split, in C: a regex over every letter was many
+    # times slower), plus one per CJK character
     words = len(body.split()) + (0 if body.isascii() else len(_CJK.findall(body)))
     return max(1, -(-words // WORDS_PER_MINUTE))
 
@@ -123,14 +124,11 @@ class RecentSite:
 
     def add_files(self, files: Files, config: MkDocsConfig) -> list[diag.Diagnostic]:
         """The "Recent notes" page, unless a page of the site has its URL."""
-        file = File.generated(config, self.src, content="",
-                              inclusion=InclusionLevel.NOT_IN_NAV)
-        if files.get_file_from_path(self.src) is not None or file.url in {f.url for f in files}:
+        if not GeneratedPages(files, config).add(self.src)[1]:
             return [diag.make("page-conflict", self.compiled.options.display(self.src), 1, 1,
                               f"{self.src} has the URL of the recent notes page "
                               f"({self.options.recent_page}); the note keeps it: rename it or "
                               "set the plugin's recent_page option")]
-        files.append(file)
         self.generated = True
         return []
 

@@ -29,11 +29,10 @@ from collections.abc import Set as AbstractSet
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
-from urllib.parse import unquote
 
 from markupsafe import Markup
 from mkdocs.config.defaults import MkDocsConfig
-from mkdocs.structure.files import File, Files, InclusionLevel
+from mkdocs.structure.files import Files
 from mkdocs.utils import get_relative_url
 
 from ...builder.compiled import Compiled
@@ -41,6 +40,7 @@ from ...builder.documents import Document
 from ...ids import SrcPath, normalize_name, tag_key, tag_page_src, url_for_src
 from ..escape import UserText
 from ..templates import Templates
+from .generated import GeneratedPages, dest_uris
 
 # The page's title heading, if its HTML starts with one: the tag row goes under it.
 _H1 = re.compile(r"\A\s*<h1\b[^>]*>.*?</h1>", re.DOTALL)
@@ -126,26 +126,22 @@ class TagSite:
         site already had (kept: a link to that tag goes to that page)."""
         if not self.tags:
             return []
-        taken = {f.url for f in files}
+        generated = GeneratedPages(files, config)
         kept: list[str] = []
         pages = [(self.index_src, True)] + [(t.src, False) for t in self.tags.values()]
         for src, listed in pages:
-            file = File.generated(config, src, content="",
-                                  inclusion=InclusionLevel.INCLUDED if listed
-                                  else InclusionLevel.NOT_IN_NAV)
-            if files.get_file_from_path(src) is not None or file.url in taken:
+            file, added = generated.add(src, listed)
+            if added:
+                self._generated.add(src)
+            else:
                 kept.append(file.url)
-                continue
-            files.append(file)
-            self._generated.add(src)
         return kept
 
     @property
     def dest_uris(self) -> set[str]:
         """The output paths of the generated tag pages (a --dirty rebuild removes the
         pages of tags that are gone)."""
-        use_dirs = self.compiled.options.use_directory_urls
-        return {_dest(src, use_dirs) for src in self._generated}
+        return dest_uris(self._generated, self.compiled.options.use_directory_urls)
 
     def is_tag_page(self, src: str) -> bool:
         return src in self._generated
@@ -263,10 +259,6 @@ def remove_outputs(site_dir: Path, dests: AbstractSet[str]) -> None:
         with contextlib.suppress(OSError):
             (site_dir / dest).unlink()
 
-
-def _dest(src: str, use_directory_urls: bool) -> str:
-    url = unquote(url_for_src(SrcPath(src), use_directory_urls))
-    return url + "index.html" if url.endswith("/") else url
 
 
 __all__ = ["Markup", "TagOptions", "TagSite", "material_tags_enabled", "remove_outputs"]

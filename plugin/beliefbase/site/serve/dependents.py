@@ -65,8 +65,8 @@ def dependent_pages(
         # the notes whose backlinks panel quotes one of its sentences that changed
         near = paragraphs_near(read(path), lines) if read is not None else None
         for compiled in (old, new):
-            pages |= _targets(rl for rl in compiled.links.get(path, [])
-                              if near is None or rl.link.line in near)
+            pages |= _targets(resolution for resolution in compiled.links.get(path, [])
+                              if near is None or resolution.link.line in near)
     # and whatever embeds one of those shows it too (an auto-title inside an embed)
     pages |= _embedders(new, changed | showing.keys())
     return {p for p in pages if p in new.documents and new.documents[p].published}
@@ -81,8 +81,8 @@ def rewritten_notes(old: Compiled, new: Compiled) -> dict[SrcPath, set[int]]:
     for path in new.changed | new.removed:
         if _face_changed(old.documents.get(path), new.documents.get(path)):
             for compiled in (old, new):
-                for rl in compiled.backlinks.get(path, []):
-                    showing[rl.source].add(rl.link.line)
+                for resolution in compiled.backlinks.get(path, []):
+                    showing[resolution.source].add(resolution.link.line)
     for path in _relinked(old, new):
         before, after = _by_place(old.links.get(path)), _by_place(new.links[path])
         showing[path] |= {line for line, column in before.keys() | after.keys()
@@ -134,7 +134,8 @@ def _names_changed(old: Compiled, new: Compiled, changed: AbstractSet[SrcPath]) 
 
 
 def _targets(links: Iterable[ResolvedLink]) -> set[SrcPath]:
-    return {rl.target for rl in links if rl.status == "ok" and rl.target and not rl.is_asset}
+    return {resolution.target for resolution in links
+            if resolution.status == "ok" and resolution.target and not resolution.is_asset}
 
 
 def _relinked(old: Compiled, new: Compiled) -> set[SrcPath]:
@@ -144,24 +145,27 @@ def _relinked(old: Compiled, new: Compiled) -> set[SrcPath]:
 
 
 def _shape(links: Sequence[ResolvedLink] | None) -> list[tuple[object, ...]]:
-    return [_link_shape(rl) for rl in links or []]
+    return [_link_shape(resolution) for resolution in links or []]
 
 
 def _by_place(links: Sequence[ResolvedLink] | None) -> dict[tuple[int, int], tuple[object, ...]]:
-    return {(rl.link.line, rl.link.column): _link_shape(rl) for rl in links or []}
+    return {(resolution.link.line, resolution.link.column): _link_shape(resolution)
+            for resolution in links or []}
 
 
-def _link_shape(rl: ResolvedLink) -> tuple[object, ...]:
-    return (rl.status, rl.target, rl.anchor, rl.anchor_missing, rl.candidates)
+def _link_shape(resolution: ResolvedLink) -> tuple[object, ...]:
+    return (resolution.status, resolution.target, resolution.anchor, resolution.anchor_missing,
+            resolution.candidates)
 
 
 def _embedders(compiled: Compiled, pages: AbstractSet[SrcPath]) -> set[SrcPath]:
     """Every page that embeds one of ``pages``, directly or through other embeds."""
     embedded_by: dict[SrcPath, set[SrcPath]] = defaultdict(set)
     for source, links in compiled.links.items():
-        for rl in links:
-            if rl.link.form == "embed" and rl.status == "ok" and rl.target and not rl.is_asset:
-                embedded_by[rl.target].add(source)
+        for resolution in links:
+            if (resolution.link.form == "embed" and resolution.status == "ok"
+                    and resolution.target and not resolution.is_asset):
+                embedded_by[resolution.target].add(source)
     found: set[SrcPath] = set()
     todo = list(pages)
     while todo:
