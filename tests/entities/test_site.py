@@ -14,7 +14,7 @@ from beliefbase.site.templates import Templates
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from tests.conftest import differing
+from tests.conftest import Project, differing
 
 
 def vault(project) -> None:  # type: ignore[no-untyped-def]
