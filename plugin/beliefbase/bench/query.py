@@ -22,7 +22,7 @@ from pathlib import Path
 
 import markdown
 
-from ..project import compile_from_config
+from ..project import compile_project
 from ..query.load import load
 from ..query.source import graph_of
 from ..site.markdown.query_embeds import QueryExtension, build_site
@@ -50,7 +50,7 @@ QUERIES = (
 
 def measure(size: int, work: Path, runs: int) -> dict[str, float]:
     vault = generate_vault(work / f"vault{size}", size)
-    compiled = compile_from_config(vault / "mkdocs.yml")
+    compiled = compile_project(vault / "mkdocs.yml")
     graph = graph_of(compiled)
     loads, cpus = [], []
     for _ in range(runs):
