@@ -26,6 +26,7 @@ import json
 import tempfile
 from collections import defaultdict
 from dataclasses import dataclass, field
+from collections.abc import Iterable
 from pathlib import Path
 from typing import Any
 
@@ -55,15 +56,76 @@ _TYPE_WORDS = {"BOOL": "true/false", "INT64": "a whole number", "DOUBLE": "a num
 
 @dataclass
 class Loaded:
-    """A database holding one graph, and what its tables are."""
+    """A database for one graph whose tables are made and filled on demand.
+
+    ``load`` makes every table at once; ``prepare`` makes none, and ``require``
+    makes (and fills, by ``COPY``) the ones a query names, each once: a query
+    about notes and their links never pays for the graph's tens of thousands of
+    sections.  The columns of every label (and their ``query-property-type``
+    diagnostics) are known from the start, whatever is loaded.
+    """
 
     database: ladybug.Database
     connection: ladybug.Connection
-    labels: dict[str, dict[str, str]]  # label -> column -> type
-    relations: dict[str, list[tuple[str, str]]]  # edge type -> (from label, to label)
+    labels: dict[str, dict[str, str]]  # label -> column -> type (every label)
+    relations: dict[str, list[tuple[str, str]]]  # edge type -> (from label, to label); made
     label_of: dict[str, str]  # node bid -> label
-    keys: dict[str, int] = field(default_factory=dict)  # node bid -> _key
+    keys: dict[str, int] = field(default_factory=dict)  # node bid -> _key (within its label)
     diagnostics: list[diag.Diagnostic] = field(default_factory=list)
+    _nodes: dict[str, list[Node]] = field(default_factory=dict)  # label -> its nodes
+    _edges: dict[str, list[Edge]] = field(default_factory=dict)  # edge type -> its edges
+    _names: dict[str, str] = field(default_factory=dict)  # lower-cased name -> table
+    _made: set[str] = field(default_factory=set)  # tables made and filled
+
+    @property
+    def tables(self) -> frozenset[str]:
+        """The tables made and filled so far (labels and edge types)."""
+        return frozenset(self._made)
+
+    def require(self, names: Iterable[str] | None) -> None:
+        """Make and fill the tables among ``names`` (any case; other words are ignored),
+        with the node tables of each edge type's ends; ``None``: every table."""
+        wanted = list(self._names.values()) if names is None else [
+            self._names[n] for n in {name.lower() for name in names} if n in self._names]
+        labels = [t for t in wanted if t in self._nodes and t not in self._made]
+        types = sorted(t for t in wanted if t in self._edges and t not in self._made)
+        groups = {t: _pairs(self._edges[t], self.label_of) for t in types}
+        for pairs in groups.values():
+            labels += [end for pair in pairs for end in pair if end not in self._made]
+        if not labels and not groups:
+            return
+        with tempfile.TemporaryDirectory(prefix="beliefbase-query-") as tmp:
+            folder = Path(tmp)
+            for label in sorted(set(labels), key=list(self._nodes).index):
+                self._fill_label(label, folder)
+            for rel_type, pairs in groups.items():
+                self._fill_type(rel_type, pairs, folder)
+
+    def _fill_label(self, label: str, folder: Path) -> None:
+        cols = self.labels[label]
+        spec = ", ".join(f"{quote_name(c)} {c_type}" for c, c_type in cols.items())
+        self.connection.execute(
+            f"CREATE NODE TABLE {quote_name(label)}({spec}, PRIMARY KEY(_key))")
+        path = folder / f"n{len(self._made)}.csv"
+        _copy(self.connection, label, path,
+              serial=_write_csv(path, list(cols), _node_rows(self._nodes[label], cols)))
+        self._made.add(label)
+
+    def _fill_type(self, rel_type: str, pairs: dict[tuple[str, str], list[Edge]],
+                   folder: Path) -> None:
+        ends = ", ".join(f"FROM {quote_name(a)} TO {quote_name(b)}" for a, b in pairs)
+        props = ", ".join(f"{c} {t}" for c, t in REL_COLUMNS)
+        self.connection.execute(f"CREATE REL TABLE {quote_name(rel_type)}({ends}, {props})")
+        keys = self.keys
+        for n, ((a, b), edges) in enumerate(pairs.items()):
+            path = folder / f"r{len(self._made)}-{n}.csv"
+            rows = [(keys[e.source], keys[e.target], e.file, e.line, e.weight_kind.value,
+                     e.display) for e in edges]
+            _copy(self.connection, rel_type, path,
+                  serial=_write_csv(path, ["from", "to", *(c for c, _ in REL_COLUMNS)], rows),
+                  extra=f", from={_literal(a)}, to={_literal(b)}" if len(pairs) > 1 else "")
+        self.relations[rel_type] = list(pairs)
+        self._made.add(rel_type)
 
 
 def label_of(node: Node) -> str:
@@ -83,70 +145,72 @@ def load(graph: Graph, display: Any = str) -> Loaded:
 
     ``display`` turns a docs-relative path into the path diagnostics show.
     """
+    loaded = prepare(graph, display)
+    loaded.require(None)
+    return loaded
+
+
+def prepare(graph: Graph, display: Any = str) -> Loaded:
+    """A new in-memory database for ``graph`` with no table yet (see ``Loaded.require``)."""
     database = ladybug.Database(None, buffer_pool_size=_BUFFER_POOL)
     connection = ladybug.Connection(database)
-    labels, node_labels = _labels(graph)
-    keys = {bid: n for n, bid in enumerate(graph.nodes)}
+    labels, node_labels, keys = _labels(graph)
     diagnostics: list[diag.Diagnostic] = []
     columns = {label: _columns(label, nodes, display, diagnostics)
                for label, nodes in labels.items()}
-    groups = _edge_groups(graph, node_labels, {label.lower() for label in labels})
-    relations: dict[str, list[tuple[str, str]]] = defaultdict(list)
-    for rel_type, pair in groups:
-        relations[rel_type].append(pair)
-    with tempfile.TemporaryDirectory(prefix="beliefbase-query-") as tmp:
-        folder = Path(tmp)
-        for n, (label, nodes) in enumerate(labels.items()):
-            cols = columns[label]
-            spec = ", ".join(f"{quote_name(c)} {_ddl_type(t)}" for c, t in cols.items())
-            connection.execute(f"CREATE NODE TABLE {quote_name(label)}({spec}, PRIMARY KEY(_key))")
-            path = folder / f"n{n}.csv"
-            lines = _write_csv(path, list(cols),
-                               (_node_row(node, keys[node.bid], cols) for node in nodes))
-            _copy(connection, label, path, serial=lines)
-        for rel_type, pairs in relations.items():
-            ends = ", ".join(f"FROM {quote_name(a)} TO {quote_name(b)}" for a, b in pairs)
-            props = ", ".join(f"{c} {t}" for c, t in REL_COLUMNS)
-            connection.execute(f"CREATE REL TABLE {quote_name(rel_type)}({ends}, {props})")
-        for n, ((rel_type, (a, b)), edges) in enumerate(groups.items()):
-            path = folder / f"r{n}.csv"
-            lines = _write_csv(path, ["from", "to", *(c for c, _ in REL_COLUMNS)],
-                               ([keys[e.source], keys[e.target], e.file, e.line,
-                                 e.weight_kind, e.display] for e in edges))  # a StrEnum: its value
-            _copy(connection, rel_type, path, serial=lines,
-                  extra=f", from={_literal(a)}, to={_literal(b)}"
-                  if len(relations[rel_type]) > 1 else "")
-    return Loaded(database, connection, {label: dict(cols) for label, cols in columns.items()},
-                  dict(relations), node_labels, keys, diagnostics)
+    edges = _edge_types(graph, {label.lower() for label in labels})
+    names = {label.lower(): label for label in labels}
+    names.update((rel_type.lower(), rel_type) for rel_type in edges)
+    return Loaded(database, connection, columns, {}, node_labels, keys, diagnostics,
+                  labels, edges, names)
 
 
-def _labels(graph: Graph) -> tuple[dict[str, list[Node]], dict[str, str]]:
+def _labels(graph: Graph) -> tuple[dict[str, list[Node]], dict[str, str], dict[str, int]]:
     """Nodes by label (labels differing only in case are one: the engine's names are
-    case-insensitive; the first spelling by node order wins), and each node's label."""
-    spelling: dict[str, str] = {}
+    case-insensitive; the first spelling by node order wins), each node's label, and
+    its key: its place among the nodes of its label."""
+    spelling: dict[str, str] = {}  # lower-cased label -> its first spelling
+    known: dict[str, str] = {}  # a label as wanted -> its spelling (one lower() per label)
     labels: dict[str, list[Node]] = {}
     node_labels: dict[str, str] = {}
+    keys: dict[str, int] = {}
     for node in graph.nodes.values():
         wanted = label_of(node)
-        label = spelling.setdefault(wanted.lower(), wanted)
-        labels.setdefault(label, []).append(node)
+        label = known.get(wanted)
+        if label is None:
+            label = known[wanted] = spelling.setdefault(wanted.lower(), wanted)
+        nodes = labels.setdefault(label, [])
+        keys[node.bid] = len(nodes)
+        nodes.append(node)
         node_labels[node.bid] = label
-    return labels, node_labels
+    return labels, node_labels, keys
 
 
-def _edge_groups(graph: Graph, node_labels: dict[str, str], taken: set[str]) -> (
-    dict[tuple[str, tuple[str, str]], list[Edge]]
-):
-    """Edges by (type, (from label, to label)); an edge type named like a label (the
-    engine has one namespace for both) is left out, as are edges to unknown nodes."""
-    spelling: dict[str, str] = {}
-    groups: dict[tuple[str, tuple[str, str]], list[Edge]] = defaultdict(list)
+def _edge_types(graph: Graph, taken: set[str]) -> dict[str, list[Edge]]:
+    """Edges by type (types differing only in case are one, the first spelling wins);
+    an edge type named like a label (the engine has one namespace for both) is left
+    out, as are edges without a type."""
+    by_type: dict[str, list[Edge]] = defaultdict(list)
     for edge in graph.edges:
-        a, b = node_labels.get(edge.source), node_labels.get(edge.target)
-        if a is None or b is None or not edge.type or edge.type.lower() in taken:
+        by_type[edge.type].append(edge)
+    spelling: dict[str, str] = {}
+    merged: dict[str, list[Edge]] = {}
+    for edge_type, edges in by_type.items():
+        if not edge_type or edge_type.lower() in taken:
             continue
-        rel_type = spelling.setdefault(edge.type.lower(), edge.type)
-        groups[(rel_type, (a, b))].append(edge)
+        merged.setdefault(spelling.setdefault(edge_type.lower(), edge_type), []).extend(edges)
+    return merged
+
+
+def _pairs(edges: list[Edge], node_labels: dict[str, str]) -> (
+    dict[tuple[str, str], list[Edge]]
+):
+    """One type's edges by (from label, to label), sorted; edges to unknown nodes left out."""
+    groups: dict[tuple[str, str], list[Edge]] = defaultdict(list)
+    for edge in edges:
+        a, b = node_labels.get(edge.source), node_labels.get(edge.target)
+        if a is not None and b is not None:
+            groups[(a, b)].append(edge)
     return dict(sorted(groups.items()))
 
 
@@ -156,6 +220,8 @@ def _columns(label: str, nodes: list[Node], display: Any,
     seen: dict[str, dict[str, str]] = {}  # column -> type -> first file with it
     spelling: dict[str, str] = {}
     for node in nodes:
+        if not node.properties:
+            continue
         for key, value in node.properties.items():
             if not key or key.lower() in _BASE_NAMES or value is None:
                 continue
@@ -202,18 +268,24 @@ def _plain_element(value: Any) -> bool:
             and not _LIST_UNSAFE.intersection(value))
 
 
-def _ddl_type(column_type: str) -> str:
-    return column_type
+def _node_rows(nodes: list[Node], columns: dict[str, str]) -> list[tuple[Any, ...]]:
+    """The CSV rows of one label's nodes; ``_key`` is a node's place in ``nodes``."""
+    extra = list(columns.items())[len(BASE_COLUMNS):]
+    rows = [(key, node.bid, node.kind, node.title, node.path, node.url,
+             _plain_list(node.tags), _plain_list(node.aliases))
+            for key, node in enumerate(nodes)]
+    if not extra:
+        return rows
+    return [(*row, *(_cell(node.properties.get(name), column_type)
+                     for name, column_type in extra))
+            for row, node in zip(rows, nodes, strict=True)]
 
 
-def _node_row(node: Node, key: int, columns: dict[str, str]) -> list[Any]:
-    row: list[Any] = [key, node.bid, node.kind, node.title, node.path, node.url,
-                      _list_text([t for t in node.tags if _plain_element(t)]),
-                      _list_text([a for a in node.aliases if _plain_element(a)])]
-    props = node.properties
-    for name, column_type in list(columns.items())[len(BASE_COLUMNS):]:
-        row.append(_cell(props.get(name), column_type))
-    return row
+def _plain_list(values: tuple[str, ...]) -> str:
+    """A list of text as a ``STRING[]`` cell, without the elements it cannot hold."""
+    if not values:
+        return "[]"  # most nodes (every section and block): no per-element work
+    return _list_text([v for v in values if _plain_element(v)])
 
 
 def _cell(value: Any, column_type: str) -> Any:
@@ -235,7 +307,7 @@ def _list_text(values: list[str]) -> str:
 
 def _write_csv(path: Path, header: list[str], rows: Any) -> bool:
     """Write the CSV file; does a value hold a line break?"""
-    records = list(rows)
+    records = rows if isinstance(rows, list) else list(rows)
     out = io.StringIO()
     writer = csv.writer(out, lineterminator="\n")
     writer.writerow(header)
