@@ -119,7 +119,7 @@ class Loaded:
         keys = self.keys
         for n, ((a, b), edges) in enumerate(pairs.items()):
             path = folder / f"r{len(self._made)}-{n}.csv"
-            rows = [(keys[e.source], keys[e.target], e.file, e.line, e.weight_kind.value,
+            rows = [(keys[e.source], keys[e.target], e.file, e.line, e.weight_kind,
                      e.display) for e in edges]
             _copy(self.connection, rel_type, path,
                   serial=_write_csv(path, ["from", "to", *(c for c, _ in REL_COLUMNS)], rows),
