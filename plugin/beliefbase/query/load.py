@@ -25,8 +25,8 @@ import io
 import json
 import tempfile
 from collections import defaultdict
-from dataclasses import dataclass, field
 from collections.abc import Iterable
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 

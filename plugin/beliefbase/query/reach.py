@@ -38,9 +38,8 @@ def reach(text: str) -> frozenset[str] | None:
             names.add(value.lower())
         elif kind == "quoted":
             names.add(value[1:-1].replace("``", "`").lower())
-        elif value == "-" and _untyped_relationship(tokens, i):
-            return None
-        elif value == "(" and _free_node(tokens, i):
+        elif (value == "-" and _untyped_relationship(tokens, i)) or (
+                value == "(" and _free_node(tokens, i)):
             return None
     return frozenset(names)
 
