@@ -18,14 +18,25 @@ from .conftest import write_vault
 EXTRA = {
     "notes/long.md": "---\ntags: [work]\n---\n# Long\n\n## Part one\n\nText ^blk\n\n"
                      "## Part two\n\n![[alpha]] and [[beta#Beta]].\n",
+    # a path from a project through a plain note to a project
+    "delta.md": "---\nschema: Project\nstatus: idea\n---\n# Delta\nSee [[bridge]].\n",
+    "bridge.md": "# Bridge\nOn to [[gamma]].\n",
 }
 
 #: (query, the tables a lazy engine has after it: None when it needs every one).
 CASES = [
     # a label only: its own table
     ("MATCH (p:Project) RETURN p.title, p.priority", {"Project"}),
-    # a typed relationship: its table and the tables of its ends
-    ("MATCH (a:Project)-[:links_to]->(b:Project) RETURN a.title, b.title", None),
+    # a typed relationship between labelled nodes: the pairs of labels named
+    ("MATCH (a:Project)-[:links_to]->(b:Project) RETURN a.title, b.title",
+     {"Project", "links_to"}),
+    ("MATCH (a:Project)-[:links_to]->(b:Person) RETURN a.title, b.title",
+     {"Project", "Person", "links_to"}),
+    # ... unless a node on the way has no label: every pair of the type
+    ("MATCH (a:Project)-[:links_to]->(m)-[:links_to]->(b:Project) RETURN a.title, m.title",
+     None),
+    ("MATCH (a:Project)-[:links_to*2..2]->(b:Project) RETURN a.title, b.title", None),
+    ("MATCH (a:Project)-[:links_to]->(b) RETURN a.title, b.title", None),
     # an unlabelled node next to a typed relationship: the type's ends cover it
     ("MATCH (t:Tag)<-[:tagged]-(n) RETURN t.title, n.title", None),
     ("MATCH (a {title: 'Alpha'})-[:links_to*1..2]->(b) RETURN b.title", None),
@@ -94,6 +105,26 @@ def test_a_later_query_fills_more_and_earlier_answers_stand(graph: Graph) -> Non
         assert engine.run(text) == full.run(text), text
 
 
+def test_a_type_between_labels_it_never_joins_is_filled_whole(graph: Graph) -> None:
+    text = "MATCH (a:Project)-[:tagged]->(b:Project) RETURN a.title"
+    engine = QueryEngine(graph)
+    assert engine.run(text) == full_engine(graph).run(text)
+    assert {"Tag", "tagged"} <= engine.loaded.tables
+
+
+@pytest.mark.parametrize(("text", "any_end"), [
+    ("MATCH (a:Note)-[:links_to]->(b:Note) RETURN b", False),
+    ("MATCH (a:Note)-[:links_to]->(b:Note) RETURN count(*), [x IN [1] | x * 2]", False),
+    ("MATCH (a:Note)-[:links_to]->(b) RETURN b", True),
+    ("MATCH (a:Note)<-[:links_to]-() RETURN a", True),
+    ("MATCH (a:Note)-[:links_to*1..3]->(b:Note) RETURN b", True),
+    ("MATCH (a:Note) WHERE NOT (a)-[:links_to]->(:Note) RETURN a", True),
+])
+def test_reach_ends(text: str, any_end: bool) -> None:
+    found = reach(text)
+    assert found is not None and found.any_end is any_end
+
+
 def test_a_failing_query_names_an_unknown_label_as_before(graph: Graph) -> None:
     lazy = QueryEngine(graph).run("MATCH (x:Nothing) RETURN x")
     assert lazy.error is not None and "Nothing" in lazy.error
@@ -109,7 +140,7 @@ def test_a_failing_query_names_an_unknown_label_as_before(graph: Graph) -> None:
 ])
 def test_reach_names(text: str, names: set[str]) -> None:
     found = reach(text)
-    assert found is not None and names <= found
+    assert found is not None and names <= found.names
 
 
 @pytest.mark.parametrize("text", [

@@ -25,7 +25,6 @@ import io
 import json
 import tempfile
 from collections import defaultdict
-from collections.abc import Iterable
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -34,6 +33,7 @@ import ladybug
 
 from .. import diagnostics as diag
 from ..graph.model import Edge, Graph, Node
+from .reach import Reach
 
 #: The columns every node table has, in this order.  The key is ``_key``, a number
 #: per node: the engine indexes and joins on it faster than on the BID text
@@ -45,6 +45,8 @@ _BASE_NAMES = {name for name, _ in BASE_COLUMNS}
 #: The properties of every relationship.
 REL_COLUMNS: tuple[tuple[str, str], ...] = (
     ("file", "STRING"), ("line", "INT64"), ("weight_kind", "STRING"), ("display", "STRING"))
+#: The header of a relationship table's CSV file.
+_REL_HEADER = ["from", "to", *(c for c, _ in REL_COLUMNS)]
 #: Characters a list element cannot hold and stay a ``STRING[]`` element in CSV
 #: (ladybug's list syntax has no escape for them).
 _LIST_UNSAFE = set(",[]{}'\"\\\n\r")
@@ -56,76 +58,77 @@ _TYPE_WORDS = {"BOOL": "true/false", "INT64": "a whole number", "DOUBLE": "a num
 
 @dataclass
 class Loaded:
-    """A database for one graph whose tables are made and filled on demand.
+    """A database for one graph: every table made at once, each filled on demand.
 
-    ``load`` makes every table at once; ``prepare`` makes none, and ``require``
-    makes (and fills, by ``COPY``) the ones a query names, each once: a query
-    about notes and their links never pays for the graph's tens of thousands of
-    sections.  The columns of every label (and their ``query-property-type``
-    diagnostics) are known from the start, whatever is loaded.
+    ``prepare`` makes every node and relationship table, empty, always in the
+    same order (so a query that scans several tables sees them in the same
+    order however the build got there); ``require`` fills, by ``COPY``, the
+    ones a query can reach, each once: a query about notes never pays for the
+    graph's tens of thousands of sections.  ``load`` fills everything.
     """
 
     database: ladybug.Database
     connection: ladybug.Connection
-    labels: dict[str, dict[str, str]]  # label -> column -> type (every label)
-    relations: dict[str, list[tuple[str, str]]]  # edge type -> (from label, to label); made
+    labels: dict[str, dict[str, str]]  # label -> column -> type
+    relations: dict[str, list[tuple[str, str]]]  # edge type -> (from label, to label)
     label_of: dict[str, str]  # node bid -> label
     keys: dict[str, int] = field(default_factory=dict)  # node bid -> _key (within its label)
     diagnostics: list[diag.Diagnostic] = field(default_factory=list)
     _nodes: dict[str, list[Node]] = field(default_factory=dict)  # label -> its nodes
-    _edges: dict[str, list[Edge]] = field(default_factory=dict)  # edge type -> its edges
+    #: edge type -> (from label, to label) -> its edges
+    _edges: dict[str, dict[tuple[str, str], list[Edge]]] = field(default_factory=dict)
     _names: dict[str, str] = field(default_factory=dict)  # lower-cased name -> table
-    _made: set[str] = field(default_factory=set)  # tables made and filled
+    _filled: set[str] = field(default_factory=set)  # labels filled
+    _filled_pairs: set[tuple[str, str, str]] = field(default_factory=set)  # (type, from, to)
 
     @property
     def tables(self) -> frozenset[str]:
-        """The tables made and filled so far (labels and edge types)."""
-        return frozenset(self._made)
+        """The tables filled so far: labels, and edge types with at least one pair."""
+        return frozenset(self._filled | {rel_type for rel_type, _, _ in self._filled_pairs})
 
-    def require(self, names: Iterable[str] | None) -> None:
-        """Make and fill the tables among ``names`` (any case; other words are ignored),
-        with the node tables of each edge type's ends; ``None``: every table."""
-        wanted = list(self._names.values()) if names is None else [
-            self._names[n] for n in {name.lower() for name in names} if n in self._names]
-        labels = [t for t in wanted if t in self._nodes and t not in self._made]
-        types = sorted(t for t in wanted if t in self._edges and t not in self._made)
-        groups = {t: _pairs(self._edges[t], self.label_of) for t in types}
-        for pairs in groups.values():
-            labels += [end for pair in pairs for end in pair if end not in self._made]
-        if not labels and not groups:
+    def require(self, reach: Reach | None) -> None:
+        """Fill the tables ``reach`` names (``None``: every table).
+
+        A label named is filled; an edge type named is filled with the pairs of
+        labels it joins (all of them when ``reach.any_end``, else those between
+        labels it names, or all when it names none of them), and so are the
+        labels at their ends.
+        """
+        if reach is None:
+            labels = set(self._nodes)
+            pairs = [(t, pair) for t, groups in self._edges.items() for pair in groups]
+        else:
+            named = {self._names[n] for n in reach.names if n in self._names}
+            labels = {t for t in named if t in self._nodes}
+            pairs = []
+            for rel_type in (t for t in self._edges if t in named):
+                groups = list(self._edges[rel_type])
+                inside = [(a, b) for a, b in groups if a in labels and b in labels]
+                pairs += [(rel_type, pair) for pair in
+                          (groups if reach.any_end or not inside else inside)]
+        labels.update(end for _, pair in pairs for end in pair)
+        labels -= self._filled
+        pairs = [(t, (a, b)) for t, (a, b) in pairs if (t, a, b) not in self._filled_pairs]
+        if not labels and not pairs:
             return
         with tempfile.TemporaryDirectory(prefix="beliefbase-query-") as tmp:
             folder = Path(tmp)
-            for label in sorted(set(labels), key=list(self._nodes).index):
-                self._fill_label(label, folder)
-            for rel_type, pairs in groups.items():
-                self._fill_type(rel_type, pairs, folder)
-
-    def _fill_label(self, label: str, folder: Path) -> None:
-        cols = self.labels[label]
-        spec = ", ".join(f"{quote_name(c)} {c_type}" for c, c_type in cols.items())
-        self.connection.execute(
-            f"CREATE NODE TABLE {quote_name(label)}({spec}, PRIMARY KEY(_key))")
-        path = folder / f"n{len(self._made)}.csv"
-        _copy(self.connection, label, path,
-              serial=_write_csv(path, list(cols), _node_rows(self._nodes[label], cols)))
-        self._made.add(label)
-
-    def _fill_type(self, rel_type: str, pairs: dict[tuple[str, str], list[Edge]],
-                   folder: Path) -> None:
-        ends = ", ".join(f"FROM {quote_name(a)} TO {quote_name(b)}" for a, b in pairs)
-        props = ", ".join(f"{c} {t}" for c, t in REL_COLUMNS)
-        self.connection.execute(f"CREATE REL TABLE {quote_name(rel_type)}({ends}, {props})")
-        keys = self.keys
-        for n, ((a, b), edges) in enumerate(pairs.items()):
-            path = folder / f"r{len(self._made)}-{n}.csv"
-            rows = [(keys[e.source], keys[e.target], e.file, e.line, e.weight_kind,
-                     e.display) for e in edges]
-            _copy(self.connection, rel_type, path,
-                  serial=_write_csv(path, ["from", "to", *(c for c, _ in REL_COLUMNS)], rows),
-                  extra=f", from={_literal(a)}, to={_literal(b)}" if len(pairs) > 1 else "")
-        self.relations[rel_type] = list(pairs)
-        self._made.add(rel_type)
+            for label in (label for label in self._nodes if label in labels):
+                cols = self.labels[label]
+                path = folder / f"n{len(self._filled)}.csv"
+                _copy(self.connection, label, path, serial=_write_csv(
+                    path, list(cols), _node_rows(self._nodes[label], cols)))
+                self._filled.add(label)
+            keys = self.keys
+            for rel_type, (a, b) in pairs:
+                path = folder / f"r{len(self._filled_pairs)}.csv"
+                rows = [(keys[e.source], keys[e.target], e.file, e.line, e.weight_kind,
+                         e.display) for e in self._edges[rel_type][(a, b)]]
+                _copy(self.connection, rel_type, path,
+                      serial=_write_csv(path, _REL_HEADER, rows),
+                      extra=f", from={_literal(a)}, to={_literal(b)}"
+                      if len(self._edges[rel_type]) > 1 else "")
+                self._filled_pairs.add((rel_type, a, b))
 
 
 def label_of(node: Node) -> str:
@@ -151,18 +154,27 @@ def load(graph: Graph, display: Any = str) -> Loaded:
 
 
 def prepare(graph: Graph, display: Any = str) -> Loaded:
-    """A new in-memory database for ``graph`` with no table yet (see ``Loaded.require``)."""
+    """A new in-memory database with every table of ``graph``, all empty (see
+    ``Loaded.require``)."""
     database = ladybug.Database(None, buffer_pool_size=_BUFFER_POOL)
     connection = ladybug.Connection(database)
     labels, node_labels, keys = _labels(graph)
     diagnostics: list[diag.Diagnostic] = []
     columns = {label: _columns(label, nodes, display, diagnostics)
                for label, nodes in labels.items()}
-    edges = _edge_types(graph, {label.lower() for label in labels})
+    edges = _edge_groups(graph, node_labels, {label.lower() for label in labels})
+    for label, cols in columns.items():
+        spec = ", ".join(f"{quote_name(c)} {c_type}" for c, c_type in cols.items())
+        connection.execute(f"CREATE NODE TABLE {quote_name(label)}({spec}, PRIMARY KEY(_key))")
+    props = ", ".join(f"{c} {t}" for c, t in REL_COLUMNS)
+    for rel_type, groups in edges.items():
+        ends = ", ".join(f"FROM {quote_name(a)} TO {quote_name(b)}" for a, b in groups)
+        connection.execute(f"CREATE REL TABLE {quote_name(rel_type)}({ends}, {props})")
     names = {label.lower(): label for label in labels}
     names.update((rel_type.lower(), rel_type) for rel_type in edges)
-    return Loaded(database, connection, columns, {}, node_labels, keys, diagnostics,
-                  labels, edges, names)
+    return Loaded(database, connection, columns,
+                  {rel_type: list(groups) for rel_type, groups in edges.items()},
+                  node_labels, keys, diagnostics, labels, edges, names)
 
 
 def _labels(graph: Graph) -> tuple[dict[str, list[Node]], dict[str, str], dict[str, int]]:
@@ -186,10 +198,13 @@ def _labels(graph: Graph) -> tuple[dict[str, list[Node]], dict[str, str], dict[s
     return labels, node_labels, keys
 
 
-def _edge_types(graph: Graph, taken: set[str]) -> dict[str, list[Edge]]:
-    """Edges by type (types differing only in case are one, the first spelling wins);
-    an edge type named like a label (the engine has one namespace for both) is left
-    out, as are edges without a type."""
+def _edge_groups(graph: Graph, node_labels: dict[str, str], taken: set[str]) -> (
+    dict[str, dict[tuple[str, str], list[Edge]]]
+):
+    """Edges by type (sorted; types differing only in case are one, the first spelling
+    wins), then by (from label, to label) (sorted).  An edge type named like a label
+    (the engine has one namespace for both) is left out, as are edges without a type
+    and edges to unknown nodes."""
     by_type: dict[str, list[Edge]] = defaultdict(list)
     for edge in graph.edges:
         by_type[edge.type].append(edge)
@@ -199,19 +214,16 @@ def _edge_types(graph: Graph, taken: set[str]) -> dict[str, list[Edge]]:
         if not edge_type or edge_type.lower() in taken:
             continue
         merged.setdefault(spelling.setdefault(edge_type.lower(), edge_type), []).extend(edges)
-    return merged
-
-
-def _pairs(edges: list[Edge], node_labels: dict[str, str]) -> (
-    dict[tuple[str, str], list[Edge]]
-):
-    """One type's edges by (from label, to label), sorted; edges to unknown nodes left out."""
-    groups: dict[tuple[str, str], list[Edge]] = defaultdict(list)
-    for edge in edges:
-        a, b = node_labels.get(edge.source), node_labels.get(edge.target)
-        if a is not None and b is not None:
-            groups[(a, b)].append(edge)
-    return dict(sorted(groups.items()))
+    groups: dict[str, dict[tuple[str, str], list[Edge]]] = {}
+    for rel_type in sorted(merged):
+        pairs: dict[tuple[str, str], list[Edge]] = defaultdict(list)
+        for edge in merged[rel_type]:
+            a, b = node_labels.get(edge.source), node_labels.get(edge.target)
+            if a is not None and b is not None:
+                pairs[(a, b)].append(edge)
+        if pairs:
+            groups[rel_type] = dict(sorted(pairs.items()))
+    return groups
 
 
 def _columns(label: str, nodes: list[Node], display: Any,
