@@ -25,7 +25,9 @@ import io
 import json
 import tempfile
 from collections import defaultdict
+from collections.abc import Iterator
 from dataclasses import dataclass, field
+from operator import attrgetter
 from pathlib import Path
 from typing import Any
 
@@ -45,6 +47,8 @@ _BASE_NAMES = {name for name, _ in BASE_COLUMNS}
 #: The properties of every relationship.
 REL_COLUMNS: tuple[tuple[str, str], ...] = (
     ("file", "STRING"), ("line", "INT64"), ("weight_kind", "STRING"), ("display", "STRING"))
+_SOURCE = attrgetter("source")
+_TARGET = attrgetter("target")
 #: The header of a relationship table's CSV file.
 _REL_HEADER = ["from", "to", *(c for c, _ in REL_COLUMNS)]
 #: Characters a list element cannot hold and stay a ``STRING[]`` element in CSV
@@ -75,9 +79,13 @@ class Loaded:
     keys: dict[str, int] = field(default_factory=dict)  # node bid -> _key (within its label)
     diagnostics: list[diag.Diagnostic] = field(default_factory=list)
     _nodes: dict[str, list[Node]] = field(default_factory=dict)  # label -> its nodes
-    #: edge type -> (from label, to label) -> its edges
-    _edges: dict[str, dict[tuple[str, str], list[Edge]]] = field(default_factory=dict)
+    _edges: dict[str, list[Edge]] = field(default_factory=dict)  # edge type -> its edges
+    #: edge type -> the (from label, to label) of each of its edges
+    _ends: dict[str, list[tuple[str | None, str | None]]] = field(default_factory=dict)
     _names: dict[str, str] = field(default_factory=dict)  # lower-cased name -> table
+    #: edge type -> (from label, to label) -> its edges, made when the type is first filled
+    _groups: dict[str, dict[tuple[str | None, str | None], list[Edge]]] = field(
+        default_factory=dict)
     _filled: set[str] = field(default_factory=set)  # labels filled
     _filled_pairs: set[tuple[str, str, str]] = field(default_factory=set)  # (type, from, to)
 
@@ -96,13 +104,13 @@ class Loaded:
         """
         if reach is None:
             labels = set(self._nodes)
-            pairs = [(t, pair) for t, groups in self._edges.items() for pair in groups]
+            pairs = [(t, pair) for t, groups in self.relations.items() for pair in groups]
         else:
             named = {self._names[n] for n in reach.names if n in self._names}
             labels = {t for t in named if t in self._nodes}
             pairs = []
-            for rel_type in (t for t in self._edges if t in named):
-                groups = list(self._edges[rel_type])
+            for rel_type in (t for t in self.relations if t in named):
+                groups = self.relations[rel_type]
                 inside = [(a, b) for a, b in groups if a in labels and b in labels]
                 pairs += [(rel_type, pair) for pair in
                           (groups if reach.any_end or not inside else inside)]
@@ -123,12 +131,21 @@ class Loaded:
             for rel_type, (a, b) in pairs:
                 path = folder / f"r{len(self._filled_pairs)}.csv"
                 rows = [(keys[e.source], keys[e.target], e.file, e.line, e.weight_kind,
-                         e.display) for e in self._edges[rel_type][(a, b)]]
+                         e.display) for e in self._grouped(rel_type)[(a, b)]]
                 _copy(self.connection, rel_type, path,
                       serial=_write_csv(path, _REL_HEADER, rows),
                       extra=f", from={_literal(a)}, to={_literal(b)}"
-                      if len(self._edges[rel_type]) > 1 else "")
+                      if len(self.relations[rel_type]) > 1 else "")
                 self._filled_pairs.add((rel_type, a, b))
+
+    def _grouped(self, rel_type: str) -> dict[tuple[str | None, str | None], list[Edge]]:
+        """The edges of ``rel_type`` by (from label, to label)."""
+        found = self._groups.get(rel_type)
+        if found is None:
+            found = self._groups[rel_type] = defaultdict(list)
+            for edge, ends in zip(self._edges[rel_type], self._ends[rel_type], strict=True):
+                found[ends].append(edge)
+        return found
 
 
 def label_of(node: Node) -> str:
@@ -162,19 +179,23 @@ def prepare(graph: Graph, display: Any = str) -> Loaded:
     diagnostics: list[diag.Diagnostic] = []
     columns = {label: _columns(label, nodes, display, diagnostics)
                for label, nodes in labels.items()}
-    edges = _edge_groups(graph, node_labels, {label.lower() for label in labels})
+    edges = _edge_types(graph, {label.lower() for label in labels})
+    ends = {rel_type: list(_ends(type_edges, node_labels))
+            for rel_type, type_edges in edges.items()}
+    pairs = {rel_type: sorted((a, b) for a, b in set(type_ends) if a is not None and b is not None)
+             for rel_type, type_ends in ends.items()}
+    pairs = {rel_type: found for rel_type, found in pairs.items() if found}
     for label, cols in columns.items():
         spec = ", ".join(f"{quote_name(c)} {c_type}" for c, c_type in cols.items())
         connection.execute(f"CREATE NODE TABLE {quote_name(label)}({spec}, PRIMARY KEY(_key))")
     props = ", ".join(f"{c} {t}" for c, t in REL_COLUMNS)
-    for rel_type, groups in edges.items():
-        ends = ", ".join(f"FROM {quote_name(a)} TO {quote_name(b)}" for a, b in groups)
-        connection.execute(f"CREATE REL TABLE {quote_name(rel_type)}({ends}, {props})")
+    for rel_type, groups in pairs.items():
+        between = ", ".join(f"FROM {quote_name(a)} TO {quote_name(b)}" for a, b in groups)
+        connection.execute(f"CREATE REL TABLE {quote_name(rel_type)}({between}, {props})")
     names = {label.lower(): label for label in labels}
     names.update((rel_type.lower(), rel_type) for rel_type in edges)
-    return Loaded(database, connection, columns,
-                  {rel_type: list(groups) for rel_type, groups in edges.items()},
-                  node_labels, keys, diagnostics, labels, edges, names)
+    return Loaded(database, connection, columns, pairs, node_labels, keys, diagnostics,
+                  labels, edges, ends, names)
 
 
 def _labels(graph: Graph) -> tuple[dict[str, list[Node]], dict[str, str], dict[str, int]]:
@@ -187,7 +208,8 @@ def _labels(graph: Graph) -> tuple[dict[str, list[Node]], dict[str, str], dict[s
     node_labels: dict[str, str] = {}
     keys: dict[str, int] = {}
     for node in graph.nodes.values():
-        wanted = label_of(node)
+        kind = node.kind  # label_of, inline: this runs over every node of the graph
+        wanted = (node.schema or "Note") if kind == "Document" else kind
         label = known.get(wanted)
         if label is None:
             label = known[wanted] = spelling.setdefault(wanted.lower(), wanted)
@@ -198,13 +220,10 @@ def _labels(graph: Graph) -> tuple[dict[str, list[Node]], dict[str, str], dict[s
     return labels, node_labels, keys
 
 
-def _edge_groups(graph: Graph, node_labels: dict[str, str], taken: set[str]) -> (
-    dict[str, dict[tuple[str, str], list[Edge]]]
-):
-    """Edges by type (sorted; types differing only in case are one, the first spelling
-    wins), then by (from label, to label) (sorted).  An edge type named like a label
-    (the engine has one namespace for both) is left out, as are edges without a type
-    and edges to unknown nodes."""
+def _edge_types(graph: Graph, taken: set[str]) -> dict[str, list[Edge]]:
+    """Edges by type, sorted (types differing only in case are one, the first spelling
+    wins).  An edge type named like a label (the engine has one namespace for both) is
+    left out, as are edges without a type."""
     by_type: dict[str, list[Edge]] = defaultdict(list)
     for edge in graph.edges:
         by_type[edge.type].append(edge)
@@ -214,16 +233,16 @@ def _edge_groups(graph: Graph, node_labels: dict[str, str], taken: set[str]) -> 
         if not edge_type or edge_type.lower() in taken:
             continue
         merged.setdefault(spelling.setdefault(edge_type.lower(), edge_type), []).extend(edges)
-    groups: dict[str, dict[tuple[str, str], list[Edge]]] = {}
-    for rel_type in sorted(merged):
-        pairs: dict[tuple[str, str], list[Edge]] = defaultdict(list)
-        for edge in merged[rel_type]:
-            a, b = node_labels.get(edge.source), node_labels.get(edge.target)
-            if a is not None and b is not None:
-                pairs[(a, b)].append(edge)
-        if pairs:
-            groups[rel_type] = dict(sorted(pairs.items()))
-    return groups
+    return dict(sorted(merged.items()))
+
+
+def _ends(edges: list[Edge], node_labels: dict[str, str]) -> (
+    Iterator[tuple[str | None, str | None]]
+):
+    """The (from label, to label) of each edge (``None`` for a node not in the graph),
+    without a Python-level loop: this runs over every edge of the graph."""
+    get = node_labels.get
+    return zip(map(get, map(_SOURCE, edges)), map(get, map(_TARGET, edges)), strict=True)
 
 
 def _columns(label: str, nodes: list[Node], display: Any,
