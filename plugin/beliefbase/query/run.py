@@ -116,7 +116,7 @@ class QueryEngine:
                 rows.append(tuple(plain(v) for v in result.get_next()))
         except Exception as error:  # noqa: BLE001 - the engine raises RuntimeError and others
             return QueryResult(error=engine_message(error, self.timeout))
-        if not has_order_by(text):
+        if len(rows) > 1 and not has_order_by(text):
             rows.sort(key=sort_key)
         return QueryResult(columns, tuple(rows))
 
