@@ -13,9 +13,12 @@ Schema (SPEC §8, documented in docs/guide/queries.md):
 * one relationship table per edge type, between every pair of labels it joins,
   with ``file``, ``line``, ``weight_kind`` and ``display``.
 
-Rows go in by ``COPY`` from CSV files written to a temporary folder (per-row
-``CREATE`` took 47 s for 5,000 notes; ``COPY`` takes well under a second).  The
-graph only has published notes: drafts are never loaded.
+Every table is made at once (``prepare``); rows go in later, table by table,
+when a query can first reach them (``Loaded.require``, ``reach.reach``): sections
+are most of a graph and few queries ask about them.  Rows go in by ``COPY`` from
+CSV files written to a temporary folder (per-row ``CREATE`` took 47 s for 5,000
+notes; ``COPY`` takes well under a second).  The graph only has published notes:
+drafts are never loaded.
 """
 
 from __future__ import annotations
@@ -37,9 +40,10 @@ from .. import diagnostics as diag
 from ..graph.model import Edge, Graph, Node
 from .reach import Reach
 
-#: The columns every node table has, in this order.  The key is ``_key``, a number
-#: per node: the engine indexes and joins on it faster than on the BID text
-#: (a third less CPU for 46,000 nodes and 110,000 edges); results leave it out.
+#: The columns every node table has, in this order.  The key is ``_key``, a node's
+#: place among the nodes of its label: the engine indexes and joins on it faster
+#: than on the BID text (a third less CPU for 46,000 nodes and 110,000 edges);
+#: results leave it out.
 BASE_COLUMNS: tuple[tuple[str, str], ...] = (
     ("_key", "INT64"), ("bid", "STRING"), ("kind", "STRING"), ("title", "STRING"),
     ("path", "STRING"), ("url", "STRING"), ("tags", "STRING[]"), ("aliases", "STRING[]"))
