@@ -69,8 +69,8 @@ class Loaded:
     """A database for one graph: every table made at once, each filled on demand.
 
     ``prepare`` makes every node and relationship table, empty, always in the
-    same order (so a query that scans several tables sees them in the same
-    order however the build got there); ``require`` fills, by ``COPY``, the
+    same order (so the engine binds every query against the schema of a full
+    load, with the same errors, whatever the build asked first); ``require`` fills, by ``COPY``, the
     ones a query can reach, each once: a query about notes never pays for the
     graph's tens of thousands of sections.  ``load`` fills everything.
     """
