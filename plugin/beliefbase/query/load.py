@@ -13,9 +13,12 @@ Schema (SPEC §8, documented in docs/guide/queries.md):
 * one relationship table per edge type, between every pair of labels it joins,
   with ``file``, ``line``, ``weight_kind`` and ``display``.
 
-Rows go in by ``COPY`` from CSV files written to a temporary folder (per-row
-``CREATE`` took 47 s for 5,000 notes; ``COPY`` takes well under a second).  The
-graph only has published notes: drafts are never loaded.
+Every table is made at once (``prepare``); rows go in later, table by table,
+when a query can first reach them (``Loaded.require``, ``reach.reach``): sections
+are most of a graph and few queries ask about them.  Rows go in by ``COPY`` from
+CSV files written to a temporary folder (per-row ``CREATE`` took 47 s for 5,000
+notes; ``COPY`` takes well under a second).  The graph only has published notes:
+drafts are never loaded.
 """
 
 from __future__ import annotations
@@ -25,7 +28,9 @@ import io
 import json
 import tempfile
 from collections import defaultdict
+from collections.abc import Iterator
 from dataclasses import dataclass, field
+from operator import attrgetter
 from pathlib import Path
 from typing import Any
 
@@ -33,10 +38,12 @@ import ladybug
 
 from .. import diagnostics as diag
 from ..graph.model import Edge, Graph, Node
+from .reach import Reach
 
-#: The columns every node table has, in this order.  The key is ``_key``, a number
-#: per node: the engine indexes and joins on it faster than on the BID text
-#: (a third less CPU for 46,000 nodes and 110,000 edges); results leave it out.
+#: The columns every node table has, in this order.  The key is ``_key``, a node's
+#: place among the nodes of its label: the engine indexes and joins on it faster
+#: than on the BID text (a third less CPU for 46,000 nodes and 110,000 edges);
+#: results leave it out.
 BASE_COLUMNS: tuple[tuple[str, str], ...] = (
     ("_key", "INT64"), ("bid", "STRING"), ("kind", "STRING"), ("title", "STRING"),
     ("path", "STRING"), ("url", "STRING"), ("tags", "STRING[]"), ("aliases", "STRING[]"))
@@ -44,6 +51,10 @@ _BASE_NAMES = {name for name, _ in BASE_COLUMNS}
 #: The properties of every relationship.
 REL_COLUMNS: tuple[tuple[str, str], ...] = (
     ("file", "STRING"), ("line", "INT64"), ("weight_kind", "STRING"), ("display", "STRING"))
+_SOURCE = attrgetter("source")
+_TARGET = attrgetter("target")
+#: The header of a relationship table's CSV file.
+_REL_HEADER = ["from", "to", *(c for c, _ in REL_COLUMNS)]
 #: Characters a list element cannot hold and stay a ``STRING[]`` element in CSV
 #: (ladybug's list syntax has no escape for them).
 _LIST_UNSAFE = set(",[]{}'\"\\\n\r")
@@ -55,15 +66,90 @@ _TYPE_WORDS = {"BOOL": "true/false", "INT64": "a whole number", "DOUBLE": "a num
 
 @dataclass
 class Loaded:
-    """A database holding one graph, and what its tables are."""
+    """A database for one graph: every table made at once, each filled on demand.
+
+    ``prepare`` makes every node and relationship table, empty, always in the
+    same order (so the engine binds every query against the schema of a full
+    load, with the same errors, whatever the build asked first); ``require`` fills, by ``COPY``, the
+    ones a query can reach, each once: a query about notes never pays for the
+    graph's tens of thousands of sections.  ``load`` fills everything.
+    """
 
     database: ladybug.Database
     connection: ladybug.Connection
     labels: dict[str, dict[str, str]]  # label -> column -> type
     relations: dict[str, list[tuple[str, str]]]  # edge type -> (from label, to label)
     label_of: dict[str, str]  # node bid -> label
-    keys: dict[str, int] = field(default_factory=dict)  # node bid -> _key
+    keys: dict[str, int] = field(default_factory=dict)  # node bid -> _key (within its label)
     diagnostics: list[diag.Diagnostic] = field(default_factory=list)
+    _nodes: dict[str, list[Node]] = field(default_factory=dict)  # label -> its nodes
+    _edges: dict[str, list[Edge]] = field(default_factory=dict)  # edge type -> its edges
+    #: edge type -> the (from label, to label) of each of its edges
+    _ends: dict[str, list[tuple[str | None, str | None]]] = field(default_factory=dict)
+    _names: dict[str, str] = field(default_factory=dict)  # lower-cased name -> table
+    #: edge type -> (from label, to label) -> its edges, made when the type is first filled
+    _groups: dict[str, dict[tuple[str | None, str | None], list[Edge]]] = field(
+        default_factory=dict)
+    _filled: set[str] = field(default_factory=set)  # labels filled
+    _filled_pairs: set[tuple[str, str, str]] = field(default_factory=set)  # (type, from, to)
+
+    @property
+    def tables(self) -> frozenset[str]:
+        """The tables filled so far: labels, and edge types with at least one pair."""
+        return frozenset(self._filled | {rel_type for rel_type, _, _ in self._filled_pairs})
+
+    def require(self, reach: Reach | None) -> None:
+        """Fill the tables ``reach`` names (``None``: every table).
+
+        A label named is filled; an edge type named is filled with the pairs of
+        labels it joins (all of them when ``reach.any_end``, else those between
+        labels it names, or all when it names none of them), and so are the
+        labels at their ends.
+        """
+        if reach is None:
+            labels = set(self._nodes)
+            pairs = [(t, pair) for t, groups in self.relations.items() for pair in groups]
+        else:
+            named = {self._names[n] for n in reach.names if n in self._names}
+            labels = {t for t in named if t in self._nodes}
+            pairs = []
+            for rel_type in (t for t in self.relations if t in named):
+                groups = self.relations[rel_type]
+                inside = [(a, b) for a, b in groups if a in labels and b in labels]
+                pairs += [(rel_type, pair) for pair in
+                          (groups if reach.any_end or not inside else inside)]
+        labels.update(end for _, pair in pairs for end in pair)
+        labels -= self._filled
+        pairs = [(t, (a, b)) for t, (a, b) in pairs if (t, a, b) not in self._filled_pairs]
+        if not labels and not pairs:
+            return
+        with tempfile.TemporaryDirectory(prefix="beliefbase-query-") as tmp:
+            folder = Path(tmp)
+            for label in (label for label in self._nodes if label in labels):
+                cols = self.labels[label]
+                path = folder / f"n{len(self._filled)}.csv"
+                _copy(self.connection, label, path, serial=_write_csv(
+                    path, list(cols), _node_rows(self._nodes[label], cols)))
+                self._filled.add(label)
+            keys = self.keys
+            for rel_type, (a, b) in pairs:
+                path = folder / f"r{len(self._filled_pairs)}.csv"
+                rows = [(keys[e.source], keys[e.target], e.file, e.line, e.weight_kind,
+                         e.display) for e in self._grouped(rel_type)[(a, b)]]
+                _copy(self.connection, rel_type, path,
+                      serial=_write_csv(path, _REL_HEADER, rows),
+                      extra=f", from={_literal(a)}, to={_literal(b)}"
+                      if len(self.relations[rel_type]) > 1 else "")
+                self._filled_pairs.add((rel_type, a, b))
+
+    def _grouped(self, rel_type: str) -> dict[tuple[str | None, str | None], list[Edge]]:
+        """The edges of ``rel_type`` by (from label, to label)."""
+        found = self._groups.get(rel_type)
+        if found is None:
+            found = self._groups[rel_type] = defaultdict(list)
+            for edge, ends in zip(self._edges[rel_type], self._ends[rel_type], strict=True):
+                found[ends].append(edge)
+        return found
 
 
 def label_of(node: Node) -> str:
@@ -83,71 +169,84 @@ def load(graph: Graph, display: Any = str) -> Loaded:
 
     ``display`` turns a docs-relative path into the path diagnostics show.
     """
+    loaded = prepare(graph, display)
+    loaded.require(None)
+    return loaded
+
+
+def prepare(graph: Graph, display: Any = str) -> Loaded:
+    """A new in-memory database with every table of ``graph``, all empty (see
+    ``Loaded.require``)."""
     database = ladybug.Database(None, buffer_pool_size=_BUFFER_POOL)
     connection = ladybug.Connection(database)
-    labels, node_labels = _labels(graph)
-    keys = {bid: n for n, bid in enumerate(graph.nodes)}
+    labels, node_labels, keys = _labels(graph)
     diagnostics: list[diag.Diagnostic] = []
     columns = {label: _columns(label, nodes, display, diagnostics)
                for label, nodes in labels.items()}
-    groups = _edge_groups(graph, node_labels, {label.lower() for label in labels})
-    relations: dict[str, list[tuple[str, str]]] = defaultdict(list)
-    for rel_type, pair in groups:
-        relations[rel_type].append(pair)
-    with tempfile.TemporaryDirectory(prefix="beliefbase-query-") as tmp:
-        folder = Path(tmp)
-        for n, (label, nodes) in enumerate(labels.items()):
-            cols = columns[label]
-            spec = ", ".join(f"{quote_name(c)} {_ddl_type(t)}" for c, t in cols.items())
-            connection.execute(f"CREATE NODE TABLE {quote_name(label)}({spec}, PRIMARY KEY(_key))")
-            path = folder / f"n{n}.csv"
-            lines = _write_csv(path, list(cols),
-                               (_node_row(node, keys[node.bid], cols) for node in nodes))
-            _copy(connection, label, path, serial=lines)
-        for rel_type, pairs in relations.items():
-            ends = ", ".join(f"FROM {quote_name(a)} TO {quote_name(b)}" for a, b in pairs)
-            props = ", ".join(f"{c} {t}" for c, t in REL_COLUMNS)
-            connection.execute(f"CREATE REL TABLE {quote_name(rel_type)}({ends}, {props})")
-        for n, ((rel_type, (a, b)), edges) in enumerate(groups.items()):
-            path = folder / f"r{n}.csv"
-            lines = _write_csv(path, ["from", "to", *(c for c, _ in REL_COLUMNS)],
-                               ([keys[e.source], keys[e.target], e.file, e.line,
-                                 e.weight_kind, e.display] for e in edges))  # a StrEnum: its value
-            _copy(connection, rel_type, path, serial=lines,
-                  extra=f", from={_literal(a)}, to={_literal(b)}"
-                  if len(relations[rel_type]) > 1 else "")
-    return Loaded(database, connection, {label: dict(cols) for label, cols in columns.items()},
-                  dict(relations), node_labels, keys, diagnostics)
+    edges = _edge_types(graph, {label.lower() for label in labels})
+    ends = {rel_type: list(_ends(type_edges, node_labels))
+            for rel_type, type_edges in edges.items()}
+    pairs = {rel_type: sorted((a, b) for a, b in set(type_ends) if a is not None and b is not None)
+             for rel_type, type_ends in ends.items()}
+    pairs = {rel_type: found for rel_type, found in pairs.items() if found}
+    for label, cols in columns.items():
+        spec = ", ".join(f"{quote_name(c)} {c_type}" for c, c_type in cols.items())
+        connection.execute(f"CREATE NODE TABLE {quote_name(label)}({spec}, PRIMARY KEY(_key))")
+    props = ", ".join(f"{c} {t}" for c, t in REL_COLUMNS)
+    for rel_type, groups in pairs.items():
+        between = ", ".join(f"FROM {quote_name(a)} TO {quote_name(b)}" for a, b in groups)
+        connection.execute(f"CREATE REL TABLE {quote_name(rel_type)}({between}, {props})")
+    names = {label.lower(): label for label in labels}
+    names.update((rel_type.lower(), rel_type) for rel_type in edges)
+    return Loaded(database, connection, columns, pairs, node_labels, keys, diagnostics,
+                  labels, edges, ends, names)
 
 
-def _labels(graph: Graph) -> tuple[dict[str, list[Node]], dict[str, str]]:
+def _labels(graph: Graph) -> tuple[dict[str, list[Node]], dict[str, str], dict[str, int]]:
     """Nodes by label (labels differing only in case are one: the engine's names are
-    case-insensitive; the first spelling by node order wins), and each node's label."""
-    spelling: dict[str, str] = {}
+    case-insensitive; the first spelling by node order wins), each node's label, and
+    its key: its place among the nodes of its label."""
+    spelling: dict[str, str] = {}  # lower-cased label -> its first spelling
+    known: dict[str, str] = {}  # a label as wanted -> its spelling (one lower() per label)
     labels: dict[str, list[Node]] = {}
     node_labels: dict[str, str] = {}
+    keys: dict[str, int] = {}
     for node in graph.nodes.values():
-        wanted = label_of(node)
-        label = spelling.setdefault(wanted.lower(), wanted)
-        labels.setdefault(label, []).append(node)
+        kind = node.kind  # label_of, inline: this runs over every node of the graph
+        wanted = (node.schema or "Note") if kind == "Document" else kind
+        label = known.get(wanted)
+        if label is None:
+            label = known[wanted] = spelling.setdefault(wanted.lower(), wanted)
+        nodes = labels.setdefault(label, [])
+        keys[node.bid] = len(nodes)
+        nodes.append(node)
         node_labels[node.bid] = label
-    return labels, node_labels
+    return labels, node_labels, keys
 
 
-def _edge_groups(graph: Graph, node_labels: dict[str, str], taken: set[str]) -> (
-    dict[tuple[str, tuple[str, str]], list[Edge]]
-):
-    """Edges by (type, (from label, to label)); an edge type named like a label (the
-    engine has one namespace for both) is left out, as are edges to unknown nodes."""
-    spelling: dict[str, str] = {}
-    groups: dict[tuple[str, tuple[str, str]], list[Edge]] = defaultdict(list)
+def _edge_types(graph: Graph, taken: set[str]) -> dict[str, list[Edge]]:
+    """Edges by type, sorted (types differing only in case are one, the first spelling
+    wins).  An edge type named like a label (the engine has one namespace for both) is
+    left out, as are edges without a type."""
+    by_type: dict[str, list[Edge]] = defaultdict(list)
     for edge in graph.edges:
-        a, b = node_labels.get(edge.source), node_labels.get(edge.target)
-        if a is None or b is None or not edge.type or edge.type.lower() in taken:
+        by_type[edge.type].append(edge)
+    spelling: dict[str, str] = {}
+    merged: dict[str, list[Edge]] = {}
+    for edge_type, edges in by_type.items():
+        if not edge_type or edge_type.lower() in taken:
             continue
-        rel_type = spelling.setdefault(edge.type.lower(), edge.type)
-        groups[(rel_type, (a, b))].append(edge)
-    return dict(sorted(groups.items()))
+        merged.setdefault(spelling.setdefault(edge_type.lower(), edge_type), []).extend(edges)
+    return dict(sorted(merged.items()))
+
+
+def _ends(edges: list[Edge], node_labels: dict[str, str]) -> (
+    Iterator[tuple[str | None, str | None]]
+):
+    """The (from label, to label) of each edge (``None`` for a node not in the graph),
+    without a Python-level loop: this runs over every edge of the graph."""
+    get = node_labels.get
+    return zip(map(get, map(_SOURCE, edges)), map(get, map(_TARGET, edges)), strict=True)
 
 
 def _columns(label: str, nodes: list[Node], display: Any,
@@ -156,6 +255,8 @@ def _columns(label: str, nodes: list[Node], display: Any,
     seen: dict[str, dict[str, str]] = {}  # column -> type -> first file with it
     spelling: dict[str, str] = {}
     for node in nodes:
+        if not node.properties:
+            continue
         for key, value in node.properties.items():
             if not key or key.lower() in _BASE_NAMES or value is None:
                 continue
@@ -202,18 +303,24 @@ def _plain_element(value: Any) -> bool:
             and not _LIST_UNSAFE.intersection(value))
 
 
-def _ddl_type(column_type: str) -> str:
-    return column_type
+def _node_rows(nodes: list[Node], columns: dict[str, str]) -> list[tuple[Any, ...]]:
+    """The CSV rows of one label's nodes; ``_key`` is a node's place in ``nodes``."""
+    extra = list(columns.items())[len(BASE_COLUMNS):]
+    rows = [(key, node.bid, node.kind, node.title, node.path, node.url,
+             _plain_list(node.tags), _plain_list(node.aliases))
+            for key, node in enumerate(nodes)]
+    if not extra:
+        return rows
+    return [(*row, *(_cell(node.properties.get(name), column_type)
+                     for name, column_type in extra))
+            for row, node in zip(rows, nodes, strict=True)]
 
 
-def _node_row(node: Node, key: int, columns: dict[str, str]) -> list[Any]:
-    row: list[Any] = [key, node.bid, node.kind, node.title, node.path, node.url,
-                      _list_text([t for t in node.tags if _plain_element(t)]),
-                      _list_text([a for a in node.aliases if _plain_element(a)])]
-    props = node.properties
-    for name, column_type in list(columns.items())[len(BASE_COLUMNS):]:
-        row.append(_cell(props.get(name), column_type))
-    return row
+def _plain_list(values: tuple[str, ...]) -> str:
+    """A list of text as a ``STRING[]`` cell, without the elements it cannot hold."""
+    if not values:
+        return "[]"  # most nodes (every section and block): no per-element work
+    return _list_text([v for v in values if _plain_element(v)])
 
 
 def _cell(value: Any, column_type: str) -> Any:
@@ -235,7 +342,7 @@ def _list_text(values: list[str]) -> str:
 
 def _write_csv(path: Path, header: list[str], rows: Any) -> bool:
     """Write the CSV file; does a value hold a line break?"""
-    records = list(rows)
+    records = rows if isinstance(rows, list) else list(rows)
     out = io.StringIO()
     writer = csv.writer(out, lineterminator="\n")
     writer.writerow(header)

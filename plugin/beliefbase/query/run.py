@@ -1,7 +1,8 @@
 """Running queries: once per build per distinct text, rows as plain Python values.
 
-``QueryEngine`` holds one graph; its database is loaded on the first query (a
-build with no query never loads one) and every text runs at most once (memo).
+``QueryEngine`` holds one graph; its database is made on the first query (a
+build with no query never makes one) and each table is filled the first time a
+query can reach it (``reach``): every text runs at most once (memo).
 A result is deterministic: rows are sorted when the query has no ORDER BY.
 Nodes come back as dicts with ``bid``, ``label``, ``kind``, ``title``, ``url``,
 ``path``, ``tags``, ``aliases`` and their frontmatter fields (``None`` fields left out);
@@ -20,7 +21,8 @@ from typing import Any
 
 from .. import diagnostics as diag
 from ..graph.model import Graph
-from .load import Loaded, load
+from .load import Loaded, prepare
+from .reach import reach
 from .sandbox import Refused, check, has_order_by
 
 #: Defaults of the options ``query_timeout`` (seconds) and ``query_max_rows``.
@@ -74,8 +76,7 @@ class QueryEngine:
     @property
     def loaded(self) -> Loaded:
         if self._loaded is None:
-            self._loaded = load(self.graph, self.display)
-            self._loaded.connection.set_query_timeout(max(1, int(self.timeout * 1000)))
+            self._loaded = prepare(self.graph, self.display)
         return self._loaded
 
     @property
@@ -96,8 +97,13 @@ class QueryEngine:
             check(text)
         except Refused as refused:
             return QueryResult(error=str(refused))
-        connection = self.loaded.connection
+        loaded = self.loaded
+        connection = loaded.connection
         try:
+            # filling tables is the build's cost, not the query's: no time limit (0)
+            connection.set_query_timeout(0)
+            loaded.require(reach(text))
+            connection.set_query_timeout(max(1, int(self.timeout * 1000)))
             result = connection.execute(text)
             if isinstance(result, list):  # several statements: check() lets none through
                 return QueryResult(error="only one statement may run")
@@ -110,7 +116,7 @@ class QueryEngine:
                 rows.append(tuple(plain(v) for v in result.get_next()))
         except Exception as error:  # noqa: BLE001 - the engine raises RuntimeError and others
             return QueryResult(error=engine_message(error, self.timeout))
-        if not has_order_by(text):
+        if len(rows) > 1 and not has_order_by(text):
             rows.sort(key=sort_key)
         return QueryResult(columns, tuple(rows))
 

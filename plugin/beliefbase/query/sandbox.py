@@ -26,7 +26,7 @@ REFUSED = frozenset({
 })
 
 # One token: a comment, a string, a backquoted name, a word, or one other character.
-_TOKEN = re.compile(
+TOKEN = re.compile(
     r"""
       (?P<comment>//[^\n]*|/\*.*?(?:\*/|\Z))
     | (?P<string>'(?:[^'\\]|\\.)*(?:'|\Z)|"(?:[^"\\]|\\.)*(?:"|\Z))
@@ -45,7 +45,7 @@ class Refused(Exception):
 
 def check(text: str) -> None:
     """Raise ``Refused`` unless ``text`` is one read-only statement."""
-    tokens = [(m.lastgroup, m.group()) for m in _TOKEN.finditer(text)
+    tokens = [(m.lastgroup, m.group()) for m in TOKEN.finditer(text)
               if m.lastgroup not in ("comment", "space")]
     if not tokens:
         raise Refused("the query is empty")
@@ -65,5 +65,5 @@ def check(text: str) -> None:
 
 def has_order_by(text: str) -> bool:
     """Does the query order its rows itself (an ORDER BY outside strings and comments)?"""
-    words = [m.group().upper() for m in _TOKEN.finditer(text) if m.lastgroup == "word"]
+    words = [m.group().upper() for m in TOKEN.finditer(text) if m.lastgroup == "word"]
     return any(a == "ORDER" and b == "BY" for a, b in zip(words, words[1:], strict=False))
