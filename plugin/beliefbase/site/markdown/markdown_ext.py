@@ -26,6 +26,11 @@ Processors (priority, and why):
 * ``bb_tag`` inline pattern (105, after links and emphasis): a link to the
   tag's page, as a source path on the page itself (MkDocs converts it like a
   wikilink's), a final URL inside an embed.
+* Runs: a wikilink or tag pattern that matches, takes the matches that follow it with
+  only inert text between (``RenderedPattern.handleMatch``) and returns them as one
+  ``<bb-run>`` element; the ``bb_lift_runs`` treeprocessor (19.5, right after inline
+  processing at 20) puts its children back in its place.  Python-Markdown copies the whole
+  text once per match, which made thousands of links or tags in one paragraph quadratic.
 * ``bb_block_ids`` treeprocessor (15: after inline processing at 20, before
   ``attr_list`` at 8 and ``toc`` at 5): ``text ^id`` gives the paragraph or
   list item ``id="^id"`` and hides the marker.
@@ -75,12 +80,71 @@ _ATTR_LIST_MAX = 200
 _ATTR_LIST_END = re.compile(r"[^{}\n]*\}[ \t]*(?:\n|$)")
 
 
+#: The element standing for a run of matches of one pattern (``RenderedPattern``) until
+#: ``LiftRuns`` puts its children in its place.
+RUN_TAG = "bb-run"
+#: Most matches in one run: ``LiftRuns``' work, and Python-Markdown's placing of the run's
+#: children (a list index per child with text after it), grow with the square of a run.
+_RUN_MAX = 256
+# Text between two matches that lets them stand as one run: no inline pattern that runs
+# after ours starts or ends a match on these characters (letters, digits, blanks,
+# newlines, ":", ",", "."), so a later pattern matching across two matches of the run
+# is impossible, and what matches inside this text matches the same on its own.
+_INERT = re.compile(r"[A-Za-z0-9 \t\n:,.]*")
+# Spaces and tabs only, between two matches of a run.
+_BLANKS = re.compile(r"[ \t]+")
+
+
 class RenderedPattern(InlineProcessor):
-    """An inline pattern whose element the page's renderer decides."""
+    """An inline pattern whose element the page's renderer decides.
+
+    Python-Markdown replaces each match by a placeholder in a new copy of the whole
+    text: thousands of matches in one paragraph (tags on a line, a list of inline
+    fields) copied it thousands of times.  So a match takes the matches that follow
+    it, as many as are separated only by inert text (``_INERT``), into one ``RUN_TAG``
+    element (the text between them as their tails, which Python-Markdown processes with
+    the later patterns as it would have in place).  Only elements that are complete
+    already (atomic text, no children: links and tags, never an embed, whose ``!`` is
+    not inert) are taken.
+    """
 
     def __init__(self, pattern: str, md: Markdown, renderer: PageRenderer) -> None:
         super().__init__(pattern, md)
         self.renderer = renderer
+
+    def handleMatch(  # type: ignore[override]
+        self, m: re.Match[str], data: str
+    ) -> tuple[etree.Element | None, int | None, int | None]:
+        el, start, end = self.element(m, data)
+        if el is None or end is None:
+            return el, start, end
+        items = [el]
+        regex = self.compiled_re
+        while len(items) < _RUN_MAX:
+            following = regex.search(data, end)
+            if following is None or _INERT.fullmatch(data, end, following.start()) is None:
+                break
+            item, item_start, item_end = self.element(following, data)
+            if item is None or item_end is None:
+                break  # declined: Python-Markdown's own loop asks again, and is declined
+            # (an inert character before the match: it claims nothing before its start)
+            between = data[end:following.start()]
+            # blanks alone: no pattern matches in them, none need be tried (atomic)
+            items[-1].tail = (AtomicString(between) if _BLANKS.fullmatch(between)
+                              else between) if between else None
+            items.append(item)
+            end = item_end
+        if len(items) == 1:
+            return el, start, end
+        run = etree.Element(RUN_TAG)
+        run.extend(items)
+        return run, start, end
+
+    def element(
+        self, m: re.Match[str], data: str
+    ) -> tuple[etree.Element | None, int | None, int | None]:
+        """One match's element and the span it replaces (None: not this pattern's)."""
+        raise NotImplementedError
 
     def embedded(self, result: str | etree.Element) -> etree.Element:
         """An embed's element; a transclusion (HTML text) is block content: a slot
@@ -95,9 +159,9 @@ class RenderedPattern(InlineProcessor):
 class WikiLinkProcessor(RenderedPattern):
     """``[[Target#Heading|text]]`` and ``![[Embed]]`` -> links, images, transclusions."""
 
-    def handleMatch(  # type: ignore[override]
+    def element(
         self, m: re.Match[str], data: str
-    ) -> tuple[etree.Element | str | None, int, int]:
+    ) -> tuple[etree.Element | None, int | None, int | None]:
         if self.renderer.frame is None:
             return None, m.start(0), m.end(0)
         target, fragment, display = split_wikilink(m.group("inner"))
@@ -157,7 +221,7 @@ def is_embed(data: str, start: int) -> bool:
 class TagProcessor(RenderedPattern):
     """``#tag`` in prose -> a link to the tag's page (a styled ``<span>`` where it has none)."""
 
-    def handleMatch(  # type: ignore[override]
+    def element(
         self, m: re.Match[str], data: str
     ) -> tuple[etree.Element | None, int | None, int | None]:
         start = m.start()
@@ -246,6 +310,25 @@ class LineTags(Preprocessor):
     def run(self, lines: list[str]) -> list[str]:
         return [_LINE_TAG.sub(LINE_TAG_MARK, line) if line.startswith("#") else line
                 for line in lines]
+
+
+class LiftRuns(Treeprocessor):
+    """Each ``RUN_TAG`` element (``RenderedPattern``) is replaced by its children."""
+
+    def run(self, root: etree.Element) -> None:
+        if next(root.iter(RUN_TAG), None) is None:  # a C search: most pages have none
+            return
+        for parent in [el for el in root.iter() if el.find(RUN_TAG) is not None]:
+            children: list[etree.Element] = []
+            for child in parent:
+                if child.tag != RUN_TAG:
+                    children.append(child)
+                    continue
+                items = list(child)
+                if child.tail:  # (a run's own text is always None: it starts with a match)
+                    items[-1].tail = (items[-1].tail or "") + child.tail
+                children.extend(items)
+            parent[:] = children
 
 
 class BlockIds(Treeprocessor):
@@ -449,6 +532,7 @@ class WikiLinkExtension(Extension):
         md.inlinePatterns.register(MarkdownEmbedProcessor(MARKDOWN_EMBED_RE, md, self.renderer),
                                    "bb_markdown_embed", 155)
         md.inlinePatterns.register(TagProcessor(TAG_RE, md, self.renderer), "bb_tag", 105)
+        md.treeprocessors.register(LiftRuns(md), "bb_lift_runs", 19.5)
         md.treeprocessors.register(BlockIds(md), "bb_block_ids", 15)
         md.treeprocessors.register(EmbedBlocks(md), "bb_embed_blocks", 14)
         md.treeprocessors.register(ImageSizes(md), "bb_image_sizes", 3)
