@@ -104,18 +104,18 @@ def wanted_html(compiled: Compiled, page_url: str, templates: Templates) -> str:
     groups: dict[str, dict[str, Any]] = {}
     for path, links in compiled.links.items():
         source = compiled.documents[path]
+        href = None  # the source's, worked out once however many links it has
         for rl in links:
             if rl.status != "unresolved" or not rl.link.target:
                 continue
             key = normalize_name(rl.link.target)
             group = groups.setdefault(key, {"target": rl.link.target, "count": 0, "sources": {}})
             group["count"] += 1
-            if source.url is not None:
-                group["sources"].setdefault(path, {
-                    "title": source.title,
-                    "href": get_relative_url(source.url, page_url),
-                    "line": rl.link.line,
-                })
+            if source.url is not None and path not in group["sources"]:
+                if href is None:
+                    href = get_relative_url(source.url, page_url)
+                group["sources"][path] = {"title": source.title, "href": href,
+                                          "line": rl.link.line}
     wanted = [
         {**g, "sources": sorted(g["sources"].values(), key=lambda s: normalize_name(s["title"]))}
         for g in groups.values()
