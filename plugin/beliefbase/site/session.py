@@ -39,7 +39,7 @@ from ..graph.model import Graph
 from ..html_json import flat_json_for_html
 from ..ids import SrcPath, fit_name, root_url, url_for_dest, url_slug
 from .beliefs.pages import BeliefOptions, BeliefSite
-from .escape import UserText, ascii_html, json_for_html, user_text
+from .escape import UserText, ascii_html, user_text
 from .explorer import build_tree, flat_index
 from .markdown.entity_overlay import EntityOverlay
 from .markdown.footnote_beliefs import FootnoteBeliefsExtension
