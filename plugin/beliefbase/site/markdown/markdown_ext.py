@@ -91,8 +91,8 @@ _RUN_MAX = 256
 # newlines, ":", ",", "."), so a later pattern matching across two matches of the run
 # is impossible, and what matches inside this text matches the same on its own.
 _INERT = re.compile(r"[A-Za-z0-9 \t\n:,.]*")
-# Spaces and tabs only, between two matches of a run.
-_BLANKS = re.compile(r"[ \t]+")
+#: How many texts ``RenderedPattern.matchless`` remembers its answer for.
+_MATCHLESS_KEPT = 1024
 
 
 class RenderedPattern(InlineProcessor):
@@ -111,6 +111,10 @@ class RenderedPattern(InlineProcessor):
     def __init__(self, pattern: str, md: Markdown, renderer: PageRenderer) -> None:
         super().__init__(pattern, md)
         self.renderer = renderer
+        #: the expressions of this pattern and those after it (``matchless``)
+        self._later: list[re.Pattern[str]] | None = None
+        #: text -> ``matchless(text)``, for the most common tails (" ")
+        self._matchless: dict[str, bool] = {}
 
     def handleMatch(  # type: ignore[override]
         self, m: re.Match[str], data: str
@@ -129,8 +133,7 @@ class RenderedPattern(InlineProcessor):
                 break  # declined: Python-Markdown's own loop asks again, and is declined
             # (an inert character before the match: it claims nothing before its start)
             between = data[end:following.start()]
-            # blanks alone: no pattern matches in them, none need be tried (atomic)
-            items[-1].tail = (AtomicString(between) if _BLANKS.fullmatch(between)
+            items[-1].tail = (AtomicString(between) if self.matchless(between)
                               else between) if between else None
             items.append(item)
             end = item_end
@@ -145,6 +148,23 @@ class RenderedPattern(InlineProcessor):
     ) -> tuple[etree.Element | None, int | None, int | None]:
         """One match's element and the span it replaces (None: not this pattern's)."""
         raise NotImplementedError
+
+    def matchless(self, text: str) -> bool:
+        """No inline pattern from this one on finds a match in ``text``: Python-Markdown
+        would try each on it and leave it as it is, so it is made atomic (``LiftRuns``
+        makes it a plain string again).  Thousands of tails ("``\\nkey:: ``" between
+        inline fields) each went through every pattern's loop: a second."""
+        known = self._matchless.get(text)
+        if known is not None:
+            return known
+        if self._later is None:
+            patterns = list(self.md.inlinePatterns)
+            mine = [i for i, p in enumerate(patterns) if p is self]
+            self._later = [p.getCompiledRegExp() for p in patterns[mine[0]:]] if mine else []
+        found = bool(self._later) and not any(r.search(text) for r in self._later)
+        if len(self._matchless) < _MATCHLESS_KEPT:
+            self._matchless[text] = found
+        return found
 
     def embedded(self, result: str | etree.Element) -> etree.Element:
         """An embed's element; a transclusion (HTML text) is block content: a slot
@@ -325,6 +345,9 @@ class LiftRuns(Treeprocessor):
                     children.append(child)
                     continue
                 items = list(child)
+                for item in items:  # made atomic for inline processing only (matchless)
+                    if isinstance(item.tail, AtomicString):
+                        item.tail = str(item.tail)
                 if child.tail:  # (a run's own text is always None: it starts with a match)
                     items[-1].tail = (items[-1].tail or "") + child.tail
                 children.extend(items)
