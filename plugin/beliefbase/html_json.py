@@ -5,6 +5,7 @@ site's data alike (a lower layer, so ``graph/`` needs nothing of ``site/``).
 
 from __future__ import annotations
 
+import functools
 import json
 from typing import Any
 
@@ -53,5 +54,12 @@ def flat_json_for_html(record: dict[str, Any]) -> str:
     if not record:
         return "{}"
     encode = _SCALAR.encode
-    return _safe_json("{\n" + ",\n".join(f" {encode(k)}: {encode(v)}"
-                                         for k, v in sorted(record.items())) + "\n}")
+    return _safe_json("{\n" + ",\n".join(
+        f" {_key(k)}: {encode(v) if type(v) is str else int.__repr__(v)}"
+        for k, v in sorted(record.items())) + "\n}")
+
+
+@functools.lru_cache(maxsize=256)
+def _key(name: str) -> str:
+    """A record's key as JSON (the same few keys in every record)."""
+    return _SCALAR.encode(name)

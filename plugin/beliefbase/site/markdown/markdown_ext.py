@@ -29,8 +29,10 @@ Processors (priority, and why):
 * Runs: a wikilink or tag pattern that matches, takes the matches that follow it with
   only inert text between (``RenderedPattern.handleMatch``) and returns them as one
   ``<bb-run>`` element; the ``bb_lift_runs`` treeprocessor (19.5, right after inline
-  processing at 20) puts its children back in its place.  Python-Markdown copies the whole
-  text once per match, which made thousands of links or tags in one paragraph quadratic.
+  processing at 20) puts its children back in its place, with the text between them
+  that no inline pattern would have matched in (kept aside meanwhile).  Python-Markdown
+  copies the whole text once per match: thousands of links or tags in one paragraph
+  were quadratic.
 * ``bb_block_ids`` treeprocessor (15: after inline processing at 20, before
   ``attr_list`` at 8 and ``toc`` at 5): ``text ^id`` gives the paragraph or
   list item ``id="^id"`` and hides the marker.
@@ -102,15 +104,19 @@ class RenderedPattern(InlineProcessor):
     text: thousands of matches in one paragraph (tags on a line, a list of inline
     fields) copied it thousands of times.  So a match takes the matches that follow
     it, as many as are separated only by inert text (``_INERT``), into one ``RUN_TAG``
-    element (the text between them as their tails, which Python-Markdown processes with
-    the later patterns as it would have in place).  Only elements that are complete
+    element: the text between them is their tails, which Python-Markdown processes with
+    the later patterns as it would have in place, or, where no pattern matches in it,
+    ``LiftRuns`` keeps until the run is lifted.  Only elements that are complete
     already (atomic text, no children: links and tags, never an embed, whose ``!`` is
     not inert) are taken.
     """
 
-    def __init__(self, pattern: str, md: Markdown, renderer: PageRenderer) -> None:
+    def __init__(self, pattern: str, md: Markdown, renderer: PageRenderer,
+                 lift: LiftRuns | None = None) -> None:
         super().__init__(pattern, md)
         self.renderer = renderer
+        #: where runs are lifted, and their tails kept meanwhile (None: no runs)
+        self.lift = lift
         #: the expressions of this pattern and those after it (``matchless``)
         self._later: list[re.Pattern[str]] | None = None
         #: text -> ``matchless(text)``, for the most common tails (" ")
@@ -120,7 +126,7 @@ class RenderedPattern(InlineProcessor):
         self, m: re.Match[str], data: str
     ) -> tuple[etree.Element | None, int | None, int | None]:
         el, start, end = self.element(m, data)
-        if el is None or end is None:
+        if el is None or end is None or self.lift is None:
             return el, start, end
         items = [el]
         regex = self.compiled_re
@@ -133,8 +139,10 @@ class RenderedPattern(InlineProcessor):
                 break  # declined: Python-Markdown's own loop asks again, and is declined
             # (an inert character before the match: it claims nothing before its start)
             between = data[end:following.start()]
-            items[-1].tail = (AtomicString(between) if self.matchless(between)
-                              else between) if between else None
+            if between and self.matchless(between):
+                self.lift.tails[items[-1]] = between  # out of Python-Markdown's sight
+            else:
+                items[-1].tail = between or None
             items.append(item)
             end = item_end
         if len(items) == 1:
@@ -151,9 +159,9 @@ class RenderedPattern(InlineProcessor):
 
     def matchless(self, text: str) -> bool:
         """No inline pattern from this one on finds a match in ``text``: Python-Markdown
-        would try each on it and leave it as it is, so it is made atomic (``LiftRuns``
-        makes it a plain string again).  Thousands of tails ("``\\nkey:: ``" between
-        inline fields) each went through every pattern's loop: a second."""
+        would try each on it and leave it as it is, so ``LiftRuns`` keeps it until the
+        run is lifted.  Thousands of tails ("``\\nkey:: ``" between inline fields) each
+        went through every pattern's loop, then through the placing of placeholders."""
         known = self._matchless.get(text)
         if known is not None:
             return known
@@ -333,9 +341,16 @@ class LineTags(Preprocessor):
 
 
 class LiftRuns(Treeprocessor):
-    """Each ``RUN_TAG`` element (``RenderedPattern``) is replaced by its children."""
+    """Each ``RUN_TAG`` element (``RenderedPattern``) is replaced by its children, and
+    the tails kept out of inline processing are put back."""
+
+    def __init__(self, md: Markdown) -> None:
+        super().__init__(md)
+        #: a run's child -> its tail, that no inline pattern matches in (``matchless``)
+        self.tails: dict[etree.Element, str] = {}
 
     def run(self, root: etree.Element) -> None:
+        tails, self.tails = self.tails, {}
         if next(root.iter(RUN_TAG), None) is None:  # a C search: most pages have none
             return
         for parent in [el for el in root.iter() if el.find(RUN_TAG) is not None]:
@@ -345,9 +360,10 @@ class LiftRuns(Treeprocessor):
                     children.append(child)
                     continue
                 items = list(child)
-                for item in items:  # made atomic for inline processing only (matchless)
-                    if isinstance(item.tail, AtomicString):
-                        item.tail = str(item.tail)
+                for item in items:
+                    kept = tails.get(item)
+                    if kept is not None:  # (its tail is None: Python-Markdown saw none)
+                        item.tail = kept
                 if child.tail:  # (a run's own text is always None: it starts with a match)
                     items[-1].tail = (items[-1].tail or "") + child.tail
                 children.extend(items)
@@ -550,12 +566,14 @@ class WikiLinkExtension(Extension):
         md.preprocessors.register(TablePipes(md), "bb_table_pipes", 24)
         md.preprocessors.register(LineTags(md), "bb_line_tags", 23)
         md.preprocessors.register(InlineFootnotes(md), "bb_inline_footnotes", 22)
-        md.inlinePatterns.register(WikiLinkProcessor(WIKILINK_RE, md, self.renderer),
+        lift = LiftRuns(md)
+        md.inlinePatterns.register(WikiLinkProcessor(WIKILINK_RE, md, self.renderer, lift),
                                    "bb_wikilink", 185)
         md.inlinePatterns.register(MarkdownEmbedProcessor(MARKDOWN_EMBED_RE, md, self.renderer),
                                    "bb_markdown_embed", 155)
-        md.inlinePatterns.register(TagProcessor(TAG_RE, md, self.renderer), "bb_tag", 105)
-        md.treeprocessors.register(LiftRuns(md), "bb_lift_runs", 19.5)
+        md.inlinePatterns.register(TagProcessor(TAG_RE, md, self.renderer, lift),
+                                   "bb_tag", 105)
+        md.treeprocessors.register(lift, "bb_lift_runs", 19.5)
         md.treeprocessors.register(BlockIds(md), "bb_block_ids", 15)
         md.treeprocessors.register(EmbedBlocks(md), "bb_embed_blocks", 14)
         md.treeprocessors.register(ImageSizes(md), "bb_image_sizes", 3)
