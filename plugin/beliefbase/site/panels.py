@@ -117,7 +117,8 @@ def wanted_html(compiled: Compiled, page_url: str, templates: Templates) -> str:
                 group["sources"][path] = {"title": source.title, "href": href,
                                           "line": rl.link.line}
     wanted = [
-        {**g, "sources": sorted(g["sources"].values(), key=lambda s: normalize_name(s["title"]))}
+        {**g, "sources": sorted(g["sources"].values(), key=lambda s: normalize_name(s["title"]))
+         if len(g["sources"]) > 1 else list(g["sources"].values())}
         for g in groups.values()
     ]
     wanted.sort(key=lambda g: (-g["count"], normalize_name(g["target"])))
