@@ -199,6 +199,8 @@ def test_a_page_hook_that_raises_costs_that_page_only(
     assert result.error is None
     assert any("docs/boom.md:1:1: render-error:" in line and "injected failure" in line
                for line in result.lines)
+    assert any("at a line not known" in line for line in result.lines)
+    assert not [line for line in result.lines if "Error reading page" in line]  # MkDocs' own
     article = result.article("boom/")
     assert "&lt;b&gt;raw&lt;/b&gt; &amp; text" in article and "<b>raw</b>" not in article
     assert (result.site / "index.html").is_file()
@@ -218,10 +220,22 @@ def test_a_page_the_theme_cannot_render_is_written_anyway(
     result = project.build()
     assert result.error is None
     assert any("docs/boom.md:1:1: render-error:" in line for line in result.lines)
+    assert not [line for line in result.lines if "Error building page" in line]  # MkDocs' own
     html = result.page("boom/")
     assert "&lt;b&gt;raw&lt;/b&gt; &amp; text" in html and "<b>raw</b>" not in html
     assert ('class="md-content"' in html) == (times == 1)  # the theme's page, or ours
     assert "Home" in result.page("")
+
+
+def test_a_bad_template_is_reported_at_its_frontmatter_line(project: Any) -> None:
+    """``bad-template`` names the line of the ``template:`` / ``icon:`` key."""
+    project.write("index.md", "# Home\n")
+    project.write("t.md", "---\ntitle: T\ntags: [a]\ntemplate: nowhere.html\n---\n# T\n")
+    project.write("i.md", "---\ntitle: I\nicon: material/no-such-icon\n---\n# I\n")
+    result = project.build()
+    assert result.error is None
+    assert any("docs/t.md:4:1: bad-template:" in line for line in result.lines)
+    assert any("docs/i.md:3:1: bad-template:" in line for line in result.lines)
 
 
 def test_a_sidecar_that_is_a_pipe_is_not_opened(tmp_path: Path) -> None:

@@ -128,6 +128,9 @@ class Suggester:
             return self._memo[word]
         index = self._index()
         grams = _trigrams(normalize_name(word))
+        if sum(g in index for g in grams) < 2:  # no name can share two of them
+            self._memo[word] = ""
+            return ""
         # candidates: names sharing at least two of the word's rarest trigrams; every
         # tie is broken by value, never by set or hash order (same output every run)
         scored = []

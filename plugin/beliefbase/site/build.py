@@ -563,8 +563,9 @@ class MkDocsBuild:
         compiler = self.state.compiler
         shown = compiler.options.display(path) if compiler is not None else path
         found = diag.make("render-error", shown, 1, 1,
-                          f"this page could not be converted ({describe(error)}); it shows "
-                          f"its source as plain text: {advice(error)}")
+                          f"this page could not be converted ({describe(error)}; at a line "
+                          f"not known: reported at the file's start); it shows its source "
+                          f"as plain text: {advice(error)}")
         self.diagnostics.append(found)
         self._log([found])
         source = page.markdown or ""

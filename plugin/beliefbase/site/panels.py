@@ -107,6 +107,7 @@ def wanted_html(compiled: Compiled, page_url: str, templates: Templates) -> str:
     groups: dict[str, dict[str, Any]] = {}
     for path, links in compiled.links.items():
         source = compiled.documents[path]
+        href = None  # the source's, worked out once however many links it has
         for resolution in links:
             if resolution.status != "unresolved" or not resolution.link.target:
                 continue
@@ -114,14 +115,14 @@ def wanted_html(compiled: Compiled, page_url: str, templates: Templates) -> str:
             group = groups.setdefault(
                 key, {"target": resolution.link.target, "count": 0, "sources": {}})
             group["count"] += 1
-            if source.url is not None:
-                group["sources"].setdefault(path, {
-                    "title": source.title,
-                    "href": get_relative_url(source.url, page_url),
-                    "line": resolution.link.line,
-                })
+            if source.url is not None and path not in group["sources"]:
+                if href is None:
+                    href = get_relative_url(source.url, page_url)
+                group["sources"][path] = {"title": source.title, "href": href,
+                                          "line": resolution.link.line}
     wanted = [
-        {**g, "sources": sorted(g["sources"].values(), key=lambda s: normalize_name(s["title"]))}
+        {**g, "sources": sorted(g["sources"].values(), key=lambda s: normalize_name(s["title"]))
+         if len(g["sources"]) > 1 else list(g["sources"].values())}
         for g in groups.values()
     ]
     wanted.sort(key=lambda g: (-g["count"], normalize_name(g["target"])))

@@ -7,12 +7,16 @@ says what went wrong and what the author can do about it.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable, Iterable
 
 from jinja2 import Environment, TemplateNotFound
 from mkdocs.structure.pages import Page
 
 from ..diagnostics import Diagnostic, make
+
+# A top-level key of a YAML mapping at the start of a line: ``template: x``, ``"icon": y``.
+_TOP_KEY = re.compile(r"""^["']?([A-Za-z_][\w-]*)["']?[ \t]*:""")
 
 
 def describe(error: BaseException) -> str:
@@ -62,10 +66,28 @@ def missing_theme_files(env: Environment, pages: Iterable[Page],
             shown = ascii(name) if not isinstance(name, str) else repr(str(name))
             what = "template" if key == "template" else "icon"
             found.append(make(
-                "bad-template", display(page.file.src_uri), 1, 1,
+                "bad-template", display(page.file.src_uri), _key_line(page, key), 1,
                 f"{key}: {shown} names no {what} of the theme, so the page has the default "
                 f"(name a file of the theme or of its custom_dir, without ../)"))
     return found
+
+
+def _key_line(page: Page, key: str) -> int:
+    """The line of the frontmatter that sets ``key`` (1: not found, or unreadable)."""
+    try:
+        text = page.file.content_string
+    except (OSError, TypeError, ValueError):
+        return 1
+    lines = text.splitlines()
+    if not lines or lines[0].rstrip() != "---":
+        return 1
+    for number, line in enumerate(lines[1:], start=2):
+        if line.rstrip() in ("---", "..."):
+            break
+        m = _TOP_KEY.match(line)
+        if m is not None and m.group(1) == key:
+            return number
+    return 1
 
 
 def _exists(env: Environment, name: str) -> bool:

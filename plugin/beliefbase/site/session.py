@@ -36,9 +36,10 @@ from ..graph.build import GraphBuilder
 from ..graph.emit import graph_json_chunks
 from ..graph.invariants import GENERATED_PAGES, missing_pages
 from ..graph.model import Graph
+from ..html_json import flat_json_for_html
 from ..ids import SrcPath, fit_name, root_url, url_for_dest, url_slug
 from .beliefs.pages import BeliefOptions, BeliefSite
-from .escape import UserText, ascii_html, json_for_html, user_text
+from .escape import UserText, ascii_html, user_text
 from .explorer import build_tree, flat_index
 from .markdown.entity_overlay import EntityOverlay
 from .markdown.footnote_beliefs import FootnoteBeliefsExtension
@@ -544,8 +545,7 @@ def diagnostics_json(diagnostics: list[diag.Diagnostic],
     for d in diagnostics:
         text = last.get(d)
         if text is None:
-            text = "  " + json_for_html(d.as_json(), indent=1, sort_keys=True).replace(
-                "\n", "\n  ")
+            text = "  " + flat_json_for_html(d.as_json()).replace("\n", "\n  ")
         if kept is not None:
             kept[d] = text
         items.append(text)

@@ -19,7 +19,10 @@ While a build runs, three of MkDocs' steps are wrapped, innermost first:
   the page is rendered again with its source as content and no ``template:``;
   if that fails too, ``standalone`` writes a page of its own.
 
-Only ``Exception`` is caught: an interrupt still stops the build.
+Only ``Exception`` is caught: an interrupt still stops the build.  MkDocs' own
+``ERROR`` line for a step that raised ("Error building page ...") is filtered out
+while the guard is installed: the ``render-error`` says it, at the file, and an
+``ERROR`` counted by MkDocs would fail a ``--strict`` build for a page that was built.
 Not a speed-up but a patch of MkDocs' private functions all the same, so it
 lives here behind the version gate: on an untested MkDocs it is off, and a page
 that cannot be converted ends the build as in plain MkDocs (one info line says
@@ -30,6 +33,7 @@ so).  ``site/render_errors.py`` says what failed and drops a ``template:`` or
 from __future__ import annotations
 
 import contextlib
+import logging
 from collections.abc import Callable
 from typing import Any
 
@@ -43,6 +47,20 @@ from mkdocs.structure.toc import get_toc
 OnFailure = Callable[[Page, Exception], str]
 #: (page, content) -> a whole HTML page, for a page the theme cannot render
 Standalone = Callable[[Page, str], str]
+
+#: How MkDocs' ``_populate_page`` and ``_build_page`` begin the ERROR they log before
+#: re-raising (mkdocs/commands/build.py).
+_PAGE_ERRORS = ("Error reading page '", "Error building page '")
+
+
+class _GuardedPageErrors(logging.Filter):
+    """Drops MkDocs' ERROR for a page step the guard catches (it reports its own)."""
+
+    def filter(self, record: logging.LogRecord) -> bool:
+        return not (isinstance(record.msg, str) and record.msg.startswith(_PAGE_ERRORS))
+
+
+_FILTER = _GuardedPageErrors()
 
 #: what the wrappers replaced: (owner, attribute) -> the original
 _ORIGINALS: dict[tuple[Any, str], Any] = {}
@@ -60,9 +78,11 @@ class RenderGuard:
         _wrap(Page, "render", self._render)
         _wrap(mkdocs_build, "_populate_page", self._populate)
         _wrap(mkdocs_build, "_build_page", self._build)
+        mkdocs_build.log.addFilter(_FILTER)  # (added once, however often installed)
 
     @staticmethod
     def uninstall() -> None:
+        mkdocs_build.log.removeFilter(_FILTER)
         for (owner, name), original in _ORIGINALS.items():
             setattr(owner, name, original)
         _ORIGINALS.clear()

@@ -26,6 +26,13 @@ Processors (priority, and why):
 * ``bb_tag`` inline pattern (105, after links and emphasis): a link to the
   tag's page, as a source path on the page itself (MkDocs converts it like a
   wikilink's), a final URL inside an embed.
+* Runs: a wikilink or tag pattern that matches, takes the matches that follow it with
+  only inert text between (``RenderedPattern.handleMatch``) and returns them as one
+  ``<bb-run>`` element; the ``bb_lift_runs`` treeprocessor (19.5, right after inline
+  processing at 20) puts its children back in its place, with the text between them
+  that no inline pattern would have matched in (kept aside meanwhile).  Python-Markdown
+  copies the whole text once per match: thousands of links or tags in one paragraph
+  were quadratic.
 * ``bb_block_ids`` treeprocessor (15: after inline processing at 20, before
   ``attr_list`` at 8 and ``toc`` at 5): ``text ^id`` gives the paragraph or
   list item ``id="^id"`` and hides the marker.
@@ -75,12 +82,97 @@ _ATTR_LIST_MAX = 200
 _ATTR_LIST_END = re.compile(r"[^{}\n]*\}[ \t]*(?:\n|$)")
 
 
-class RenderedPattern(InlineProcessor):
-    """An inline pattern whose element the page's renderer decides."""
+#: The element standing for a run of matches of one pattern (``RenderedPattern``) until
+#: ``LiftRuns`` puts its children in its place.
+RUN_TAG = "bb-run"
+#: Most matches in one run: ``LiftRuns``' work, and Python-Markdown's placing of the run's
+#: children (a list index per child with text after it), grow with the square of a run.
+_RUN_MAX = 256
+# Text between two matches that lets them stand as one run: no inline pattern that runs
+# after ours starts or ends a match on these characters (letters, digits, blanks,
+# newlines, ":", ",", "."), so a later pattern matching across two matches of the run
+# is impossible, and what matches inside this text matches the same on its own.
+_INERT = re.compile(r"[A-Za-z0-9 \t\n:,.]*")
+#: How many texts ``RenderedPattern.matchless`` remembers its answer for.
+_MATCHLESS_KEPT = 1024
 
-    def __init__(self, pattern: str, md: Markdown, renderer: PageRenderer) -> None:
+
+class RenderedPattern(InlineProcessor):
+    """An inline pattern whose element the page's renderer decides.
+
+    Python-Markdown replaces each match by a placeholder in a new copy of the whole
+    text: thousands of matches in one paragraph (tags on a line, a list of inline
+    fields) copied it thousands of times.  So a match takes the matches that follow
+    it, as many as are separated only by inert text (``_INERT``), into one ``RUN_TAG``
+    element: the text between them is their tails, which Python-Markdown processes with
+    the later patterns as it would have in place, or, where no pattern matches in it,
+    ``LiftRuns`` keeps until the run is lifted.  Only elements that are complete
+    already (atomic text, no children: links and tags, never an embed, whose ``!`` is
+    not inert) are taken.
+    """
+
+    def __init__(self, pattern: str, md: Markdown, renderer: PageRenderer,
+                 lift: LiftRuns | None = None) -> None:
         super().__init__(pattern, md)
         self.renderer = renderer
+        #: where runs are lifted, and their tails kept meanwhile (None: no runs)
+        self.lift = lift
+        #: the expressions of this pattern and those after it (``matchless``)
+        self._later: list[re.Pattern[str]] | None = None
+        #: text -> ``matchless(text)``, for the most common tails (" ")
+        self._matchless: dict[str, bool] = {}
+
+    def handleMatch(  # type: ignore[override]
+        self, m: re.Match[str], data: str
+    ) -> tuple[etree.Element | None, int | None, int | None]:
+        el, start, end = self.element(m, data)
+        if el is None or end is None or self.lift is None:
+            return el, start, end
+        items = [el]
+        regex = self.compiled_re
+        while len(items) < _RUN_MAX:
+            following = regex.search(data, end)
+            if following is None or _INERT.fullmatch(data, end, following.start()) is None:
+                break
+            item, item_start, item_end = self.element(following, data)
+            if item is None or item_end is None:
+                break  # declined: Python-Markdown's own loop asks again, and is declined
+            # (an inert character before the match: it claims nothing before its start)
+            between = data[end:following.start()]
+            if between and self.matchless(between):
+                self.lift.tails[items[-1]] = between  # out of Python-Markdown's sight
+            else:
+                items[-1].tail = between or None
+            items.append(item)
+            end = item_end
+        if len(items) == 1:
+            return el, start, end
+        run = etree.Element(RUN_TAG)
+        run.extend(items)
+        return run, start, end
+
+    def element(
+        self, m: re.Match[str], data: str
+    ) -> tuple[etree.Element | None, int | None, int | None]:
+        """One match's element and the span it replaces (None: not this pattern's)."""
+        raise NotImplementedError
+
+    def matchless(self, text: str) -> bool:
+        """No inline pattern from this one on finds a match in ``text``: Python-Markdown
+        would try each on it and leave it as it is, so ``LiftRuns`` keeps it until the
+        run is lifted.  Thousands of tails ("``\\nkey:: ``" between inline fields) each
+        went through every pattern's loop, then through the placing of placeholders."""
+        known = self._matchless.get(text)
+        if known is not None:
+            return known
+        if self._later is None:
+            patterns = list(self.md.inlinePatterns)
+            mine = [i for i, p in enumerate(patterns) if p is self]
+            self._later = [p.getCompiledRegExp() for p in patterns[mine[0]:]] if mine else []
+        found = bool(self._later) and not any(r.search(text) for r in self._later)
+        if len(self._matchless) < _MATCHLESS_KEPT:
+            self._matchless[text] = found
+        return found
 
     def embedded(self, result: str | etree.Element) -> etree.Element:
         """An embed's element; a transclusion (HTML text) is block content: a slot
@@ -95,9 +187,9 @@ class RenderedPattern(InlineProcessor):
 class WikiLinkProcessor(RenderedPattern):
     """``[[Target#Heading|text]]`` and ``![[Embed]]`` -> links, images, transclusions."""
 
-    def handleMatch(
+    def element(
         self, m: re.Match[str], data: str
-    ) -> tuple[etree.Element | str | None, int, int]:
+    ) -> tuple[etree.Element | None, int | None, int | None]:
         if self.renderer.frame is None:
             return None, m.start(0), m.end(0)
         target, fragment, display = split_wikilink(m.group("inner"))
@@ -157,7 +249,7 @@ def is_embed(data: str, start: int) -> bool:
 class TagProcessor(RenderedPattern):
     """``#tag`` in prose -> a link to the tag's page (a styled ``<span>`` where it has none)."""
 
-    def handleMatch(
+    def element(
         self, m: re.Match[str], data: str
     ) -> tuple[etree.Element | None, int | None, int | None]:
         start = m.start()
@@ -246,6 +338,36 @@ class LineTags(Preprocessor):
     def run(self, lines: list[str]) -> list[str]:
         return [_LINE_TAG.sub(LINE_TAG_MARK, line) if line.startswith("#") else line
                 for line in lines]
+
+
+class LiftRuns(Treeprocessor):
+    """Each ``RUN_TAG`` element (``RenderedPattern``) is replaced by its children, and
+    the tails kept out of inline processing are put back."""
+
+    def __init__(self, md: Markdown) -> None:
+        super().__init__(md)
+        #: a run's child -> its tail, that no inline pattern matches in (``matchless``)
+        self.tails: dict[etree.Element, str] = {}
+
+    def run(self, root: etree.Element) -> None:
+        tails, self.tails = self.tails, {}
+        if next(root.iter(RUN_TAG), None) is None:  # a C search: most pages have none
+            return
+        for parent in [el for el in root.iter() if el.find(RUN_TAG) is not None]:
+            children: list[etree.Element] = []
+            for child in parent:
+                if child.tag != RUN_TAG:
+                    children.append(child)
+                    continue
+                items = list(child)
+                for item in items:
+                    kept = tails.get(item)
+                    if kept is not None:  # (its tail is None: Python-Markdown saw none)
+                        item.tail = kept
+                if child.tail:  # (a run's own text is always None: it starts with a match)
+                    items[-1].tail = (items[-1].tail or "") + child.tail
+                children.extend(items)
+            parent[:] = children
 
 
 class BlockIds(Treeprocessor):
@@ -444,11 +566,14 @@ class WikiLinkExtension(Extension):
         md.preprocessors.register(TablePipes(md), "bb_table_pipes", 24)
         md.preprocessors.register(LineTags(md), "bb_line_tags", 23)
         md.preprocessors.register(InlineFootnotes(md), "bb_inline_footnotes", 22)
-        md.inlinePatterns.register(WikiLinkProcessor(WIKILINK_RE, md, self.renderer),
+        lift = LiftRuns(md)
+        md.inlinePatterns.register(WikiLinkProcessor(WIKILINK_RE, md, self.renderer, lift),
                                    "bb_wikilink", 185)
         md.inlinePatterns.register(MarkdownEmbedProcessor(MARKDOWN_EMBED_RE, md, self.renderer),
                                    "bb_markdown_embed", 155)
-        md.inlinePatterns.register(TagProcessor(TAG_RE, md, self.renderer), "bb_tag", 105)
+        md.inlinePatterns.register(TagProcessor(TAG_RE, md, self.renderer, lift),
+                                   "bb_tag", 105)
+        md.treeprocessors.register(lift, "bb_lift_runs", 19.5)
         md.treeprocessors.register(BlockIds(md), "bb_block_ids", 15)
         md.treeprocessors.register(EmbedBlocks(md), "bb_embed_blocks", 14)
         md.treeprocessors.register(ImageSizes(md), "bb_image_sizes", 3)
