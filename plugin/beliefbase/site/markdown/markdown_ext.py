@@ -122,7 +122,7 @@ class RenderedPattern(InlineProcessor):
         #: text -> ``matchless(text)``, for the most common tails (" ")
         self._matchless: dict[str, bool] = {}
 
-    def handleMatch(  # type: ignore[override]
+    def handleMatch(
         self, m: re.Match[str], data: str
     ) -> tuple[etree.Element | None, int | None, int | None]:
         el, start, end = self.element(m, data)
