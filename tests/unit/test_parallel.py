@@ -46,3 +46,25 @@ def test_two_ends_hand_out_every_index_once() -> None:
     assert ends.back() == 4
     assert not ends.take(4)  # the back has it
     assert ends.front() is None and ends.back() is None
+
+
+@pytest.mark.parametrize("processes", [2, 3])
+def test_spilled_results_are_read_back_a_chunk_at_a_time(processes: int) -> None:
+    from beliefbase.builder.parallel import spilled_map
+
+    spilled = spilled_map(_square_slowly, list(range(160)), processes)
+    try:
+        chunks = -(-160 // spilled.size)
+        results = [r for i in range(chunks) for r in spilled.chunk(i)]
+        assert [square for square, _ in results] == [n * n for n in range(160)]
+        assert len({pid for _, pid in results}) == processes
+        assert spilled.chunk(chunks - 1) == results[(chunks - 1) * spilled.size:]  # again
+    finally:
+        spilled.close()
+
+
+def test_a_dead_spilling_worker_is_an_eof_not_a_hang() -> None:
+    from beliefbase.builder.parallel import spilled_map
+
+    with pytest.raises(EOFError):
+        spilled_map(_die_in_worker, list(range(160)), 2)
