@@ -21,6 +21,7 @@ the worker's, the pickled message, this process's copy).
 
 from __future__ import annotations
 
+import gc
 import multiprocessing as mp
 import os
 import pickle
@@ -157,14 +158,18 @@ def spilled_map(
     files: list[IO[bytes]] = [tempfile.TemporaryFile() for _ in range(processes)]  # noqa: SIM115
     workers: list[tuple[Any, Connection]] = []
     try:
-        for number in range(1, processes):
-            reader, writer = context.Pipe(duplex=False)
-            worker = context.Process(target=_spill_work,
-                                     args=(func, chunks, ends, writer, files[number], number),
-                                     daemon=True)
-            worker.start()
-            writer.close()  # the worker's copy stays open: EOF here means it died
-            workers.append((worker, reader))
+        gc.freeze()  # the workers' collections then leave the shared objects' pages alone
+        try:
+            for number in range(1, processes):
+                reader, writer = context.Pipe(duplex=False)
+                worker = context.Process(
+                    target=_spill_work,
+                    args=(func, chunks, ends, writer, files[number], number), daemon=True)
+                worker.start()
+                writer.close()  # the worker's copy stays open: EOF here means it died
+                workers.append((worker, reader))
+        finally:
+            gc.unfreeze()
         where = _spill(func, chunks, ends.back, files[0], 0)
         for worker, reader in workers:
             where.update(reader.recv())
