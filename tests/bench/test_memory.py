@@ -2,7 +2,7 @@
 
 A 5,000-note build must stay within 2x plain Material with a minimal nav; what
 decides that is the memory each note adds, so this compares how much the peak
-grows from a 150-note to a 300-note vault, ours (with the explorer) against
+grows from a 300-note to a 600-note vault, ours (with the explorer) against
 Material without navigation, each build a fresh child process measured as
 ``python -m beliefbase.bench`` measures it (PSS summed over the process tree).
 Both sizes are above the thresholds of the workers (search, panels, Markdown
@@ -38,7 +38,7 @@ def _peak_mb(config: Path, site: Path) -> float:
 
 def test_memory_per_note_within_twice_materials(tmp_path: Path) -> None:
     peaks: dict[str, list[float]] = {"ours": [], "material": []}
-    for n in (150, 300):
+    for n in (300, 600):
         vault = generate_vault(tmp_path / f"v{n}", n)
         peaks["ours"].append(_peak_mb(explorer_config(vault), tmp_path / f"ours{n}"))
         peaks["material"].append(_peak_mb(nonav_config(vault), tmp_path / f"material{n}"))
