@@ -242,3 +242,18 @@ def test_built_sites_are_kept_until_the_sizes_last_build(monkeypatch, tmp_path) 
     assert sites_during == [2]  # explorer and Material without navigation, both kept
     assert len(seen) == 4 and all(ok for _, ok in seen)
     assert not seen[0][0].exists()  # deleted once the size was done
+
+
+def test_table_compares_the_explorer_builds_memory_with_material_without_navigation() -> None:
+    # issue 20's goal is ours within 2x Material with a minimal nav at 1k and 5k notes,
+    # where plain Material (its quadratic navigation) is not measured at all
+    result = SizeResult(5000, Path("v"), False, {}, {
+        "build_explorer": Measurement(seconds=[6.0], rss_bytes=450 * 1024 * 1024),
+        "plain_nonav": Measurement(seconds=[3.0], rss_bytes=250 * 1024 * 1024),
+        "plain": Measurement("skipped", note="more than --plain-max 1000 notes"),
+    })
+    text = text_table([result])
+    assert "peak memory, plain Material, navigation emptied" in text
+    line = next(row for row in text.splitlines()
+                if row.startswith("explorer build/Material without navigation, peak memory"))
+    assert line.endswith("1.80×")

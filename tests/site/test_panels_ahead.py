@@ -56,7 +56,7 @@ def test_panels_made_ahead_write_the_same_site_and_log(
 
 def test_a_worker_that_dies_loses_no_panel(project: Any, tmp_path: Path, made: list[tuple[int, int]],
                                            monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setattr(parallel, "_work", lambda *args: os._exit(3))
+    monkeypatch.setattr(parallel, "_spill_work", lambda *args: os._exit(3))
     on, on_log = _build(project, tmp_path, True)
     off, off_log = _build(project, tmp_path, False)
     assert made == [(0, 0)]  # the burst gave up; every page made its own

@@ -127,3 +127,34 @@ def test_offload_only_for_large_builds_with_materials_search(
     assert search_offload.SearchOffload.install({}, pages=1_000) is None  # no Material search
     monkeypatch.setattr(search_offload.os, "cpu_count", lambda: 1)
     assert search_offload.SearchOffload.install(config.plugins, pages=1_000) is None
+
+
+def test_sections_become_entries_as_their_batch_comes_back(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    # Issue 20: the parsed sections (lists of text pieces) take several times the
+    # memory of the entries made from them; a large build kept every page's until
+    # on_post_build.  Each batch is added once the batches before it are.
+    from types import SimpleNamespace
+
+    monkeypatch.setattr(search_offload, "BATCH", 2)
+    added: list[tuple[str, str]] = []
+    index = SimpleNamespace(create_entry_for_section=lambda section, toc, url, page: added.append(
+        (url, "".join(section.title))))
+    offload = search_offload.SearchOffload(index)
+    offload.failed = True  # no worker: the test answers each batch itself
+    pages = [SimpleNamespace(meta={}, content=f"<h1 id='p{i}'>P{i}</h1><p>text {i}</p>",
+                             toc=[], url=f"p{i}/") for i in range(6)]
+    for page in pages[:2]:
+        offload.add_entry_from_context(page)
+    offload.results[0] = search_offload._parse_pages(offload.html.pop(0))
+    for page in pages[2:4]:
+        offload.add_entry_from_context(page)
+    assert [url for url, _ in added] == ["p0/", "p1/"]  # batch 0 added meanwhile
+    assert offload.results == {} and offload.jobs[0] == []  # and let go of
+    offload.results[2] = [[] for _ in range(2)]  # batch 2 back before batch 1: waits
+    for page in pages[4:]:
+        offload.add_entry_from_context(page)
+    assert len(added) == 2 and 2 in offload.results
+    offload.finish()  # batch 1 parsed here (its answer never came), then batch 2
+    assert added == [(f"p{i}/", f"P{i}") for i in range(4)]
+    assert "add_entry_from_context" not in vars(index)

@@ -46,3 +46,24 @@ def test_unclaimed_indexes_are_handed_out_once() -> None:
     assert unclaimed.back() == 4
     assert not unclaimed.take(4)  # the back has it
     assert unclaimed.front() is None and unclaimed.back() is None
+
+@pytest.mark.parametrize("processes", [2, 3])
+def test_spilled_results_are_read_back_a_chunk_at_a_time(processes: int) -> None:
+    from beliefbase.builder.parallel import spilled_map
+
+    spilled = spilled_map(_square_slowly, list(range(160)), processes)
+    try:
+        chunks = -(-160 // spilled.size)
+        results = [r for i in range(chunks) for r in spilled.chunk(i)]
+        assert [square for square, _ in results] == [n * n for n in range(160)]
+        assert len({pid for _, pid in results}) == processes
+        assert spilled.chunk(chunks - 1) == results[(chunks - 1) * spilled.size:]  # again
+    finally:
+        spilled.close()
+
+
+def test_a_dead_spilling_worker_is_an_eof_not_a_hang() -> None:
+    from beliefbase.builder.parallel import spilled_map
+
+    with pytest.raises(EOFError):
+        spilled_map(_die_in_worker, list(range(160)), 2)

@@ -142,6 +142,8 @@ class SizeResult:
             "plain/explorer": _ratio(self.best("plain"), self.best("build_explorer")),
             "rss_explorer/plain": _ratio(self._rss("build_explorer"), plain_rss),
             "explorer/nonav": _ratio(self.best("build_explorer"), self.best("plain_nonav")),
+            # the memory goal (issue 20): within 2x Material with a minimal nav at every size
+            "rss_explorer/nonav": _ratio(self._rss("build_explorer"), self._rss("plain_nonav")),
             "nonav/floor": _ratio(self.best("plain_nonav"), self.best("floor")),
             "compile/floor": _ratio(compile_s, self.best("floor")),
             "compile_per_1000_s": compile_s * 1000 / self.notes if compile_s is not None else None,

@@ -10,16 +10,25 @@ from the back, and each sends all its results in one message at the end,
 pickled chunk by chunk as it goes (so that the pickling is shared out too, and
 only the transfer and unpickling wait at the end).  When the other CPUs are
 busy, this process simply computes more of the chunks.
+
+``spilled_map`` is the same for results read one chunk at a time much later
+(the panels under every page, taken as the theme renders it): each process
+appends its chunks, pickled, to an unnamed temporary file of its own and sends
+only where each lies, so no process holds all the results at once (a
+5,000-note build held its 70 MB of panels three times over at the hand-over:
+the worker's, the pickled message, this process's copy).
 """
 
 from __future__ import annotations
 
+import gc
 import multiprocessing as mp
 import os
 import pickle
+import tempfile
 from collections.abc import Callable, Sequence
 from multiprocessing.connection import Connection
-from typing import Any, TypeVar
+from typing import IO, Any, Generic, TypeVar
 
 _Item = TypeVar("_Item")
 _Result = TypeVar("_Result")
@@ -98,6 +107,122 @@ def _work(
         done[i] = pickle.dumps([func(item) for item in chunks[i]], pickle.HIGHEST_PROTOCOL)
     writer.send(done)
     writer.close()
+
+
+def spilled_map_if_it_pays(
+    func: Callable[[_Item], _Result], items: Sequence[_Item], threshold: int,
+    workers: int = 0,
+) -> Spilled[_Result] | None:
+    """``spilled_map`` over one process per CPU (at most 4) with ``fork``, or None
+    where that would not pay or a worker failed (as ``map_if_it_pays``)."""
+    count = workers or min(os.cpu_count() or 1, 4)
+    if count <= 1 or len(items) < threshold or "fork" not in mp.get_all_start_methods():
+        return None
+    try:
+        return spilled_map(func, items, count)
+    except (OSError, EOFError, pickle.PicklingError):
+        return None
+
+
+class Spilled(Generic[_Result]):
+    """The results of ``spilled_map``: item ``j`` is in chunk ``j // size``, which
+    lies pickled in one of the processes' temporary files until it is read back."""
+
+    def __init__(self, size: int, files: list[IO[bytes]],
+                 where: dict[int, tuple[int, int, int]]) -> None:
+        self.size = size
+        self._files = files
+        self._where = where  # chunk -> (file, offset, length)
+
+    def chunk(self, i: int) -> list[_Result]:
+        file, offset, length = self._where[i]
+        data = _read_at(self._files[file].fileno(), offset, length)
+        result: list[_Result] = pickle.loads(data)  # noqa: S301 - our own processes'
+        return result
+
+    def close(self) -> None:
+        for file in self._files:
+            file.close()
+
+
+def spilled_map(
+    func: Callable[[_Item], _Result], items: Sequence[_Item], processes: int
+) -> Spilled[_Result]:
+    """``[func(item) for item in items]`` as ``shared_map`` computes it (``fork`` only),
+    each chunk written to a temporary file as it is made instead of kept."""
+    size = max(16, -(-len(items) // (_CHUNKS_PER_PROCESS * processes)))
+    chunks = [items[i:i + size] for i in range(0, len(items), size)]
+    context = mp.get_context("fork")
+    ends = UnclaimedIndexes(context, len(chunks))
+    # closed by the caller through Spilled.close, or below when the map fails
+    files: list[IO[bytes]] = [tempfile.TemporaryFile() for _ in range(processes)]  # noqa: SIM115
+    workers: list[tuple[Any, Connection]] = []
+    try:
+        gc.freeze()  # the workers' collections then leave the shared objects' pages alone
+        try:
+            for number in range(1, processes):
+                reader, writer = context.Pipe(duplex=False)
+                worker = context.Process(
+                    target=_spill_work,
+                    args=(func, chunks, ends, writer, files[number], number), daemon=True)
+                worker.start()
+                writer.close()  # the worker's copy stays open: EOF here means it died
+                workers.append((worker, reader))
+        finally:
+            gc.unfreeze()
+        where = _spill(func, chunks, ends.back, files[0], 0)
+        for worker, reader in workers:
+            where.update(reader.recv())
+            worker.join()
+        return Spilled(size, files, where)
+    except BaseException:
+        for file in files:
+            file.close()
+        raise
+    finally:
+        for worker, reader in workers:
+            reader.close()
+            if worker.is_alive():
+                worker.terminate()
+                worker.join()
+
+
+def _spill(func: Callable[[_Item], _Result], chunks: list[Sequence[_Item]],
+           take: Callable[[], int | None], file: IO[bytes], number: int,
+           ) -> dict[int, tuple[int, int, int]]:
+    """Make the chunks ``take`` gives, appending each to ``file``; where each lies."""
+    where: dict[int, tuple[int, int, int]] = {}
+    end = 0
+    while (i := take()) is not None:
+        data = pickle.dumps([func(item) for item in chunks[i]], pickle.HIGHEST_PROTOCOL)
+        _write_at(file.fileno(), data, end)
+        where[i] = (number, end, len(data))
+        end += len(data)
+    return where
+
+
+def _spill_work(func: Callable[[_Item], _Result], chunks: list[Sequence[_Item]],
+                ends: UnclaimedIndexes, writer: Connection, file: IO[bytes], number: int) -> None:
+    writer.send(_spill(func, chunks, ends.front, file, number))
+    writer.close()
+
+
+def _write_at(fd: int, data: bytes, offset: int) -> None:
+    view = memoryview(data)
+    while view:
+        written = os.pwrite(fd, view, offset)
+        view, offset = view[written:], offset + written
+
+
+def _read_at(fd: int, offset: int, length: int) -> bytes:
+    parts = []
+    while length > 0:
+        part = os.pread(fd, length, offset)
+        if not part:
+            raise EOFError("a chunk of results is missing from its file")
+        parts.append(part)
+        offset, length = offset + len(part), length - len(part)
+    return b"".join(parts)
 
 
 class UnclaimedIndexes:

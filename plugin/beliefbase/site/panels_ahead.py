@@ -16,6 +16,11 @@ this process touches little but the compiled vault, as the workers do.
 Material's search worker is idle then (it parses pages as they are
 rendered), so the second core is free.
 
+The panels wait in temporary files, one per process (``spilled_map``), and a
+page's are read back when the theme renders it, a chunk of pages at a time:
+kept in memory, the panels of a 5,000-note build were 70 MB more at the
+build's peak.
+
 What a worker cannot make is made in this process as the page comes: the
 belief panel (the belief index is an SQLite connection, which must not cross
 a fork).  Small builds (a ``--dirty`` rebuild, a few hundred notes) and
@@ -29,7 +34,7 @@ import functools
 from collections.abc import Callable, Sequence
 
 from ..builder.documents import Document
-from ..builder.parallel import map_if_it_pays
+from ..builder.parallel import Spilled, spilled_map_if_it_pays
 
 #: Below this many pages the fork and the hand-over cost more than they save.
 PANELS_THRESHOLD = 200
@@ -38,19 +43,50 @@ PANELS_THRESHOLD = 200
 PageKey = tuple[Document, str]
 
 
+class MadePanels:
+    """The panels made ahead, keyed by (document path, url); each taken once (``pop``)."""
+
+    def __init__(self, pages: Sequence[PageKey], made: Spilled[str]) -> None:
+        self._index: dict[tuple[str, str], int] = {
+            (doc.path, url): j for j, (doc, url) in enumerate(pages)}
+        self._made = made
+        #: the chunk read back last: the theme renders pages in the order they were made
+        self._chunk: tuple[int, list[str]] | None = None
+
+    def __len__(self) -> int:
+        return len(self._index)
+
+    def pop(self, key: tuple[str, str], default: str | None = None) -> str | None:
+        j = self._index.pop(key, None)
+        if j is None:
+            return default
+        i, at = divmod(j, self._made.size)
+        if self._chunk is None or self._chunk[0] != i:
+            self._chunk = (i, self._made.chunk(i))
+        html = self._chunk[1][at]
+        if not self._index:
+            self.close()
+        return html
+
+    def close(self) -> None:
+        self._index.clear()
+        self._chunk = None
+        self._made.close()
+
+
 def panels_ahead(make: Callable[[Document, str], str], pages: Sequence[PageKey],
-                 workers: int = 0) -> dict[tuple[str, str], str]:
+                 workers: int = 0) -> MadePanels | dict[tuple[str, str], str]:
     """``make(doc, url)`` of every page, keyed by (document path, url); computed in
     this process and forked workers, or ``{}`` where that would not pay.
 
     ``workers``: 0 = one per CPU (at most 4), 1 = none (always ``{}``).
     """
     # forked: the workers inherit ``make`` and the pages; only the HTML is pickled
-    made = map_if_it_pays(functools.partial(_make_page, make), pages, PANELS_THRESHOLD,
-                          workers, fork_only=True)
+    made = spilled_map_if_it_pays(functools.partial(_make_page, make), pages,
+                                  PANELS_THRESHOLD, workers)
     if made is None:
         return {}
-    return {(doc.path, url): html for (doc, url), html in zip(pages, made, strict=True)}
+    return MadePanels(pages, made)
 
 
 def _make_page(make: Callable[[Document, str], str], page: PageKey) -> str:

@@ -47,7 +47,7 @@ from .markdown.markdown_ext import WikiLinkExtension
 from .navigation import NavigationOptions, NavigationSite
 from .output import write_chunks, write_text
 from .panels import Panels, drift_banner_html, wanted_html
-from .panels_ahead import PageKey, panels_ahead
+from .panels_ahead import MadePanels, PageKey, panels_ahead
 from .reader.dates import DatesCache, note_dates
 from .reader.entity_pages import EntitySite
 from .reader.folders import FolderOptions, FolderSite
@@ -97,7 +97,7 @@ class SiteBuild:
         self.folders: FolderSite | None = None  # breadcrumbs, folder pages (folders.py)
         self.home_src: str | None = None  # the generated home page, if the vault has none
         #: panels made ahead, by (document path, page URL), each taken once
-        self._panels_made: dict[tuple[str, str], str] = {}
+        self._panels_made: MadePanels | dict[tuple[str, str], str] = {}
         self.panels_taken = 0  # pages whose panels were made ahead
 
     # -- sources -----------------------------------------------------------------------
@@ -124,6 +124,9 @@ class SiteBuild:
         """Drop what only rendering pages needed (note texts, link tables, panel
         lookups) before the theme writes its search index, the build's peak."""
         self._texts.clear()
+        if isinstance(self._panels_made, MadePanels):
+            self._panels_made.close()  # its temporary files
+        self._panels_made = {}
         DECODED.close()
         self.renderer.release()
         self.panels.release()

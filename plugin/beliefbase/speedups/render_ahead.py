@@ -244,13 +244,7 @@ class RenderAhead:
 
         logging.Logger.callHandlers = keep  # type: ignore[method-assign,assignment]
 
-        first_done = False
-        if self._first is not None:
-            try:
-                self._first()
-                first_done = True
-            except Exception:  # noqa: BLE001 - the main process does it and reports
-                log.debug("the worker's first work failed; it is done here", exc_info=True)
+        first_done = self._first is not None and _in_child(self._first)
         spilled: dict[str, tuple[int, int]] = {}  # src_uri -> (offset, length) in _spill
         offset = 0
         fd = self._spill.fileno()
@@ -279,6 +273,26 @@ class RenderAhead:
         if self.in_worker and self._logged is not None:
             self._kept = _converted(md, markdown, html, self._logged)
             self._logged = None
+
+
+def _in_child(work: Callable[[], None]) -> bool:
+    """Did ``work`` succeed in a forked child, waited for?  What it allocates (the
+    compile's files: ``graph.json``, the reader's and the explorer's data) leaves
+    with the child; done in the worker itself, those pages stayed in the worker's
+    heap while it converted, counted on top of this build's peak (a 5,000-note
+    build's, while both processes convert)."""
+    pid = os.fork()
+    if pid == 0:  # the child: never returns
+        code = 1
+        try:
+            work()
+            code = 0
+        except Exception:  # noqa: BLE001 - the main process does it and reports
+            log.debug("the worker's first work failed; it is done here", exc_info=True)
+        finally:
+            os._exit(code)
+    _, status = os.waitpid(pid, 0)
+    return os.waitstatus_to_exitcode(status) == 0
 
 
 def _converted(md: Markdown, markdown: str, html: str,

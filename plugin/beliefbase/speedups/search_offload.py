@@ -8,6 +8,10 @@ running Material's own ``Parser`` instead, and after the last page (first thing 
 ``on_post_build``, before the index is written) add the returned sections in page
 order with Material's own ``create_entry_for_section``: the index is the one
 Material would write, byte for byte (tests build sites both ways and compare).
+Each batch's sections become index entries as soon as every batch before it has
+(on the rendering thread, when it hands over the next page): the parsed sections
+(lists of text pieces, attribute dicts) take several times the memory of the
+entries made from them, and a 5,000-page build would keep them all until the end.
 
 The worker is a fresh interpreter (``python -c``) that imports only what Material's
 parser needs: a forked one would keep the old copy of every page of this process's
@@ -82,7 +86,8 @@ class SearchOffload:
 
     def __init__(self, index: Any) -> None:
         self.index = index
-        self.jobs: list[list[Any]] = []  # the pages of each batch sent
+        self.jobs: list[list[Any]] = []  # the pages of each batch sent ([] once added)
+        self.added = 0  # batches before this one are in the index
         self.pages: list[Any] = []  # of the batch being filled
         self.batch: list[str] = []  # their HTML
         #: batch -> its HTML until its result comes (parsed here if it never does)
@@ -111,6 +116,23 @@ class SearchOffload:
         self.batch.append(page.content)  # as it is now: later hooks change page.content
         if len(self.batch) == BATCH:
             self._send()
+            self._add_ready()
+
+    def _add_ready(self) -> None:
+        """Add the batches whose sections came back, in order, and let go of them."""
+        while (sections := self.results.pop(self.added, None)) is not None:
+            self._add(self.jobs[self.added], sections)
+            self.jobs[self.added] = []
+            self.added += 1
+
+    def _add(self, pages: list[Any], sections: list[list[_Section]]) -> None:
+        from material.plugins.search.plugin import Element, Section
+
+        for page, kept in zip(pages, sections, strict=True):
+            for tag, attrs, depth, ident, title, text in kept:
+                section = Section(Element(tag, attrs), depth)  # Material's again
+                section.id, section.title, section.text = ident, title, text
+                self.index.create_entry_for_section(section, page.toc, page.url, page)
 
     def _send(self) -> None:
         key = len(self.jobs)
@@ -162,21 +184,15 @@ class SearchOffload:
 
     def finish(self) -> None:
         """Add every page's sections to the index, in page order; stop the worker."""
-        from material.plugins.search.plugin import Element, Section
-
         if self.batch:
             self._send()
         try:
             self._stop()
-            for key, pages in enumerate(self.jobs):
+            for key in range(self.added, len(self.jobs)):
                 sections = self.results.pop(key, None)
                 if sections is None:
                     sections = _parse_pages(self.html.pop(key))
-                for page, kept in zip(pages, sections, strict=True):
-                    for tag, attrs, depth, ident, title, text in kept:
-                        section = Section(Element(tag, attrs), depth)  # Material's again
-                        section.id, section.title, section.text = ident, title, text
-                        self.index.create_entry_for_section(section, page.toc, page.url, page)
+                self._add(self.jobs[key], sections)
         finally:
             self.close()
 
