@@ -54,10 +54,23 @@ class DocPart:
     # of thousands of calls in a large vault)
     @functools.cached_property
     def nodes_json(self) -> str:
-        return compact_json_for_html([node_record(n) for n in self.nodes])[1:-1]
+        return self.nodes_text()
 
     @functools.cached_property
     def edges_json(self) -> str:
+        return self.edges_text()
+
+    def nodes_text(self) -> str:
+        """``nodes_json`` made anew, kept by no one (a one-off build writes each part
+        once: keeping every part's text held all of ``graph.json`` while it wrote)."""
+        if "nodes_json" in self.__dict__:
+            return self.nodes_json
+        return compact_json_for_html([node_record(n) for n in self.nodes])[1:-1]
+
+    def edges_text(self) -> str:
+        """``edges_json`` made anew, likewise."""
+        if "edges_json" in self.__dict__:
+            return self.edges_json
         return compact_json_for_html(
             [edge_record(e) for e in sorted(self.edges, key=_edge_order)])[1:-1]
 

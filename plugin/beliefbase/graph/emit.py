@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import itertools
 import json
-from collections.abc import Iterable
+from collections.abc import Iterable, Iterator
 from typing import Any
 
 from ..html_json import json_for_html
@@ -23,39 +23,47 @@ _KIND_ORDER = {k: i for i, k in enumerate(
 
 def graph_json_text(graph: Graph) -> str:
     """The ``graph.json`` text (see ``graph_json_chunks``)."""
-    return "".join(graph_json_chunks(graph))
+    return "".join(graph_json_chunks(graph, keep=False))
 
 
-def graph_json_chunks(graph: Graph) -> list[str]:
+def graph_json_chunks(graph: Graph, *, keep: bool = True) -> Iterable[str]:
     """The ``graph.json`` text in pieces: networks, then each document (by path)
     with its sections and blocks, then tags, assets and external links; edges
     grouped by the file that states them.  Assembled from the per-document text
     the ``GraphBuilder`` keeps, so an edit re-serialises only the edited note;
     written piece by piece, so the whole text (the site's largest file) is never
     one string.  The pieces of unchanged documents are the very strings of the
-    last build, so comparing two builds' lists is mostly identity checks."""
+    last build, so comparing two builds' lists is mostly identity checks.
+
+    ``keep`` False (a one-off build: no later build compares): the pieces are made
+    as they are written and kept by no one, neither here nor by the parts."""
     own = {n.bid for part in graph.parts for n in part.nodes}
     networks = sorted((n for n in graph.nodes.values() if n.kind == "Network"),
                       key=lambda n: (n.path or "", n.bid))
     shared = sorted((n for n in graph.nodes.values()
                      if n.kind != "Network" and n.bid not in own),
                     key=lambda n: (_KIND_ORDER.get(n.kind, 99), n.path or "", n.url or "", n.bid))
-    chunks = ['{"edges":[']
-    _joined(chunks, (part.edges_json for part in graph.parts if part.edges_json))
-    chunks.append('],"nodes":[')
-    _joined(chunks, itertools.chain((_node_json(n) for n in networks),
-                                    (part.nodes_json for part in graph.parts if part.nodes_json),
-                                    (_node_json(n) for n in shared)))
-    chunks.append(f'],"version":{GRAPH_JSON_VERSION}}}')
-    return chunks
+    if keep:
+        edges: Iterable[str] = (part.edges_json for part in graph.parts)
+        nodes: Iterable[str] = (part.nodes_json for part in graph.parts)
+    else:
+        edges = (part.edges_text() for part in graph.parts)
+        nodes = (part.nodes_text() for part in graph.parts)
+    chunks = itertools.chain(
+        ['{"edges":['], _joined(text for text in edges if text), ['],"nodes":['],
+        _joined(itertools.chain((_node_json(n) for n in networks),
+                                (text for text in nodes if text),
+                                (_node_json(n) for n in shared))),
+        [f'],"version":{GRAPH_JSON_VERSION}}}'])
+    return list(chunks) if keep else chunks
 
 
-def _joined(chunks: list[str], items: Iterable[str]) -> None:
-    """Append ``items`` to ``chunks`` with a comma between them (no string is copied)."""
+def _joined(items: Iterable[str]) -> Iterator[str]:
+    """``items`` with a comma between them (no string is copied)."""
     for i, item in enumerate(items):
         if i:
-            chunks.append(",")
-        chunks.append(item)
+            yield ","
+        yield item
 
 
 def dumps(document: Any) -> str:

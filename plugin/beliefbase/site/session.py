@@ -406,10 +406,18 @@ class SiteBuild:
         if self.graph is None:  # a Compiled made without its graph (tests)
             self.graph = GraphBuilder().build(self.compiled)
         graph_file = out / "graph.json"
-        chunks = graph_json_chunks(self.graph)
-        same = self.reader is not None and self.reader.same_graph(chunks) and graph_file.exists()
-        if not same:
-            write_chunks(graph_file, chunks)
+        # under serve the next rebuild compares its pieces with these; a one-off
+        # build writes each piece as it is made and keeps none
+        serving = self.reader is not None and self.reader.options.background
+        if not serving:
+            write_chunks(graph_file, graph_json_chunks(self.graph, keep=False))
+            same = False
+        else:
+            chunks = list(graph_json_chunks(self.graph))
+            same = self.reader is not None and self.reader.same_graph(chunks) \
+                and graph_file.exists()
+            if not same:
+                write_chunks(graph_file, chunks)
         if self.reader is not None:
             self.reader.write_outputs(out, self.graph, graph_changed=not same)
         if self.navigation is not None:
