@@ -5,6 +5,7 @@ console errors, page errors, dialogs and every request a page makes."""
 from __future__ import annotations
 
 import json
+import os
 import shutil
 import sys
 from collections.abc import Iterator
@@ -16,6 +17,12 @@ from urllib.parse import urlsplit
 import pytest
 
 FIXTURES = Path(__file__).parent / "fixtures"
+#: Material's two palettes, chosen by the browser's colour scheme (as this repo's
+#: docs do): a theme with ``"palette": BOTH_PALETTES`` opens in the one under test
+BOTH_PALETTES = [{"media": f"(prefers-color-scheme: {media})", "scheme": scheme,
+                  "primary": "indigo", "accent": "indigo",
+                  "toggle": {"icon": "material/brightness-7", "name": "Switch palette"}}
+                 for media, scheme in (("light", "default"), ("dark", "slate"))]
 # graph_site.py sits beside this file; the suite runs with --import-mode=importlib,
 # which does not put test folders on sys.path.
 sys.path.insert(0, str(Path(__file__).parent))
@@ -122,3 +129,10 @@ def page(browser: Any, guard: Guard) -> Iterator[Any]:
     yield page
     context.close()
     guard.assert_clean()
+
+
+@pytest.fixture(scope="module")
+def shots(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """Where a module's screenshots go: ``BB_SCREENSHOTS`` if set, else a temp folder."""
+    out = os.environ.get("BB_SCREENSHOTS")
+    return Path(out) if out else tmp_path_factory.mktemp("shots")

@@ -8,7 +8,6 @@ screenshots (else they go into the test's tmp folder).
 
 from __future__ import annotations
 
-import os
 import sys
 from collections.abc import Iterator
 from pathlib import Path
@@ -20,6 +19,7 @@ import pytest
 REPO = Path(__file__).resolve().parents[2]
 sys.path.insert(0, str(REPO))
 
+from tests.browser.conftest import BOTH_PALETTES  # noqa: E402
 from tests.conftest import BASE_CONFIG, Project  # noqa: E402
 
 pytestmark = pytest.mark.browser
@@ -42,21 +42,11 @@ def site_url(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
                   "company sees the Lonely Mountain, where Smaug has slept for years; "
                   "**Bilbo** goes in alone. `Smaug` in code is not highlighted.\n\n"
                   "#Thorin:PERSON leads them.\n")
-    palette = [{"media": f"(prefers-color-scheme: {media})", "scheme": scheme,
-                "primary": "indigo", "accent": "indigo",
-                "toggle": {"icon": "material/brightness-7", "name": "Switch palette"}}
-               for media, scheme in (("light", "default"), ("dark", "slate"))]
     result = project.build(site_name="Hobbit notes",
-                           theme={"name": "material", "font": False, "palette": palette})
+                           theme={"name": "material", "font": False, "palette": BOTH_PALETTES})
     assert result.error is None, result.error
     with serve(result.site) as url:
         yield url
-
-
-@pytest.fixture(scope="module")
-def shots(tmp_path_factory: pytest.TempPathFactory) -> Path:
-    out = os.environ.get("BB_SCREENSHOTS")
-    return Path(out) if out else tmp_path_factory.mktemp("shots")
 
 
 def _open(browser: Any, size: str, scheme: str = "light") -> tuple[Any, Any, list[str]]:

@@ -6,7 +6,6 @@ the screenshots (``dashboard-light.png``, ``dashboard-dark.png``).
 
 from __future__ import annotations
 
-import os
 import sys
 from collections.abc import Iterator
 from pathlib import Path
@@ -18,6 +17,7 @@ import pytest
 REPO = Path(__file__).resolve().parents[2]
 sys.path.insert(0, str(REPO))
 
+from tests.browser.conftest import BOTH_PALETTES  # noqa: E402
 from tests.conftest import BASE_CONFIG, Project  # noqa: E402
 
 pytestmark = pytest.mark.browser
@@ -79,21 +79,11 @@ def site_url(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
     for name, (stage, priority, due, lead) in PROJECTS.items():
         project.write(f"{name}.md", f"---\nschema: Project\nstage: {stage}\n"
                       f"priority: {priority}\ndue: {due}\nlead: \"{lead}\"\n---\n# {name}\n")
-    palette = [{"media": f"(prefers-color-scheme: {media})", "scheme": scheme,
-                "primary": "indigo", "accent": "indigo",
-                "toggle": {"icon": "material/brightness-7", "name": "Switch palette"}}
-               for media, scheme in (("light", "default"), ("dark", "slate"))]
     result = project.build(site_name="Projects",
-                           theme={"name": "material", "font": False, "palette": palette})
+                           theme={"name": "material", "font": False, "palette": BOTH_PALETTES})
     assert result.error is None, result.error
     with serve(result.site) as url:
         yield url
-
-
-@pytest.fixture(scope="module")
-def shots(tmp_path_factory: pytest.TempPathFactory) -> Path:
-    out = os.environ.get("BB_SCREENSHOTS")
-    return Path(out) if out else tmp_path_factory.mktemp("shots")
 
 
 @pytest.mark.parametrize("scheme", ["light", "dark"])

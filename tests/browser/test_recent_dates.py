@@ -8,7 +8,6 @@ writes ``recent-*.png`` and ``note-dates-*.png`` there (else into the test's tmp
 
 from __future__ import annotations
 
-import os
 import sys
 from collections.abc import Iterator
 from pathlib import Path
@@ -20,6 +19,7 @@ import pytest
 REPO = Path(__file__).resolve().parents[2]
 sys.path.insert(0, str(REPO))
 
+from tests.browser.conftest import BOTH_PALETTES  # noqa: E402
 from tests.conftest import BASE_CONFIG, Project  # noqa: E402
 
 pytestmark = pytest.mark.browser
@@ -62,22 +62,11 @@ def site_url(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
     (root / "docs").mkdir(parents=True)
     project = Project(root, dict(BASE_CONFIG))
     _write(project)
-    # both palettes, chosen by the browser's colour scheme (as this repo's docs do)
-    palette = [{"media": f"(prefers-color-scheme: {media})", "scheme": scheme,
-                "primary": "indigo", "accent": "indigo",
-                "toggle": {"icon": "material/brightness-7", "name": "Switch palette"}}
-               for media, scheme in (("light", "default"), ("dark", "slate"))]
     result = project.build(site_name="My notes",
-                           theme={"name": "material", "font": False, "palette": palette})
+                           theme={"name": "material", "font": False, "palette": BOTH_PALETTES})
     assert result.error is None, result.error
     with serve(result.site) as url:
         yield url
-
-
-@pytest.fixture(scope="module")
-def shots(tmp_path_factory: pytest.TempPathFactory) -> Path:
-    out = os.environ.get("BB_SCREENSHOTS")
-    return Path(out) if out else tmp_path_factory.mktemp("shots")
 
 
 #: every size in both palettes (the screenshots in docs/ are these)
