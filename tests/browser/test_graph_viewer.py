@@ -257,7 +257,11 @@ def test_local_graph_on_a_page(page: Any, base_url: str) -> None:
     local.locator("[data-bb-role=depth-toggle]").click()
     assert graph(page, "visibleNodeCount()") == 7
     page.wait_for_function(SETTLED)
+    # the whole canvas on screen (the toggle's click scrolled only the button into
+    # view: with other fonts the node may lie below the window, where no click lands)
+    local.locator("canvas").scroll_into_view_if_needed()
     pos = graph(page, "nodeClientPosition('d-gamma')")
+    assert 0 <= pos["y"] <= page.viewport_size["height"], pos
     page.mouse.click(pos["x"], pos["y"])
     page.wait_for_url(f"{base_url}notes/gamma/")
 
