@@ -412,6 +412,8 @@ class SiteBuild:
         if not serving:
             write_chunks(graph_file, graph_json_chunks(self.graph, keep=False))
             same = False
+            if self.reader is not None:  # a later rebuild of this process compares anew
+                self.reader.forget_graph()
         else:
             chunks = list(graph_json_chunks(self.graph))
             same = self.reader is not None and self.reader.same_graph(chunks) \

@@ -315,6 +315,12 @@ class ReaderSite:
         self.cache.last_graph = graph_chunks
         return same
 
+    def forget_graph(self) -> None:
+        """``graph.json`` was written without keeping its pieces: the next build's
+        ``same_graph`` has nothing to compare with (MkDocs keeps this plugin, and
+        so this cache, for every build of the process)."""
+        self.cache.last_graph = []
+
     def write_outputs(self, out_dir: Path, graph: Graph, graph_changed: bool = True) -> None:
         """``graph-view.json`` and ``previews.json`` (each unless a rebuild would
         write the same bytes again); ``search-index.json`` is ``write_search_index``'s."""
