@@ -48,9 +48,8 @@ def map_if_it_pays(
 
     ``workers``: 0 = one per CPU (at most 4), 1 = none (always None).
     """
-    count = workers or min(os.cpu_count() or 1, 4)
-    if (count <= 1 or len(items) < threshold
-            or (fork_only and "fork" not in mp.get_all_start_methods())):
+    count = _workers_that_pay(len(items), threshold, workers, fork_only=fork_only)
+    if count is None:
         return None
     try:
         return shared_map(func, items, count)
@@ -66,20 +65,14 @@ def shared_map(
     ``func`` must be a module-level function (spawn imports it).  Raises
     ``EOFError`` if a worker dies, or ``OSError`` if none can be started.
     """
-    size = max(16, -(-len(items) // (_CHUNKS_PER_PROCESS * processes)))
-    chunks = [items[i:i + size] for i in range(0, len(items), size)]
+    _size, chunks = _chunked(items, processes)
     fork = "fork" in mp.get_all_start_methods()
     context = mp.get_context("fork") if fork else mp.get_context("spawn")
     unclaimed = UnclaimedIndexes(context, len(chunks))
     workers: list[tuple[Any, Connection]] = []
     try:
         for _ in range(processes - 1):
-            reader, writer = context.Pipe(duplex=False)
-            worker = context.Process(target=_work, args=(func, chunks, unclaimed, writer),
-                                     daemon=True)
-            worker.start()
-            writer.close()  # the worker's copy stays open: EOF here means it died
-            workers.append((worker, reader))
+            workers.append(_start(context, _work, (func, chunks, unclaimed)))
         done: dict[int, list[_Result]] = {}
         while (i := unclaimed.back()) is not None:
             done[i] = [func(item) for item in chunks[i]]
@@ -89,11 +82,43 @@ def shared_map(
             worker.join()
         return [result for i in range(len(chunks)) for result in done[i]]
     finally:
-        for worker, reader in workers:
-            reader.close()
-            if worker.is_alive():
-                worker.terminate()
-                worker.join()
+        _stop(workers)
+
+
+def _workers_that_pay(items: int, threshold: int, workers: int, *, fork_only: bool
+                      ) -> int | None:
+    """How many processes a map of ``items`` should use, or None where workers would
+    not pay (fewer than ``threshold`` items, one CPU, no ``fork`` when it is needed).
+    ``workers``: 0 = one per CPU (at most 4), 1 = none."""
+    count = workers or min(os.cpu_count() or 1, 4)
+    if count <= 1 or items < threshold or (
+            fork_only and "fork" not in mp.get_all_start_methods()):
+        return None
+    return count
+
+
+def _chunked(items: Sequence[_Item], processes: int) -> tuple[int, list[Sequence[_Item]]]:
+    """The chunk size for ``processes`` and the chunks of ``items``."""
+    size = max(16, -(-len(items) // (_CHUNKS_PER_PROCESS * processes)))
+    return size, [items[i:i + size] for i in range(0, len(items), size)]
+
+
+def _start(context: Any, target: Callable[..., None], args: tuple[Any, ...]
+           ) -> tuple[Any, Connection]:
+    """A worker running ``target(*args, writer)``, and the reading end of its pipe."""
+    reader, writer = context.Pipe(duplex=False)
+    worker = context.Process(target=target, args=(*args, writer), daemon=True)
+    worker.start()
+    writer.close()  # the worker's copy stays open: EOF here means it died
+    return worker, reader
+
+
+def _stop(workers: list[tuple[Any, Connection]]) -> None:
+    for worker, reader in workers:
+        reader.close()
+        if worker.is_alive():
+            worker.terminate()
+            worker.join()
 
 
 def _work(
@@ -115,8 +140,8 @@ def spilled_map_if_it_pays(
 ) -> Spilled[_Result] | None:
     """``spilled_map`` over one process per CPU (at most 4) with ``fork``, or None
     where that would not pay or a worker failed (as ``map_if_it_pays``)."""
-    count = workers or min(os.cpu_count() or 1, 4)
-    if count <= 1 or len(items) < threshold or "fork" not in mp.get_all_start_methods():
+    count = _workers_that_pay(len(items), threshold, workers, fork_only=True)
+    if count is None:
         return None
     try:
         return spilled_map(func, items, count)
@@ -150,8 +175,7 @@ def spilled_map(
 ) -> Spilled[_Result]:
     """``[func(item) for item in items]`` as ``shared_map`` computes it (``fork`` only),
     each chunk written to a temporary file as it is made instead of kept."""
-    size = max(16, -(-len(items) // (_CHUNKS_PER_PROCESS * processes)))
-    chunks = [items[i:i + size] for i in range(0, len(items), size)]
+    size, chunks = _chunked(items, processes)
     context = mp.get_context("fork")
     ends = UnclaimedIndexes(context, len(chunks))
     # closed by the caller through Spilled.close, or below when the map fails
@@ -161,13 +185,8 @@ def spilled_map(
         gc.freeze()  # the workers' collections then leave the shared objects' pages alone
         try:
             for number in range(1, processes):
-                reader, writer = context.Pipe(duplex=False)
-                worker = context.Process(
-                    target=_spill_work,
-                    args=(func, chunks, ends, writer, files[number], number), daemon=True)
-                worker.start()
-                writer.close()  # the worker's copy stays open: EOF here means it died
-                workers.append((worker, reader))
+                workers.append(_start(context, _spill_work,
+                                      (func, chunks, ends, files[number], number)))
         finally:
             gc.unfreeze()
         where = _spill(func, chunks, ends.back, files[0], 0)
@@ -180,11 +199,7 @@ def spilled_map(
             file.close()
         raise
     finally:
-        for worker, reader in workers:
-            reader.close()
-            if worker.is_alive():
-                worker.terminate()
-                worker.join()
+        _stop(workers)
 
 
 def _spill(func: Callable[[_Item], _Result], chunks: list[Sequence[_Item]],
@@ -202,7 +217,8 @@ def _spill(func: Callable[[_Item], _Result], chunks: list[Sequence[_Item]],
 
 
 def _spill_work(func: Callable[[_Item], _Result], chunks: list[Sequence[_Item]],
-                ends: UnclaimedIndexes, writer: Connection, file: IO[bytes], number: int) -> None:
+                ends: UnclaimedIndexes, file: IO[bytes], number: int, writer: Connection
+                ) -> None:
     writer.send(_spill(func, chunks, ends.front, file, number))
     writer.close()
 
