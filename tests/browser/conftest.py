@@ -17,6 +17,8 @@ from urllib.parse import urlsplit
 import pytest
 
 FIXTURES = Path(__file__).parent / "fixtures"
+#: The window sizes the page tests look at.
+SIZES = {"desktop": (1280, 800), "phone": (390, 844)}
 #: Material's two palettes, chosen by the browser's colour scheme (as this repo's
 #: docs do): a theme with ``"palette": BOTH_PALETTES`` opens in the one under test
 BOTH_PALETTES = [{"media": f"(prefers-color-scheme: {media})", "scheme": scheme,
@@ -136,3 +138,19 @@ def shots(tmp_path_factory: pytest.TempPathFactory) -> Path:
     """Where a module's screenshots go: ``BB_SCREENSHOTS`` if set, else a temp folder."""
     out = os.environ.get("BB_SCREENSHOTS")
     return Path(out) if out else tmp_path_factory.mktemp("shots")
+
+
+def open_watched(browser: Any, size: str, scheme: str = "light") -> tuple[Any, Any, list[str]]:
+    """A new context and page at ``SIZES[size]`` in the ``scheme`` palette, and the
+    list its problems go to: console errors, uncaught exceptions, requests that
+    leave the site."""
+    width, height = SIZES[size]
+    context = browser.new_context(viewport={"width": width, "height": height},
+                                  color_scheme="dark" if scheme == "dark" else "light")
+    page = context.new_page()
+    problems: list[str] = []
+    page.on("console", lambda m: problems.append(m.text) if m.type == "error" else None)
+    page.on("pageerror", lambda e: problems.append(f"uncaught: {e}"))
+    page.on("request", lambda r: problems.append(f"left the site: {r.url}")
+            if urlsplit(r.url).hostname not in ("127.0.0.1", None) else None)
+    return context, page, problems

@@ -12,19 +12,17 @@ import sys
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
-from urllib.parse import urlsplit
 
 import pytest
 
 REPO = Path(__file__).resolve().parents[2]
 sys.path.insert(0, str(REPO))
 
-from tests.browser.conftest import BOTH_PALETTES  # noqa: E402
+from tests.browser.conftest import BOTH_PALETTES, SIZES, open_watched  # noqa: E402
 from tests.conftest import BASE_CONFIG, Project  # noqa: E402
 
 pytestmark = pytest.mark.browser
 
-SIZES = {"desktop": (1280, 800), "phone": (390, 844)}
 VARIANTS = [(size, scheme) for size in SIZES for scheme in ("light", "dark")]
 
 
@@ -49,23 +47,10 @@ def site_url(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
         yield url
 
 
-def _open(browser: Any, size: str, scheme: str = "light") -> tuple[Any, Any, list[str]]:
-    width, height = SIZES[size]
-    context = browser.new_context(viewport={"width": width, "height": height},
-                                  color_scheme="dark" if scheme == "dark" else "light")
-    page = context.new_page()
-    problems: list[str] = []
-    page.on("console", lambda m: problems.append(m.text) if m.type == "error" else None)
-    page.on("pageerror", lambda e: problems.append(f"uncaught: {e}"))
-    page.on("request", lambda r: problems.append(f"left the site: {r.url}")
-            if urlsplit(r.url).hostname not in ("127.0.0.1", None) else None)
-    return context, page, problems
-
-
 @pytest.mark.parametrize(("size", "scheme"), VARIANTS)
 def test_highlights_and_toggle(browser: Any, site_url: str, shots: Path, size: str,
                                scheme: str) -> None:
-    context, page, problems = _open(browser, size, scheme)
+    context, page, problems = open_watched(browser, size, scheme)
     page.goto(f"{site_url}Journey/")
     article = page.locator("article")
     text = article.inner_text()
@@ -102,7 +87,7 @@ def test_highlights_and_toggle(browser: Any, site_url: str, shots: Path, size: s
 
 @pytest.mark.parametrize(("size", "scheme"), VARIANTS)
 def test_entity_page(browser: Any, site_url: str, shots: Path, size: str, scheme: str) -> None:
-    context, page, problems = _open(browser, size, scheme)
+    context, page, problems = open_watched(browser, size, scheme)
     page.goto(f"{site_url}Journey/")
     page.locator("a.bb-entity", has_text="Smaug").first.click()
     page.wait_for_url("**/entities/smaug/")
@@ -117,7 +102,7 @@ def test_entity_page(browser: Any, site_url: str, shots: Path, size: str, scheme
 
 
 def test_graph_viewer_lists_entities(browser: Any, site_url: str, shots: Path) -> None:
-    context, page, problems = _open(browser, "desktop")
+    context, page, problems = open_watched(browser, "desktop")
     page.goto(f"{site_url}graph/")
     kinds = page.locator("[data-bb-role=filter-kinds] input")
     kinds.first.wait_for(state="attached")

@@ -12,19 +12,17 @@ import sys
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
-from urllib.parse import urlsplit
 
 import pytest
 
 REPO = Path(__file__).resolve().parents[2]
 sys.path.insert(0, str(REPO))
 
-from tests.browser.conftest import BOTH_PALETTES  # noqa: E402
+from tests.browser.conftest import BOTH_PALETTES, SIZES, open_watched  # noqa: E402
 from tests.conftest import BASE_CONFIG, Project  # noqa: E402
 
 pytestmark = pytest.mark.browser
 
-SIZES = {"desktop": (1280, 800), "phone": (390, 844)}
 NOTES = {
     "Reading list.md": ("2026-01-12", "2026-05-05",
                         "Books and papers to read next, with a line on why each matters. "
@@ -73,20 +71,6 @@ def site_url(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
 VARIANTS = [(size, scheme) for size in SIZES for scheme in ("light", "dark")]
 
 
-def _open(browser: Any, size: str, scheme: str = "light") -> tuple[Any, Any, list[str]]:
-    width, height = SIZES[size]
-    dark = scheme == "dark"
-    context = browser.new_context(viewport={"width": width, "height": height},
-                                  color_scheme="dark" if dark else "light")
-    page = context.new_page()
-    problems: list[str] = []
-    page.on("console", lambda m: problems.append(m.text) if m.type == "error" else None)
-    page.on("pageerror", lambda e: problems.append(f"uncaught: {e}"))
-    page.on("request", lambda r: problems.append(f"left the site: {r.url}")
-            if urlsplit(r.url).hostname not in ("127.0.0.1", None) else None)
-    return context, page, problems
-
-
 def _is_dark(page: Any) -> bool:
     return bool(page.evaluate("document.body.getAttribute('data-md-color-scheme') === 'slate'"))
 
@@ -94,7 +78,7 @@ def _is_dark(page: Any) -> bool:
 @pytest.mark.parametrize(("size", "scheme"), VARIANTS)
 def test_note_shows_dates_and_reading_time(browser: Any, site_url: str, shots: Path,
                                            size: str, scheme: str) -> None:
-    context, page, problems = _open(browser, size, scheme)
+    context, page, problems = open_watched(browser, size, scheme)
     page.goto(f"{site_url}Reading%20list/")
     assert _is_dark(page) == (scheme == "dark")
     line = page.locator(".bb-note-meta")
@@ -116,7 +100,7 @@ def test_note_shows_dates_and_reading_time(browser: Any, site_url: str, shots: P
 @pytest.mark.parametrize(("size", "scheme"), VARIANTS)
 def test_recent_page_lists_notes(browser: Any, site_url: str, shots: Path, size: str,
                                  scheme: str) -> None:
-    context, page, problems = _open(browser, size, scheme)
+    context, page, problems = open_watched(browser, size, scheme)
     page.goto(f"{site_url}recent/")
     assert _is_dark(page) == (scheme == "dark")
     titles = page.locator(".bb-recent__title").all_inner_texts()
@@ -135,7 +119,7 @@ def test_recent_page_lists_notes(browser: Any, site_url: str, shots: Path, size:
 
 
 def test_home_lists_recent_notes(browser: Any, site_url: str) -> None:
-    context, page, problems = _open(browser, "desktop")
+    context, page, problems = open_watched(browser, "desktop")
     page.goto(site_url)
     home = page.locator(".bb-recent--home")
     assert home.locator("h2").inner_text() == "Recent notes"
