@@ -144,8 +144,10 @@ def url_for_src(path: SrcPath, use_directory_urls: bool = True) -> Url:
 def dest_for_src(path: SrcPath, use_directory_urls: bool = True) -> str:
     """The output file MkDocs writes the page of ``path`` to (``File.dest_uri``)."""
     folder, name = posixpath.split(path)
-    base, _ = posixpath.splitext(name)
-    if base.lower() in ("index", "readme") and _.lower() == ".md":
+    base, ext = posixpath.splitext(name)
+    # only ``index`` and ``README`` spelt so, as MkDocs' ``File`` (``notes/readme.md`` is
+    # ``notes/readme/``); a root ``Index.md`` becomes the home page by ``place_home``
+    if base in ("index", "README") and ext.lower() == ".md":
         dest = posixpath.join(folder, "index.html") if folder else "index.html"
     elif use_directory_urls:
         dest = posixpath.join(folder, base, "index.html") if folder else f"{base}/index.html"

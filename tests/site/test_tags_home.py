@@ -255,3 +255,15 @@ def test_dirty_rebuild_when_index_md_arrives(project) -> None:  # type: ignore[n
     graph = json.loads((result.site / "_beliefbase/graph.json").read_text())
     assert {n["title"]: n["url"] for n in graph["nodes"]
             if n["kind"] == "Document"}["Welcome"] == "Home/"
+
+
+def test_lower_case_readme_in_a_folder_is_its_own_page(project) -> None:  # type: ignore[no-untyped-def]
+    # MkDocs writes notes/readme.md to notes/readme/ (only README.md is a folder's index):
+    # every link to it must point there, not to the folder's URL
+    project.write("index.md", "# Home\n\nSee [[notes/readme]] and [r](notes/readme.md).\n")
+    project.write("notes/readme.md", "# Notes readme\n")
+    result = project.build(strict=True)
+    assert result.error is None, result.lines
+    assert (result.site / "notes/readme/index.html").exists()
+    article = result.article("")
+    assert article.count('href="notes/readme/"') >= 2 and 'href="notes/"' not in article

@@ -189,9 +189,9 @@ def make_document(parsed: ParsedDoc, network: Network, options: CompileOptions) 
 
 
 #: Root notes that serve as the home page of a vault without ``index.md`` /
-#: ``README.md``, in order of preference (file names, compared case-insensitively;
-#: the Obsidian help vault has ``Home.md``).
-HOME_NAMES = ("home", "start here", "welcome")
+#: ``README.md``, in order of preference (file names, compared case-insensitively:
+#: Obsidian users write ``Index.md``, ``Readme.md``; the Obsidian help vault has ``Home.md``).
+HOME_NAMES = ("index", "readme", "home", "start here", "welcome")
 
 
 def place_home(docs: dict[SrcPath, Document], before: SrcPath | None,
