@@ -29,6 +29,7 @@ from .project import (
     belief_context,
     cache_dir,
     compile_project,
+    compile_with_config,
     load_config,
     load_project,
     vault_settings,
@@ -65,8 +66,7 @@ def check(config_file: str | None, strict: bool, as_json: bool, events: bool, co
         for code, (level, meaning) in diag.CODES.items():
             echo(f"{code:22} {level.value:8} {meaning}")
         return
-    config = load_config(config_file)
-    compiled = compile_project(config_file, use_cache=True)
+    config, compiled = compile_with_config(config_file, use_cache=True)
     graph = _graph(compiled)
     # the compile's diagnostics (beliefs and graph invariants included) and the
     # vault settings': what the build reports, less what only rendering finds
@@ -101,8 +101,7 @@ def check(config_file: str | None, strict: bool, as_json: bool, events: bool, co
 def sync(config_file: str | None, source_refs: bool, check: bool, diff: bool) -> None:
     """Write BIDs into notes that lack one and fix links to renamed notes (or, with
     --source-refs, record source hashes)."""
-    config = load_config(config_file)
-    compiled = compile_project(config_file, use_cache=True)
+    config, compiled = compile_with_config(config_file, use_cache=True)
     options = compiled.options
     fixes: dict[SrcPath, list[relink.Fix | relink.Unfixable]] = {}
     if not source_refs:  # what each link meant before the last renames (link_record)

@@ -161,11 +161,12 @@ def compile_project(config_file: str | Path | None = None, *, use_cache: bool = 
     beliefs, and all their diagnostics.  ``use_cache``: read and write the parse
     cache (and the link record) in the plugin's ``cache_dir``.
     """
-    return _compile(config_file, use_cache)[1]
+    return compile_with_config(config_file, use_cache=use_cache)[1]
 
 
-def _compile(config_file: str | Path | None, use_cache: bool) -> tuple[Any, Compiled]:
-    """``compile_project`` and the loaded config it compiled."""
+def compile_with_config(config_file: str | Path | None = None, *, use_cache: bool = False
+                        ) -> tuple[Any, Compiled]:
+    """``compile_project`` and the loaded config it compiled (mkdocs.yml read once)."""
     config = _load_prepared(config_file)
     options = compile_options(config, plugin_config(config))
     compiler = Compiler(options, cache_dir(config) if use_cache else None)
@@ -177,7 +178,7 @@ def belief_context(config_file: str | Path | None = None) -> Any:
     its verified beliefs)."""
     from .beliefs import ProjectContext
 
-    config, compiled = _compile(config_file, True)
+    config, compiled = compile_with_config(config_file, use_cache=True)
     options = compiled.options
     return ProjectContext(
         root=options.project_dir,
