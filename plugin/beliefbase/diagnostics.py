@@ -61,7 +61,7 @@ CODES: dict[str, tuple[Level, str]] = {
                             "in notes of one label; queries see it as text"),
     "entity-type-conflict": (Level.WARNING, "an entity tagged with different types"),
     "bad-date": (Level.INFO, "a frontmatter created/modified/date/updated that is not a date"),
-    "render-error": (Level.WARNING, "a page whose Markdown could not be converted; it shows "
+    "render-error": (Level.WARNING, "a page that could not be read, converted or rendered; it shows "
                      "its source"),
     "unreadable-file": (Level.WARNING, "a file not read: not a regular file (a pipe, a "
                         "device), inside a symlink loop, or named with bytes that are not UTF-8"),

@@ -106,6 +106,8 @@ def test_a_page_python_markdown_cannot_convert_shows_its_source(
     assert result.error is None
     assert [line.split(": ")[0] for line in diagnostic_lines(result, "render-error")] == [
         "WARNING docs/deep-strong.md:1:1"]
+    assert any("its Markdown could not be converted" in line
+               for line in diagnostic_lines(result, "render-error"))
     article = result.article("deep-strong/")
     assert "This page could not be rendered" in article and "RecursionError" in article
     assert "<pre" in article and "**a **a **a" in article and "<strong>" not in article
@@ -199,7 +201,8 @@ def test_a_page_hook_that_raises_costs_that_page_only(
     assert result.error is None
     assert any("docs/boom.md:1:1: render-error:" in line and "injected failure" in line
                for line in result.lines)
-    assert any("at a line not known" in line for line in result.lines)
+    assert any("at a line not known" in line and "it could not be read" in line
+               for line in result.lines)
     assert not [line for line in result.lines if "Error reading page" in line]  # MkDocs' own
     article = result.article("boom/")
     assert "&lt;b&gt;raw&lt;/b&gt; &amp; text" in article and "<b>raw</b>" not in article
@@ -219,7 +222,8 @@ def test_a_page_the_theme_cannot_render_is_written_anyway(
                         _raise_for("boom.md", SiteBuild.panels_after, times))
     result = project.build()
     assert result.error is None
-    assert any("docs/boom.md:1:1: render-error:" in line for line in result.lines)
+    assert any("docs/boom.md:1:1: render-error: the theme could not render it" in line
+               for line in result.lines)
     assert not [line for line in result.lines if "Error building page" in line]  # MkDocs' own
     html = result.page("boom/")
     assert "&lt;b&gt;raw&lt;/b&gt; &amp; text" in html and "<b>raw</b>" not in html

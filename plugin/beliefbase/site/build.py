@@ -557,13 +557,14 @@ class MkDocsBuild:
             "render-error-page.html", title=page.title or "",
             content=Markup(content))  # noqa: S704 - ours, escaped
 
-    def _render_failed(self, page: Page, error: Exception) -> str:
-        """A page's conversion raised: report it at its file, show its source instead."""
+    def _render_failed(self, page: Page, error: Exception, failed: str) -> str:
+        """Reading, converting or rendering a page raised (``failed`` says which):
+        report it at its file, show its source instead."""
         path = page.file.src_uri
         compiler = self.state.compiler
         shown = compiler.options.display(path) if compiler is not None else path
         found = diag.make("render-error", shown, 1, 1,
-                          f"this page could not be converted ({describe(error)}; at a line "
+                          f"{failed} ({describe(error)}; at a line "
                           f"not known: reported at the file's start); it shows its source "
                           f"as plain text: {advice(error)}")
         self.diagnostics.append(found)

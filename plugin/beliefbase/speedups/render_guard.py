@@ -42,9 +42,15 @@ from mkdocs import utils
 from mkdocs.structure.pages import Page
 from mkdocs.structure.toc import get_toc
 
-#: (page, exception) -> the HTML the page shows instead of its conversion (and a
-#: diagnostic reported)
-OnFailure = Callable[[Page, Exception], str]
+#: (page, exception, what failed) -> the HTML the page shows instead of its conversion
+#: (and a diagnostic reported); what failed is one of the ``FAILED_*`` below
+OnFailure = Callable[[Page, Exception, str], str]
+
+#: what the ``render-error`` says failed, by the step that raised
+FAILED_CONVERSION = "its Markdown could not be converted"
+FAILED_READING = "it could not be read (reading its source or a plugin's page hook failed)"
+FAILED_THEME = ("the theme could not render it (its template or a plugin's page-context "
+                "hook failed)")
 #: (page, content) -> a whole HTML page, for a page the theme cannot render
 Standalone = Callable[[Page, str], str]
 
@@ -91,20 +97,20 @@ class RenderGuard:
         try:
             original(page, *args, **kwargs)
         except Exception as error:  # noqa: BLE001 - any failure is this page's alone
-            self.fallback(page, error)
+            self.fallback(page, error, FAILED_CONVERSION)
 
     def _populate(self, original: Any, page: Page, *args: Any, **kwargs: Any) -> None:
         try:
             original(page, *args, **kwargs)
         except Exception as error:  # noqa: BLE001 - MkDocs logged it; the page goes on
-            self.fallback(page, error)
+            self.fallback(page, error, FAILED_READING)
 
     def _build(self, original: Any, page: Page, *args: Any, **kwargs: Any) -> None:
         try:
             original(page, *args, **kwargs)
             return
         except Exception as error:  # noqa: BLE001 - MkDocs logged it; try the source alone
-            self.fallback(page, error)
+            self.fallback(page, error, FAILED_THEME)
         if page.meta:
             page.meta.pop("template", None)
             page.meta.pop("icon", None)
@@ -116,12 +122,12 @@ class RenderGuard:
                 utils.write_file(self.standalone(page, content).encode("utf-8"),
                                  page.file.abs_dest_path)
 
-    def fallback(self, page: Page, error: Exception) -> None:
+    def fallback(self, page: Page, error: Exception, failed: str) -> None:
         """What a failed step leaves: the page's source, escaped, as its content."""
         # a RecursionError unwound: the stack is shallow again here
         if not page.markdown:  # never read, or released once converted (plugin.py)
             page.markdown = _source(page)
-        page.content = self.on_failure(page, error)
+        page.content = self.on_failure(page, error, failed)
         page.toc = get_toc([])
         page._title_from_render = None
         page.present_anchor_ids = set()
