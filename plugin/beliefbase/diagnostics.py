@@ -61,8 +61,8 @@ CODES: dict[str, tuple[Level, str]] = {
                             "in notes of one label; queries see it as text"),
     "entity-type-conflict": (Level.WARNING, "an entity tagged with different types"),
     "bad-date": (Level.INFO, "a frontmatter created/modified/date/updated that is not a date"),
-    "render-error": (Level.WARNING, "a page that could not be read, converted or rendered; it shows "
-                     "its source"),
+    "render-error": (Level.WARNING, "a page that could not be read, converted or rendered; "
+                     "it shows its source"),
     "unreadable-file": (Level.WARNING, "a file not read: not a regular file (a pipe, a "
                         "device), inside a symlink loop, or named with bytes that are not UTF-8"),
     "bad-template": (Level.WARNING, "a frontmatter template: or icon: naming no file of the "
