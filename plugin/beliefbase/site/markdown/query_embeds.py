@@ -46,8 +46,14 @@ from ..render import PageRenderer
 
 #: The schema of a Query node, and its field holding the Cypher text.
 QUERY_SCHEMA = "Query"
-# A fence opening at the top level (up to 3 spaces): its characters and info string.
-_FENCE_OPEN = re.compile(r"^ {0,3}(?P<fence>`{3,}|~{3,})(?P<info>[^\n]*)$")
+# A fence opening, at the top level or under quote markers ("> ```query", "> > ~~~",
+# a callout's "> ") and list indentation: the prefix, the fence's characters, its info.
+_FENCE_OPEN = re.compile(
+    r"^(?P<prefix>(?:[ ]{0,3}>[ ]?)*[ ]*)(?P<fence>`{3,}|~{3,})(?P<info>[^\n]*)$")
+# One quote marker, as Python-Markdown's blockquote processor strips it.
+_QUOTE_MARK = re.compile(r"^[ ]{0,3}>[ ]?")
+# A list item's first line: a bullet or a number, then a space.
+_LIST_ITEM = re.compile(r"^(?P<indent>[ ]*)(?:[-*+]|\d{1,9}[.)])[ \t]")
 # A line that may hold a query: an embed or a query fence (a superset: for --dirty).
 _MAYBE_QUERY = re.compile(r"\{\{\s*query\s*:|^[ \t>]*(?:`{3,}|~{3,})\s*query", re.MULTILINE)
 #: Page being rendered: (the document whose Markdown this is, the URL of the page
@@ -259,25 +265,22 @@ class QueryBlocks(Preprocessor):
         out: list[str] = []
         i = 0
         while i < len(lines):
-            opening = _FENCE_OPEN.match(lines[i])
-            if opening is None or (opening["fence"][0] == "`" and "`" in opening["info"]):
+            fence = _open_fence(lines, i)
+            if fence is None:
                 out.append(lines[i])
                 i += 1
                 continue
-            fence = opening["fence"]
-            close = re.compile(rf"^ {{0,3}}{re.escape(fence[0])}{{{len(fence)},}}[ \t]*$")
-            j = i + 1
-            while j < len(lines) and close.match(lines[j]) is None:
-                j += 1
-            info = opening["info"].strip()
+            body, end = fence.body(lines, i)
+            info = fence.info.strip()
             if info.split(maxsplit=1)[:1] != ["query"]:
-                out += lines[i:j + 1]  # any other fence: code, left to the fence processor
+                out += lines[i:end]  # any other fence: code, left to the fence processor
             else:
                 view = _FENCE_VIEW.search(info)
-                html = site.render("\n".join(lines[i + 1:j]), view["view"] if view else None,
+                html = site.render("\n".join(body), view["view"] if view else None,
                                    doc, first + i, page_url)
-                out += ["", self.md.htmlStash.store(html), "", ""]
-            i = j + 1
+                out += fence.placeholder(str(self.md.htmlStash.store(html)), out,
+                                         lines[end] if end < len(lines) else None)
+            i = end
         return out
 
     def _query_page(self, text: str, site: QuerySite, doc: Document,
@@ -287,6 +290,104 @@ class QueryBlocks(Preprocessor):
         fence = "`" * max(3, _longest_backtick_run(text) + 1)
         return ["", "", f"{fence}cypher", *text.strip("\n").split("\n"), fence, "",
                 self.md.htmlStash.store(site.views.query_page(text, html)), "", ""]
+
+
+@dataclass(frozen=True)
+class _Fence:
+    """A fence opening: at the top level, or inside quotes (``depth`` markers, as
+    in a callout) and list items (``indent`` spaces of the item's content)."""
+
+    prefix: str  # the opening line up to the fence: quote markers and indentation
+    depth: int
+    indent: int
+    chars: str
+    info: str
+    top: bool  # at the top level (of the page, or of its quote)
+
+    def body(self, lines: list[str], i: int) -> tuple[list[str], int]:
+        """The fence's content lines (prefixes removed) and the index after its end:
+        its closing line, else where its quote or list item ends (CommonMark), else
+        the end of the page."""
+        close = re.compile(rf"^ {{0,3}}{re.escape(self.chars[0])}{{{len(self.chars)},}}[ \t]*$")
+        body: list[str] = []
+        for j in range(i + 1, len(lines)):
+            line = _inside(lines[j], self.depth, self.indent, self.top)
+            if line is None:
+                return body, j
+            if close.match(line):
+                return body, j + 1
+            body.append(line)
+        return body, len(lines)
+
+    def placeholder(self, stashed: str, before: list[str], after: str | None) -> list[str]:
+        """The lines that stand for the fence: the stash placeholder as a block of
+        its own in the fence's container."""
+        if self.depth == 0:
+            if self.top:
+                return ["", stashed, "", ""]
+            # in its list item, at its indent, a paragraph of its own (a <div> in a <p>
+            # would not be replaced as a block)
+            return ["", " " * len(self.prefix) + stashed, *([""] if after and after.strip()
+                                                            else [])]
+        # In a quote the result must be a block of its own, not inside a <p>: a blank
+        # quote line before it, and after it only when the quote goes on (a trailing
+        # one leaves a newline in the placeholder's paragraph, which then is not
+        # replaced).
+        lead = ">" * self.depth
+        previous = _inside(before[-1], self.depth, 0, True) if before else None
+        following = _inside(after, self.depth, 0, True) if after is not None else None
+        return [*([lead] if previous and previous.strip() else []),
+                self.prefix + stashed,
+                *([lead] if following and following.strip() else [])]
+
+
+def _open_fence(lines: list[str], i: int) -> _Fence | None:
+    """The fence line ``i`` opens (None: not a fence, or indented code)."""
+    m = _FENCE_OPEN.match(lines[i])
+    if m is None or (m["fence"][0] == "`" and "`" in m["info"]):
+        return None  # not a fence: a code span such as ```x```
+    prefix = m["prefix"]
+    depth = prefix.count(">")
+    indent = len(_inside(prefix, depth, 0, True) or "")
+    if depth and indent:
+        # the quote's lines above, as a page of their own: a list item's fence or code?
+        inner: list[str] = []
+        for line in reversed(lines[:i]):
+            stripped = _inside(line, depth, 0, True)
+            if stripped is None:
+                break
+            inner.append(stripped)
+        in_list = _in_list(inner[::-1], len(inner), indent)
+    else:
+        in_list = indent > 0 and _in_list(lines, i, indent)
+    if not in_list and indent > 3:
+        return None  # indented code
+    return _Fence(prefix, depth, indent, m["fence"], m["info"], top=not in_list)
+
+
+def _in_list(lines: list[str], i: int, indent: int) -> bool:
+    """Is a line at index ``i`` indented ``indent`` spaces inside a list item above it?"""
+    for k in range(i - 1, -1, -1):
+        line = lines[k]
+        if not line.strip():
+            continue
+        if len(line) - len(line.lstrip(" ")) < indent:
+            return _LIST_ITEM.match(line) is not None
+    return False
+
+
+def _inside(line: str, depth: int, indent: int, top: bool) -> str | None:
+    """``line`` without ``depth`` quote markers and up to ``indent`` spaces; None when
+    it is not inside that quote (a missing marker) or list item (less indented)."""
+    for _ in range(depth):
+        m = _QUOTE_MARK.match(line)
+        if m is None:
+            return None
+        line = line[m.end():]
+    spaces = len(line) - len(line.lstrip(" "))
+    if not top and line.strip() and spaces < indent:
+        return None
+    return line[min(spaces, indent):]
 
 
 def _string(value: Any) -> str | None:
