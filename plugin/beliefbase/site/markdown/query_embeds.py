@@ -4,9 +4,11 @@ Query pages, rendered at build time through a view.
 A Python-Markdown preprocessor, run before any fence processor (``fenced_code``
 or ``pymdownx.superfences``) so that it sees the fences as written:
 
-* a fence whose info string starts with ``query`` (``view=NAME`` optional) at the
-  top level of the page is replaced by its result; a ``query`` fence inside
-  another fence, and every other fence, is left alone;
+* a fence whose info string starts with ``query`` (``view=NAME`` optional) is
+  replaced by its result, at the top level of the page or inside a list item, a
+  quote or a callout (their prefixes removed from its lines, the result put back
+  as a block of that container); a ``query`` fence inside another fence or
+  indented code, and every other fence, is left alone;
 * ``{{query:ID}}`` / ``{{query:ID | view:NAME}}`` outside code (fences, indented
   code, code spans, HTML comments) is replaced by the result of the Query note
   whose id, bid or title is ``ID``; ``\\{{query:…}}`` stays text;
