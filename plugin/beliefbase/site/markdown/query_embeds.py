@@ -35,15 +35,19 @@ from markupsafe import Markup
 from ... import diagnostics as diag
 from ...builder.compiled import Compiled
 from ...builder.documents import Document
+from ...builder.resolve import ResolvedLink
+from ...builder.wikitext import link_text, unresolved_text
 from ...codecs.grammar import QUERY_EMBED as _EMBED
 from ...codecs.grammar import QUERY_FENCE_VIEW as _FENCE_VIEW
+from ...codecs.grammar import split_wikilink
 from ...codecs.mask import code_regions
-from ...ids import SrcPath
+from ...codecs.model import LinkRef
+from ...ids import SrcPath, asset_url
 from ...query.load import quote_name
 from ...query.run import QueryEngine, QueryResult
 from ...query.schema import NODE_TYPE
 from ...query.source import graph_of
-from ..query_views import ViewError, Views
+from ..query_views import LinkTarget, ViewError, Views
 from ..render import PageRenderer
 
 #: The schema of a Query node, and its field holding the Cypher text.
@@ -110,9 +114,30 @@ class QuerySite:
         if result.error is not None:
             return self.fail(f"the query failed: {result.error}", text, doc, line)
         try:
-            return self.views.render(self.views.choose(view, result), result, page_url)
+            return self.views.render(self.views.choose(view, result), result, page_url,
+                                     lambda inner, path: self.find_link(inner, path, doc))
         except ViewError as error:
             return self.fail(str(error), text, doc, line)
+
+    def find_link(self, inner: str, path: str | None, host: Document) -> LinkTarget:
+        """Where the wikilink ``[[inner]]`` leads, resolved as the note at ``path`` wrote
+        it (a frontmatter value), else as ``host``, the page showing the result."""
+        target, fragment, display = split_wikilink(inner)
+        docs = self.compiled.documents
+        source = docs.get(SrcPath(path)) if path is not None else None
+        source = source if source is not None and source.published else host
+        link = LinkRef("wikilink", target, fragment, display, 0, 0, "links_to")
+        resolver = self.compiled.link_resolver
+        found = (resolver.resolve_one(link, source)
+                 if resolver is not None and source.published
+                 else ResolvedLink(link, source.path, "unresolved"))
+        text = link_text(found, docs)
+        if found.status != "ok" or found.target is None:
+            reason = {"unpublished": "not published", "escape": "outside the docs"}.get(
+                found.status, "no such note")
+            return LinkTarget(None, text, f"{unresolved_text(link)} ({reason})")
+        url = asset_url(found.target) if found.is_asset else (docs[found.target].url or "")
+        return LinkTarget(url + (f"#{found.anchor}" if found.anchor else ""), text)
 
     def fail(self, message: str, text: str | None, doc: Document, line: int) -> Markup:
         self._report(diag.make("query-error", self.compiled.options.display(doc.path), line, 1,

@@ -1,0 +1,123 @@
+"""Frontmatter fields in queries and views (issue 18): ``[[wikilink]]`` values become
+links in every view, and fields named like a built-in property are ``field_NAME``."""
+
+from __future__ import annotations
+
+from beliefbase.query.run import QueryEngine
+from beliefbase.query.source import graph_of
+
+from tests.conftest import Project, diagnostic_lines
+
+from .conftest import write_vault
+from .test_pages import build
+
+LINKED = {
+    "delta.md": """\
+        ---
+        schema: Project
+        status: active
+        priority: 9
+        related: "[[ada]]"
+        refs: ["[[beta]]", "[[gamma|the last, done]]", "[[Nobody]]"]
+        motto: "[[not a link]] said plainly"
+        lead: "[[<b>Nobody</b>]]"
+        ---
+        # Delta
+        """,
+}
+CLASHING = {
+    "epsilon.md": """\
+        ---
+        schema: Project
+        status: active
+        label: flagship
+        kind: internal
+        url: https://example.com/e
+        path: /srv/e
+        ---
+        # Epsilon
+        """,
+    "zeta.md": "---\nschema: Project\nstatus: done\nlabel: side\n---\n# Zeta\n",
+}
+
+
+def test_link_values_load_as_text_and_lists(project: Project) -> None:
+    write_vault(project, LINKED)
+    engine = QueryEngine(graph_of(project.compile()))
+    result = engine.run("MATCH (p:Project {title: 'Delta'}) RETURN p.related, p.refs")
+    assert result.rows == (("[[ada]]", ["[[beta]]", "[[gamma|the last, done]]", "[[Nobody]]"]),)
+    assert engine.loaded.labels["Project"]["refs"] == "STRING[]"
+    found = engine.run("MATCH (p:Project) WHERE '[[beta]]' IN p.refs RETURN p.title")
+    assert found.rows == (("Delta",),)
+
+
+def test_link_values_render_as_links(project: Project) -> None:
+    result = build(project, {**LINKED, "dash.md": """\
+        # Dash
+
+        ```query view=cards
+        MATCH (p:Project {title: 'Delta'}) RETURN p
+        ```
+
+        ```query view=table
+        MATCH (p:Project {title: 'Delta'}) RETURN p.related AS related, p.refs AS refs,
+          p.motto AS motto
+        ```
+
+        ```query view=list
+        MATCH (p:Project {title: 'Delta'}) RETURN p.refs
+        ```
+        """})
+    html = result.article("dash/")
+    ada = '<a class="bb-link" href="../ada/">Ada Lovelace</a>'
+    beta = '<a class="bb-link" href="../beta/">Beta</a>'
+    gamma = '<a class="bb-link" href="../gamma/">the last, done</a>'
+    nobody = '<span class="bb-link bb-unresolved" title="Nobody (no such note)">Nobody</span>'
+    cards = html.split("bb-query-cards", 1)[1].split("bb-query-table", 1)[0]
+    assert f"<dt>related</dt><dd>{ada}</dd>" in cards
+    assert f"<dt>refs</dt><dd>{beta}, {gamma}, {nobody}</dd>" in cards
+    assert "<dd>[[not a link]] said plainly</dd>" in cards  # not one whole link: text
+    assert "<b>" not in html and "&lt;b&gt;Nobody&lt;/b&gt;" in cards
+    table = html.split("bb-query-table", 1)[1].split("bb-query-list", 1)[0]
+    assert f"<td>{ada}</td><td>{beta}, {gamma}, {nobody}</td>" in table
+    assert f"<li>{beta}, {gamma}, {nobody}</li>" in html.split("bb-query-list", 1)[1]
+
+
+def test_link_values_resolve_from_their_note(project: Project) -> None:
+    """``[[x]]`` in a note's field means the x nearest that note, as in its text."""
+    result = build(project, {
+        "team/x.md": "# Team x\n", "other/x.md": "# Other x\n",
+        "team/lead.md": "---\nschema: Task\nowner: \"[[x]]\"\n---\n# Lead\n",
+        "other/dash.md": "# Dash\n\n```query view=cards\nMATCH (t:Task) RETURN t\n```\n"})
+    html = result.article("other/dash/")
+    assert '<a class="bb-link" href="../../team/x/">Team x</a>' in html
+
+
+def test_fields_named_like_built_in_properties(project: Project) -> None:
+    write_vault(project, CLASHING)
+    engine = QueryEngine(graph_of(project.compile()))
+    result = engine.run("MATCH (p:Project) WHERE p.field_label IS NOT NULL "
+                        "RETURN p.title, p.kind, p.field_label, p.field_kind, p.field_url, "
+                        "p.url, p.field_path ORDER BY p.title")
+    assert result.error is None, result.error
+    assert result.rows == (
+        ("Epsilon", "Document", "flagship", "internal", "https://example.com/e", "epsilon/",
+         "/srv/e"),
+        ("Zeta", "Document", "side", None, None, "zeta/", None))
+    node = engine.run("MATCH (p:Project {title: 'Epsilon'}) RETURN p").rows[0][0]
+    assert node["label"] == "Project" and node["field_label"] == "flagship"
+    found = {d.message.split("`")[1]: d for d in engine.diagnostics}
+    assert set(found) == {"label", "kind", "url", "path"}
+    assert {d.code for d in found.values()} == {"query-property-renamed"}
+    assert "epsilon.md, zeta.md" in found["label"].message
+    assert "`field_label`" in found["label"].message
+
+
+def test_renamed_fields_in_a_build(project: Project) -> None:
+    result = build(project, {**CLASHING, "dash.md": "# D\n\n```query view=cards\n"
+                             "MATCH (p:Project {title: 'Epsilon'}) RETURN p\n```\n"})
+    html = result.article("dash/")
+    assert "<dt>field_label</dt><dd>flagship</dd>" in html
+    assert "<dt>field_kind</dt><dd>internal</dd>" in html
+    lines = diagnostic_lines(result, "query-property-renamed")
+    assert len(lines) == 4 and all(line.startswith("INFO") for line in lines)
