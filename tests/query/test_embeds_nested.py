@@ -109,3 +109,23 @@ def test_errors_in_a_callout_report_their_line(project: Project) -> None:
     assert 'class="bb-query-error' in html.split('<div class="admonition warning"', 1)[1]
     lines = diagnostic_lines(result, "query-error")
     assert [line.split(": query-error")[0] for line in lines] == ["WARNING docs/dash.md:5:1"]
+
+
+def test_a_count_in_a_line_of_text_is_a_phrase(project: Project) -> None:
+    html = build(project, {"dash.md": """\
+        # Dash
+
+        We have {{query:active-projects | view:count}} active projects.
+
+        > - {{query:active-projects | view:count}}
+
+        | what | how many |
+        |---|---|
+        | active | {{query:active-projects | view:count}} |
+        """}).article("dash/")
+    phrase = ('<span class="bb-query-inline bb-query-count"><span class="bb-query-number">2'
+              "</span></span>")
+    assert f"<p>We have {phrase} active projects.</p>" in html
+    assert f"<td>{phrase}</td>" in html
+    alone = '<p class="bb-query bb-query-count"><span class="bb-query-number">2</span></p>'
+    assert f"<li>{alone}" in html  # alone on its line (after quote and list markers)

@@ -9,7 +9,8 @@ frontmatter value through as markup.
 
 Every view gets ``rows`` (a list of ``{column: value}``), ``columns``,
 ``nodes`` (the nodes, when the result is one column of nodes, else empty),
-``is_nodes``, ``schema`` (the label the nodes share) and the helpers ``link(node)``
+``is_nodes``, ``schema`` (the label the nodes share), ``inline`` (an embed in a
+line of text rather than on a line of its own) and the helpers ``link(node)``
 (its title linking to its page, relative to the current page), ``href(node)``,
 ``title(value)``, ``date(value, format)`` and ``cell(value, node)`` (any value as
 HTML: nodes linked, lists joined, a ``"[[wikilink]]"`` text linked to the note it
@@ -93,19 +94,22 @@ class Views:
         return "list" if result.is_nodes else "table"
 
     def render(self, name: str, result: QueryResult, page_url: str,
-               find: FindLink | None = None) -> Markup:
+               find: FindLink | None = None, *, inline: bool = False) -> Markup:
         """``result`` through the view ``name``, links relative to ``page_url``;
-        ``find`` resolves ``[[wikilink]]`` values (without it they are text)."""
+        ``find`` resolves ``[[wikilink]]`` values (without it they are text);
+        ``inline``: an embed in a line of text (``count`` renders a phrase)."""
         if name not in BUILT_IN and name not in self.user_views:
             known = ", ".join([*BUILT_IN, *sorted(self.user_views)])
             raise ViewError(f"no view named {name!r} (views: {known}; a view of your own "
                             f"is a {name}.html in views_dir)")
         try:
             template = self.env.get_template(f"{name}.html")
-            html = template.render(**context(result, page_url, find), view=name)
+            html = template.render(**context(result, page_url, find), view=name,
+                                   inline=inline)
         except jinja2.TemplateError as error:
             raise ViewError(f"the view {name!r} failed: {error}") from error
-        return Markup(html)  # noqa: S704 - rendered with autoescape
+        # in a line of text, no line break of the template's around the phrase
+        return Markup(html.strip() if inline else html)  # noqa: S704 - autoescaped
 
     def error_box(self, message: str, query: str | None) -> Markup:
         return Markup(self.own.get_template("query-error.html").render(  # noqa: S704

@@ -58,6 +58,8 @@ _FENCE_OPEN = re.compile(
     r"^(?P<prefix>(?:[ ]{0,3}>[ ]?)*[ ]*)(?P<fence>`{3,}|~{3,})(?P<info>[^\n]*)$")
 # One quote marker, as Python-Markdown's blockquote processor strips it.
 _QUOTE_MARK = re.compile(r"^[ ]{0,3}>[ ]?")
+# What may stand before an embed on a line of its own: quote markers, a list marker.
+_LINE_LEAD = re.compile(r"[ \t>]*(?:(?:[-*+]|\d{1,9}[.)])[ \t]+)?")
 # A list item's first line: a bullet or a number, then a space.
 _LIST_ITEM = re.compile(r"^(?P<indent>[ ]*)(?:[-*+]|\d{1,9}[.)])[ \t]")
 # A line that may hold a query: an embed or a query fence (a superset: for --dirty).
@@ -105,8 +107,9 @@ class QuerySite:
         return self._queries.get(key.strip().casefold())
 
     def render(self, text: str, view: str | None, doc: Document, line: int,
-               page_url: str) -> Markup:
-        """``text``'s result through its view, or an error box (and ``query-error``)."""
+               page_url: str, inline: bool = False) -> Markup:
+        """``text``'s result through its view, or an error box (and ``query-error``);
+        ``inline``: the result stands in a line of text (a view may render a phrase)."""
         engine = self.engine
         result = engine.run(text)
         for found in engine.diagnostics:
@@ -115,7 +118,8 @@ class QuerySite:
             return self.fail(f"the query failed: {result.error}", text, doc, line)
         try:
             return self.views.render(self.views.choose(view, result), result, page_url,
-                                     lambda inner, path: self.find_link(inner, path, doc))
+                                     lambda inner, path: self.find_link(inner, path, doc),
+                                     inline=inline)
         except ViewError as error:
             return self.fail(str(error), text, doc, line)
 
@@ -266,7 +270,11 @@ class QueryBlocks(Preprocessor):
             if any(a <= m.start() < b for a, b in regions):
                 continue
             line = first + text.count("\n", 0, m.start())
-            out += [text[end:m.start()], self._embed(m, site, doc, page_url, line)]
+            start = text.rfind("\n", 0, m.start()) + 1
+            stop = text.find("\n", m.end())
+            inline = not (_LINE_LEAD.fullmatch(text, start, m.start())
+                          and not text[m.end():stop if stop >= 0 else len(text)].strip())
+            out += [text[end:m.start()], self._embed(m, site, doc, page_url, line, inline)]
             end = m.end()
         if not out:
             return lines
@@ -274,7 +282,7 @@ class QueryBlocks(Preprocessor):
         return "".join(out).split("\n")
 
     def _embed(self, m: re.Match[str], site: QuerySite, doc: Document, page_url: str,
-               line: int) -> str:
+               line: int, inline: bool) -> str:
         key, view = m.group("id"), m.group("view")
         note = site.query_note(key)
         if note is None:
@@ -284,7 +292,7 @@ class QueryBlocks(Preprocessor):
         else:
             text = query_text(note) or ""
             html = site.render(text, view or _string(note.meta.get("view")), doc, line,
-                               page_url)
+                               page_url, inline)
         return str(self.md.htmlStash.store(html))
 
     def _fences(self, lines: list[str], site: QuerySite, doc: Document, page_url: str,
