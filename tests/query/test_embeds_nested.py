@@ -107,6 +107,8 @@ def test_errors_in_a_callout_report_their_line(project: Project) -> None:
                                         "> ```query\n> MATCH (x:Nope) RETURN x\n> ```\n"})
     html = result.article("dash/")
     assert 'class="bb-query-error' in html.split('<div class="admonition warning"', 1)[1]
+    # the box's title says it failed; its text is the engine's message
+    assert "<p>Binder exception: Table Nope does not exist.</p>" in html
     lines = diagnostic_lines(result, "query-error")
     assert [line.split(": query-error")[0] for line in lines] == ["WARNING docs/dash.md:5:1"]
 

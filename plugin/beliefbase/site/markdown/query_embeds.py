@@ -115,7 +115,9 @@ class QuerySite:
         for found in engine.diagnostics:
             self._report(found)
         if result.error is not None:
-            return self.fail(f"the query failed: {result.error}", text, doc, line)
+            # the box's title already says the query failed
+            return self.fail(f"the query failed: {result.error}", text, doc, line,
+                             shown=result.error)
         try:
             return self.views.render(self.views.choose(view, result), result, page_url,
                                      lambda inner, path: self.find_link(inner, path, doc),
@@ -143,10 +145,13 @@ class QuerySite:
         url = asset_url(found.target) if found.is_asset else (docs[found.target].url or "")
         return LinkTarget(url + (f"#{found.anchor}" if found.anchor else ""), text)
 
-    def fail(self, message: str, text: str | None, doc: Document, line: int) -> Markup:
+    def fail(self, message: str, text: str | None, doc: Document, line: int,
+             shown: str | None = None) -> Markup:
+        """Report ``query-error`` with ``message``; the error box shows ``shown`` (else the
+        message)."""
         self._report(diag.make("query-error", self.compiled.options.display(doc.path), line, 1,
                                message))
-        return self.views.error_box(message, text)
+        return self.views.error_box(shown or message, text)
 
     def unrendered_diagnostics(self, read_text: Callable[[SrcPath], str]) -> (
         list[diag.Diagnostic]
