@@ -3,10 +3,16 @@ links in every view, and fields named like a built-in property are ``field_NAME`
 
 from __future__ import annotations
 
+import os
+import shutil
+from pathlib import Path
+
 from beliefbase.query.run import QueryEngine
 from beliefbase.query.source import graph_of
+from beliefbase.speedups import render_ahead
 
-from tests.conftest import Project, diagnostic_lines
+from tests.conftest import Project, diagnostic_lines, differing
+from tests.site.test_markdown_offload import started  # noqa: F401 - a fixture
 
 from .conftest import write_vault
 from .test_pages import build
@@ -121,3 +127,25 @@ def test_renamed_fields_in_a_build(project: Project) -> None:
     assert "<dt>field_kind</dt><dd>internal</dd>" in html
     lines = diagnostic_lines(result, "query-property-renamed")
     assert len(lines) == 4 and all(line.startswith("INFO") for line in lines)
+
+
+def test_link_values_in_the_worker(project: Project, tmp_path: Path,
+                                   started: list[render_ahead.RenderAhead]) -> None:  # noqa: F811
+    """Pages the second process converts (``markdown_offload``) link them alike."""
+    sites = []
+    for flag in (True, False):
+        for i in range(12):
+            written = project.write(
+                f"page-{i}.md", f"---\nschema: Task\nrank: {i}\nowner: \"[[page-{i + 1}]]\"\n"
+                f"---\n# Page {i}\n\n```query view=cards\nMATCH (t:Task) WHERE t.rank = {i} "
+                "RETURN t\n```\n", dedent=False)
+            os.utime(written, (1_700_000_000, 1_700_000_000))
+        result = project.build(plugins=["search", {"beliefbase": {"markdown_offload": flag}}])
+        assert result.error is None
+        sites.append(shutil.copytree(result.site, tmp_path / f"site-{flag}"))
+    assert len(started) == 1 and 0 < started[0].taken < 12
+    assert differing(*sites) == []
+    page = (sites[0] / "page-3/index.html").read_text(encoding="utf-8")
+    assert '<a class="bb-link" href="../page-4/">Page 4</a>' in page
+    assert '<span class="bb-link bb-unresolved" title="page-12 (no such note)">' in (
+        sites[0] / "page-11/index.html").read_text(encoding="utf-8")
