@@ -71,6 +71,15 @@ CODE = f"""\
 > ```
 
 {indented(COUNT, "    ")}
+
+- an embed in a list item's code
+  ```text
+  {{{{query:active-projects}}}}
+  ```
+
+> ```text
+> {{{{query:active-projects}}}}
+> ```
 """
 
 
