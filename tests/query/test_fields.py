@@ -149,3 +149,19 @@ def test_link_values_in_the_worker(project: Project, tmp_path: Path,
     assert '<a class="bb-link" href="../page-4/">Page 4</a>' in page
     assert '<span class="bb-link bb-unresolved" title="page-12 (no such note)">' in (
         sites[0] / "page-11/index.html").read_text(encoding="utf-8")
+
+
+def test_a_field_both_text_and_list_shows_its_links(project: Project) -> None:
+    """``owner: "[[ada]]"`` here, ``owner: ["[[ada]]", "[[beta]]"]`` there: the column
+    is text (``query-property-type``), the list JSON text; views show links."""
+    result = build(project, {
+        "one.md": "---\nschema: Task\nowner: \"[[ada]]\"\n---\n# One\n",
+        "two.md": "---\nschema: Task\nowner: [\"[[ada]]\", \"[[beta]]\"]\n---\n# Two\n",
+        "dash.md": "# D\n\n```query view=table\nMATCH (t:Task) RETURN t.title, t.owner "
+                   "ORDER BY t.title\n```\n"})
+    html = result.article("dash/")
+    ada = '<a class="bb-link" href="../ada/">Ada Lovelace</a>'
+    beta = '<a class="bb-link" href="../beta/">Beta</a>'
+    assert f"<tr><td>One</td><td>{ada}</td></tr>" in html
+    assert f"<tr><td>Two</td><td>{ada}, {beta}</td></tr>" in html
+    assert diagnostic_lines(result, "query-property-type")

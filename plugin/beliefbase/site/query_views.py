@@ -22,6 +22,7 @@ chosen by: the embed's ``view:`` -> the ``views`` option by the result's schema 
 from __future__ import annotations
 
 import datetime as dt
+import json
 import re
 from collections.abc import Callable
 from dataclasses import dataclass
@@ -202,6 +203,20 @@ def _is_iso_date(text: str) -> bool:
     return True
 
 
+def _json_texts(value: Any) -> list[str] | None:
+    """A list of texts that the engine holds as JSON text (a field that is a list in
+    one note and a text in another, or a list whose texts hold commas), else None."""
+    if not (isinstance(value, str) and value.startswith("[") and value.endswith("]")):
+        return None
+    try:
+        found = json.loads(value)
+    except ValueError:
+        return None
+    if isinstance(found, list) and all(isinstance(v, str) for v in found):
+        return found
+    return None
+
+
 def _href(page_url: str) -> Callable[[Any], str | None]:
     def href(node: Any) -> str | None:
         url = node.get("url") if isinstance(node, dict) else None
@@ -252,6 +267,9 @@ def _cell(href: Callable[[Any], str | None], find: FindLink | None) -> (
             m = _WIKILINK_VALUE.match(value.strip())
             if m is not None:
                 return wikilink(m["inner"], node)
+        listed = _json_texts(value)
+        if listed is not None:  # a list the engine holds as JSON text: shown as a list
+            return cell(listed, node)
         if isinstance(value, list):
             return Markup(", ").join(cell(v, node) for v in value)
         if isinstance(value, bool):
