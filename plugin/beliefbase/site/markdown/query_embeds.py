@@ -94,6 +94,13 @@ class QuerySite:
                                        display=self.compiled.options.display)
         return self._engine
 
+    def release(self) -> None:
+        """Let the database go when the build's pages are done, not at a later garbage
+        collection: each database maps a large reserve of memory, and a process that
+        builds many times (``mkdocs serve``, the tests) ran out of address space while
+        the plugins of past builds, in reference cycles, waited to be collected."""
+        self._engine = None
+
     def query_note(self, key: str) -> Document | None:
         """The Query note whose id, bid or title (any case) is ``key``."""
         if self._queries is None:
