@@ -59,6 +59,9 @@ CODES: dict[str, tuple[Level, str]] = {
     "query-error": (Level.WARNING, "a query that fails"),
     "query-property-type": (Level.INFO, "a frontmatter field with values of different types "
                             "in notes of one label; queries see it as text"),
+    "query-property-renamed": (Level.INFO, "a frontmatter field named like a built-in "
+                               "property (kind, path, url, label...); queries see it as "
+                               "field_NAME"),
     "entity-type-conflict": (Level.WARNING, "an entity tagged with different types"),
     "bad-date": (Level.INFO, "a frontmatter created/modified/date/updated that is not a date"),
     "render-error": (Level.WARNING, "a page that could not be read, converted or rendered; "

@@ -1,7 +1,7 @@
 """A dashboard of query views in headless Chromium, in both palettes (issue 18).
 
 ``BB_SCREENSHOTS=some/folder pytest tests/browser/test_query_dashboard.py`` keeps
-the screenshots (``dashboard-light.png``, ``dashboard-dark.png``).
+the screenshots (``dashboard-light.png``, ``dashboard-dark.png``, ``dashboard-phone-*.png``).
 """
 
 from __future__ import annotations
@@ -17,7 +17,7 @@ import pytest
 REPO = Path(__file__).resolve().parents[2]
 sys.path.insert(0, str(REPO))
 
-from tests.browser.conftest import BOTH_PALETTES  # noqa: E402
+from tests.browser.conftest import BOTH_PALETTES, open_watched  # noqa: E402
 from tests.conftest import BASE_CONFIG, Project  # noqa: E402
 
 pytestmark = pytest.mark.browser
@@ -49,6 +49,17 @@ MATCH (p:Project {stage: 'active'}) RETURN p ORDER BY p.priority DESC
 MATCH (p:Project) OPTIONAL MATCH (p)-[:lead]->(who)
 RETURN p AS project, p.stage AS stage, p.priority AS priority, who AS lead
 ORDER BY priority DESC
+```
+
+> [!note] Paused
+> ```query view=list
+> MATCH (p:Project {stage: 'paused'}) RETURN p
+> ```
+
+## Nothing yet
+
+```query view=cards
+MATCH (p:Project {stage: 'cancelled'}) RETURN p
 ```
 
 ## Deadlines
@@ -109,6 +120,31 @@ def test_dashboard(browser: Any, site_url: str, shots: Path, scheme: str) -> Non
         page.wait_for_url("**/Apollo/")
         page.go_back()
         page.screenshot(path=str(shots / f"dashboard-{scheme}.png"), full_page=True)
+        assert problems == []
+    finally:
+        context.close()
+
+
+@pytest.mark.parametrize("scheme", ["light", "dark"])
+def test_dashboard_on_a_phone(browser: Any, site_url: str, shots: Path, scheme: str) -> None:
+    """Nothing widens the page: a wide table scrolls in its own box, cards stack."""
+    context, page, problems = open_watched(browser, "phone", scheme)
+    try:
+        page.goto(f"{site_url}/Dashboard/")
+        width = page.evaluate("window.innerWidth")
+        assert page.evaluate("document.documentElement.scrollWidth") <= width
+        wrap = page.locator(".bb-query-table .md-typeset__scrollwrap")
+        assert wrap.evaluate("e => e.scrollWidth > e.clientWidth")  # it scrolls, not the page
+        for card in page.locator(".bb-query-card").all():
+            box = card.bounding_box()
+            assert box is not None and box["x"] >= 0 and box["x"] + box["width"] <= width
+        # a query in a callout, a [[wikilink]] field as a link, an empty result
+        callout = page.locator(".admonition.note")
+        assert callout.locator(".bb-query-list li").all_inner_texts() == ["Cassini"]
+        lead = page.locator(".bb-query-card", has_text="Apollo").locator("a.bb-link")
+        assert lead.inner_text() == "Ada"
+        assert page.locator(".bb-query-cards .bb-query-empty").inner_text() == "No results."
+        page.screenshot(path=str(shots / f"dashboard-phone-{scheme}.png"), full_page=True)
         assert problems == []
     finally:
         context.close()

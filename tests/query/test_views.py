@@ -98,3 +98,30 @@ def test_views_render_in_a_sandbox(tmp_path: Path) -> None:
         "{{ cell.__globals__ }}{{ ''.__class__.__mro__[1].__subclasses__() }}", encoding="utf-8")
     with pytest.raises(ViewError):
         views(tmp_path).render("evil", ROWS, "")
+
+
+def test_wikilink_values_through_find() -> None:
+    """``find`` resolves a ``"[[x]]"`` value (per note in cards); its text is escaped."""
+    from beliefbase.site.query_views import LinkTarget
+
+    asked: list[tuple[str, str | None]] = []
+
+    def find(inner: str, path: str | None) -> LinkTarget:
+        asked.append((inner, path))
+        if inner == "Ada":
+            return LinkTarget("people/ada/#early-life", HOSTILE)
+        return LinkTarget(None, inner, f"{inner} (no such note)")
+
+    result = QueryResult(("p",), ((node("Beta", "projects/beta/", owner="[[Ada]]",
+                                        team=["[[Ada]]", "[[Nobody|<i>x</i>]]"],
+                                        note="[[Ada]] and more"),),))
+    html = str(views().render("cards", result, "dash/", find))
+    ada = ('<a class="bb-link" href="../people/ada/#early-life">&lt;script&gt;alert(&#34;x&#34;)'
+           "&lt;/script&gt; &amp; &lt;b&gt;bold&lt;/b&gt;</a>")
+    assert f"<dt>owner</dt><dd>{ada}</dd>" in html
+    assert ('<span class="bb-link bb-unresolved" title="Nobody|&lt;i&gt;x&lt;/i&gt; (no such '
+            'note)">Nobody|&lt;i&gt;x&lt;/i&gt;</span>') in html
+    assert "<dd>[[Ada]] and more</dd>" in html  # text around a link: not a link value
+    assert set(asked) == {("Ada", "projects/beta.md"), ("Nobody|<i>x</i>", "projects/beta.md")}
+    plain = str(views().render("cards", result, "dash/"))  # without find: text
+    assert "<dd>[[Ada]]</dd>" in plain

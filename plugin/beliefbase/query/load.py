@@ -26,6 +26,7 @@ from __future__ import annotations
 import csv
 import io
 import json
+import re
 import tempfile
 from collections import defaultdict
 from collections.abc import Iterator
@@ -48,6 +49,10 @@ BASE_COLUMNS: tuple[tuple[str, str], ...] = (
     ("_key", "INT64"), ("bid", "STRING"), ("kind", "STRING"), ("title", "STRING"),
     ("path", "STRING"), ("url", "STRING"), ("tags", "STRING[]"), ("aliases", "STRING[]"))
 _BASE_NAMES = {name for name, _ in BASE_COLUMNS}
+#: Frontmatter fields named like a built-in property (a result's node also has
+#: ``label``) are columns under this prefix: ``kind: x`` is ``n.field_kind``.
+RENAMED_PREFIX = "field_"
+_CLASHING = (_BASE_NAMES - {"_key"}) | {"label"}
 #: The properties of every relationship.
 REL_COLUMNS: tuple[tuple[str, str], ...] = (
     ("file", "STRING"), ("line", "INT64"), ("weight_kind", "STRING"), ("display", "STRING"))
@@ -58,6 +63,9 @@ _REL_HEADER = ["from", "to", *(c for c, _ in REL_COLUMNS)]
 #: Characters a list element cannot hold and stay a ``STRING[]`` element in CSV
 #: (ladybug's list syntax has no escape for them).
 _LIST_UNSAFE = set(",[]{}'\"\\\n\r")
+# A list element that is one wikilink ("[[Ada]]", "[[Ada|the countess, first]]"):
+# ladybug reads balanced brackets (and commas inside them) as one element.
+_LIST_WIKILINK = re.compile(r"\[\[[^\[\]{}'\"\\\n\r]+\]\]")
 #: The database's memory for pages; a 20,000-note graph needs far less.
 _BUFFER_POOL = 512 * 2**20
 _TYPE_WORDS = {"BOOL": "true/false", "INT64": "a whole number", "DOUBLE": "a number",
@@ -92,6 +100,8 @@ class Loaded:
         default_factory=dict)
     _filled: set[str] = field(default_factory=set)  # labels filled
     _filled_pairs: set[tuple[str, str, str]] = field(default_factory=set)  # (type, from, to)
+    #: label -> column -> the frontmatter field it holds, where they differ (``field_kind``)
+    renamed: dict[str, dict[str, str]] = field(default_factory=dict)
 
     @property
     def tables(self) -> frozenset[str]:
@@ -129,7 +139,8 @@ class Loaded:
                 cols = self.labels[label]
                 path = folder / f"n{len(self._filled)}.csv"
                 _copy(self.connection, label, path, serial=_write_csv(
-                    path, list(cols), _node_rows(self._nodes[label], cols)))
+                    path, list(cols), _node_rows(self._nodes[label], cols,
+                                                 self.renamed.get(label, {}))))
                 self._filled.add(label)
             keys = self.keys
             for rel_type, (a, b) in pairs:
@@ -181,7 +192,8 @@ def prepare(graph: Graph, display: Any = str) -> Loaded:
     connection = ladybug.Connection(database)
     labels, node_labels, keys = _labels(graph)
     diagnostics: list[diag.Diagnostic] = []
-    columns = {label: _columns(label, nodes, display, diagnostics)
+    renamed: dict[str, dict[str, str]] = {}
+    columns = {label: _columns(label, nodes, display, diagnostics, renamed)
                for label, nodes in labels.items()}
     edges = _edge_types(graph, {label.lower() for label in labels})
     ends = {rel_type: list(_ends(type_edges, node_labels))
@@ -199,7 +211,7 @@ def prepare(graph: Graph, display: Any = str) -> Loaded:
     names = {label.lower(): label for label in labels}
     names.update((rel_type.lower(), rel_type) for rel_type in edges)
     return Loaded(database, connection, columns, pairs, node_labels, keys, diagnostics,
-                  labels, edges, ends, names)
+                  labels, edges, ends, names, renamed={k: v for k, v in renamed.items() if v})
 
 
 def _labels(graph: Graph) -> tuple[dict[str, list[Node]], dict[str, str], dict[str, int]]:
@@ -250,20 +262,37 @@ def _ends(edges: list[Edge], node_labels: dict[str, str]) -> (
 
 
 def _columns(label: str, nodes: list[Node], display: Any,
-             diagnostics: list[diag.Diagnostic]) -> dict[str, str]:
-    """The columns of one label: the base ones, then each frontmatter field typed."""
+             diagnostics: list[diag.Diagnostic],
+             renamed: dict[str, dict[str, str]]) -> dict[str, str]:
+    """The columns of one label: the base ones, then each frontmatter field typed (a
+    field named like a built-in property under ``RENAMED_PREFIX``, in ``renamed``)."""
     seen: dict[str, dict[str, str]] = {}  # column -> type -> first file with it
     spelling: dict[str, str] = {}
+    clashes: dict[str, list[str]] = {}  # renamed column -> the files with the field
     for node in nodes:
         if not node.properties:
             continue
         for key, value in node.properties.items():
-            if not key or key.lower() in _BASE_NAMES or value is None:
+            if not key or key == "_key" or value is None:
                 continue
             name = spelling.setdefault(key.lower(), key)
             if name != key:
                 continue  # the same field spelled in another case: the first one wins
+            if name.lower() in _CLASHING:
+                column = RENAMED_PREFIX + name
+                renamed.setdefault(label, {})[column] = name
+                clashes.setdefault(column, []).append(node.path or node.bid)
+                name = column
             seen.setdefault(name, {}).setdefault(_value_type(value), node.path or node.bid)
+    for column, files in clashes.items():
+        field_name = renamed[label][column]
+        shown = ", ".join(display(f) for f in files[:3]) + (
+            f" and {len(files) - 3} more" if len(files) > 3 else "")
+        diagnostics.append(diag.make(
+            "query-property-renamed", display(files[0]), 1, 1,
+            f"`{field_name}` of {label} ({shown}) is named like the built-in property "
+            f"`{field_name.lower()}`: queries see this field as `{column}` "
+            f"(n.{column}); rename the field to query it by its own name"))
     columns = dict(BASE_COLUMNS)
     for name in sorted(seen):
         types = seen[name]
@@ -300,19 +329,23 @@ def _value_type(value: Any) -> str:
 
 def _plain_element(value: Any) -> bool:
     return (isinstance(value, str) and value != "" and value == value.strip()
-            and not _LIST_UNSAFE.intersection(value))
+            and (not _LIST_UNSAFE.intersection(value)
+                 or _LIST_WIKILINK.fullmatch(value) is not None))
 
 
-def _node_rows(nodes: list[Node], columns: dict[str, str]) -> list[tuple[Any, ...]]:
-    """The CSV rows of one label's nodes; ``_key`` is a node's place in ``nodes``."""
+def _node_rows(nodes: list[Node], columns: dict[str, str],
+               renamed: dict[str, str]) -> list[tuple[Any, ...]]:
+    """The CSV rows of one label's nodes; ``_key`` is a node's place in ``nodes``;
+    ``renamed``: the field each renamed column holds."""
     extra = list(columns.items())[len(BASE_COLUMNS):]
     rows = [(key, node.bid, node.kind, node.title, node.path, node.url,
              _plain_list(node.tags), _plain_list(node.aliases))
             for key, node in enumerate(nodes)]
     if not extra:
         return rows
+    fields = [(renamed.get(name, name), column_type) for name, column_type in extra]
     return [(*row, *(_cell(node.properties.get(name), column_type)
-                     for name, column_type in extra))
+                     for name, column_type in fields))
             for row, node in zip(rows, nodes, strict=True)]
 
 

@@ -494,6 +494,8 @@ class MkDocsBuild:
             self.state.compiler.cache.wait()  # the build's parse cache is on disk when it ends
         if self.site is not None:
             self.site.release_page_caches()
+        if self.queries.site is not None:
+            self.queries.site.release()  # every page is converted: no query runs after
 
     def write_outputs(self, config: MkDocsConfig) -> None:
         """Last in on_post_build, after the search plugin wrote its index."""

@@ -9,17 +9,23 @@ frontmatter value through as markup.
 
 Every view gets ``rows`` (a list of ``{column: value}``), ``columns``,
 ``nodes`` (the nodes, when the result is one column of nodes, else empty),
-``is_nodes``, ``schema`` (the label the nodes share) and the helpers ``link(node)``
+``is_nodes``, ``schema`` (the label the nodes share), ``inline`` (an embed in a
+line of text rather than on a line of its own) and the helpers ``link(node)``
 (its title linking to its page, relative to the current page), ``href(node)``,
-``title(value)``, ``date(value, format)`` and ``cell(value)`` (any value as HTML:
-nodes linked, lists joined).  A view is chosen by: the embed's ``view:`` -> the
-``views`` option by the result's schema -> ``list`` for nodes, ``table`` for rows.
+``title(value)``, ``date(value, format)`` and ``cell(value, node)`` (any value as
+HTML: nodes linked, lists joined, a ``"[[wikilink]]"`` text linked to the note it
+names, as written in ``node`` or else in the page showing the result).  A view is
+chosen by: the embed's ``view:`` -> the ``views`` option by the result's schema ->
+``list`` for nodes, ``table`` for rows.
 """
 
 from __future__ import annotations
 
 import datetime as dt
+import json
+import re
 from collections.abc import Callable
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
@@ -37,6 +43,24 @@ BUILT_IN = ("list", "table", "cards", "count", "timeline")
 DATE_FIELDS = ("date", "due", "created", "start", "modified", "updated")
 #: Columns every node has; cards show the others.
 NODE_COLUMNS = ("label", "bid", "kind", "title", "path", "url", "tags", "aliases")
+# A value that is one wikilink, as a frontmatter field holds a link: "[[Other note]]",
+# "[[Other note#Part|shown]]".
+_WIKILINK_VALUE = re.compile(r"^\[\[(?P<inner>[^\[\]\n]+)\]\]$")
+
+
+@dataclass(frozen=True)
+class LinkTarget:
+    """Where a ``[[wikilink]]`` value leads: the target's URL from the site root (with
+    its anchor), None when the link is broken (``why`` says how), and its text."""
+
+    url: str | None
+    text: str
+    why: str = ""
+
+
+#: Resolves a wikilink's inner text as the note at a docs-relative path wrote it
+#: (None: the page showing the result).
+FindLink = Callable[[str, str | None], LinkTarget]
 
 
 class ViewError(Exception):
@@ -70,18 +94,23 @@ class Views:
             return self.default_views[schema]
         return "list" if result.is_nodes else "table"
 
-    def render(self, name: str, result: QueryResult, page_url: str) -> Markup:
-        """``result`` through the view ``name``, links relative to ``page_url``."""
+    def render(self, name: str, result: QueryResult, page_url: str,
+               find: FindLink | None = None, *, inline: bool = False) -> Markup:
+        """``result`` through the view ``name``, links relative to ``page_url``;
+        ``find`` resolves ``[[wikilink]]`` values (without it they are text);
+        ``inline``: an embed in a line of text (``count`` renders a phrase)."""
         if name not in BUILT_IN and name not in self.user_views:
             known = ", ".join([*BUILT_IN, *sorted(self.user_views)])
             raise ViewError(f"no view named {name!r} (views: {known}; a view of your own "
                             f"is a {name}.html in views_dir)")
         try:
             template = self.env.get_template(f"{name}.html")
-            html = template.render(**context(result, page_url), view=name)
+            html = template.render(**context(result, page_url, find), view=name,
+                                   inline=inline)
         except jinja2.TemplateError as error:
             raise ViewError(f"the view {name!r} failed: {error}") from error
-        return Markup(html)  # noqa: S704 - rendered with autoescape
+        # in a line of text, no line break of the template's around the phrase
+        return Markup(html.strip() if inline else html)  # noqa: S704 - autoescaped
 
     def error_box(self, message: str, query: str | None) -> Markup:
         return Markup(self.own.get_template("query-error.html").render(  # noqa: S704
@@ -95,7 +124,9 @@ class Views:
             query=query, result=result_html))
 
 
-def context(result: QueryResult, page_url: str) -> dict[str, Any]:
+def context(result: QueryResult, page_url: str, find: FindLink | None = None) -> (
+    dict[str, Any]
+):
     """What every view gets (see the module doc)."""
     nodes = [row[0] for row in result.rows] if result.is_nodes else []
     href = _href(page_url)
@@ -109,7 +140,7 @@ def context(result: QueryResult, page_url: str) -> dict[str, Any]:
         "href": href,
         "title": title,
         "date": format_date,
-        "cell": _cell(href),
+        "cell": _cell(href, find),
         "dated": dated,
         "node_columns": NODE_COLUMNS,
     }
@@ -172,6 +203,20 @@ def _is_iso_date(text: str) -> bool:
     return True
 
 
+def _json_texts(value: Any) -> list[str] | None:
+    """A list of texts that the engine holds as JSON text (a field that is a list in
+    one note and a text in another, or a list whose texts hold commas), else None."""
+    if not (isinstance(value, str) and value.startswith("[") and value.endswith("]")):
+        return None
+    try:
+        found = json.loads(value)
+    except ValueError:
+        return None
+    if isinstance(found, list) and all(isinstance(v, str) for v in found):
+        return found
+    return None
+
+
 def _href(page_url: str) -> Callable[[Any], str | None]:
     def href(node: Any) -> str | None:
         url = node.get("url") if isinstance(node, dict) else None
@@ -198,16 +243,35 @@ def _link(href: Callable[[Any], str | None]) -> Callable[[Any], Markup]:
     return link
 
 
-def _cell(href: Callable[[Any], str | None]) -> Callable[[Any], Markup]:
+def _cell(href: Callable[[Any], str | None], find: FindLink | None) -> (
+    Callable[[Any, Any], Markup]
+):
     link = _link(href)
 
-    def cell(value: Any) -> Markup:
+    def wikilink(inner: str, node: Any) -> Markup:
+        assert find is not None
+        path = node.get("path") if is_node(node) else None
+        target = find(inner, path if isinstance(path, str) else None)
+        if target.url is None:
+            return Markup('<span class="bb-link bb-unresolved" title="{}">{}</span>').format(
+                target.why, target.text)
+        return Markup('<a class="bb-link" href="{}">{}</a>').format(
+            href({"url": target.url}), target.text)
+
+    def cell(value: Any, node: Any = None) -> Markup:
         if value is None:
             return Markup("")
         if is_node(value):
             return link(value)
+        if isinstance(value, str) and find is not None:
+            m = _WIKILINK_VALUE.match(value.strip())
+            if m is not None:
+                return wikilink(m["inner"], node)
+        listed = _json_texts(value)
+        if listed is not None:  # a list the engine holds as JSON text: shown as a list
+            return cell(listed, node)
         if isinstance(value, list):
-            return Markup(", ").join(cell(v) for v in value)
+            return Markup(", ").join(cell(v, node) for v in value)
         if isinstance(value, bool):
             return Markup("true" if value else "false")
         if isinstance(value, dict):

@@ -4,9 +4,11 @@ Query pages, rendered at build time through a view.
 A Python-Markdown preprocessor, run before any fence processor (``fenced_code``
 or ``pymdownx.superfences``) so that it sees the fences as written:
 
-* a fence whose info string starts with ``query`` (``view=NAME`` optional) at the
-  top level of the page is replaced by its result; a ``query`` fence inside
-  another fence, and every other fence, is left alone;
+* a fence whose info string starts with ``query`` (``view=NAME`` optional) is
+  replaced by its result, at the top level of the page or inside a list item, a
+  quote or a callout (their prefixes removed from its lines, the result put back
+  as a block of that container); a ``query`` fence inside another fence or
+  indented code, and every other fence, is left alone;
 * ``{{query:ID}}`` / ``{{query:ID | view:NAME}}`` outside code (fences, indented
   code, code spans, HTML comments) is replaced by the result of the Query note
   whose id, bid or title is ``ID``; ``\\{{query:…}}`` stays text;
@@ -33,21 +35,33 @@ from markupsafe import Markup
 from ... import diagnostics as diag
 from ...builder.compiled import Compiled
 from ...builder.documents import Document
+from ...builder.resolve import ResolvedLink
+from ...builder.wikitext import link_text, unresolved_text
 from ...codecs.grammar import QUERY_EMBED as _EMBED
 from ...codecs.grammar import QUERY_FENCE_VIEW as _FENCE_VIEW
+from ...codecs.grammar import split_wikilink
 from ...codecs.mask import code_regions
-from ...ids import SrcPath
+from ...codecs.model import LinkRef
+from ...ids import SrcPath, asset_url
 from ...query.load import quote_name
 from ...query.run import QueryEngine, QueryResult
 from ...query.schema import NODE_TYPE
 from ...query.source import graph_of
-from ..query_views import ViewError, Views
+from ..query_views import LinkTarget, ViewError, Views
 from ..render import PageRenderer
 
 #: The schema of a Query node, and its field holding the Cypher text.
 QUERY_SCHEMA = "Query"
-# A fence opening at the top level (up to 3 spaces): its characters and info string.
-_FENCE_OPEN = re.compile(r"^ {0,3}(?P<fence>`{3,}|~{3,})(?P<info>[^\n]*)$")
+# A fence opening, at the top level or under quote markers ("> ```query", "> > ~~~",
+# a callout's "> ") and list indentation: the prefix, the fence's characters, its info.
+_FENCE_OPEN = re.compile(
+    r"^(?P<prefix>(?:[ ]{0,3}>[ ]?)*[ ]*)(?P<fence>`{3,}|~{3,})(?P<info>[^\n]*)$")
+# One quote marker, as Python-Markdown's blockquote processor strips it.
+_QUOTE_MARK = re.compile(r"^[ ]{0,3}>[ ]?")
+# What may stand before an embed on a line of its own: quote markers, a list marker.
+_LINE_LEAD = re.compile(r"[ \t>]*(?:(?:[-*+]|\d{1,9}[.)])[ \t]+)?")
+# A list item's first line: a bullet or a number, then a space.
+_LIST_ITEM = re.compile(r"^(?P<indent>[ ]*)(?:[-*+]|\d{1,9}[.)])[ \t]")
 # A line that may hold a query: an embed or a query fence (a superset: for --dirty).
 _MAYBE_QUERY = re.compile(r"\{\{\s*query\s*:|^[ \t>]*(?:`{3,}|~{3,})\s*query", re.MULTILINE)
 #: Page being rendered: (the document whose Markdown this is, the URL of the page
@@ -80,6 +94,13 @@ class QuerySite:
                                        display=self.compiled.options.display)
         return self._engine
 
+    def release(self) -> None:
+        """Let the database go when the build's pages are done, not at a later garbage
+        collection: each database maps a large reserve of memory, and a process that
+        builds many times (``mkdocs serve``, the tests) ran out of address space while
+        the plugins of past builds, in reference cycles, waited to be collected."""
+        self._engine = None
+
     def query_note(self, key: str) -> Document | None:
         """The Query note whose id, bid or title (any case) is ``key``."""
         if self._queries is None:
@@ -93,23 +114,51 @@ class QuerySite:
         return self._queries.get(key.strip().casefold())
 
     def render(self, text: str, view: str | None, doc: Document, line: int,
-               page_url: str) -> Markup:
-        """``text``'s result through its view, or an error box (and ``query-error``)."""
+               page_url: str, inline: bool = False) -> Markup:
+        """``text``'s result through its view, or an error box (and ``query-error``);
+        ``inline``: the result stands in a line of text (a view may render a phrase)."""
         engine = self.engine
         result = engine.run(text)
         for found in engine.diagnostics:
             self._report(found)
         if result.error is not None:
-            return self.fail(f"the query failed: {result.error}", text, doc, line)
+            # the box's title already says the query failed
+            return self.fail(f"the query failed: {result.error}", text, doc, line,
+                             shown=result.error)
         try:
-            return self.views.render(self.views.choose(view, result), result, page_url)
+            return self.views.render(self.views.choose(view, result), result, page_url,
+                                     lambda inner, path: self.find_link(inner, path, doc),
+                                     inline=inline)
         except ViewError as error:
             return self.fail(str(error), text, doc, line)
 
-    def fail(self, message: str, text: str | None, doc: Document, line: int) -> Markup:
+    def find_link(self, inner: str, path: str | None, host: Document) -> LinkTarget:
+        """Where the wikilink ``[[inner]]`` leads, resolved as the note at ``path`` wrote
+        it (a frontmatter value), else as ``host``, the page showing the result."""
+        target, fragment, display = split_wikilink(inner)
+        docs = self.compiled.documents
+        source = docs.get(SrcPath(path)) if path is not None else None
+        source = source if source is not None and source.published else host
+        link = LinkRef("wikilink", target, fragment, display, 0, 0, "links_to")
+        resolver = self.compiled.link_resolver
+        found = (resolver.resolve_one(link, source)
+                 if resolver is not None and source.published
+                 else ResolvedLink(link, source.path, "unresolved"))
+        text = link_text(found, docs)
+        if found.status != "ok" or found.target is None:
+            reason = {"unpublished": "not published", "escape": "outside the docs"}.get(
+                found.status, "no such note")
+            return LinkTarget(None, text, f"{unresolved_text(link)} ({reason})")
+        url = asset_url(found.target) if found.is_asset else (docs[found.target].url or "")
+        return LinkTarget(url + (f"#{found.anchor}" if found.anchor else ""), text)
+
+    def fail(self, message: str, text: str | None, doc: Document, line: int,
+             shown: str | None = None) -> Markup:
+        """Report ``query-error`` with ``message``; the error box shows ``shown`` (else the
+        message)."""
         self._report(diag.make("query-error", self.compiled.options.display(doc.path), line, 1,
                                message))
-        return self.views.error_box(message, text)
+        return self.views.error_box(shown or message, text)
 
     def unrendered_diagnostics(self, read_text: Callable[[SrcPath], str]) -> (
         list[diag.Diagnostic]
@@ -233,7 +282,11 @@ class QueryBlocks(Preprocessor):
             if any(a <= m.start() < b for a, b in regions):
                 continue
             line = first + text.count("\n", 0, m.start())
-            out += [text[end:m.start()], self._embed(m, site, doc, page_url, line)]
+            start = text.rfind("\n", 0, m.start()) + 1
+            stop = text.find("\n", m.end())
+            inline = not (_LINE_LEAD.fullmatch(text, start, m.start())
+                          and not text[m.end():stop if stop >= 0 else len(text)].strip())
+            out += [text[end:m.start()], self._embed(m, site, doc, page_url, line, inline)]
             end = m.end()
         if not out:
             return lines
@@ -241,7 +294,7 @@ class QueryBlocks(Preprocessor):
         return "".join(out).split("\n")
 
     def _embed(self, m: re.Match[str], site: QuerySite, doc: Document, page_url: str,
-               line: int) -> str:
+               line: int, inline: bool) -> str:
         key, view = m.group("id"), m.group("view")
         note = site.query_note(key)
         if note is None:
@@ -251,7 +304,7 @@ class QueryBlocks(Preprocessor):
         else:
             text = query_text(note) or ""
             html = site.render(text, view or _string(note.meta.get("view")), doc, line,
-                               page_url)
+                               page_url, inline)
         return str(self.md.htmlStash.store(html))
 
     def _fences(self, lines: list[str], site: QuerySite, doc: Document, page_url: str,
@@ -259,25 +312,22 @@ class QueryBlocks(Preprocessor):
         out: list[str] = []
         i = 0
         while i < len(lines):
-            opening = _FENCE_OPEN.match(lines[i])
-            if opening is None or (opening["fence"][0] == "`" and "`" in opening["info"]):
+            fence = _open_fence(lines, i)
+            if fence is None:
                 out.append(lines[i])
                 i += 1
                 continue
-            fence = opening["fence"]
-            close = re.compile(rf"^ {{0,3}}{re.escape(fence[0])}{{{len(fence)},}}[ \t]*$")
-            j = i + 1
-            while j < len(lines) and close.match(lines[j]) is None:
-                j += 1
-            info = opening["info"].strip()
+            body, end = fence.body(lines, i)
+            info = fence.info.strip()
             if info.split(maxsplit=1)[:1] != ["query"]:
-                out += lines[i:j + 1]  # any other fence: code, left to the fence processor
+                out += lines[i:end]  # any other fence: code, left to the fence processor
             else:
                 view = _FENCE_VIEW.search(info)
-                html = site.render("\n".join(lines[i + 1:j]), view["view"] if view else None,
+                html = site.render("\n".join(body), view["view"] if view else None,
                                    doc, first + i, page_url)
-                out += ["", self.md.htmlStash.store(html), "", ""]
-            i = j + 1
+                out += fence.placeholder(str(self.md.htmlStash.store(html)), out,
+                                         lines[end] if end < len(lines) else None)
+            i = end
         return out
 
     def _query_page(self, text: str, site: QuerySite, doc: Document,
@@ -287,6 +337,104 @@ class QueryBlocks(Preprocessor):
         fence = "`" * max(3, _longest_backtick_run(text) + 1)
         return ["", "", f"{fence}cypher", *text.strip("\n").split("\n"), fence, "",
                 self.md.htmlStash.store(site.views.query_page(text, html)), "", ""]
+
+
+@dataclass(frozen=True)
+class _Fence:
+    """A fence opening: at the top level, or inside quotes (``depth`` markers, as
+    in a callout) and list items (``indent`` spaces of the item's content)."""
+
+    prefix: str  # the opening line up to the fence: quote markers and indentation
+    depth: int
+    indent: int
+    chars: str
+    info: str
+    top: bool  # at the top level (of the page, or of its quote)
+
+    def body(self, lines: list[str], i: int) -> tuple[list[str], int]:
+        """The fence's content lines (prefixes removed) and the index after its end:
+        its closing line, else where its quote or list item ends (CommonMark), else
+        the end of the page."""
+        close = re.compile(rf"^ {{0,3}}{re.escape(self.chars[0])}{{{len(self.chars)},}}[ \t]*$")
+        body: list[str] = []
+        for j in range(i + 1, len(lines)):
+            line = _inside(lines[j], self.depth, self.indent, self.top)
+            if line is None:
+                return body, j
+            if close.match(line):
+                return body, j + 1
+            body.append(line)
+        return body, len(lines)
+
+    def placeholder(self, stashed: str, before: list[str], after: str | None) -> list[str]:
+        """The lines that stand for the fence: the stash placeholder as a block of
+        its own in the fence's container."""
+        if self.depth == 0:
+            if self.top:
+                return ["", stashed, "", ""]
+            # in its list item, at its indent, a paragraph of its own (a <div> in a <p>
+            # would not be replaced as a block)
+            return ["", " " * len(self.prefix) + stashed, *([""] if after and after.strip()
+                                                            else [])]
+        # In a quote the result must be a block of its own, not inside a <p>: a blank
+        # quote line before it, and after it only when the quote goes on (a trailing
+        # one leaves a newline in the placeholder's paragraph, which then is not
+        # replaced).
+        lead = ">" * self.depth
+        previous = _inside(before[-1], self.depth, 0, True) if before else None
+        following = _inside(after, self.depth, 0, True) if after is not None else None
+        return [*([lead] if previous and previous.strip() else []),
+                self.prefix + stashed,
+                *([lead] if following and following.strip() else [])]
+
+
+def _open_fence(lines: list[str], i: int) -> _Fence | None:
+    """The fence line ``i`` opens (None: not a fence, or indented code)."""
+    m = _FENCE_OPEN.match(lines[i])
+    if m is None or (m["fence"][0] == "`" and "`" in m["info"]):
+        return None  # not a fence: a code span such as ```x```
+    prefix = m["prefix"]
+    depth = prefix.count(">")
+    indent = len(_inside(prefix, depth, 0, True) or "")
+    if depth and indent:
+        # the quote's lines above, as a page of their own: a list item's fence or code?
+        inner: list[str] = []
+        for line in reversed(lines[:i]):
+            stripped = _inside(line, depth, 0, True)
+            if stripped is None:
+                break
+            inner.append(stripped)
+        in_list = _in_list(inner[::-1], len(inner), indent)
+    else:
+        in_list = indent > 0 and _in_list(lines, i, indent)
+    if not in_list and indent > 3:
+        return None  # indented code
+    return _Fence(prefix, depth, indent, m["fence"], m["info"], top=not in_list)
+
+
+def _in_list(lines: list[str], i: int, indent: int) -> bool:
+    """Is a line at index ``i`` indented ``indent`` spaces inside a list item above it?"""
+    for k in range(i - 1, -1, -1):
+        line = lines[k]
+        if not line.strip():
+            continue
+        if len(line) - len(line.lstrip(" ")) < indent:
+            return _LIST_ITEM.match(line) is not None
+    return False
+
+
+def _inside(line: str, depth: int, indent: int, top: bool) -> str | None:
+    """``line`` without ``depth`` quote markers and up to ``indent`` spaces; None when
+    it is not inside that quote (a missing marker) or list item (less indented)."""
+    for _ in range(depth):
+        m = _QUOTE_MARK.match(line)
+        if m is None:
+            return None
+        line = line[m.end():]
+    spaces = len(line) - len(line.lstrip(" "))
+    if not top and line.strip() and spaces < indent:
+        return None
+    return line[min(spaces, indent):]
 
 
 def _string(value: Any) -> str | None:
