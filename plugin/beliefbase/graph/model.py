@@ -17,7 +17,7 @@ from dataclasses import dataclass, field
 from enum import StrEnum
 from typing import Any
 
-from ..builder.frozen import FrozenDict
+from ..frozen import FrozenDict, freeze_mapping
 
 
 class WeightKind(StrEnum):
@@ -40,7 +40,12 @@ class Node:
     url: str | None = None  # site-relative URL (with #anchor for sections/blocks)
     tags: tuple[str, ...] = ()
     aliases: tuple[str, ...] = ()
-    properties: dict[str, Any] = field(default_factory=dict)
+    #: a document's frontmatter fields (JSON values), read-only all the way down
+    properties: dict[str, Any] = field(default_factory=FrozenDict)
+
+    def __post_init__(self) -> None:
+        if type(self.properties) is not FrozenDict:
+            object.__setattr__(self, "properties", freeze_mapping(self.properties))
 
 
 @dataclass(frozen=True, slots=True)
