@@ -11,7 +11,6 @@ so a page shows exactly the mentions recorded here.
 
 from __future__ import annotations
 
-import functools
 from collections import defaultdict
 from dataclasses import dataclass, field
 
@@ -121,6 +120,17 @@ class _Sentences:
         return _sentence(self.note, at, self._seen)
 
 
+@dataclass(frozen=True, slots=True)
+class _SentenceAt:
+    """A mention's ``context``: its sentence, made when called."""
+
+    sentences: _Sentences
+    at: int
+
+    def __call__(self) -> str:
+        return self.sentences.around(self.at)
+
+
 #: Different entities one note may tag: each gets a page, and a note with thousands
 #: of tags (a pasted list) would add thousands of pages, like MAX_TAGS_PER_NOTE.
 MAX_ENTITIES_PER_NOTE = 100
@@ -206,7 +216,7 @@ def build_index(notes: list[_Note], display: object = str, *, auto: bool = True
             line, column = _position(note, at)
             entity = entities[span.key]
             entity.mentions.append(Mention(note.path, line, column, span.name, span.source,
-                                           span.kind, functools.partial(sentences.around, at)))
+                                           span.kind, _SentenceAt(sentences, at)))
             if span.name not in entity.names:
                 entity.names.append(span.name)
         for m in note.manual:
