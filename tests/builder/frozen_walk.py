@@ -58,7 +58,7 @@ def _attributes(obj: Any) -> Iterator[tuple[str, Any]]:
 
 def _parts(obj: Any) -> Iterator[tuple[str, Any]] | None:
     """(where, value) of what ``obj`` holds; None for an atom or code."""
-    if isinstance(obj, ATOMS) or isinstance(obj, OPAQUE):
+    if isinstance(obj, ATOMS + OPAQUE):
         return None
     if isinstance(obj, dict):
         return ((f"[{k!r}]", v) for k, v in obj.items())
