@@ -21,7 +21,7 @@ import yaml
 from beliefbase.builder import Compiled, Compiler
 from beliefbase.builder.options import CompileOptions
 from beliefbase.builder.suggest import Suggester
-from beliefbase.frozen import FrozenDict, freeze, thaw
+from beliefbase.frozen import MAX_DEPTH, FrozenDict, freeze, thaw
 from beliefbase.project import load_project
 
 from ..property.vault_edits import edited_vault
@@ -205,6 +205,13 @@ def test_freeze_keeps_shared_values_shared_and_cuts_cycles() -> None:
         laughs = [laughs] * 10
     top = freeze(laughs)
     assert top[0] is top[9] and top[0][0] is top[5][5]
+    deep: list[Any] = []
+    for _ in range(5_000):  # nested past what pickle (and the parse cache) can take
+        deep = [deep]
+    cut = freeze(deep)
+    for _ in range(MAX_DEPTH):
+        cut = cut[0]
+    assert cut == (None,)
 
 
 def _c_link(compiled):  # type: ignore[no-untyped-def]
