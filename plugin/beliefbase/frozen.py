@@ -76,24 +76,31 @@ def freeze(value: Any) -> Any:
     return _freeze(value, {}, 0)
 
 
+#: Values frozen as they are, tested by exact type (one set lookup: a frontmatter is
+#: mostly strings, numbers and lists of strings).
+_SCALARS = frozenset({str, int, float, bool, type(None)})
+
+
 def _freeze(value: Any, done: dict[int, Any], depth: int) -> Any:
-    if isinstance(value, str | int | float | type(None)):
-        return value  # the common case first: most frontmatter values are scalars
+    if type(value) in _SCALARS:
+        return value
     key = id(value)
     if key in done:
         return done[key]  # shared (an alias), or None while it is being frozen (a cycle)
     if depth > MAX_DEPTH:
         return None
     frozen: Any
+    scalars, deeper = _SCALARS, depth + 1
     if isinstance(value, dict):
         done[key] = None
-        frozen = FrozenDict({k: _freeze(v, done, depth + 1) for k, v in value.items()})
+        frozen = FrozenDict({k: v if type(v) in scalars else _freeze(v, done, deeper)
+                             for k, v in value.items()})
     elif isinstance(value, list | tuple):
         done[key] = None
-        frozen = tuple(_freeze(v, done, depth + 1) for v in value)
+        frozen = tuple([v if type(v) in scalars else _freeze(v, done, deeper) for v in value])
     elif isinstance(value, set | frozenset):
         done[key] = None
-        frozen = frozenset(_freeze(v, done, depth + 1) for v in value)
+        frozen = frozenset(_freeze(v, done, deeper) for v in value)
     else:
         return value  # dates, times, bytes: immutable already
     done[key] = frozen
@@ -105,7 +112,7 @@ def freeze_mapping(value: Mapping[K, V]) -> FrozenDict[K, V]:
     only ``freeze`` makes those of parsed data, so their values are frozen too)."""
     if isinstance(value, FrozenDict):
         return value
-    frozen: FrozenDict[K, V] = _freeze(dict(value), {}, 0)
+    frozen: FrozenDict[K, V] = _freeze(value if isinstance(value, dict) else dict(value), {}, 0)
     return frozen
 
 

@@ -17,7 +17,7 @@ from dataclasses import dataclass, field
 from enum import StrEnum
 from typing import Any
 
-from ..frozen import FrozenDict, freeze_mapping
+from ..frozen import FrozenDict
 
 
 class WeightKind(StrEnum):
@@ -41,11 +41,8 @@ class Node:
     tags: tuple[str, ...] = ()
     aliases: tuple[str, ...] = ()
     #: a document's frontmatter fields (JSON values), read-only all the way down
+    #: (``frozen.freeze``: the builders hand in frozen ones)
     properties: dict[str, Any] = field(default_factory=FrozenDict)
-
-    def __post_init__(self) -> None:
-        if type(self.properties) is not FrozenDict:
-            object.__setattr__(self, "properties", freeze_mapping(self.properties))
 
 
 @dataclass(frozen=True, slots=True)

@@ -32,7 +32,6 @@ from ..codecs.frontmatter import jsonable
 from ..codecs.guards import make_renderable
 from ..codecs.markdown import DECODED, decode, note_text
 from ..entities import compile_entities
-from ..frozen import thaw
 from ..graph.build import GraphBuilder
 from ..graph.emit import graph_json_chunks
 from ..graph.invariants import GENERATED_PAGES, missing_pages
@@ -150,7 +149,7 @@ class SiteBuild:
 
     def page_meta(self, doc: Document) -> dict[str, Any]:
         """``page.meta``: frontmatter, title and tags, every string as UserText."""
-        meta = thaw(doc.meta)  # MkDocs and the theme's templates get plain dicts and lists
+        meta = dict(doc.meta)  # user_text makes the rest plain dicts and lists
         meta["title"] = doc.title
         if doc.tags:
             meta["tags"] = list(doc.tags)
