@@ -140,7 +140,7 @@ def test_raw_files_in_other_encodings_and_line_endings_verify(
 ) -> None:
     project = make_project({**good_files(), "raw/sky.md": raw})
     result = verify_context(project)
-    assert result.diagnostics == []
+    assert result.diagnostics == ()
     assert result.beliefs["b-sky"].verified_against_source
 
 
@@ -155,7 +155,7 @@ def test_hostile_strings_are_kept_verbatim_and_escaped_in_json(
     files = good_files()
     files["docs/sky.beliefs.json"] = sidecar(belief(statement=text, topic=text, subject=text))
     result = verify_context(make_project(files))
-    assert result.diagnostics == []
+    assert result.diagnostics == ()
     assert result.beliefs["b-sky"].belief.statement == text
     out = dumps(beliefs_document(result))
     assert "<" not in out and ">" not in out

@@ -27,7 +27,7 @@ def test_longest_match_wins_and_aliases_resolve() -> None:
         ("Mount Doom", "MOUNT_DOOM", "auto"), ("Mount", "MOUNT", "auto"),
         ("Cory", "CORY_GILFORD", "auto"), ("Cory Gilford", "CORY_GILFORD", "auto")]
     entity = index.entities["CORY_GILFORD"]
-    assert (entity.name, entity.type, entity.aliases) == ("Cory Gilford", "PERSON", ["Cory"])
+    assert (entity.name, entity.type, entity.aliases) == ("Cory Gilford", "PERSON", ("Cory",))
 
 
 def test_rejected_in_this_note_only_and_manual_beats_auto() -> None:

@@ -128,6 +128,10 @@ class Member:
 class JsonText:
     """Decoded JSON text with offset -> (line, column) and path -> span lookups."""
 
+    #: ``frozen.CACHES``: where the lines start and each container's members, found
+    #: when first asked for: functions of ``text``
+    __caches__ = ("_newlines", "_members")
+
     def __init__(self, text: str) -> None:
         self.text = text
         self._newlines: list[int] | None = None

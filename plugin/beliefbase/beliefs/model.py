@@ -17,6 +17,7 @@ from datetime import date
 from pathlib import Path
 
 from ..diagnostics import Diagnostic
+from ..frozen import FrozenDict
 from .jsontext import JsonText
 
 SUPERSESSION_REASONS = (
@@ -151,20 +152,30 @@ class VerifiedBelief:
 
 @dataclass(frozen=True)
 class BeliefSet:
-    """Every verified belief of the knowledge base, and what the verifier said."""
+    """Every verified belief of the knowledge base, and what the verifier said.
+
+    Read-only all the way down (a ``Compiled`` holds it): its mappings are made
+    ``FrozenDict``s and its diagnostics a tuple when it is made.
+    """
 
     beliefs: Mapping[str, VerifiedBelief]  # by belief_id, sorted
     provenance: Mapping[tuple[str, str], VerifiedProvenance]  # by (network, id), sorted
     pages: Mapping[str, tuple[str, ...]]  # page path -> belief ids, in sidecar order
     topics: Mapping[str, tuple[str, ...]]  # topic -> belief ids, sorted
     sidecars: tuple[Sidecar, ...]
-    diagnostics: list[Diagnostic]
+    diagnostics: tuple[Diagnostic, ...]
     today: date
-    _components: dict[str, tuple[str, ...]] = field(
-        init=False, repr=False, compare=False, default_factory=dict
+    #: belief id -> its supersession chain, oldest first (beliefs in one)
+    _components: Mapping[str, tuple[str, ...]] = field(
+        init=False, repr=False, compare=False, default_factory=FrozenDict
     )
 
     def __post_init__(self) -> None:
+        for name in ("beliefs", "provenance", "pages", "topics"):
+            object.__setattr__(self, name, FrozenDict(getattr(self, name)))
+        object.__setattr__(self, "sidecars", tuple(self.sidecars))
+        object.__setattr__(self, "diagnostics", tuple(self.diagnostics))
+        components: dict[str, tuple[str, ...]] = {}
         neighbours: dict[str, set[str]] = defaultdict(set)
         for vb in self.beliefs.values():
             target = vb.belief.superseded_by_belief_id
@@ -172,7 +183,7 @@ class BeliefSet:
                 neighbours[vb.belief_id].add(target)
                 neighbours[target].add(vb.belief_id)
         for start in sorted(neighbours):
-            if start in self._components:
+            if start in components:
                 continue
             seen, todo = {start}, [start]
             while todo:
@@ -181,7 +192,8 @@ class BeliefSet:
                     todo.append(nxt)
             ordered = tuple(sorted(seen, key=lambda b: (self.beliefs[b].belief.asserted_at, b)))
             for member in seen:
-                self._components[member] = ordered
+                components[member] = ordered
+        object.__setattr__(self, "_components", FrozenDict(components))
 
     def chain(self, belief_id: str) -> tuple[str, ...]:
         """The supersession chain through a belief, oldest first (just itself if none)."""

@@ -236,6 +236,6 @@ def _finish(run: _Run, today: date) -> BeliefSet:
         pages={p: tuple(ids) for p, ids in sorted(pages.items())},
         topics={t: tuple(ids) for t, ids in sorted(topics.items())},
         sidecars=tuple(run.sidecars),
-        diagnostics=run.found,
+        diagnostics=tuple(run.found),
         today=today,
     )

@@ -126,8 +126,8 @@ class SourceRefChecker:
         entries = doc.meta.get("source_refs")
         if not entries:
             return [], []
-        if not isinstance(entries, list):
-            entries = [entries]
+        if not isinstance(entries, list | tuple):  # a YAML list (frozen: a tuple)
+            entries = (entries,)
         refs: list[SourceRef] = []
         found: list[diag.Diagnostic] = []
         line = doc.parsed.meta_lines.get("source_refs", 1)

@@ -22,8 +22,9 @@ if TYPE_CHECKING:
 
 @dataclass(frozen=True, slots=True)
 class Compiled:
-    """The result of a compile: frozen, its collections read-only (every ``dict`` here
-    is a ``builder.frozen.FrozenDict``; tuples, frozensets).  The ``Compiler`` shares
+    """The result of a compile: frozen, its collections read-only all the way down
+    (every ``dict`` a ``frozen.FrozenDict``; tuples, frozensets; caches declared in
+    ``__caches__``, see ``frozen``).  The ``Compiler`` shares
     unchanged parts with the next compile, and a later compile never changes an
     earlier one (``mkdocs serve`` compares the two)."""
 

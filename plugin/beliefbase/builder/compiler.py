@@ -41,6 +41,7 @@ from ..codecs.markdown import digest, parse_markdown
 from ..codecs.model import ParsedDoc
 from ..codecs.toml_node import parse_toml
 from ..entities.source import EntityStage
+from ..frozen import FrozenDict
 from ..graph.build import GraphBuilder
 from ..graph.invariants import COMPILED_PAGES, check_graph
 from ..ids import SrcPath, parse_bid, provisional_bid
@@ -52,7 +53,6 @@ from .checks import SourceRef, SourceRefChecker, duplicate_ids, malformed_bids
 from .compiled import Compiled
 from .documents import Document, Network, make_document, place_home, with_sections
 from .embeds import EmbedMemo, check_embeds
-from .frozen import FrozenDict
 from .index import NameIndex, doc_key_places, target_keys
 from .links import LinkResolver
 from .options import CompileOptions
@@ -305,7 +305,7 @@ class Compiler:
             self._links = LinkResolver(Resolver(published, drafts), published, suggester,
                                        self.options)
         else:  # the same names: new objects for the edited notes, in new indexes
-            self._links = self._links.with_docs(docs[p] for p in sorted(changed))
+            self._links = self._links.with_docs(docs[p] for p in sorted(changed)).for_compile()
         self._identity = identity
         return affected
 

@@ -18,6 +18,7 @@ from typing import Any
 
 from ..codecs.inline import WikiText, default_wikitext, plain_text
 from ..codecs.model import BlockId, Heading, ParsedDoc
+from ..frozen import FrozenDict
 from ..ids import (
     Bid,
     SrcPath,
@@ -29,7 +30,6 @@ from ..ids import (
     stem,
     url_for_src,
 )
-from .frozen import FrozenDict
 from .options import CompileOptions
 
 _IDCOUNT = re.compile(r"^(.*)_([0-9]+)$")
@@ -86,10 +86,6 @@ class Document:
     sections: tuple[Section, ...] = ()
     blocks: dict[str, BlockId] = field(default_factory=FrozenDict)
     by_anchor: dict[str, Section] = field(init=False, repr=False, compare=False)
-    #: fragment -> (anchor, missing): links into this document, resolved once.  A memo
-    #: of a function of the (frozen) sections, so a new ``Document`` starts a new one.
-    fragments: dict[str, tuple[str | None, bool]] = field(init=False, repr=False,
-                                                          compare=False)
     #: the folder of ``path`` ("" at the docs root); link resolution asks for it per link
     folder: str = field(init=False, repr=False, compare=False)
 
@@ -98,7 +94,6 @@ class Document:
         object.__setattr__(self, "folder", posixpath.dirname(self.path))
         object.__setattr__(self, "by_anchor",
                            FrozenDict({s.anchor: s for s in self.sections}))
-        object.__setattr__(self, "fragments", {})
 
     @property
     def kind(self) -> str:
@@ -145,7 +140,7 @@ def string_list(value: Any, split: bool = False) -> tuple[str, ...]:
         items = [value]
     out: list[str] = []
     for item in items:
-        if isinstance(item, list | dict) or item is None:
+        if isinstance(item, list | tuple | dict) or item is None:
             continue
         text = str(item).strip()
         if text and text not in out:

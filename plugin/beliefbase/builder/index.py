@@ -13,54 +13,81 @@ import copy
 import posixpath
 from bisect import bisect_left
 from collections import defaultdict
-from collections.abc import Iterable
+from collections.abc import Iterable, Sequence
 
+from ..frozen import FrozenDict
 from ..ids import Bid, SrcPath, bref, normalize_name, stem
 from .documents import DRAWING_SUFFIX, Document
 
 #: the tables of a NameIndex, each copied (not shared) by ``NameIndex.updated``
 _TABLES = ("docs", "paths", "paths_ci", "bids", "brefs", "ids", "stems", "folders", "names")
+#: those whose values are lists of paths (tuples once made)
+_LISTS = ("paths_ci", "brefs", "ids", "stems", "folders", "names")
 
 
 class NameIndex:
-    """Where each kind of name points: paths, BIDs, ids, base names, titles."""
+    """Where each kind of name points: paths, BIDs, ids, base names, titles.
+
+    Read-only once made (its tables ``FrozenDict``s of tuples): a ``Compiled``'s
+    link resolver holds it, and the next compile makes a new one (``updated``,
+    ``with_docs``) rather than change it.
+    """
+
+    docs: dict[SrcPath, Document]
+    paths: dict[str, SrcPath]  # exact path
+    paths_ci: dict[str, Sequence[SrcPath]]  # lower-case path
+    bids: dict[Bid, SrcPath]
+    brefs: dict[str, Sequence[SrcPath]]
+    ids: dict[str, Sequence[SrcPath]]
+    stems: dict[str, Sequence[SrcPath]]  # notes by stem, files by name
+    folders: dict[str, Sequence[SrcPath]]  # folder name -> index note
+    names: dict[str, Sequence[SrcPath]]  # titles and aliases
 
     def __init__(self, docs: Iterable[Document], assets: Iterable[SrcPath]) -> None:
-        self.docs: dict[SrcPath, Document] = {}
-        self.paths: dict[str, SrcPath] = {}  # exact path
-        self.paths_ci: dict[str, list[SrcPath]] = defaultdict(list)  # lower-case path
-        self.bids: dict[Bid, SrcPath] = {}
-        self.brefs: dict[str, list[SrcPath]] = defaultdict(list)
-        self.ids: dict[str, list[SrcPath]] = defaultdict(list)
-        self.stems: dict[str, list[SrcPath]] = defaultdict(list)  # notes by stem, files by name
-        self.folders: dict[str, list[SrcPath]] = defaultdict(list)  # folder name -> index note
-        self.names: dict[str, list[SrcPath]] = defaultdict(list)  # titles and aliases
+        self.docs, self.paths, self.bids = {}, {}, {}
+        lists: dict[str, defaultdict[str, list[SrcPath]]] = {t: defaultdict(list) for t in _LISTS}
         for doc in sorted(docs, key=lambda d: d.path):
-            self._add_doc(doc)
+            self._add_doc(doc, lists)
         for path in sorted(assets):
             self.paths[path] = path
-            self.paths_ci[path.lower()].append(path)
-            self.stems[normalize_name(posixpath.basename(path))].append(path)
+            lists["paths_ci"][path.lower()].append(path)
+            lists["stems"][normalize_name(posixpath.basename(path))].append(path)
+        for table, values in lists.items():
+            setattr(self, table, values)
+        self._freeze()
 
-    def _add_doc(self, doc: Document) -> None:
+    def _freeze(self) -> None:
+        """Every table read-only, each list of paths a tuple (made once per compile)."""
+        for table in _TABLES:
+            values = getattr(self, table)
+            if table in _LISTS:
+                values = {k: v if type(v) is tuple else tuple(v) for k, v in values.items()}
+            setattr(self, table, FrozenDict(values))
+
+    def _add_doc(self, doc: Document, lists: dict[str, defaultdict[str, list[SrcPath]]]) -> (
+        None
+    ):
+        """Add ``doc`` while the index is made (to ``lists``, made tuples by ``_freeze``)."""
         path = doc.path
         self.docs[path] = doc
         self.paths[path] = path
-        self.paths_ci[path.lower()].append(path)
+        lists["paths_ci"][path.lower()].append(path)
         self.bids.setdefault(doc.bid, path)
-        self.brefs[bref(doc.bid)].append(path)
+        lists["brefs"][bref(doc.bid)].append(path)
         if doc.id:
-            self.ids[doc.id].append(path)
-        self.stems[normalize_name(stem(path))].append(path)
+            lists["ids"][doc.id].append(path)
+        stems = lists["stems"]
+        stems[normalize_name(stem(path))].append(path)
         if path.lower().endswith(DRAWING_SUFFIX):  # ![[Drawing]] names Drawing.excalidraw.md
-            self.stems[normalize_name(stem(stem(path)))].append(path)
+            stems[normalize_name(stem(stem(path)))].append(path)
         base = posixpath.basename(path).lower()
         if base in ("index.md", "readme.md") and doc.folder:
-            self.folders[normalize_name(posixpath.basename(doc.folder))].append(path)
+            lists["folders"][normalize_name(posixpath.basename(doc.folder))].append(path)
+        names = lists["names"]
         for name in (doc.title, *doc.aliases):
             key = normalize_name(name)
-            if key and path not in self.names[key]:
-                self.names[key].append(path)
+            if key and path not in names[key]:
+                names[key].append(path)
 
     def with_docs(self, replaced: Iterable[Document]) -> NameIndex:
         """This index with new objects for documents it holds whose names did not change
@@ -70,7 +97,7 @@ class NameIndex:
         if not docs:
             return self
         out = copy.copy(self)
-        out.docs = {**self.docs, **docs}
+        out.docs = FrozenDict({**self.docs, **docs})
         return out
 
     def updated(self, gone: Iterable[Document], new: Iterable[Document]) -> NameIndex:
@@ -80,8 +107,8 @@ class NameIndex:
         as it was.  A retitled note at 5,000 notes: two lists instead of 50,000
         entries."""
         out = copy.copy(self)
-        for table in _TABLES:
-            setattr(out, table, copy.copy(getattr(self, table)))
+        for table in _TABLES:  # working copies, frozen again below
+            setattr(out, table, dict(getattr(self, table)))
         for doc in gone:
             out._take_out(doc)
         new = list(new)
@@ -89,6 +116,7 @@ class NameIndex:
             out._put_in(doc)
         if new:  # the documents in path order, as when built
             out.docs = dict(sorted(out.docs.items()))
+        out._freeze()
         return out
 
     def _take_out(self, doc: Document) -> None:
@@ -96,7 +124,7 @@ class NameIndex:
         del self.docs[path]
         del self.paths[path]
         for table, key in self._keys(doc):
-            rest = [p for p in table[key] if p != path]
+            rest = tuple(p for p in table[key] if p != path)
             if rest:
                 table[key] = rest
             else:
@@ -113,19 +141,19 @@ class NameIndex:
         self.docs[path] = doc
         self.paths[path] = path
         for table, key in self._keys(doc):
-            held = table.get(key, [])
+            held = table.get(key, ())
             if path not in held:
                 # documents first, in path order, then assets (as when built)
                 end = 0
                 while end < len(held) and held[end] in self.docs:
                     end += 1
                 at = bisect_left(held, path, 0, end)
-                table[key] = [*held[:at], path, *held[at:]]
+                table[key] = (*held[:at], path, *held[at:])
         holder = self.bids.get(doc.bid)
         if holder is None or path < holder:
             self.bids[doc.bid] = path
 
-    def _keys(self, doc: Document) -> list[tuple[dict[str, list[SrcPath]], str]]:
+    def _keys(self, doc: Document) -> list[tuple[dict[str, Sequence[SrcPath]], str]]:
         """Every (table, key) whose list holds ``doc``'s path."""
         path = doc.path
         keys = [(self.paths_ci, path.lower()), (self.brefs, bref(doc.bid)),

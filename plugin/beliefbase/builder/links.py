@@ -30,7 +30,16 @@ _FILE_EXT = re.compile(r"\.(?=[A-Za-z0-9]*[A-Za-z])[A-Za-z0-9]{1,5}$")
 
 
 class LinkResolver:
-    """Resolves the links of documents against one compile's indexes."""
+    """Resolves the links of documents against one compile's indexes.
+
+    Its indexes are read-only; its memos (``__caches__``, and its ``Resolver``'s)
+    are its compile's own (``for_compile``): a later compile neither fills nor
+    reads an earlier one's.
+    """
+
+    #: ``frozen.CACHES``: the suggester of file names, made on the first unresolved
+    #: link to a file; (id of a document, fragment) -> (the document, its answer)
+    __caches__ = ("_asset_suggester", "_fragments")
 
     def __init__(
         self,
@@ -44,6 +53,29 @@ class LinkResolver:
         self.suggester = suggester
         self.options = options
         self._asset_suggester: Suggester | None = None
+        self._fragments: dict[tuple[int, str], tuple[Document, tuple[str | None, bool]]] = {}
+
+    def for_compile(self) -> LinkResolver:
+        """This resolver with memos of its own, for the next compile (which may leave
+        every index as it was, and then gets a copy of the last compile's resolver)."""
+        out = copy.copy(self)
+        out.resolver = Resolver(self.resolver.published, self.resolver.drafts)
+        out._asset_suggester = None
+        out._fragments = {}
+        return out
+
+    def fragment(self, doc: Document, fragment: str) -> tuple[str | None, bool]:
+        """``resolve_fragment`` for a published document, memoised: many links name
+        the same heading.  The entry holds the document (so its id is not reused)
+        and is used only for that very object: a new ``Document`` has new sections."""
+        if not fragment:
+            return None, False
+        key = (id(doc), fragment)
+        found = self._fragments.get(key)
+        if found is None or found[0] is not doc:
+            found = self._fragments[key] = (doc, resolve_fragment(doc, fragment,
+                                                                  self.options.slug))
+        return found[1]
 
     def with_docs(self, replaced: Iterable[Document]) -> LinkResolver:
         """This resolver with new objects for documents whose names did not change
@@ -117,7 +149,7 @@ class LinkResolver:
         if target_doc is None:  # an asset
             return ResolvedLink(link, doc.path, "ok", path, True, None, False,
                                 found.candidates, found.step)
-        anchor, missing = resolve_fragment(target_doc, link.fragment, self.options.slug)
+        anchor, missing = self.fragment(target_doc, link.fragment)
         return ResolvedLink(link, doc.path, "ok", path, False, anchor, missing,
                             found.candidates, found.step)
 

@@ -16,7 +16,9 @@ from ..ids import SrcPath
 Slugify = Callable[[str, str], str]
 
 #: Bump when anything cached (ParsedDoc and friends) changes shape or meaning.
-COMPILER_VERSION = "2"  # 2: %%comments%% removed, math masked and checked, blocks on their own line
+# 3: frontmatter frozen (FrozenDict, tuples)
+# 2: %%comments%% removed, math masked and checked, blocks on their own line
+COMPILER_VERSION = "3"
 
 
 @cache
@@ -52,6 +54,8 @@ class CompileOptions:
     #: docs_dir as diagnostics print it (relative to the project): ``docs/``
     display_prefix: str = field(init=False, repr=False, compare=False)
     _slugs: dict[str, str] = field(init=False, repr=False, compare=False, default_factory=dict)
+    #: ``frozen.CACHES``: text -> slug, a function of the text and the options above
+    __caches__ = ("_slugs",)
 
     def __post_init__(self) -> None:
         object.__setattr__(self, "docs_real", Path(os.path.realpath(self.docs_dir)))

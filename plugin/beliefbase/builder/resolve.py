@@ -19,7 +19,7 @@ alphabetical) and the link is reported as ``ambiguous-link``.
 from __future__ import annotations
 
 import posixpath
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Literal
 
@@ -63,6 +63,10 @@ class ResolvedLink:
 class Resolver:
     """Resolves targets against the published index, then the drafts' index."""
 
+    #: memos of ``find`` (``frozen.CACHES``): what a target finds, a function of the
+    #: (read-only) indexes' names alone
+    __caches__ = ("_memo", "_anywhere")
+
     def __init__(self, published: NameIndex, drafts: NameIndex) -> None:
         self.published = published
         self.drafts = drafts
@@ -71,7 +75,9 @@ class Resolver:
 
     def with_indexes(self, published: NameIndex, drafts: NameIndex) -> Resolver:
         """A resolver of indexes that hold the same names as this one's (new document
-        objects only): what a target finds is the same, so the answers are shared."""
+        objects only): what a target finds is the same, so the answers are shared.
+        Within one compile only: the ``Compiler`` starts each compile's own memos
+        (``LinkResolver.for_compile``)."""
         out = Resolver(published, drafts)
         out._memo, out._anywhere = self._memo, self._anywhere
         return out
@@ -181,12 +187,14 @@ def _by_suffix(index: NameIndex, text: str) -> list[SrcPath]:
     )
 
 
-def _prefer_network(index: NameIndex, paths: list[SrcPath], source: Document) -> list[SrcPath]:
+def _prefer_network(index: NameIndex, paths: Sequence[SrcPath], source: Document) -> (
+    Sequence[SrcPath]
+):
     same = [p for p in paths if index.docs[p].network.id == source.network.id]
     return same or paths
 
 
-def _pick(index: NameIndex, paths: list[SrcPath], source: Document, step: int) -> Found:
+def _pick(index: NameIndex, paths: Sequence[SrcPath], source: Document, step: int) -> Found:
     if len(paths) == 1:
         return Found(paths[0], step)
     ranked = sorted(paths, key=lambda p: nearness(p, source.folder))
@@ -206,16 +214,10 @@ def nearness(path: str, folder: str) -> tuple[int, int, int, str]:
 
 
 def resolve_fragment(doc: Document, fragment: str, slug: object) -> tuple[str | None, bool]:
-    """(anchor, missing) for ``Heading``, ``H1#H2`` or ``^block-id`` in ``doc`` (memoised)."""
+    """(anchor, missing) for ``Heading``, ``H1#H2`` or ``^block-id`` in ``doc``: a
+    function of its (frozen) sections and blocks (``LinkResolver`` memoises it)."""
     if not fragment:
         return None, False
-    found = doc.fragments.get(fragment)
-    if found is None:
-        found = doc.fragments[fragment] = _resolve_fragment(doc, fragment, slug)
-    return found
-
-
-def _resolve_fragment(doc: Document, fragment: str, slug: object) -> tuple[str | None, bool]:
     if fragment.startswith("^"):
         block = fragment[1:]
         return ("^" + block, False) if block in doc.blocks else (None, True)

@@ -36,8 +36,12 @@ class Suggester:
     removed instead of indexing every name again (``inherit``).
     """
 
+    #: ``frozen.CACHES``: the index and answers, functions of ``_names`` (taken over
+    #: from the last compile's suggester by ``inherit``, whose own are left as they were)
+    __caches__ = ("_postings", "_grams", "_memo", "_name_grams", "_carried")
+
     def __init__(self, names: Iterable[str]) -> None:
-        self._names: list[str] = sorted(set(names))
+        self._names: tuple[str, ...] = tuple(sorted(set(names)))
         #: trigram -> the names containing it (every trigram)
         self._postings: dict[str, set[str]] | None = None
         #: the same without trigrams too common to rank by
@@ -45,7 +49,7 @@ class Suggester:
         self._memo: dict[str, str] = {}
         self._name_grams: dict[str, set[str]] = {}  # of the names that made a shortlist
         #: words whose answer ``inherit`` took over: the same as the last suggester's
-        self._carried: set[str] = set()
+        self._carried: frozenset[str] = frozenset()
 
     def release(self) -> None:
         """Drop the trigram index (a one-shot build needs no more suggestions)."""
@@ -100,7 +104,7 @@ class Suggester:
         for word, answer in old._memo.items():
             if grams.isdisjoint(_trigrams(normalize_name(word))):
                 self._memo[word] = answer
-        self._carried = set(self._memo)
+        self._carried = frozenset(self._memo)
 
     def answers_as_before(self, words: Iterable[str]) -> bool:
         """Does each of ``words`` get the answer the last suggester gave it (taken

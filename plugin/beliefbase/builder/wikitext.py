@@ -15,7 +15,7 @@ from ..codecs.inline import WikiText
 from ..codecs.model import LinkRef
 from ..ids import SrcPath
 from .documents import Document
-from .resolve import Found, ResolvedLink, resolve_fragment
+from .resolve import Found, ResolvedLink
 
 if TYPE_CHECKING:
     from .links import LinkResolver
@@ -52,7 +52,7 @@ def auto_title(links: LinkResolver, doc: Document) -> WikiText:
         found = links.resolver.find(target, doc) if target else Found(doc.path, 0)
         if isinstance(found, Found) and found.path in links.published.docs:
             target_doc = links.published.docs[found.path]
-            anchor, _missing = resolve_fragment(target_doc, fragment, links.options.slug)
+            anchor, _missing = links.fragment(target_doc, fragment)
             if anchor and anchor in target_doc.by_anchor:
                 return target_doc.by_anchor[anchor].text
             return target_doc.title

@@ -16,6 +16,7 @@ from dataclasses import dataclass, field
 from typing import Any, Literal, NamedTuple
 
 from ..diagnostics import Diagnostic
+from ..frozen import FrozenDict, freeze_mapping
 from ..ids import SrcPath
 
 DocKind = Literal["markdown", "toml", "network"]
@@ -87,7 +88,9 @@ class ParsedDoc:
     path: SrcPath
     kind: DocKind
     digest: str
-    meta: dict[str, Any] = field(default_factory=dict)
+    #: the frontmatter, read-only all the way down (``frozen.freeze``: mappings are
+    #: ``FrozenDict``s, lists tuples): a ``Compiled`` shares it with later compiles
+    meta: dict[str, Any] = field(default_factory=FrozenDict)
     frontmatter_format: str | None = None
     body_offset: int = 0  # character offset of the body in the decoded text
     body_line: int = 1  # file line where the body starts
@@ -102,6 +105,12 @@ class ParsedDoc:
     footnote_refs: tuple[Footnote, ...] = ()
     footnote_defs: tuple[Footnote, ...] = ()
     fields: tuple[tuple[str, str, int], ...] = ()  # inline fields without links
-    meta_lines: dict[str, int] = field(default_factory=dict)  # frontmatter key -> file line
+    meta_lines: dict[str, int] = field(default_factory=FrozenDict)  # frontmatter key -> line
     line_count: int = 0
     diagnostics: tuple[Diagnostic, ...] = ()
+
+    def __post_init__(self) -> None:
+        # frozen once, where it is parsed (a cached or a worker's ParsedDoc is
+        # unpickled with its FrozenDicts, without coming through here)
+        object.__setattr__(self, "meta", freeze_mapping(self.meta))
+        object.__setattr__(self, "meta_lines", freeze_mapping(self.meta_lines))

@@ -20,12 +20,13 @@ the characters before and after the match are not letters, digits or ``_``.
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Iterable, Sequence
 
 import ahocorasick
 
 from ..codecs.entity_syntax import ManualMention, entity_key, find_manual, protected_regions
 from ..codecs.mask import mask
+from ..frozen import FrozenDict
 from .model import Span
 
 
@@ -33,7 +34,7 @@ class Names:
     """Every name auto-detection looks for, each with the key of its entity."""
 
     def __init__(self, names: Iterable[tuple[str, str]]) -> None:
-        self.keys: dict[str, str] = dict(names)
+        self.keys: dict[str, str] = FrozenDict(names)
         self._automaton: ahocorasick.Automaton | None = None
         if self.keys:
             automaton = ahocorasick.Automaton(ahocorasick.STORE_ANY)
@@ -76,14 +77,14 @@ def detect(
     body: str,
     names: Names,
     *,
-    manual: list[ManualMention] | None = None,
-    regions: list[tuple[int, int]] | None = None,
+    manual: Sequence[ManualMention] | None = None,
+    regions: Sequence[tuple[int, int]] | None = None,
 ) -> list[Span]:
     """The merged mentions of one text, in text order (module doc: the pipeline)."""
     if regions is None:
         regions = protected_regions(body)
     if manual is None:
-        manual = find_manual(body, regions)
+        manual = find_manual(body, list(regions))
     spans: list[Span] = []
     rejected: set[str] = set()
     for m in manual:
@@ -94,7 +95,7 @@ def detect(
         else:
             spans.append(Span(m.start, m.end, m.name, entity_key(m.name), "manual", "tag"))
     if names:
-        masked = mask(body, sorted(regions + [(m.start, m.end) for m in manual]))
+        masked = mask(body, sorted([*regions, *((m.start, m.end) for m in manual)]))
         for start, end, name, key in names.find(masked):
             if name.casefold() in rejected:
                 continue

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
+from ..frozen import FrozenDict
 from ..graph.model import Edge, Node, WeightKind
 from ..ids import SrcPath, provisional_bid
 from .source import compile_entities, entity_url
@@ -35,7 +36,7 @@ def entity_parts(compiled: Compiled) -> dict[SrcPath, MentionPart]:
     for entity in index.entities.values():
         bid = entity_bid(entity.key)
         node = Node(bid, "Entity", entity.name, entity.type, url=entity_url(compiled, entity.slug),
-                    aliases=tuple(entity.aliases), properties={"type": entity.type})
+                    aliases=tuple(entity.aliases), properties=FrozenDict({"type": entity.type}))
         for m in entity.mentions:
             doc = compiled.documents.get(m.path)
             if doc is None:

@@ -11,7 +11,6 @@ so a page shows exactly the mentions recorded here.
 
 from __future__ import annotations
 
-import functools
 from collections import defaultdict
 from dataclasses import dataclass, field
 
@@ -24,6 +23,7 @@ from ..codecs.entity_syntax import (
     render_text,
 )
 from ..codecs.inline import plain_text
+from ..frozen import FrozenDict
 from ..ids import SrcPath
 from .detect import Names, detect
 from .model import Entity, Mention, Rejection, Span, TypeGiven
@@ -32,16 +32,17 @@ from .model import Entity, Mention, Rejection, Span, TypeGiven
 _SENTENCE_MAX = 240
 
 
-@dataclass
+@dataclass(frozen=True)
 class EntityIndex:
-    """Every entity of a project, and what the page pipeline needs."""
+    """Every entity of a project, and what the page pipeline needs.  Read-only (a
+    ``Compiled`` holds it): ``build_index`` makes it whole."""
 
-    entities: dict[str, Entity] = field(default_factory=dict)  # by key, sorted
+    entities: dict[str, Entity] = field(default_factory=FrozenDict)  # by key, sorted
     names: Names = field(default_factory=lambda: Names(()))
-    blacklist: set[str] = field(default_factory=set)  # casefolded names
-    by_note: dict[SrcPath, list[Span]] = field(default_factory=dict)
+    blacklist: frozenset[str] = frozenset()  # casefolded names
+    by_note: dict[SrcPath, tuple[Span, ...]] = field(default_factory=FrozenDict)
     #: each note's body and manual mentions, as the spans above were found in
-    notes: dict[SrcPath, _Note] = field(default_factory=dict, repr=False)
+    notes: dict[SrcPath, _Note] = field(default_factory=FrozenDict, repr=False)
 
     def page_spans(self, path: SrcPath | None, text: str) -> tuple[list[Span], list[
             ManualMention]] | None:
@@ -73,13 +74,61 @@ class EntityIndex:
         return {t: sorted(groups[t], key=lambda e: e.name.casefold()) for t in sorted(groups)}
 
 
-@dataclass
+@dataclass(frozen=True, slots=True)
 class _Note:
+    """A note's body as the entity stage read it (kept between compiles by path)."""
+
     path: SrcPath
     body: str
     first_line: int
-    regions: list[tuple[int, int]]
-    manual: list[ManualMention]
+    regions: tuple[tuple[int, int], ...]
+    manual: tuple[ManualMention, ...]
+
+
+@dataclass(slots=True)
+class _Draft:
+    """An entity while ``build_index`` collects it (``Entity`` is read-only)."""
+
+    key: str
+    name: str
+    type: str
+    slug: str
+    history: list[TypeGiven] = field(default_factory=list)
+    aliases: list[str] = field(default_factory=list)
+    names: list[str] = field(default_factory=list)
+    mentions: list[Mention] = field(default_factory=list)
+    rejections: list[Rejection] = field(default_factory=list)
+
+    def entity(self) -> Entity:
+        return Entity(self.key, self.name, self.type, self.slug, tuple(self.history),
+                      tuple(self.aliases), tuple(self.names), tuple(self.mentions),
+                      tuple(self.rejections))
+
+
+class _Sentences:
+    """The sentences around a note's mentions, made when an entity page asks."""
+
+    #: ``frozen.CACHES``: (start, end) of a stretch of the note -> its text (mentions
+    #: close together share one): a function of the note's body
+    __caches__ = ("_seen",)
+
+    def __init__(self, note: _Note) -> None:
+        self.note = note
+        self._seen: dict[tuple[int, int], str] = {}
+
+    def around(self, at: int) -> str:
+        return _sentence(self.note, at, self._seen)
+
+
+@dataclass(frozen=True, slots=True)
+class _SentenceAt:
+    """A mention's ``context``: its sentence, made when called."""
+
+    sentences: _Sentences
+    at: int
+
+    def __call__(self) -> str:
+        return self.sentences.around(self.at)
 
 
 #: Different entities one note may tag: each gets a page, and a note with thousands
@@ -90,7 +139,7 @@ MAX_ENTITIES_PER_NOTE = 100
 def note_of(path: SrcPath, body: str, first_line: int = 1) -> _Note:
     regions = protected_regions(body) if ":" in body else []
     manual = find_manual(body, regions) if ":" in body else []
-    return _Note(path, body, first_line, regions, manual)
+    return _Note(path, body, first_line, tuple(regions), tuple(manual))
 
 
 def build_index(notes: list[_Note], display: object = str, *, auto: bool = True
@@ -98,7 +147,7 @@ def build_index(notes: list[_Note], display: object = str, *, auto: bool = True
     """The index of ``notes`` (``display`` shows a path in diagnostics); ``auto``
     False (option ``auto_entities``) detects no names, only manual mentions count."""
     shown = display if callable(display) else str
-    entities: dict[str, Entity] = {}
+    entities: dict[str, _Draft] = {}
     names: dict[str, str] = {}
     rejected_in: dict[str, set[SrcPath]] = defaultdict(set)
     tagged: set[str] = set()
@@ -123,7 +172,7 @@ def build_index(notes: list[_Note], display: object = str, *, auto: bool = True
             named.add(key)
             entity = entities.get(key)
             if entity is None:
-                entity = entities[key] = Entity(
+                entity = entities[key] = _Draft(
                     key, m.name if m.kind == "tag" else _title(key), m.type, _slug(key))
             elif m.kind == "tag" and entity.name == _title(key) and not any(
                     h.kind == "tag" for h in entity.history):
@@ -153,14 +202,13 @@ def build_index(notes: list[_Note], display: object = str, *, auto: bool = True
     blacklist -= {n.casefold() for n, k in names.items() if k in tagged}
     known = Names((n, k) for n, k in sorted(names.items())
                   if auto and n.casefold() not in blacklist)
-    index = EntityIndex(dict(sorted(entities.items())), known, blacklist,
-                        notes={n.path: n for n in notes})
+    by_note: dict[SrcPath, tuple[Span, ...]] = {}
     for note in sorted(notes, key=lambda n: n.path):
-        seen: dict[tuple[int, int], str] = {}
+        sentences = _Sentences(note)
         spans = detect(note.body, known, manual=note.manual, regions=note.regions)
         spans = [s for s in spans if s.key in entities]
         if spans:
-            index.by_note[note.path] = spans
+            by_note[note.path] = tuple(spans)
         for span in spans:
             at = span.start
             if span.source == "manual":
@@ -168,7 +216,7 @@ def build_index(notes: list[_Note], display: object = str, *, auto: bool = True
             line, column = _position(note, at)
             entity = entities[span.key]
             entity.mentions.append(Mention(note.path, line, column, span.name, span.source,
-                                           span.kind, functools.partial(_sentence, note, at, seen)))
+                                           span.kind, _SentenceAt(sentences, at)))
             if span.name not in entity.names:
                 entity.names.append(span.name)
         for m in note.manual:
@@ -178,6 +226,9 @@ def build_index(notes: list[_Note], display: object = str, *, auto: bool = True
             for key in {names.get(m.name, ""), entity_key(m.name)}:
                 if key in entities:
                     entities[key].rejections.append(Rejection(m.name, note.path, line, column))
+    index = EntityIndex(FrozenDict({k: d.entity() for k, d in sorted(entities.items())}), known,
+                        frozenset(blacklist), FrozenDict(by_note),
+                        FrozenDict({n.path: n for n in notes}))
     return index, found
 
 

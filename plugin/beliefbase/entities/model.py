@@ -75,7 +75,7 @@ class Rejection:
     column: int
 
 
-@dataclass(slots=True)
+@dataclass(frozen=True, slots=True)
 class Entity:
     """A canonical entity of the project."""
 
@@ -83,11 +83,11 @@ class Entity:
     name: str  # shown as the entity's title
     type: str  # the first manual type given (path order); conflicts are diagnostics
     slug: str
-    history: list[TypeGiven] = field(default_factory=list)
-    aliases: list[str] = field(default_factory=list)  # surface forms, sorted
-    names: list[str] = field(default_factory=list)  # every surface form detected
-    mentions: list[Mention] = field(default_factory=list)
-    rejections: list[Rejection] = field(default_factory=list)
+    history: tuple[TypeGiven, ...] = ()
+    aliases: tuple[str, ...] = ()  # surface forms, sorted
+    names: tuple[str, ...] = ()  # every surface form detected
+    mentions: tuple[Mention, ...] = ()
+    rejections: tuple[Rejection, ...] = ()
 
     @property
     def notes(self) -> list[SrcPath]:

@@ -24,6 +24,7 @@ from ..builder.documents import Document, section_bid, section_of_line
 from ..builder.resolve import ResolvedLink
 from ..codecs.frontmatter import jsonable
 from ..entities.graph import MentionPart, entity_parts
+from ..frozen import FrozenDict, freeze
 from ..html_json import compact_json_for_html
 from ..ids import asset_url, provisional_bid, tag_page_src, url_for_src
 from .model import Edge, Graph, Node, WeightKind
@@ -137,12 +138,21 @@ def build_graph(compiled: Compiled) -> Graph:
     return GraphBuilder().build(compiled)
 
 
+def _json_value(value: Any) -> Any:
+    """A frontmatter value as the graph keeps it: JSON, read-only all the way down."""
+    if type(value) is str or type(value) is int or value is None:  # most values: as they are
+        return value
+    if type(value) is tuple and all(type(v) is str for v in value):  # tags, aliases...
+        return value
+    return freeze(jsonable(value))
+
+
 def _document_part(compiled: Compiled, doc: Document, links: tuple[ResolvedLink, ...] | None,
                    ents: MentionPart = ()) -> DocPart:
     nodes: list[Node] = []
     shared: list[Node] = []
     edges: list[Edge] = []
-    props = {k: jsonable(v) for k, v in doc.meta.items() if k not in _OWN_FIELDS}
+    props = FrozenDict({k: _json_value(v) for k, v in doc.meta.items() if k not in _OWN_FIELDS})
     nodes.append(Node(doc.bid, "Document", doc.title, doc.schema, doc.path, doc.url,
                            doc.tags, doc.aliases, props))
     edges.append(Edge(doc.bid, doc.network.bid, "child_of", WeightKind.SUBSECTION,

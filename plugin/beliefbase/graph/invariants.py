@@ -33,7 +33,7 @@ def acyclic_types(nodes: Iterable[Node]) -> set[str]:
             declared = props.get("acyclic")
             if isinstance(declared, str):
                 found.add(declared)
-            elif isinstance(declared, list):
+            elif isinstance(declared, list | tuple):  # a YAML list (frozen: a tuple)
                 found.update(x for x in declared if isinstance(x, str))
     return found
 

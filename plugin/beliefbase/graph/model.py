@@ -17,7 +17,7 @@ from dataclasses import dataclass, field
 from enum import StrEnum
 from typing import Any
 
-from ..builder.frozen import FrozenDict
+from ..frozen import FrozenDict
 
 
 class WeightKind(StrEnum):
@@ -40,7 +40,9 @@ class Node:
     url: str | None = None  # site-relative URL (with #anchor for sections/blocks)
     tags: tuple[str, ...] = ()
     aliases: tuple[str, ...] = ()
-    properties: dict[str, Any] = field(default_factory=dict)
+    #: a document's frontmatter fields (JSON values), read-only all the way down
+    #: (``frozen.freeze``: the builders hand in frozen ones)
+    properties: dict[str, Any] = field(default_factory=FrozenDict)
 
 
 @dataclass(frozen=True, slots=True)

@@ -29,7 +29,7 @@ import json
 import re
 import tempfile
 from collections import defaultdict
-from collections.abc import Iterator
+from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, field
 from operator import attrgetter
 from pathlib import Path
@@ -322,7 +322,7 @@ def _value_type(value: Any) -> str:
         return "DOUBLE"
     if isinstance(value, str):
         return "STRING"
-    if isinstance(value, list) and all(_plain_element(v) for v in value):
+    if isinstance(value, list | tuple) and all(_plain_element(v) for v in value):
         return "STRING[]"
     return "JSON"
 
@@ -369,7 +369,7 @@ def _cell(value: Any, column_type: str) -> Any:
     return value  # INT64 / DOUBLE: csv writes repr()
 
 
-def _list_text(values: list[str]) -> str:
+def _list_text(values: Sequence[str]) -> str:
     return "[" + ",".join(values) + "]"
 
 

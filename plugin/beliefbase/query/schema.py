@@ -57,7 +57,7 @@ def node_types(compiled: Compiled) -> dict[str, NodeType]:
 
 def _properties(value: Any) -> tuple[Property, ...]:
     found = []
-    for item in value if isinstance(value, list) else []:
+    for item in value if isinstance(value, list | tuple) else []:
         if isinstance(item, str):
             found.append(Property(item, None, False))
         elif isinstance(item, dict) and isinstance(item.get("name"), str):
@@ -81,7 +81,7 @@ def check_schemas(compiled: Compiled) -> list[diag.Diagnostic]:
         meta = doc.meta
         for prop in node_type.properties:
             value = meta.get(prop.name)
-            if value is None or value == "" or value == []:
+            if value is None or value == "" or value == () or value == []:
                 if prop.required:
                     found.append(diag.make(
                         "schema-violation", display(doc.path), 1, 1,
@@ -111,7 +111,7 @@ def _is_date(value: Any) -> bool:
 
 
 def _is_link(value: Any) -> bool:
-    if isinstance(value, list):
+    if isinstance(value, list | tuple):
         return all(_is_link(v) for v in value)
     return isinstance(value, str) and value.strip().startswith("[[") and value.strip().endswith(
         "]]")
@@ -128,7 +128,7 @@ _CHECKS: dict[str, Callable[[Any], bool]] = {
     "integer": lambda v: isinstance(v, int) and not isinstance(v, bool),
     "boolean": lambda v: isinstance(v, bool),
     "date": _is_date,
-    "list": lambda v: isinstance(v, list),
+    "list": lambda v: isinstance(v, list | tuple),  # a YAML list, frozen: a tuple
     "link": _is_link,
 }
 
@@ -138,7 +138,7 @@ def _describe(value: Any) -> str:
         return f"the boolean {str(value).lower()}"
     if isinstance(value, int | float):
         return f"the number {value}"
-    if isinstance(value, list):
+    if isinstance(value, list | tuple):
         return "a list"
     if isinstance(value, dict):
         return "a mapping"

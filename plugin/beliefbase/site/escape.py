@@ -32,7 +32,9 @@ class UserText(str):
 
 
 def user_text(value: Any, budget: list[int] | None = None, _depth: int = 0) -> Any:
-    """A copy of frontmatter data with every string wrapped in ``UserText``.
+    """A plain copy of (frozen) frontmatter data with every string wrapped in
+    ``UserText``: ``dict``s, and lists for its tuples (YAML lists, frozen), as
+    MkDocs' ``page.meta`` has them.
 
     Bounded like ``jsonable`` (YAML aliases can expand enormously).
     """
@@ -46,8 +48,9 @@ def user_text(value: Any, budget: list[int] | None = None, _depth: int = 0) -> A
     if isinstance(value, dict):
         return {k: user_text(v, budget, _depth + 1) for k, v in value.items() if budget[0] >= 0}
     if isinstance(value, list | tuple):
-        items = [user_text(v, budget, _depth + 1) for v in value if budget[0] >= 0]
-        return items if isinstance(value, list) else tuple(items)
+        return [user_text(v, budget, _depth + 1) for v in value if budget[0] >= 0]
+    if isinstance(value, frozenset):  # a YAML set (!!set), frozen
+        return set(value)
     return value
 
 

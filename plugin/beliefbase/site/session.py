@@ -149,7 +149,7 @@ class SiteBuild:
 
     def page_meta(self, doc: Document) -> dict[str, Any]:
         """``page.meta``: frontmatter, title and tags, every string as UserText."""
-        meta = dict(doc.meta)
+        meta = dict(doc.meta)  # user_text makes the rest plain dicts and lists
         meta["title"] = doc.title
         if doc.tags:
             meta["tags"] = list(doc.tags)

@@ -32,6 +32,7 @@ from typing import Any, Literal
 
 from ... import diagnostics as diag
 from ...builder.compiled import Compiled
+from ...frozen import thaw
 from ...ids import SrcPath
 
 #: A date as the frontmatter or git gives it: a day, or a moment (naive or aware).
@@ -138,7 +139,7 @@ def _frontmatter(meta: Mapping[str, Any], lines: Mapping[str, int], keys: tuple[
             return when
         found.append(diag.make(
             "bad-date", display, lines.get(key, 1), 1,
-            f"{key}: {str(value)[:60]!r} is not a date; write it as 2026-03-03 or "
+            f"{key}: {str(thaw(value))[:60]!r} is not a date; write it as 2026-03-03 or "
             "2026-03-03T10:00 (the note's date is taken from git or the file instead)"))
     return None
 
