@@ -14,6 +14,7 @@ import builtins
 import io
 import os
 from collections import Counter
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -54,7 +55,7 @@ def _logging(monkeypatch: pytest.MonkeyPatch, log: Path, docs: str) -> None:
             write(f"open {os.path.relpath(name, docs)}")
         return real_open(file, *args, **kwargs)
 
-    real_decode = codec.decode
+    real_decode: Callable[[bytes], tuple[str, bool]] = codec.decode
 
     def logged_decode(data: bytes) -> tuple[str, bool]:
         first_line = data.split(b"\n", 1)[0].decode()
