@@ -113,8 +113,9 @@ class DecodedTexts:
     Keyed by path and digest: the render takes exactly the text the compile parsed.
     Kept only while a build has it open (the CLI and the tests keep nothing), and
     each text only until it is taken or the build's pages are rendered (``close``).
-    A note parsed in a worker process (``builder.parallel``), or not parsed at all
-    (the parse cache knew it), is not here: the render reads it, once.
+    A note parsed in a worker process (``builder.parallel``) comes back with the
+    text the worker decoded (``compiler.parse_many``), so it is here too; one not
+    parsed at all (the parse cache knew it) is not: the render reads it, once.
     """
 
     __slots__ = ("_texts",)
