@@ -86,3 +86,27 @@ def test_a_note_parsed_in_a_worker_is_read_and_decoded_once(
     assert decodes == Counter({f"# Note {i}": 1 for i in range(NOTES)}), decodes
     # (and the worker did parse some of them: else this proves nothing)
     assert {pid for pid, kind, _name in events if kind == "decode"} - {str(os.getpid())}
+
+
+@pytest.mark.parametrize("touched", [False, True])
+def test_a_note_the_parse_cache_knew_is_read_and_decoded_once(
+    project: Project, monkeypatch: pytest.MonkeyPatch, tmp_path: Path, touched: bool,
+) -> None:
+    """Known by its modification time and size, the render reads the note; known by its
+    content only (``touched``: a fresh checkout), the parse read it and decodes it."""
+    for i in range(3):
+        project.write(f"n{i}.md", f"# Note {i}\n\nSee [[n{(i + 1) % 3}]].\n")
+    assert project.build().error is None  # the parse cache is on disk
+    if touched:
+        for i in range(3):
+            os.utime(project.docs / f"n{i}.md", ns=(10**18, 10**18))
+    log = tmp_path / "reads.log"
+    _logging(monkeypatch, log, str(project.docs))
+    result = project.build()
+    monkeypatch.undo()
+    assert result.error is None, result.error
+    events = [line.split(" ", 2) for line in log.read_text().splitlines()]
+    opens = Counter(name for _pid, kind, name in events if kind == "open")
+    decodes = Counter(name for _pid, kind, name in events if kind == "decode")
+    assert opens == Counter({f"n{i}.md": 1 for i in range(3)}), opens
+    assert decodes == Counter({f"# Note {i}": 1 for i in range(3)}), decodes

@@ -37,7 +37,7 @@ from pathlib import Path
 from .. import diagnostics as diag
 from ..beliefs.dates import build_date
 from ..codecs.inline import WikiText
-from ..codecs.markdown import DECODED, digest, parse_markdown
+from ..codecs.markdown import DECODED, digest, note_text, parse_markdown
 from ..codecs.model import ParsedDoc
 from ..codecs.toml_node import parse_toml
 from ..entities.source import EntityStage
@@ -221,6 +221,8 @@ class Compiler:
                 if doc is None:
                     todo.append((source, data, stat))
                     continue
+                if DECODED.keeping and doc.kind == "markdown":  # read, so the render need not
+                    DECODED.keep(doc.path, doc.digest, note_text(data)[0])
             parsed[source.path] = doc
         jobs = [(s.path, s.kind, data, self.options.display(s.path)) for s, data, _ in todo]
         for (source, _data, stat), doc in zip(todo, parse_many(jobs, self.options.jobs),
