@@ -2,8 +2,12 @@
 
 from __future__ import annotations
 
+import builtins
+import io
+import os
 import pathlib
 from collections import Counter
+from typing import Any
 
 import pytest
 from beliefbase.codecs.markdown import DECODED, DecodedTexts, digest, parse_markdown
@@ -42,15 +46,19 @@ def test_a_build_reads_each_note_once(project: Project, monkeypatch: pytest.Monk
     project.write("a.md", "# A\n\nText of a, [[b]].\n")
     project.write("b.md", "# B\n\nText of b.\n")
     reads: Counter[str] = Counter()
-    real = pathlib.Path.read_bytes
+    real = io.open
 
-    def read_bytes(self: pathlib.Path) -> bytes:
-        if self.suffix == ".md" and self.parent == project.docs:
-            reads[self.name] += 1
-        return real(self)
+    def counting_open(file: Any, *args: Any, **kwargs: Any) -> Any:
+        # every open of a note, the parse's and the render's (``Path.read_bytes`` too)
+        path = pathlib.Path(file) if isinstance(file, (str, os.PathLike)) else None
+        if path is not None and path.suffix == ".md" and path.parent == project.docs:
+            reads[path.name] += 1
+        return real(file, *args, **kwargs)
 
-    monkeypatch.setattr(pathlib.Path, "read_bytes", read_bytes)
+    monkeypatch.setattr(io, "open", counting_open)
+    monkeypatch.setattr(builtins, "open", counting_open)
     result = project.build()
+    monkeypatch.undo()
     assert result.error is None
     assert "Text of b." in result.page("b/")
     assert reads == {"index.md": 1, "a.md": 1, "b.md": 1}

@@ -37,7 +37,7 @@ from pathlib import Path
 from .. import diagnostics as diag
 from ..beliefs.dates import build_date
 from ..codecs.inline import WikiText
-from ..codecs.markdown import digest, parse_markdown
+from ..codecs.markdown import DECODED, digest, note_text, parse_markdown
 from ..codecs.model import ParsedDoc
 from ..codecs.toml_node import parse_toml
 from ..entities.source import EntityStage
@@ -79,6 +79,14 @@ def _parse_job(job: _Job) -> ParsedDoc:
     return parse_source(*job)
 
 
+def _parse_job_with_text(job: _Job) -> tuple[ParsedDoc, str | None]:
+    """``_parse_job`` in a worker, with the note's text as it decoded it (if a build keeps
+    texts: ``DECODED`` is open), for the build to keep: the page, its embeds, the
+    entities and the panels then read the note from it, not from disk again."""
+    doc = parse_source(*job)
+    return doc, DECODED.take(doc.path, doc.digest)
+
+
 #: Below this many files to parse, other processes cost more than they save.
 POOL_THRESHOLD = 300
 
@@ -89,8 +97,13 @@ def parse_many(jobs: Sequence[_Job], workers: int = 0) -> list[ParsedDoc]:
     ``workers``: 0 = one per CPU (at most 4), 1 = in this process.  The output
     is the same either way: parsing is a pure function of the bytes.
     """
-    parsed = map_if_it_pays(_parse_job, jobs, POOL_THRESHOLD, workers)
-    return parsed if parsed is not None else [_parse_job(job) for job in jobs]
+    parsed = map_if_it_pays(_parse_job_with_text, jobs, POOL_THRESHOLD, workers)
+    if parsed is None:
+        return [_parse_job(job) for job in jobs]
+    for doc, text in parsed:
+        if text is not None:  # (a worker's DECODED is its own: the text comes back here)
+            DECODED.keep(doc.path, doc.digest, text)
+    return [doc for doc, _text in parsed]
 
 
 class Compiler:
@@ -208,6 +221,8 @@ class Compiler:
                 if doc is None:
                     todo.append((source, data, stat))
                     continue
+                if DECODED.keeping and doc.kind == "markdown":  # read, so the render need not
+                    DECODED.keep(doc.path, doc.digest, note_text(data)[0])
             parsed[source.path] = doc
         jobs = [(s.path, s.kind, data, self.options.display(s.path)) for s, data, _ in todo]
         for (source, _data, stat), doc in zip(todo, parse_many(jobs, self.options.jobs),

@@ -126,6 +126,11 @@ class LinkResolver:
         """Resolve a single wikilink-style link (for links only the renderer met)."""
         return self._wikilink(link, doc)
 
+    def resolve_markdown(self, link: LinkRef, doc: Document) -> ResolvedLink | None:
+        """Resolve a single Markdown-syntax link (for links only the renderer met); None
+        where the compile would record none (outside docs_dir, or matching nothing)."""
+        return self._markdown_link(link, doc)
+
     def _wikilink(self, link: LinkRef, doc: Document) -> ResolvedLink:
         if not link.target:  # [[#Heading]]: this page
             return self._with_fragment(link, doc, doc.path, Found(doc.path, 0))

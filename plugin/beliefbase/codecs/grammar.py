@@ -20,11 +20,13 @@ Patterns are built from shared pieces (``WIKILINK_INNER``, ``TAG_BODY``,
 needs, a capture group a snippet needs) is the same syntax with its context
 written around it, never a second spelling of it.
 
-Link marks (``LINK_MARK_*``): the renderer finds each wikilink's compiled
+Link marks (``LINK_MARK_*``): the renderer finds each link's compiled
 resolution by its position, not by its text.  Before Python-Markdown reads a
 note, ``site.markdown_ext`` puts one private-use character right after the
-``[[`` of every link the codec found, encoding the link's index in the
-note's compiled links; the inline pattern takes it out again (``mark``).
+``[[`` of every wikilink and embed the codec found, and at the start of the
+href of every Markdown-syntax link and image, encoding the link's index in the
+note's compiled links; the inline pattern takes it out again (``mark``), and
+the link's ``href`` or ``src`` gives it up (``split_mark``).
 """
 
 from __future__ import annotations
@@ -94,6 +96,14 @@ def link_mark(index: int) -> str:
 
 def mark_index(mark: str) -> int:
     return ord(mark) - LINK_MARK_BASE
+
+
+def split_mark(url: str) -> tuple[str, str | None]:
+    """A Markdown link's href (or an image's src) without the link mark the renderer
+    put at its start, and that mark (None if it has none)."""
+    if url and url[0] >= "\U00100000" and LINK_MARK.match(url):
+        return url[1:], url[0]
+    return url, None
 
 
 # Both inline patterns of the page's extension start with a literal, so a search

@@ -113,8 +113,11 @@ class DecodedTexts:
     Keyed by path and digest: the render takes exactly the text the compile parsed.
     Kept only while a build has it open (the CLI and the tests keep nothing), and
     each text only until it is taken or the build's pages are rendered (``close``).
-    A note parsed in a worker process (``builder.parallel``), or not parsed at all
-    (the parse cache knew it), is not here: the render reads it, once.
+    A note parsed in a worker process (``builder.parallel``) comes back with the
+    text the worker decoded (``compiler.parse_many``).  One the parse cache knew by
+    its content (read to hash it, a new modification time) is decoded by
+    ``Compiler._parse``; one it knew by modification time and size was not read:
+    the render reads it, once.
     """
 
     __slots__ = ("_texts",)
@@ -129,6 +132,11 @@ class DecodedTexts:
     def close(self) -> None:
         """Keep nothing more; drop what nobody took."""
         self._texts = None
+
+    @property
+    def keeping(self) -> bool:
+        """Is a build keeping texts (``open``)?"""
+        return self._texts is not None
 
     def keep(self, path: SrcPath, sha: str, text: str) -> None:
         if self._texts is not None:

@@ -493,6 +493,9 @@ class MkDocsBuild:
         if self.state.compiler is not None:
             self.state.compiler.cache.wait()  # the build's parse cache is on disk when it ends
         if self.site is not None:
+            if not self._compile_outputs_written and self.site.reader is not None:
+                # previews.json is written after the texts go: its paragraphs now
+                self.site.reader.keep_paragraphs()
             self.site.release_page_caches()
         if self.queries.site is not None:
             self.queries.site.release()  # every page is converted: no query runs after

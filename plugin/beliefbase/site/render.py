@@ -31,6 +31,7 @@ from ..builder.documents import DRAWING_SUFFIX, Document, page_path
 from ..builder.embeds import Budget, Chain, blocked, unit_of
 from ..builder.resolve import ResolvedLink
 from ..builder.wikitext import link_text, unresolved_text
+from ..codecs.grammar import LINK as _LINK
 from ..codecs.grammar import LINK_MARK, LINK_MARK_COUNT, link_mark, mark_index, split_wikilink
 from ..codecs.grammar import SCHEME as _SCHEME
 from ..codecs.model import LinkRef
@@ -48,6 +49,8 @@ VIDEO_EXT = {".mp4", ".webm", ".ogv", ".mov"}
 
 #: The compiled link forms a ``[[...]]`` on the page can be (``field``: in ``key:: [[x]]``).
 _WIKILINK_FORMS = frozenset({"wikilink", "field", "embed"})
+#: The compiled link forms a Markdown-syntax ``[t](href)`` or ``![alt](src)`` can be.
+_MARKDOWN_FORMS = frozenset({"markdown", "image"})
 
 
 @dataclass
@@ -84,13 +87,11 @@ class PageRenderer:
         self.budget = Budget()
         #: tag -> the source path of its page, None if it has none (set by the tag pages)
         self.tag_page: Callable[[str], SrcPath | None] | None = None
-        self._md_tables: dict[SrcPath, dict[tuple[str, str], list[ResolvedLink]]] = {}
 
     # -- frames ------------------------------------------------------------------------
 
     def release(self) -> None:
-        """Forget the per-note link tables (rebuilt on demand)."""
-        self._md_tables.clear()
+        """Forget what only rendering pages needed."""
         _relative.cache_clear()
 
     def begin_page(self, doc: Document, page_url: str) -> None:
@@ -99,7 +100,6 @@ class PageRenderer:
 
     def end_page(self) -> None:
         self.frames = []
-        self._md_tables.clear()  # cheap to rebuild; kept, every page's would add up
 
     @property
     def frame(self) -> Frame | None:
@@ -109,9 +109,11 @@ class PageRenderer:
 
     def mark_links(self, source: str) -> tuple[str, str]:
         """``source`` (the Markdown about to be rendered in the current frame) with a
-        link mark (``grammar.link_mark``) after the ``[[`` of each wikilink and embed
-        the compile found in it: the mark is the link's index in the note's compiled
-        links, which ``lookup`` then takes as it is.
+        link mark (``grammar.link_mark``) in each link the compile found in it: the
+        mark is the link's index in the note's compiled links, which ``lookup`` (a
+        wikilink or embed: the mark follows its ``[[``) or ``markdown_target`` (a
+        Markdown-syntax link or image: the mark starts its href, where
+        Python-Markdown keeps it in the ``href`` or ``src``) then takes as it is.
 
         A compiled link is found by its position (line and column in the note's
         text, mapped into ``source`` by the frame's offset) and marked only where
@@ -121,7 +123,7 @@ class PageRenderer:
         the marks put in it.
         """
         frame = self.frame
-        if frame is None or "[[" not in source:
+        if frame is None or "[" not in source:
             return source, ""
         links = self.compiled.links.get(frame.doc.path, ())
         if not links or len(links) > LINK_MARK_COUNT:
@@ -137,23 +139,24 @@ class PageRenderer:
         ends = list(accumulate(map(len, text.split("\n"))))
         for index, resolution in enumerate(links):
             link = resolution.link
-            if link.form not in _WIKILINK_FORMS or not 0 < link.line <= len(ends):
+            if not 0 < link.line <= len(ends):
                 continue
             line_start = ends[link.line - 2] + link.line - 1 if link.line > 1 else 0
             at = line_start + link.column - 1 - base
             if at < done:
                 continue
-            opening = "![[" if link.form == "embed" else "[["
-            if not source.startswith(opening, at):
+            if link.form in _WIKILINK_FORMS:
+                where = _wikilink_mark_at(link, source, at)
+            elif link.form in _MARKDOWN_FORMS:
+                where = _markdown_mark_at(link, source, at)
+            else:
                 continue
-            inner_at = at + len(opening)
-            inner_end = source.find("]]", inner_at)
-            if inner_end < 0 or not _same_link(link, source[inner_at:inner_end]):
+            if where is None:
                 continue
             marks.append(link_mark(index))
-            pieces.append(source[done:inner_at])
+            pieces.append(source[done:where])
             pieces.append(marks[-1])
-            done = inner_at
+            done = where
         if not pieces:
             return source, ""
         pieces.append(source[done:])
@@ -213,18 +216,19 @@ class PageRenderer:
         url = url_for_src(src, self.compiled.options.use_directory_urls)
         return get_relative_url(url, frame.host_url)
 
-    def markdown_link(self, url: str) -> str | None:
+    def markdown_link(self, url: str, mark: str | None = None) -> str | None:
         """A corrected href for a Markdown link, else None (MkDocs converts it as written).
 
         Corrected: a link the compiler resolved by name (Obsidian style), and a
         fragment written as heading text (``#Some%20Heading``), which gets the
         heading's real anchor.  A fragment that names no heading stays as
-        written: it may be a raw HTML anchor or a footnote's id.
+        written: it may be a raw HTML anchor or a footnote's id.  ``mark`` (taken
+        out of the href by ``grammar.split_mark``) names the compiled link written there.
         """
         frame = self.frame
         if frame is None or frame.nested or _SCHEME.match(url) or url.startswith("/"):
             return None  # (in an embed, ``rebase`` does it, from the host page)
-        resolution = self.markdown_target(url, ("markdown", "image"))
+        resolution = self.markdown_target(url, ("markdown", "image"), mark)
         if resolution is None or resolution.target is None:
             return None
         fragment = unquote(url.partition("#")[2])
@@ -236,28 +240,44 @@ class PageRenderer:
         return self.href(resolution.target, resolution.anchor or fragment or None,
                          resolution.is_asset)
 
-    def markdown_target(self, url: str, forms: tuple[str, ...]) -> ResolvedLink | None:
-        """The compiled resolution of the Markdown link ``url`` in this frame's note."""
+    def markdown_target(self, url: str, forms: tuple[str, ...], mark: str | None = None
+                        ) -> ResolvedLink | None:
+        """The compiled resolution of the Markdown link ``url`` in this frame's note.
+
+        ``mark`` (put there by ``mark_links``) names the compiled link at this
+        position: its resolution is the answer, whatever another link with the
+        same href resolved to.  A link without one (a reference-style link, or
+        one the compile did not find there) is resolved as the compile would
+        resolve it from this note; an anchor-only ``#x`` or a URL with a scheme
+        without a mark is left as written.  None: not resolved (MkDocs converts
+        the href as written).
+        """
         frame = self.frame
         assert frame is not None
+        if mark is not None:
+            links = self.compiled.links.get(frame.doc.path, ())
+            index = mark_index(mark)
+            if 0 <= index < len(links) and links[index].link.form in forms:
+                resolution = links[index]
+                return resolution if resolution.status == "ok" else None
+        if url.startswith("#") or _SCHEME.match(url):
+            return None
+        resolver = self.compiled.link_resolver
+        if resolver is None or not frame.doc.published:
+            return None
         path, _, fragment = url.partition("#")
-        key = (unquote(path.partition("?")[0]), unquote(fragment))
-        table = self._md_tables.get(frame.doc.path)
-        if table is None:  # Markdown links by (target, fragment): a page's every <a> asks
-            table = self._md_tables[frame.doc.path] = {}
-            for resolution in self.compiled.links.get(frame.doc.path, []):
-                if resolution.link.form in ("markdown", "image") and resolution.status == "ok":
-                    written = (resolution.link.target, resolution.link.fragment)
-                    table.setdefault(written, []).append(resolution)
-        return next((resolution for resolution in table.get(key, ())
-                     if resolution.link.form in forms), None)
+        image = "markdown" not in forms
+        link = LinkRef("image" if image else "markdown", unquote(path.partition("?")[0]),
+                       unquote(fragment), None, 0, 0, "embeds" if image else "links_to")
+        found = resolver.resolve_markdown(link, frame.doc)
+        return found if found is not None and found.status == "ok" else None
 
-    def rebase(self, url: str) -> str:
+    def rebase(self, url: str, mark: str | None = None) -> str:
         """A Markdown link written in the embedded note, as seen from the host page."""
         frame = self.frame
         if frame is None or not frame.nested or _SCHEME.match(url) or url.startswith("/"):
             return url
-        resolution = self.markdown_target(url, ("markdown", "image"))
+        resolution = self.markdown_target(url, ("markdown", "image"), mark)
         if resolution is not None and resolution.target is not None:
             # as compiled: by name, real anchor
             anchor = resolution.anchor or unquote(url.partition("#")[2]) or None
@@ -378,6 +398,38 @@ class PageRenderer:
         el = etree.Element("a", {"href": href, "class": "bb-link bb-asset"})
         el.text = AtomicString(name)
         return el
+
+
+def _wikilink_mark_at(link: LinkRef, source: str, at: int) -> int | None:
+    """Where the mark of the compiled wikilink or embed ``link`` goes in ``source`` (right
+    after its ``[[``) if ``source`` holds that link at ``at``, else None."""
+    opening = "![[" if link.form == "embed" else "[["
+    if not source.startswith(opening, at):
+        return None
+    inner_at = at + len(opening)
+    inner_end = source.find("]]", inner_at)
+    if inner_end < 0 or not _same_link(link, source[inner_at:inner_end]):
+        return None
+    return inner_at
+
+
+def _markdown_mark_at(link: LinkRef, source: str, at: int) -> int | None:
+    """Where the mark of the compiled Markdown link or image ``link`` goes in ``source``
+    (the start of its href, inside ``<...>``) if ``source`` holds that link at ``at``,
+    else None.  The codec's own pattern (``grammar.LINK``) reads it again there."""
+    m = _LINK.match(source, at)
+    if m is None or m.group("href") is None or bool(m.group("mdbang")) != (
+            link.form == "image"):
+        return None
+    href = m.group("href")
+    where = m.start("href")
+    if href.startswith("<"):
+        href = href[1:-1]
+        where += 1
+    path, _, fragment = href.strip().partition("#")
+    if (unquote(path.partition("?")[0]), unquote(fragment)) != (link.target, link.fragment):
+        return None
+    return where
 
 
 def _same_link(link: LinkRef, inner: str) -> bool:

@@ -3,8 +3,10 @@
 Processors (priority, and why):
 
 * ``bb_link_marks`` preprocessor (100: first, while the text is the note's own):
-  each wikilink and embed the compile found gets a mark naming its compiled
-  link (``PageRenderer.mark_links``); ``bb_wikilink`` resolves a link by its
+  each link the compile found gets a mark naming its compiled link
+  (``PageRenderer.mark_links``): after the ``[[`` of a wikilink or embed, at
+  the start of a Markdown link's or image's href.  ``bb_wikilink``,
+  ``bb_markdown_embed`` and the link treeprocessors resolve a link by its
   mark, i.e. by its position in the note, never by matching its text.  The
   ``bb_drop_link_marks`` postprocessor (5) removes a mark no link took.
 * ``bb_math`` preprocessor (26, see ``site.math``): formulas become stashed
@@ -63,7 +65,14 @@ from markdown.util import AtomicString
 from ...codecs.grammar import ALT_SIZE as _ALT_SIZE
 from ...codecs.grammar import BLOCK_MARK as _BLOCK_MARK
 from ...codecs.grammar import LINE_TAG as _LINE_TAG
-from ...codecs.grammar import LINE_TAG_MARK, MARKDOWN_EMBED_RE, TAG_RE, WIKILINK_RE, split_wikilink
+from ...codecs.grammar import (
+    LINE_TAG_MARK,
+    MARKDOWN_EMBED_RE,
+    TAG_RE,
+    WIKILINK_RE,
+    split_mark,
+    split_wikilink,
+)
 from ...codecs.grammar import LONE_BLOCK_MARK as _LONE_MARK
 from ...codecs.grammar import WIKILINK_PIPE as _PIPE_IN_WIKILINK
 from .inline_footnotes import InlineFootnotes
@@ -219,7 +228,8 @@ class MarkdownEmbedProcessor(RenderedPattern):
         href = m.group("href")
         if href.startswith("<"):
             href = href[1:-1].strip()
-        resolution = self.renderer.markdown_target(href, ("image",))
+        href, mark = split_mark(href)  # the compiled link written there
+        resolution = self.renderer.markdown_target(href, ("image",), mark)
         if resolution is None or resolution.target is None or resolution.is_asset:
             return None, None, None
         return self.embedded(self.renderer.embed_html(resolution)), m.start(0), m.end(0)
@@ -506,7 +516,8 @@ class MarkdownLinkFallback(Treeprocessor):
         self.renderer = renderer
 
     def run(self, root: etree.Element) -> None:
-        if self.renderer.frame is None:
+        frame = self.renderer.frame
+        if frame is None or frame.nested:  # in an embed, ``EmbeddedLinks`` does it
             return
         for el in root.iter():
             attr = "href" if el.tag == "a" else "src" if el.tag == "img" else None
@@ -517,9 +528,10 @@ class MarkdownLinkFallback(Treeprocessor):
                 continue
             value = el.get(attr)
             if value:
-                fixed = self.renderer.markdown_link(value)
-                if fixed is not None:
-                    el.set(attr, fixed)
+                value, mark = split_mark(value)  # the compiled link written there
+                fixed = self.renderer.markdown_link(value, mark)
+                if fixed is not None or mark is not None:
+                    el.set(attr, value if fixed is None else fixed)
 
 
 class EmbeddedLinks(Treeprocessor):
@@ -548,7 +560,8 @@ class EmbeddedLinks(Treeprocessor):
                 continue
             value = el.get(attr)
             if value:
-                el.set(attr, self.renderer.rebase(value))
+                value, mark = split_mark(value)  # the compiled link written there
+                el.set(attr, self.renderer.rebase(value, mark))
 
 
 class WikiLinkExtension(Extension):

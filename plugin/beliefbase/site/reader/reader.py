@@ -270,6 +270,13 @@ class ReaderSite:
         paragraph = self._paragraph(doc) if doc.kind == "markdown" else ""
         return excerpt(paragraph, self._wikitext(doc)) if paragraph else ""
 
+    def keep_paragraphs(self) -> None:
+        """The first paragraph of every note ``previews.json`` shows, made while the build
+        still holds the notes' texts (else writing it reads every note again)."""
+        for doc in self.compiled.published.values():
+            if doc.url is not None and doc.kind == "markdown":
+                self._paragraph(doc)
+
     def _paragraph(self, doc: Document) -> str:
         digest = doc.parsed.digest
         paragraph = self.cache.paragraphs.get(digest)
