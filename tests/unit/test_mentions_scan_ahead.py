@@ -8,7 +8,8 @@ incremental rebuild must be those of a scan in this process.
 from __future__ import annotations
 
 import pytest
-from beliefbase.builder import Compiler, parallel
+from beliefbase.builder import parallel
+from beliefbase.builder.compiler import Compiler
 from beliefbase.site.reader.mentions import SCAN_POOL_THRESHOLD, MentionCache, find_mentions
 
 from ..property.vault_edits import edited_vault

@@ -4,7 +4,8 @@ from __future__ import annotations
 
 import random
 
-from beliefbase.builder import Compiled, Compiler
+from beliefbase.builder import Compiled
+from beliefbase.builder.compiler import Compiler
 from beliefbase.builder.resolve import Resolver, nearness
 
 

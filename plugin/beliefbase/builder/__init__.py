@@ -1,13 +1,15 @@
 """The builder: sources -> parsed -> identified -> indexed -> resolved -> checked.
 
-``Compiler(options, cache_dir).compile(sources)`` returns a ``Compiled``.
-Nothing here imports MkDocs.
+``builder.compiler.Compiler(options, cache_dir).compile(sources)`` returns a
+``Compiled``.  Nothing here imports MkDocs.  The compiler is not imported here: it
+runs the later stages (``graph``, ``entities``, ``beliefs``, ``query.schema``), which
+import this package's parts, so importing it here would make every one of them an
+import cycle when imported first.
 """
 
 from __future__ import annotations
 
 from .compiled import Compiled
-from .compiler import Compiler
 from .options import COMPILER_VERSION, CompileOptions
 from .sources import SourceFile, discover, make_sources
 
@@ -15,7 +17,6 @@ __all__ = [
     "COMPILER_VERSION",
     "CompileOptions",
     "Compiled",
-    "Compiler",
     "SourceFile",
     "discover",
     "make_sources",

@@ -25,7 +25,8 @@ from mkdocs.structure.pages import Page
 
 from .. import diagnostics as diag
 from .. import speedups
-from ..builder import Compiler, make_sources
+from ..builder import make_sources
+from ..builder.compiler import Compiler
 from ..builder.documents import Document
 from ..codecs.markdown import DECODED
 from ..config import BeliefbaseConfig
