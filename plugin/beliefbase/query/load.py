@@ -56,6 +56,7 @@ REL_COLUMNS: tuple[tuple[str, str], ...] = (
 _SOURCE = attrgetter("source")
 _TARGET = attrgetter("target")
 _TYPE = attrgetter("type")
+_KIND = attrgetter("kind")
 _TAGS = attrgetter("tags")
 _ALIASES = attrgetter("aliases")
 #: A node's base columns after ``_key``, and an edge's properties, as one tuple each.
@@ -120,6 +121,7 @@ class Loaded:
     _graph_edges: Sequence[Edge] = ()
     _nodes: dict[str, list[int]] = field(default_factory=dict)  # label -> its nodes' _keys
     _names: dict[str, str] = field(default_factory=dict)  # lower-cased name -> table
+    _documents: frozenset[str] = frozenset()  # the labels that hold a document
     _filled: set[str] = field(default_factory=set)  # labels filled
     _filled_pairs: set[tuple[str, str, str]] = field(default_factory=set)  # (type, from, to)
 
@@ -134,7 +136,7 @@ class Loaded:
         A label named is filled; an edge type named is filled with the pairs of
         labels it joins (all of them when ``reach.any_end``, else those between
         labels it names, or all when it names none of them), and so are the
-        labels at their ends.
+        labels at their ends; ``reach.documents``: every label holding a document.
         """
         if reach is None:
             labels = set(self._nodes)
@@ -142,6 +144,8 @@ class Loaded:
         else:
             named = {self._names[n] for n in reach.names if n in self._names}
             labels = {t for t in named if t in self._nodes}
+            if reach.documents:
+                labels |= self._documents
             pairs = []
             for rel_type in (t for t in self.relations if t in named):
                 groups = self.relations[rel_type].pairs
@@ -230,6 +234,7 @@ def prepare(graph: Graph, display: Any = str) -> Loaded:
     connection = ladybug.Connection(database)
     nodes = list(graph.nodes.values())
     label_at = _label_at(nodes)
+    documents = frozenset(compress(label_at, map(eq, map(_KIND, nodes), repeat("Document"))))
     bids = list(graph.nodes)
     keys = dict(zip(bids, range(len(bids)), strict=True))
     labels: dict[str, list[int]] = {label: [] for label in dict.fromkeys(label_at)}
@@ -253,7 +258,7 @@ def prepare(graph: Graph, display: Any = str) -> Loaded:
     return Loaded(database, connection, columns,
                   {t: rel for t, rel in relations.items() if rel.pairs},
                   dict(zip(bids, label_at, strict=True)), keys, diagnostics,
-                  nodes, graph.edges, labels, names)
+                  nodes, graph.edges, labels, names, documents)
 
 
 def _label_at(nodes: list[Node]) -> list[str]:
