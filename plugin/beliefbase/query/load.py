@@ -114,7 +114,6 @@ class Loaded:
     connection: ladybug.Connection
     labels: dict[str, dict[str, str]]  # label -> column -> type
     relations: dict[str, Relation]  # edge type -> its edges, those with a table only
-    label_of: dict[str, str]  # node bid -> label
     keys: dict[str, int] = field(default_factory=dict)  # node bid -> _key
     diagnostics: list[diag.Diagnostic] = field(default_factory=list)
     _graph_nodes: list[Node] = field(default_factory=list)  # the graph's nodes, by _key
@@ -257,7 +256,7 @@ def prepare(graph: Graph, display: Any = str) -> Loaded:
     names.update((rel_type.lower(), rel_type) for rel_type in relations)
     return Loaded(database, connection, columns,
                   {t: rel for t, rel in relations.items() if rel.pairs},
-                  dict(zip(bids, label_at, strict=True)), keys, diagnostics,
+                  keys, diagnostics,
                   nodes, graph.edges, labels, names, documents)
 
 
