@@ -280,20 +280,26 @@ def _relations(edges: Sequence[Edge], keys: dict[str, int], label_at: list[str],
     spelling wins).  An edge type named like a label (the engine has one namespace for
     both) is left out, as are edges without a type.
 
-    Every step is a ``map`` over the graph's edges, not a Python loop: this runs
-    over all of them, for every build with a query."""
+    Each edge's ends are looked up once, by a ``map`` over every edge (the lookups
+    are most of the cost); one loop sorts the edges by type."""
     types = list(map(_TYPE, edges))
+    all_sources = list(map(keys.get, map(_SOURCE, edges)))
+    all_targets = list(map(keys.get, map(_TARGET, edges)))
+    by_type: dict[str, list[int]] = {}
+    for place, edge_type in enumerate(types):
+        found_places = by_type.get(edge_type)
+        if found_places is None:
+            found_places = by_type[edge_type] = []
+        found_places.append(place)
     spelling: dict[str, list[str]] = {}
-    for edge_type in dict.fromkeys(types):
+    for edge_type in by_type:
         if edge_type and edge_type.lower() not in taken:
             spelling.setdefault(edge_type.lower(), []).append(edge_type)
-    everything = range(len(types))
     found: dict[str, Relation] = {}
     for spelled in spelling.values():
-        places = [p for t in spelled for p in compress(everything, map(t.__eq__, types))]
-        at = list(map(edges.__getitem__, places))
-        sources = list(map(keys.get, map(_SOURCE, at)))
-        targets = list(map(keys.get, map(_TARGET, at)))
+        places = [p for t in spelled for p in by_type[t]]
+        sources = list(map(all_sources.__getitem__, places))
+        targets = list(map(all_targets.__getitem__, places))
         from_labels, to_labels = _labels(sources, label_at), _labels(targets, label_at)
         pairs = sorted((a, b) for a, b in set(zip(from_labels, to_labels, strict=True))
                        if a is not None and b is not None)
