@@ -23,6 +23,9 @@ EXTRA = {
     "bridge.md": "# Bridge\nOn to [[gamma]].\n",
 }
 
+#: The labels of the vault that hold documents.
+DOCUMENTS = {"Project", "Person", "Note"}
+
 #: (query, the tables a lazy engine has after it: None when it needs every one).
 CASES = [
     # a label only: its own table
@@ -44,8 +47,22 @@ CASES = [
     ("MATCH (p:Project) OPTIONAL MATCH (p)-[:owner]->(o) RETURN p.title, o.title", None),
     ("MATCH (s:Section)-[:child_of]->(d) RETURN s.title, d.title", None),
     ("MATCH (x)-[:embeds]->(y) RETURN x.title, y.title", None),
+    # a free unlabelled node pinned to documents: every label holding one, no section
+    ("MATCH (d) WHERE d.kind = 'Document' RETURN d.title", DOCUMENTS),
+    ("MATCH (d {kind: 'Document'}) RETURN d.title", DOCUMENTS),
+    ("MATCH (d) WHERE d.title STARTS WITH 'B' AND \"Document\" = d.kind RETURN d.title",
+     DOCUMENTS),
+    ("MATCH (d) WHERE d.kind = 'Document' RETURN d.title LIMIT 3", DOCUMENTS),
+    ("MATCH (d) WHERE d.kind = 'Document' RETURN d.kind, count(*)", DOCUMENTS),
+    ("MATCH (p:Project) OPTIONAL MATCH (d) WHERE d.kind = 'Document' AND d.title = p.title "
+     "RETURN p.title, d.title", DOCUMENTS),
+    # ... not when the pin is not a term joined by AND alone: every label
+    ("MATCH (d) WHERE d.kind = 'Document' OR d.title = 'Part one' RETURN d.title", None),
+    ("MATCH (d) WHERE NOT d.kind = 'Document' RETURN d.title", None),
+    ("MATCH (d) WHERE d.kind = 'Document' AND d.title = 'Alpha' OR d.kind = 'Section' "
+     "RETURN d.title", None),
+    ("MATCH (d) WHERE d.kind <> 'Document' RETURN d.title", None),
     # a free unlabelled node: every label
-    ("MATCH (d) WHERE d.kind = 'Document' RETURN d.title", None),
     ("MATCH (d) RETURN d.kind, count(*)", None),
     ("MATCH (p:Project), (q) WHERE q.title = p.title RETURN q.title", None),
     ("MATCH (n {title: 'Part one'}) RETURN n.kind", None),
@@ -151,4 +168,37 @@ def test_reach_names(text: str, names: set[str]) -> None:
     "MATCH (a:Note)-[*1..2]-(b:Note) RETURN b", "MATCH (a:Note)-[]-(b:Note) RETURN b",
 ])
 def test_reach_everything(text: str) -> None:
+    assert reach(text) is None
+
+
+@pytest.mark.parametrize(("text", "documents"), [
+    ("MATCH (d) WHERE d.kind = 'Document' RETURN d", True),
+    ("MATCH (d {title: 'x', kind: 'Document'}) RETURN d", True),
+    ("MATCH (n:Note) WHERE EXISTS { MATCH (d) WHERE d.kind = 'Document' AND d.x = n.x } "
+     "RETURN n", True),
+    ("MATCH (d) WHERE d.kind = 'Document' RETURN [x IN d.tags WHERE x = 'a' OR true]", True),
+    ("MATCH (d:Note) RETURN d", False),
+])
+def test_reach_documents(text: str, documents: bool) -> None:
+    found = reach(text)
+    assert found is not None and found.documents is documents
+
+
+@pytest.mark.parametrize("text", [
+    "MATCH (d) WHERE d.kind = 'Document' OR true RETURN d",
+    "MATCH (d) WHERE d.kind = 'Document' AND d.limit > 3 OR true RETURN d",
+    "MATCH (d) WHERE d.kind = 'Document' AND d.title STARTS WITH 'x' OR true RETURN d",
+    "MATCH (d) WHERE d.kind = 'Document' AND d.title ENDS WITH 'x' OR true RETURN d",
+    "MATCH (d) WHERE d.kind = 'Document' XOR true RETURN d",
+    "MATCH (d) WHERE (d.kind = 'Document' OR true) RETURN d",
+    "MATCH (d) WHERE CASE WHEN true THEN d.kind = 'Document' AND true ELSE true END RETURN d",
+    "MATCH (d) WHERE d.kind = 'Document' = false RETURN d",
+    "MATCH (d) WHERE e.kind = 'Document' RETURN d",
+    "MATCH (d) WHERE d.kind = 'Section' RETURN d",
+    "MATCH (d {kind: 'Section'}) RETURN d",
+    "MATCH (d) WITH d WHERE d.kind = 'Document' RETURN d",
+    "MATCH (d), (n:Note) WHERE n.kind = 'Document' RETURN d",
+    "MATCH () WHERE true RETURN 1",
+])
+def test_a_pin_not_joined_by_and_alone_reaches_everything(text: str) -> None:
     assert reach(text) is None

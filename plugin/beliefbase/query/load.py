@@ -13,36 +13,37 @@ Schema (SPEC §8, documented in docs/guide/queries.md):
 * one relationship table per edge type, between every pair of labels it joins,
   with ``file``, ``line``, ``weight_kind`` and ``display``.
 
-Every table is made at once (``prepare``); rows go in later, table by table,
-when a query can first reach them (``Loaded.require``, ``reach.reach``): sections
-are most of a graph and few queries ask about them.  Rows go in by ``COPY`` from
-CSV files written to a temporary folder (per-row ``CREATE`` took 47 s for 5,000
-notes; ``COPY`` takes well under a second).  The graph only has published notes:
-drafts are never loaded.
+Node tables are made at once (``prepare``); a relationship table is made, and rows
+go in, table by table, when a query can first reach them (``Loaded.require``,
+``reach.reach``): sections are most of a graph and few queries ask about them.
+Rows go in by ``COPY`` from CSV files written to a temporary folder (per-row
+``CREATE`` took 47 s for 5,000 notes; ``COPY`` takes well under a second), each
+file written a column at a time, in C (``_csv_text``).  The engine itself
+(``ladybug``) is imported by the first query: a build without one never loads it.
+The graph only has published notes: drafts are never loaded.
 """
 
 from __future__ import annotations
 
-import csv
-import io
 import json
 import re
 import tempfile
-from collections import defaultdict
-from collections.abc import Iterator, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass, field
-from operator import attrgetter
+from itertools import compress, repeat
+from operator import and_, attrgetter, eq
 from pathlib import Path
-from typing import Any
-
-import ladybug
+from typing import TYPE_CHECKING, Any
 
 from .. import diagnostics as diag
 from ..graph.model import Edge, Graph, Node
 from .reach import Reach
 
+if TYPE_CHECKING:  # imported by ``prepare``: only a build with a query pays for the engine
+    import ladybug
+
 #: The columns every node table has, in this order.  The key is ``_key``, a node's
-#: place among the nodes of its label: the engine indexes and joins on it faster
+#: place among the nodes of the graph: the engine indexes and joins on it faster
 #: than on the BID text (a third less CPU for 46,000 nodes and 110,000 edges);
 #: results leave it out.
 BASE_COLUMNS: tuple[tuple[str, str], ...] = (
@@ -58,6 +59,13 @@ REL_COLUMNS: tuple[tuple[str, str], ...] = (
     ("file", "STRING"), ("line", "INT64"), ("weight_kind", "STRING"), ("display", "STRING"))
 _SOURCE = attrgetter("source")
 _TARGET = attrgetter("target")
+_TYPE = attrgetter("type")
+_KIND = attrgetter("kind")
+_TAGS = attrgetter("tags")
+_ALIASES = attrgetter("aliases")
+#: A node's base columns after ``_key``, and an edge's properties, as one tuple each.
+_NODE_TEXT = attrgetter("bid", "kind", "title", "path", "url")
+_EDGE_PROPS = attrgetter(*(c for c, _ in REL_COLUMNS))
 #: The header of a relationship table's CSV file.
 _REL_HEADER = ["from", "to", *(c for c, _ in REL_COLUMNS)]
 #: Characters a list element cannot hold and stay a ``STRING[]`` element in CSV
@@ -66,6 +74,10 @@ _LIST_UNSAFE = set(",[]{}'\"\\\n\r")
 # A list element that is one wikilink ("[[Ada]]", "[[Ada|the countess, first]]"):
 # ladybug reads balanced brackets (and commas inside them) as one element.
 _LIST_WIKILINK = re.compile(r"\[\[[^\[\]{}'\"\\\n\r]+\]\]")
+# A CSV cell holding a delimiter, a quote or a line break is written quoted.
+_CSV_SPECIAL = re.compile(r'[,"\n\r]')
+#: ``_EMPTY.get(value, value)``: ``None`` as an empty cell, any text as itself (in C).
+_EMPTY: dict[Any, str] = {None: ""}
 #: The database's memory for pages; a 20,000-note graph needs far less.
 _BUFFER_POOL = 512 * 2**20
 _TYPE_WORDS = {"BOOL": "true/false", "INT64": "a whole number", "DOUBLE": "a number",
@@ -73,31 +85,49 @@ _TYPE_WORDS = {"BOOL": "true/false", "INT64": "a whole number", "DOUBLE": "a num
 
 
 @dataclass
+class Relation:
+    """One edge type: its edges (places in the graph's edge list) and their ends."""
+
+    edges: list[int]  # the type's edges, in graph order
+    sources: list[int | None]  # the _key of each one's source (None: not in the graph)
+    targets: list[int | None]
+    from_labels: list[str | None]  # the label of each one's source
+    to_labels: list[str | None]
+    pairs: list[tuple[str, str]]  # the (from label, to label) it joins, sorted
+
+    def group(self, pair: tuple[str, str]) -> Sequence[int]:
+        """The places in ``edges`` of the edges between ``pair`` (a pass in C)."""
+        if len(self.pairs) == 1 and None not in self.sources and None not in self.targets:
+            return range(len(self.edges))  # the usual case: one pair, every edge
+        a, b = pair
+        return list(compress(range(len(self.edges)), map(
+            and_, map(eq, self.from_labels, repeat(a)), map(eq, self.to_labels, repeat(b)))))
+
+
+@dataclass
 class Loaded:
     """A database for one graph: every table made at once, each filled on demand.
 
     ``prepare`` makes every node and relationship table, empty, always in the
-    same order (so the engine binds every query against the schema of a full
-    load, with the same errors, whatever the build asked first); ``require`` fills, by ``COPY``, the
-    ones a query can reach, each once: a query about notes never pays for the
-    graph's tens of thousands of sections.  ``load`` fills everything.
+    same order (the engine binds every query against the schema of a full load,
+    with the same errors, whatever the build asked first; and the order tables
+    are made in is the order it scans them in, which decides the rows a ``LIMIT``
+    without ``ORDER BY`` keeps); ``require`` fills, by ``COPY``, the ones a query
+    can reach, each once: a query about notes never pays for the graph's tens of
+    thousands of sections.  ``load`` fills everything.
     """
 
     database: ladybug.Database
     connection: ladybug.Connection
     labels: dict[str, dict[str, str]]  # label -> column -> type
-    relations: dict[str, list[tuple[str, str]]]  # edge type -> (from label, to label)
-    label_of: dict[str, str]  # node bid -> label
-    keys: dict[str, int] = field(default_factory=dict)  # node bid -> _key (within its label)
+    relations: dict[str, Relation]  # edge type -> its edges, those with a table only
+    keys: dict[str, int] = field(default_factory=dict)  # node bid -> _key
     diagnostics: list[diag.Diagnostic] = field(default_factory=list)
-    _nodes: dict[str, list[Node]] = field(default_factory=dict)  # label -> its nodes
-    _edges: dict[str, list[Edge]] = field(default_factory=dict)  # edge type -> its edges
-    #: edge type -> the (from label, to label) of each of its edges
-    _ends: dict[str, list[tuple[str | None, str | None]]] = field(default_factory=dict)
+    _graph_nodes: list[Node] = field(default_factory=list)  # the graph's nodes, by _key
+    _graph_edges: Sequence[Edge] = ()
+    _nodes: dict[str, list[int]] = field(default_factory=dict)  # label -> its nodes' _keys
     _names: dict[str, str] = field(default_factory=dict)  # lower-cased name -> table
-    #: edge type -> (from label, to label) -> its edges, made when the type is first filled
-    _groups: dict[str, dict[tuple[str | None, str | None], list[Edge]]] = field(
-        default_factory=dict)
+    _documents: frozenset[str] = frozenset()  # the labels that hold a document
     _filled: set[str] = field(default_factory=set)  # labels filled
     _filled_pairs: set[tuple[str, str, str]] = field(default_factory=set)  # (type, from, to)
     #: label -> column -> the frontmatter field it holds, where they differ (``field_kind``)
@@ -114,17 +144,19 @@ class Loaded:
         A label named is filled; an edge type named is filled with the pairs of
         labels it joins (all of them when ``reach.any_end``, else those between
         labels it names, or all when it names none of them), and so are the
-        labels at their ends.
+        labels at their ends; ``reach.documents``: every label holding a document.
         """
         if reach is None:
             labels = set(self._nodes)
-            pairs = [(t, pair) for t, groups in self.relations.items() for pair in groups]
+            pairs = [(t, pair) for t, rel in self.relations.items() for pair in rel.pairs]
         else:
             named = {self._names[n] for n in reach.names if n in self._names}
             labels = {t for t in named if t in self._nodes}
+            if reach.documents:
+                labels |= self._documents
             pairs = []
             for rel_type in (t for t in self.relations if t in named):
-                groups = self.relations[rel_type]
+                groups = self.relations[rel_type].pairs
                 inside = [(a, b) for a, b in groups if a in labels and b in labels]
                 pairs += [(rel_type, pair) for pair in
                           (groups if reach.any_end or not inside else inside)]
@@ -136,31 +168,50 @@ class Loaded:
         with tempfile.TemporaryDirectory(prefix="beliefbase-query-") as tmp:
             folder = Path(tmp)
             for label in (label for label in self._nodes if label in labels):
-                cols = self.labels[label]
                 path = folder / f"n{len(self._filled)}.csv"
                 _copy(self.connection, label, path, serial=_write_csv(
-                    path, list(cols), _node_rows(self._nodes[label], cols,
-                                                 self.renamed.get(label, {}))))
+                    path, list(self.labels[label]), self._node_columns(label)))
                 self._filled.add(label)
-            keys = self.keys
             for rel_type, (a, b) in pairs:
                 path = folder / f"r{len(self._filled_pairs)}.csv"
-                rows = [(keys[e.source], keys[e.target], e.file, e.line, e.weight_kind,
-                         e.display) for e in self._grouped(rel_type)[(a, b)]]
+                rel = self.relations[rel_type]
                 _copy(self.connection, rel_type, path,
-                      serial=_write_csv(path, _REL_HEADER, rows),
+                      serial=_write_csv(path, _REL_HEADER, self._rel_columns(rel, (a, b))),
                       extra=f", from={_literal(a)}, to={_literal(b)}"
-                      if len(self.relations[rel_type]) > 1 else "")
+                      if len(rel.pairs) > 1 else "")
                 self._filled_pairs.add((rel_type, a, b))
 
-    def _grouped(self, rel_type: str) -> dict[tuple[str | None, str | None], list[Edge]]:
-        """The edges of ``rel_type`` by (from label, to label)."""
-        found = self._groups.get(rel_type)
-        if found is None:
-            found = self._groups[rel_type] = defaultdict(list)
-            for edge, ends in zip(self._edges[rel_type], self._ends[rel_type], strict=True):
-                found[ends].append(edge)
-        return found
+    def _node_columns(self, label: str) -> list[Sequence[Any]]:
+        """The CSV columns of one label's nodes (see ``BASE_COLUMNS``), each made in one go."""
+        keys = self._nodes[label]
+        nodes = list(map(self._graph_nodes.__getitem__, keys))
+        lists = _ListCells()  # most nodes (every section) have no tags: one conversion
+        text: list[Sequence[Any]] = list(zip(*map(_NODE_TEXT, nodes), strict=True))
+        columns: list[Sequence[Any]] = [keys, *text]
+        columns.append(list(map(lists.__getitem__, map(_TAGS, nodes))))
+        columns.append(list(map(lists.__getitem__, map(_ALIASES, nodes))))
+        renamed = self.renamed.get(label, {})  # column -> the field it holds (``field_kind``)
+        for name, column_type in list(self.labels[label].items())[len(BASE_COLUMNS):]:
+            field_name = renamed.get(name, name)
+            columns.append([_cell(node.properties.get(field_name), column_type)
+                            for node in nodes])
+        return columns
+
+    def _rel_columns(self, rel: Relation, pair: tuple[str, str]) -> list[Sequence[Any]]:
+        """The CSV columns of the edges of ``rel`` between ``pair`` (``_REL_HEADER``)."""
+        places = rel.group(pair)
+        edges = list(map(self._graph_edges.__getitem__, map(rel.edges.__getitem__, places)))
+        return [list(map(rel.sources.__getitem__, places)),
+                list(map(rel.targets.__getitem__, places)),
+                *(list(map(attrgetter(name), edges)) for name, _ in REL_COLUMNS)]
+
+
+class _ListCells(dict[tuple[str, ...], str]):
+    """A list of text -> its ``STRING[]`` cell; each distinct list converted once."""
+
+    def __missing__(self, values: tuple[str, ...]) -> str:
+        cell = self[values] = _plain_list(values)
+        return cell
 
 
 def label_of(node: Node) -> str:
@@ -188,77 +239,93 @@ def load(graph: Graph, display: Any = str) -> Loaded:
 def prepare(graph: Graph, display: Any = str) -> Loaded:
     """A new in-memory database with every table of ``graph``, all empty (see
     ``Loaded.require``)."""
+    import ladybug  # noqa: PLC0415 - here: a build without a query never loads the engine
+
     database = ladybug.Database(None, buffer_pool_size=_BUFFER_POOL)
     connection = ladybug.Connection(database)
-    labels, node_labels, keys = _labels(graph)
+    nodes = list(graph.nodes.values())
+    label_at = _label_at(nodes)
+    documents = frozenset(compress(label_at, map(eq, map(_KIND, nodes), repeat("Document"))))
+    bids = list(graph.nodes)
+    keys = dict(zip(bids, range(len(bids)), strict=True))
+    labels: dict[str, list[int]] = {label: [] for label in dict.fromkeys(label_at)}
+    for key, label in enumerate(label_at):
+        labels[label].append(key)
     diagnostics: list[diag.Diagnostic] = []
     renamed: dict[str, dict[str, str]] = {}
-    columns = {label: _columns(label, nodes, display, diagnostics, renamed)
-               for label, nodes in labels.items()}
-    edges = _edge_types(graph, {label.lower() for label in labels})
-    ends = {rel_type: list(_ends(type_edges, node_labels))
-            for rel_type, type_edges in edges.items()}
-    pairs = {rel_type: sorted((a, b) for a, b in set(type_ends) if a is not None and b is not None)
-             for rel_type, type_ends in ends.items()}
-    pairs = {rel_type: found for rel_type, found in pairs.items() if found}
+    columns = {label: _columns(label, list(map(nodes.__getitem__, label_keys)), display,
+                               diagnostics, renamed)
+               for label, label_keys in labels.items()}
+    relations = _relations(graph.edges, keys, label_at, {label.lower() for label in labels})
     for label, cols in columns.items():
         spec = ", ".join(f"{quote_name(c)} {c_type}" for c, c_type in cols.items())
         connection.execute(f"CREATE NODE TABLE {quote_name(label)}({spec}, PRIMARY KEY(_key))")
     props = ", ".join(f"{c} {t}" for c, t in REL_COLUMNS)
-    for rel_type, groups in pairs.items():
-        between = ", ".join(f"FROM {quote_name(a)} TO {quote_name(b)}" for a, b in groups)
-        connection.execute(f"CREATE REL TABLE {quote_name(rel_type)}({between}, {props})")
+    for rel_type, rel in relations.items():
+        if rel.pairs:
+            between = ", ".join(f"FROM {quote_name(a)} TO {quote_name(b)}" for a, b in rel.pairs)
+            connection.execute(f"CREATE REL TABLE {quote_name(rel_type)}({between}, {props})")
     names = {label.lower(): label for label in labels}
-    names.update((rel_type.lower(), rel_type) for rel_type in edges)
-    return Loaded(database, connection, columns, pairs, node_labels, keys, diagnostics,
-                  labels, edges, ends, names, renamed={k: v for k, v in renamed.items() if v})
+    names.update((rel_type.lower(), rel_type) for rel_type in relations)
+    return Loaded(database, connection, columns,
+                  {t: rel for t, rel in relations.items() if rel.pairs},
+                  keys, diagnostics,
+                  nodes, graph.edges, labels, names, documents,
+                  renamed={k: v for k, v in renamed.items() if v})
 
 
-def _labels(graph: Graph) -> tuple[dict[str, list[Node]], dict[str, str], dict[str, int]]:
-    """Nodes by label (labels differing only in case are one: the engine's names are
-    case-insensitive; the first spelling by node order wins), each node's label, and
-    its key: its place among the nodes of its label."""
-    spelling: dict[str, str] = {}  # lower-cased label -> its first spelling
-    known: dict[str, str] = {}  # a label as wanted -> its spelling (one lower() per label)
-    labels: dict[str, list[Node]] = {}
-    node_labels: dict[str, str] = {}
-    keys: dict[str, int] = {}
-    for node in graph.nodes.values():
-        kind = node.kind  # label_of, inline: this runs over every node of the graph
-        wanted = (node.schema or "Note") if kind == "Document" else kind
-        label = known.get(wanted)
-        if label is None:
-            label = known[wanted] = spelling.setdefault(wanted.lower(), wanted)
-        nodes = labels.setdefault(label, [])
-        keys[node.bid] = len(nodes)
-        nodes.append(node)
-        node_labels[node.bid] = label
-    return labels, node_labels, keys
+def _label_at(nodes: list[Node]) -> list[str]:
+    """Each node's label (``label_of``, inline: this runs over every node of the graph).
 
-
-def _edge_types(graph: Graph, taken: set[str]) -> dict[str, list[Edge]]:
-    """Edges by type, sorted (types differing only in case are one, the first spelling
-    wins).  An edge type named like a label (the engine has one namespace for both) is
-    left out, as are edges without a type."""
-    by_type: dict[str, list[Edge]] = defaultdict(list)
-    for edge in graph.edges:
-        by_type[edge.type].append(edge)
+    Labels differing only in case are one (the engine's names are case-insensitive):
+    the first spelling by node order wins."""
+    wanted = [(node.schema or "Note") if node.kind == "Document" else node.kind
+              for node in nodes]
     spelling: dict[str, str] = {}
-    merged: dict[str, list[Edge]] = {}
-    for edge_type, edges in by_type.items():
-        if not edge_type or edge_type.lower() in taken:
-            continue
-        merged.setdefault(spelling.setdefault(edge_type.lower(), edge_type), []).extend(edges)
-    return dict(sorted(merged.items()))
+    first = {label: spelling.setdefault(label.lower(), label) for label in dict.fromkeys(wanted)}
+    if all(label == spelled for label, spelled in first.items()):
+        return wanted
+    return list(map(first.__getitem__, wanted))
 
 
-def _ends(edges: list[Edge], node_labels: dict[str, str]) -> (
-    Iterator[tuple[str | None, str | None]]
-):
-    """The (from label, to label) of each edge (``None`` for a node not in the graph),
-    without a Python-level loop: this runs over every edge of the graph."""
-    get = node_labels.get
-    return zip(map(get, map(_SOURCE, edges)), map(get, map(_TARGET, edges)), strict=True)
+def _relations(edges: Sequence[Edge], keys: dict[str, int], label_at: list[str],
+               taken: set[str]) -> dict[str, Relation]:
+    """Edges by type, sorted by type (types differing only in case are one, the first
+    spelling wins).  An edge type named like a label (the engine has one namespace for
+    both) is left out, as are edges without a type.
+
+    Each edge's ends are looked up once, by a ``map`` over every edge (the lookups
+    are most of the cost); one loop sorts the edges by type."""
+    types = list(map(_TYPE, edges))
+    all_sources = list(map(keys.get, map(_SOURCE, edges)))
+    all_targets = list(map(keys.get, map(_TARGET, edges)))
+    by_type: dict[str, list[int]] = {}
+    for place, edge_type in enumerate(types):
+        found_places = by_type.get(edge_type)
+        if found_places is None:
+            found_places = by_type[edge_type] = []
+        found_places.append(place)
+    spelling: dict[str, list[str]] = {}
+    for edge_type in by_type:
+        if edge_type and edge_type.lower() not in taken:
+            spelling.setdefault(edge_type.lower(), []).append(edge_type)
+    found: dict[str, Relation] = {}
+    for spelled in spelling.values():
+        places = [p for t in spelled for p in by_type[t]]
+        sources = list(map(all_sources.__getitem__, places))
+        targets = list(map(all_targets.__getitem__, places))
+        from_labels, to_labels = _labels(sources, label_at), _labels(targets, label_at)
+        pairs = sorted((a, b) for a, b in set(zip(from_labels, to_labels, strict=True))
+                       if a is not None and b is not None)
+        found[spelled[0]] = Relation(places, sources, targets, from_labels, to_labels, pairs)
+    return dict(sorted(found.items()))
+
+
+def _labels(keys: list[int | None], label_at: list[str]) -> list[str | None]:
+    """The label of each node ``_key`` (``None`` for ``None``: a node not in the graph)."""
+    if None in keys:
+        return [None if key is None else label_at[key] for key in keys]
+    return list(map(label_at.__getitem__, keys))  # type: ignore[arg-type]
 
 
 def _columns(label: str, nodes: list[Node], display: Any,
@@ -333,22 +400,6 @@ def _plain_element(value: Any) -> bool:
                  or _LIST_WIKILINK.fullmatch(value) is not None))
 
 
-def _node_rows(nodes: list[Node], columns: dict[str, str],
-               renamed: dict[str, str]) -> list[tuple[Any, ...]]:
-    """The CSV rows of one label's nodes; ``_key`` is a node's place in ``nodes``;
-    ``renamed``: the field each renamed column holds."""
-    extra = list(columns.items())[len(BASE_COLUMNS):]
-    rows = [(key, node.bid, node.kind, node.title, node.path, node.url,
-             _plain_list(node.tags), _plain_list(node.aliases))
-            for key, node in enumerate(nodes)]
-    if not extra:
-        return rows
-    fields = [(renamed.get(name, name), column_type) for name, column_type in extra]
-    return [(*row, *(_cell(node.properties.get(name), column_type)
-                     for name, column_type in fields))
-            for row, node in zip(rows, nodes, strict=True)]
-
-
 def _plain_list(values: tuple[str, ...]) -> str:
     """A list of text as a ``STRING[]`` cell, without the elements it cannot hold."""
     if not values:
@@ -373,16 +424,41 @@ def _list_text(values: Sequence[str]) -> str:
     return "[" + ",".join(values) + "]"
 
 
-def _write_csv(path: Path, header: list[str], rows: Any) -> bool:
-    """Write the CSV file; does a value hold a line break?"""
-    records = rows if isinstance(rows, list) else list(rows)
-    out = io.StringIO()
-    writer = csv.writer(out, lineterminator="\n")
-    writer.writerow(header)
-    writer.writerows(records)
-    text = out.getvalue()
+def _write_csv(path: Path, header: list[str], columns: Sequence[Sequence[Any]]) -> bool:
+    """Write the CSV file of ``columns``; does a value hold a line break?
+
+    A column at a time, in C (a ``join`` finds whether a column needs quotes, a
+    ``join`` per table): a ``csv.writer`` turning each cell into text took three
+    times as long, and these files hold every node and edge of the graph."""
+    cells = [_column_cells(column) for column in columns]
+    text = "\n".join([",".join(header),
+                      *map(",".join, zip(*(c for c, _ in cells), strict=True))]) + "\n"
     path.write_text(text, encoding="utf-8")
-    return text.count("\n") != len(records) + 1 or "\r" in text
+    return any(broken for _, broken in cells)
+
+
+def _column_cells(column: Sequence[Any]) -> tuple[Sequence[str], bool]:
+    """One column's values as CSV cells (``None`` empty, read back as null; when a cell
+    holds a delimiter, a quote or a line break, every non-empty cell of the column
+    quoted, its quotes doubled); does one hold a line break?"""
+    kinds = set(map(type, column))
+    texts = {kind for kind in kinds if issubclass(kind, str)}  # a StrEnum joins as its text
+    if kinds == texts:
+        cells: Sequence[str] = column
+    elif kinds == {int}:
+        return list(map(str, column)), False
+    elif kinds == texts | {type(None)}:
+        cells = list(map(_EMPTY.get, column, column))
+    else:
+        cells = ["" if value is None else value if type(value) is str else str(value)
+                 for value in column]
+    joined = "".join(cells)
+    if not _CSV_SPECIAL.search(joined):
+        return cells, False
+    quoted = list(map('"{}"'.format, map(str.replace, cells, repeat('"'), repeat('""'))))
+    for place in compress(range(len(cells)), map(eq, cells, repeat(""))):
+        quoted[place] = ""  # empty, not a quoted empty text: the engine reads null
+    return quoted, "\n" in joined or "\r" in joined
 
 
 def _copy(connection: ladybug.Connection, table: str, path: Path, *, serial: bool,

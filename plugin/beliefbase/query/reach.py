@@ -10,6 +10,12 @@ could bind to any table:
 * a node without a label that no relationship touches (``MATCH (n)``,
   ``MATCH (a:Note), (b)``) may be of every label.
 
+A free node whose kind the query pins to ``Document`` (``MATCH (d) WHERE d.kind =
+'Document'``, the documented way to find every document, or ``(d {kind:
+'Document'})``) can only be a document: it reaches every label that holds documents
+(``documents``), not the sections.  The pin counts only as a whole term of the
+``WHERE`` right after its pattern, joined to the others by ``AND`` alone.
+
 A node without a label next to a typed relationship (``(t:Tag)<-[:tagged]-(n)``)
 is fine: it can only be one of that type's ends, and loading a type loads the
 node tables of its ends (``any_end``: all of them).  When every node next to a
@@ -42,27 +48,128 @@ class Reach:
 
     names: frozenset[str]
     any_end: bool
+    documents: bool = False  # every label that holds documents
 
 
 def reach(text: str) -> Reach | None:
     """What ``text`` may reach; ``None``: every table."""
-    tokens = [(m.lastgroup or "", m.group()) for m in TOKEN.finditer(text)
-              if m.lastgroup not in ("comment", "space", "string")]
+    everything = [(m.lastgroup or "", m.group()) for m in TOKEN.finditer(text)
+                  if m.lastgroup not in ("comment", "space")]
+    places = [at for at, (kind, _) in enumerate(everything) if kind != "string"]
+    tokens = [everything[at] for at in places]  # the tests below ignore strings
     names: set[str] = set()
-    any_end = False
+    any_end = documents = False
     for i, (kind, value) in enumerate(tokens):
         if kind == "word":
             names.add(value.lower())
         elif kind == "quoted":
             names.add(value[1:-1].replace("``", "`").lower())
-        elif (value == "-" and _untyped_relationship(tokens, i)) or (
-                value == "(" and _free_node(tokens, i)):
+        elif value == "-" and _untyped_relationship(tokens, i):
             return None
+        elif value == "(" and _free_node(tokens, i):
+            if not _pinned_to_documents(everything, places[i]):
+                return None
+            documents = True
         elif value == "(" and _unlabelled_end(tokens, i):
             any_end = True
         elif value == "*" and _in_relationship(tokens, i):
             any_end = True  # a path of any length: its inner nodes have no label
-    return Reach(frozenset(names), any_end)
+    return Reach(frozenset(names), any_end, documents)
+
+
+def _pinned_to_documents(tokens: list[tuple[str, str]], i: int) -> bool:
+    """Is the free node whose ``(`` is at ``i`` (strings among ``tokens``) only a
+    document: ``(d {kind: 'Document'})``, or ``d.kind = 'Document'`` a whole term of
+    the ``WHERE`` of its pattern, with ``AND`` alone between the terms?"""
+    if tokens[i + 1][0] not in ("word", "quoted"):
+        return False  # `()`: nothing to pin
+    var = tokens[i + 1]
+    close = _closing(tokens, i)
+    if tokens[i + 2][1] == "{" and tokens[close - 1][1] == "}":
+        entries = _split(tokens, i + 3, close - 1, "")
+        if any(entry in _PIN_ENTRY for entry in entries):
+            return True
+    where = _where(tokens, close + 1)
+    if where is None:
+        return False
+    start, end = where
+    top, _ = _top_level(tokens, start, end)
+    if any(_keyword(tokens, j) in ("OR", "XOR", "CASE") for j in top) or any(
+            _keyword(tokens, j) == "CASE" for j in range(start, end)):
+        return False  # a term that AND alone does not join
+    pin = [var, ("other", "."), ("word", "kind")]
+    wanted = [[*pin, ("other", "="), doc] for doc in _DOCUMENT] + [
+        [doc, ("other", "="), *pin] for doc in _DOCUMENT]
+    return any(term in wanted for term in _split(tokens, start, end, "AND"))
+
+
+#: ``'Document'`` as a string token, in either quotes.
+_DOCUMENT = [("string", "'Document'"), ("string", '"Document"')]
+#: ``kind: 'Document'`` as an entry of a property map.
+_PIN_ENTRY = [[("word", "kind"), ("other", ":"), doc] for doc in _DOCUMENT]
+#: Keywords that end a ``WHERE`` (or the search for the ``WHERE`` of a pattern).
+_CLAUSES = frozenset({"MATCH", "OPTIONAL", "WITH", "RETURN", "UNWIND", "ORDER", "SKIP",
+                      "LIMIT", "UNION", "WHERE", "CALL"})
+
+
+def _keyword(tokens: list[tuple[str, str]], j: int) -> str:
+    """The word at ``j`` upper-cased, if it is in a keyword's place (not a property,
+    label or map key: after ``.`` or ``:``, before ``:``); else ``""``."""
+    kind, value = tokens[j]
+    if kind != "word" or (j and tokens[j - 1][1] in (".", ":")) or (
+            j + 1 < len(tokens) and tokens[j + 1][1] == ":"):
+        return ""
+    return value.upper()
+
+
+def _clause(tokens: list[tuple[str, str]], j: int) -> str:
+    """The clause keyword at ``j`` (``WITH`` of ``STARTS WITH`` is none), else ``""``."""
+    word = _keyword(tokens, j)
+    if word == "WITH" and j and tokens[j - 1][1].upper() in ("STARTS", "ENDS"):
+        return ""
+    return word if word in _CLAUSES else ""
+
+
+def _top_level(tokens: list[tuple[str, str]], start: int, end: int) -> tuple[list[int], int]:
+    """The places in ``start..end`` outside any bracket opened there, and where that
+    stretch ends (``end``, or a bracket closed that was not opened there)."""
+    depth = 0
+    found: list[int] = []
+    for j in range(start, end):
+        value = tokens[j][1]
+        if value in ("(", "[", "{"):
+            depth += 1
+        elif value in (")", "]", "}"):
+            depth -= 1
+            if depth < 0:
+                return found, j
+        elif depth == 0:
+            found.append(j)
+    return found, end
+
+
+def _split(tokens: list[tuple[str, str]], start: int, end: int, keyword: str) -> (
+    list[list[tuple[str, str]]]
+):
+    """The tokens of ``start..end`` split at the top-level ``keyword`` (``""``: at ``,``)."""
+    top, end = _top_level(tokens, start, end)
+    cuts = [j for j in top if (_keyword(tokens, j) == keyword if keyword
+                               else tokens[j][1] == ",")]
+    bounds = [start - 1, *cuts, end]
+    return [tokens[a + 1:b] for a, b in zip(bounds, bounds[1:], strict=False)]
+
+
+def _where(tokens: list[tuple[str, str]], start: int) -> tuple[int, int] | None:
+    """Where the ``WHERE`` of the pattern that ends before ``start`` begins and ends."""
+    top, stop = _top_level(tokens, start, len(tokens))
+    for at, j in enumerate(top):
+        word = _clause(tokens, j)
+        if word == "WHERE":
+            later = [k for k in top[at + 1:] if _clause(tokens, k)]
+            return j + 1, later[0] if later else stop
+        if word:
+            return None
+    return None
 
 
 def _untyped_relationship(tokens: list[tuple[str, str]], i: int) -> bool:
