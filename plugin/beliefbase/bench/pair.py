@@ -162,9 +162,11 @@ def main(argv: Sequence[str] | None = None) -> int:
             options.rounds,
             before_each=lambda: shutil.rmtree(vault / ".beliefbase", ignore_errors=True),
             cwd=vault, env={**os.environ, "NO_MKDOCS_2_WARNING": "1"}, report=report)
+        print(json.dumps(pairing.summary()), flush=True)  # before the long delete below
     finally:
+        # the sites are kept until the last build: deleting thousands of files slows
+        # the next build's mkdir and open calls for a while (see run.py)
         shutil.rmtree(sites, ignore_errors=True)
-    print(json.dumps(pairing.summary()))
     return 0
 
 
