@@ -79,8 +79,10 @@ class EntityPreprocessor(Preprocessor):
 
     def run(self, lines: list[str]) -> list[str]:
         overlay = self.overlay
+        if overlay.index is None or overlay.templates is None:
+            return lines  # a project without entities: not even the join below
         text = "\n".join(lines)
-        if not overlay.active(text) or overlay.index is None or overlay.templates is None:
+        if not overlay.active(text):
             return lines
         index, templates = overlay.index, overlay.templates
         known = index.page_spans(overlay.page_path(), text)
