@@ -39,7 +39,8 @@ from .nav_memo import NavMemo
 from .render_ahead import RenderAhead
 from .render_guard import OnFailure, RenderGuard, Standalone
 from .search_escape import escape_before_writing
-from .search_offload import SearchOffload
+from .search_flat import install as install_search_flat
+from .search_offload import SearchOffload, material_index
 from .watcher import use_native_watcher
 
 log = get_plugin_logger(__name__)
@@ -48,7 +49,7 @@ log = get_plugin_logger(__name__)
 #: ``speedups``); the others follow ``speedups`` alone
 _OWN_OPTIONS = ("reuse_markdown", "markdown_offload", "nav_cache", "theme_cache",
                 "search_offload", "panels_ahead")
-_FOLLOW_SPEEDUPS = ("template_lookups", "search_in_memory", "dirty_stats")
+_FOLLOW_SPEEDUPS = ("template_lookups", "search_in_memory", "dirty_stats", "search_flat")
 
 #: the last line logged by the gate: one per process, not one per serve rebuild
 _said: str | None = None
@@ -101,7 +102,11 @@ class Speedups:
             self._search.close()
             self._search = None
         if self.on("search_offload") and not self.context.dirty:
-            self._search = SearchOffload.install(config.plugins, pages)
+            self._search = SearchOffload.install(config.plugins, pages, self.on("search_flat"))
+        if self._search is None and self.on("search_flat"):
+            index = material_index(config.plugins)
+            if index is not None:  # (a new index each build: nothing to put back)
+                install_search_flat(index)
         if self.context.dirty and self.on("dirty_stats"):
             for file in files.documentation_pages():
                 remember_modified(file)
