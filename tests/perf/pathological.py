@@ -12,7 +12,7 @@ extensions) plus 2 s::
 Prints one row per case: Python-Markdown's seconds, our extra seconds, their
 ratio, and OK / OVER (TIMEOUT: the beliefbase build did not end in time).
 Python-Markdown's reference runs in a child process too, for at most ``--timeout``
-seconds: a case where it takes longer (it is the slow part) is reported as such
+seconds of CPU (every child is limited in CPU, not in waiting: the machine may be shared): a case where it takes longer (it is the slow part) is reported as such
 ("> 300"), and the whole beliefbase build's CPU (an upper bound of our own work) is
 held to the least its budget can be then, 1.5 x the timeout + 2 s.
 Material's own costs (its search index reads every heading's table of contents
@@ -23,6 +23,9 @@ entry again: quadratic in headings) are in both builds, so not counted as ours.
 from __future__ import annotations
 
 import argparse
+import math
+import resource
+import signal
 import subprocess
 import sys
 import tempfile
@@ -93,10 +96,27 @@ def _plain_config() -> str:
     return yaml.safe_dump(config, sort_keys=False)
 
 
+#: how a child stopped by its CPU limit ends (SIGXCPU at the soft limit, SIGKILL at the hard)
+_OUT_OF_CPU = (-signal.SIGXCPU, -signal.SIGKILL)
+
+
+def _run(args: list[str], cwd: Path | None, timeout: float) -> subprocess.CompletedProcess[str]:
+    """Run a child with at most ``timeout`` seconds of CPU (each of its processes): the
+    machine may be shared, and a wall-clock limit would stop a case that only waited.
+    Ten times as long a wait ends it in any case (TimeoutExpired)."""
+    seconds = max(1, math.ceil(timeout))
+
+    def limit() -> None:
+        resource.setrlimit(resource.RLIMIT_CPU, (seconds, seconds + 5))
+
+    return subprocess.run(args, cwd=cwd, capture_output=True, text=True,
+                          timeout=10 * timeout, preexec_fn=limit)  # noqa: PLW1509 - no threads
+
+
 def _python_markdown(text: str, timeout: float) -> float | None:
     """CPU seconds Python-Markdown takes on ``text`` with the build's extensions (until it
     gives up: a ``RecursionError`` on deep nesting is Python-Markdown's own), in a child
-    process; None when it has not ended after ``timeout`` seconds (its link patterns are
+    process; None when it has not ended after ``timeout`` CPU seconds (its link patterns are
     quadratic on runs of ``[``: minutes for cmark's sizes)."""
     code = textwrap.dedent("""
         import contextlib, sys, tempfile, time
@@ -121,10 +141,11 @@ def _python_markdown(text: str, timeout: float) -> float | None:
         note = Path(tmp) / "case.md"
         note.write_text(text, encoding="utf-8")
         try:
-            done = subprocess.run([sys.executable, "-c", code, str(note), CONFIG],
-                                  capture_output=True, text=True, timeout=timeout)
+            done = _run([sys.executable, "-c", code, str(note), CONFIG], None, timeout)
         except subprocess.TimeoutExpired:
             return None
+    if done.returncode in _OUT_OF_CPU:
+        return None
     if done.returncode != 0:
         last = done.stderr.strip().splitlines()[-1:] or ["?"]
         print(f"  (Python-Markdown failed: {last[0][:160]})", file=sys.stderr)
@@ -157,9 +178,10 @@ def _build(text: str, timeout: float, plain: bool = False,
             print(r.ru_utime + r.ru_stime + c.ru_utime + c.ru_stime)
         """)
         try:
-            done = subprocess.run([sys.executable, "-c", code], cwd=root, capture_output=True,
-                                  text=True, timeout=timeout)
+            done = _run([sys.executable, "-c", code], root, timeout)
         except subprocess.TimeoutExpired:
+            return None
+        if done.returncode in _OUT_OF_CPU:
             return None
         if done.returncode != 0:
             last = done.stderr.strip().splitlines()[-1:] or ["?"]
