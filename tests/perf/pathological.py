@@ -24,6 +24,7 @@ from __future__ import annotations
 
 import argparse
 import math
+import re
 import resource
 import signal
 import subprocess
@@ -96,6 +97,9 @@ def _plain_config() -> str:
     return yaml.safe_dump(config, sort_keys=False)
 
 
+# A first line MkDocs' meta-data reader takes as MultiMarkdown's (mkdocs.utils.meta.META_RE).
+_MULTIMARKDOWN_META = re.compile(r"[ ]{0,3}[A-Za-z0-9_-]+:")
+
 #: how a child stopped by its CPU limit ends (SIGXCPU at the soft limit, SIGKILL at the hard)
 _OUT_OF_CPU = (-signal.SIGXCPU, -signal.SIGKILL)
 
@@ -162,7 +166,11 @@ def _build(text: str, timeout: float, plain: bool = False,
         (root / "docs").mkdir()
         (root / "mkdocs.yml").write_text(_plain_config() if plain else CONFIG, encoding="utf-8")
         (root / "docs" / "index.md").write_text("# Home\n", encoding="utf-8")
-        (root / "docs" / "case.md").write_text(text, encoding="utf-8")
+        # Plain MkDocs reads leading `key: value` lines as MultiMarkdown meta-data and
+        # converts none of them (the inline fields' case: all of it); beliefbase shows
+        # them.  A blank first line makes plain Material convert the same body.
+        meta = plain and _MULTIMARKDOWN_META.match(text) is not None
+        (root / "docs" / "case.md").write_text("\n" + text if meta else text, encoding="utf-8")
         for path, other in (more or {}).items():
             (root / "docs" / path).write_text(other, encoding="utf-8")
         code = textwrap.dedent("""
