@@ -41,6 +41,13 @@ from typing import Any
 # An inline element the search parser only pushes and pops: `span` or `a`, attributes
 # all double-quoted (no "<" in them), text without markup or character references.
 _INLINE = re.compile(r'<(span|a)((?:\s+[a-zA-Z_:][-a-zA-Z0-9_:.]*="[^"<]*")*)\s*>([^<&]*)</\1>')
+# A run of such elements with only chunks between them that merge as they are (empty,
+# one space or newline, or not blank; no "&"): ``flatten`` takes it whole when the
+# chunks at its two ends may merge too.
+_RUN = re.compile(
+    r'(?:<(span|a)(?:\s+[a-zA-Z_:][-a-zA-Z0-9_:.]*="[^"<]*")*\s*>\s*[^<&\s][^<&]*</\1>'
+    r"(?:\s*[^<&\s][^<&]*|[ \n])?)*"
+    r'<(span|a)(?:\s+[a-zA-Z_:][-a-zA-Z0-9_:.]*="[^"<]*")*\s*>\s*[^<&\s][^<&]*</\2>')
 #: the attributes the parser reads (exclusion, line numbers, permalinks)
 _READ_ATTRIBUTES = ("data-search-exclude", "linenodiv", "headerlink")
 # An attribute the parser reads, in the start tag holding it (group 1: the tag's name).
@@ -64,14 +71,20 @@ def flatten(html: str) -> str:
         return html
     out: list[str] = []
     done = 0  # html[:done] is in `out`
-    chain: list[re.Match[str]] = []  # elements with no "<" between them
-    for m in _INLINE.finditer(html):
-        if chain and "<" in html[chain[-1].end():m.start()]:
-            done = _merge(html, chain, out, done)
-            chain = []
-        chain.append(m)
-    if chain:
-        done = _merge(html, chain, out, done)
+    for run in _RUN.finditer(html):
+        start, end = run.span()
+        text = run.group(0)
+        lt, gt = html.rfind("<", 0, start), html.rfind(">", 0, start)
+        after = html.find("<", end)
+        if lt <= gt and _edge_ok(html[gt + 1:start]) \
+                and _edge_ok(html[end:after if after >= 0 else len(html)]) \
+                and _reference_ends(html, start) \
+                and not any(a in text for a in _READ_ATTRIBUTES):
+            out.append(html[done:start])  # the common case: the whole run at C speed
+            out.append(_INLINE.sub(r"\3", text))
+            done = end
+        else:
+            done = _merge(html, list(_INLINE.finditer(html, start, end)), out, done)
     if not out:
         return html
     out.append(html[done:])
@@ -81,9 +94,10 @@ def flatten(html: str) -> str:
 def _tags_read_are_safe(html: str) -> bool:
     """No ``span`` or ``a`` carries an attribute the parser reads (as far as we can
     tell: a mention found outside a start tag we can name counts against)."""
-    mentions = len(_READ_ANYWHERE.findall(html))
-    if not mentions:
+    low = html.lower()  # (a C pass; the case-blind regex over a large page is slower)
+    if "data-search-exclude" not in low and "linenodiv" not in low:
         return True
+    mentions = len(_READ_ANYWHERE.findall(html))
     tags = [m.group(1).lower() for m in _READ_IN_TAG.finditer(html)]
     return len(tags) == mentions and not any(tag in ("span", "a") for tag in tags)
 
