@@ -83,3 +83,28 @@ def test_a_line_of_links_or_tags_loses_its_markup() -> None:
         flat = flatten(html)
         assert "<span" not in flat and "<a " not in flat
         assert _sections(flat) == _sections(html)
+
+
+_NOTES = {
+    "index.md": "# Home\n\nSee [[Alpha]], [[Missing one]] and [[Alpha#Part|a part]] #home\n",
+    "alpha.md": "# Alpha\n\n## Part\n\nk:: [[Beta]]\nm:: [[Nowhere]]\n\n#x #y/z [[Index]]  "
+                "[[Beta]]\n\n- item [[Gone]] &amp; more\n- `[[code]]` #tag\n",
+    "beta.md": "---\ntags: [b]\n---\n## No h1 [[Alpha]]\n\nText&nbsp;[[Alpha]] *em [[Beta]]*\n",
+}
+
+
+@pytest.mark.parametrize("offload", [False, True])
+def test_a_built_search_index_is_the_same_flattened(project: Any, offload: bool,
+                                                    monkeypatch: pytest.MonkeyPatch) -> None:
+    from beliefbase.speedups import search_offload
+
+    if offload:  # (offloaded pages are flattened before they are sent)
+        monkeypatch.setattr(search_offload, "OFFLOAD_THRESHOLD", 1)
+    for path, text in _NOTES.items():
+        project.write(path, text, dedent=False)
+    indexes = []
+    for on in (True, False):
+        result = project.build(plugins=["search", {"beliefbase": {"speedups": on}}])
+        assert result.error is None
+        indexes.append((result.site / "search" / "search_index.json").read_bytes())
+    assert indexes[0] == indexes[1]
