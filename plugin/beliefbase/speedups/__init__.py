@@ -32,6 +32,7 @@ from mkdocs.config.defaults import MkDocsConfig
 from mkdocs.plugins import get_plugin_logger
 from mkdocs.structure.files import File, Files
 
+from . import link_memo
 from .block_memo import BlockMemo, material_templates, remember_lookups
 from .gate import ALWAYS, Gate
 from .markdown_reuse import MarkdownReuse, reusable
@@ -49,7 +50,8 @@ log = get_plugin_logger(__name__)
 #: ``speedups``); the others follow ``speedups`` alone
 _OWN_OPTIONS = ("reuse_markdown", "markdown_offload", "nav_cache", "theme_cache",
                 "search_offload", "panels_ahead")
-_FOLLOW_SPEEDUPS = ("template_lookups", "search_in_memory", "dirty_stats", "search_flat")
+_FOLLOW_SPEEDUPS = ("template_lookups", "search_in_memory", "dirty_stats", "search_flat",
+                    "link_memo")
 
 #: the last line logged by the gate: one per process, not one per serve rebuild
 _said: str | None = None
@@ -214,6 +216,10 @@ def install(context: Context) -> Speedups:
     if speedups.on("render_guard"):
         speedups.guard = RenderGuard(context.on_failure, context.standalone)
         speedups.guard.install()
+    if speedups.on("link_memo"):
+        link_memo.install()
+    else:
+        link_memo.uninstall()
     return speedups
 
 
@@ -221,6 +227,7 @@ def uninstall() -> None:
     """Every patched attribute back to what it was."""
     MarkdownReuse.uninstall()
     RenderGuard.uninstall()
+    link_memo.uninstall()
 
 
 def remember_modified(file: File) -> None:
