@@ -46,8 +46,8 @@ def offloaded(monkeypatch: pytest.MonkeyPatch) -> list[search_offload.SearchOffl
     made: list[search_offload.SearchOffload] = []
     init = search_offload.SearchOffload.__init__
 
-    def spy(self: search_offload.SearchOffload, index: Any) -> None:
-        init(self, index)
+    def spy(self: search_offload.SearchOffload, index: Any, flat: bool = False) -> None:
+        init(self, index, flat)
         made.append(self)
 
     monkeypatch.setattr(search_offload, "OFFLOAD_THRESHOLD", 1)

@@ -50,7 +50,15 @@ class Panels:
             if source.url is None:
                 continue
             snippets: list[str] = []
+            # a sentence read already gives the same snippet: a note linking here
+            # thousands of times from one sentence was read thousands of times
+            seen: set[str] = set()
             for resolution in links:
+                context = resolution.link.context
+                if context:
+                    if context in seen:
+                        continue
+                    seen.add(context)
                 text = self._snippet(source, resolution)
                 if text and text not in snippets:
                     snippets.append(text)

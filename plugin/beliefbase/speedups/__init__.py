@@ -32,6 +32,7 @@ from mkdocs.config.defaults import MkDocsConfig
 from mkdocs.plugins import get_plugin_logger
 from mkdocs.structure.files import File, Files
 
+from . import link_memo
 from .block_memo import BlockMemo, material_templates, remember_lookups
 from .gate import ALWAYS, Gate
 from .markdown_reuse import MarkdownReuse, reusable
@@ -39,7 +40,8 @@ from .nav_memo import NavMemo
 from .render_ahead import RenderAhead
 from .render_guard import OnFailure, RenderGuard, Standalone
 from .search_escape import escape_before_writing
-from .search_offload import SearchOffload
+from .search_flat import install as install_search_flat
+from .search_offload import SearchOffload, material_index
 from .watcher import use_native_watcher
 
 log = get_plugin_logger(__name__)
@@ -48,7 +50,8 @@ log = get_plugin_logger(__name__)
 #: ``speedups``); the others follow ``speedups`` alone
 _OWN_OPTIONS = ("reuse_markdown", "markdown_offload", "nav_cache", "theme_cache",
                 "search_offload", "panels_ahead")
-_FOLLOW_SPEEDUPS = ("template_lookups", "search_in_memory", "dirty_stats")
+_FOLLOW_SPEEDUPS = ("template_lookups", "search_in_memory", "dirty_stats", "search_flat",
+                    "link_memo")
 
 #: the last line logged by the gate: one per process, not one per serve rebuild
 _said: str | None = None
@@ -101,7 +104,11 @@ class Speedups:
             self._search.close()
             self._search = None
         if self.on("search_offload") and not self.context.dirty:
-            self._search = SearchOffload.install(config.plugins, pages)
+            self._search = SearchOffload.install(config.plugins, pages, self.on("search_flat"))
+        if self._search is None and self.on("search_flat"):
+            index = material_index(config.plugins)
+            if index is not None:  # (a new index each build: nothing to put back)
+                install_search_flat(index)
         if self.context.dirty and self.on("dirty_stats"):
             for file in files.documentation_pages():
                 remember_modified(file)
@@ -209,6 +216,10 @@ def install(context: Context) -> Speedups:
     if speedups.on("render_guard"):
         speedups.guard = RenderGuard(context.on_failure, context.standalone)
         speedups.guard.install()
+    if speedups.on("link_memo"):
+        link_memo.install()
+    else:
+        link_memo.uninstall()
     return speedups
 
 
@@ -216,6 +227,7 @@ def uninstall() -> None:
     """Every patched attribute back to what it was."""
     MarkdownReuse.uninstall()
     RenderGuard.uninstall()
+    link_memo.uninstall()
 
 
 def remember_modified(file: File) -> None:

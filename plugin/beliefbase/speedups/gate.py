@@ -45,6 +45,11 @@ TOUCHES: dict[str, tuple[str, ...]] = {
     "search_offload": ("mkdocs-material",),
     # SearchIndex.generate_search_index replaced (search_escape); off: the file is fixed
     "search_in_memory": ("mkdocs-material",),
+    # SearchIndex.add_entry_from_context replaced: Material's Parser reads the page with
+    # the tags of plain inline elements removed (search_flat)
+    "search_flat": ("mkdocs-material",),
+    # _RelativePathTreeprocessor.path_to_url memoised per page (link_memo)
+    "link_memo": ("mkdocs",),
     # File.is_modified memoised on each file of a --dirty build
     "dirty_stats": ("mkdocs",),
     # our own forked workers; no internals, switched with the others

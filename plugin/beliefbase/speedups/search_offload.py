@@ -40,6 +40,7 @@ from pathlib import Path
 from typing import Any
 
 from ..site.reader.search_index import is_material_index
+from .search_flat import flatten
 
 #: Below this many pages to render, starting a worker costs more than it saves.
 OFFLOAD_THRESHOLD = 200
@@ -84,8 +85,10 @@ def serve() -> None:
 class SearchOffload:
     """Parses pages for Material's search index in a worker process."""
 
-    def __init__(self, index: Any) -> None:
+    def __init__(self, index: Any, flat: bool = False) -> None:
         self.index = index
+        #: pages flattened first (``search_flat``): less to send and to parse
+        self.flat = flat
         self.jobs: list[list[Any]] = []  # the pages of each batch sent ([] once added)
         self.added = 0  # batches before this one are in the index
         self.pages: list[Any] = []  # of the batch being filled
@@ -100,12 +103,13 @@ class SearchOffload:
         index.add_entry_from_context = self.add_entry_from_context
 
     @classmethod
-    def install(cls, plugins: Mapping[str, Any], pages: int) -> SearchOffload | None:
+    def install(cls, plugins: Mapping[str, Any], pages: int,
+                flat: bool = False) -> SearchOffload | None:
         """Offload the search plugin's parsing when this build renders ``pages`` pages."""
         if pages < OFFLOAD_THRESHOLD or (os.cpu_count() or 1) < 2:
             return None
-        index = _material_index(plugins)
-        return cls(index) if index is not None else None
+        index = material_index(plugins)
+        return cls(index, flat) if index is not None else None
 
     def add_entry_from_context(self, page: Any) -> None:
         """Material's method, with the parse sent to the worker."""
@@ -113,7 +117,8 @@ class SearchOffload:
         if search.get("exclude"):
             return
         self.pages.append(page)
-        self.batch.append(page.content)  # as it is now: later hooks change page.content
+        # as it is now: later hooks change page.content
+        self.batch.append(flatten(page.content) if self.flat else page.content)
         if len(self.batch) == BATCH:
             self._send()
             self._add_ready()
@@ -216,7 +221,7 @@ class SearchOffload:
         self.index.__dict__.pop("add_entry_from_context", None)  # Material's method again
 
 
-def _material_index(plugins: Mapping[str, Any]) -> Any:
+def material_index(plugins: Mapping[str, Any]) -> Any:
     """The search index of Material's search plugin, if the site uses it unchanged."""
     for plugin in plugins.values():
         index = getattr(plugin, "search_index", None)

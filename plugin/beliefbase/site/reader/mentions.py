@@ -175,7 +175,8 @@ def prose(body: str) -> str:
         if end <= start:
             continue
         out.append(body[pos:start])
-        out.append(_NOT_NEWLINE.sub(_BLANK, body[start:end]))
+        piece = body[start:end]  # (most are a link on one line: no regex needed)
+        out.append(_NOT_NEWLINE.sub(_BLANK, piece) if "\n" in piece else _BLANK * len(piece))
         pos = end
     out.append(body[pos:])
     return "".join(out)
