@@ -30,6 +30,8 @@ from collections.abc import Callable, Sequence
 from multiprocessing.connection import Connection
 from typing import IO, Any, Generic, TypeVar
 
+from ..heap import trim
+
 _Item = TypeVar("_Item")
 _Result = TypeVar("_Result")
 
@@ -182,6 +184,7 @@ def spilled_map(
     files: list[IO[bytes]] = [tempfile.TemporaryFile() for _ in range(processes)]  # noqa: SIM115
     workers: list[tuple[Any, Connection]] = []
     try:
+        trim()  # free pages the workers would share, and copy on the first allocation
         gc.freeze()  # the workers' collections then leave the shared objects' pages alone
         try:
             for number in range(1, processes):
