@@ -80,3 +80,20 @@ def test_page_spans_reuse_only_the_same_text() -> None:
     assert manual[0].start == 5
     assert index.page_spans("a.md", body.replace("and", "or")) is None
     assert index.page_spans("b.md", body) is None
+
+
+def test_released_bodies_give_the_same_page_spans_and_sentences() -> None:
+    """A one-off build keeps only a digest of notes without mentions (issue 20)."""
+    quiet = "Nothing to see here.\n\nA second paragraph.\n"
+    index, _ = index_of(a="The #Smaug:CREATURE sleeps.", b="Smaug wakes.", c=quiet)
+    pages = {"a.md": "The #Smaug:CREATURE sleeps.", "b.md": "\nSmaug wakes.\n",
+             "c.md": "\n" + quiet + "\n", "x.md": quiet}
+    before = {path: index.page_spans(path, text) for path, text in pages.items()}
+    index.release_bodies()
+    assert index.notes["c.md"].body == "" and index.notes["c.md"].released is not None
+    assert index.notes["a.md"].body and index.notes["b.md"].body  # they have mentions
+    assert {path: index.page_spans(path, text) for path, text in pages.items()} == before
+    assert before["c.md"] == ([], [])
+    assert index.page_spans("c.md", quiet.replace("second", "third")) is None
+    assert [m.sentence for m in index.entities["SMAUG"].mentions] == [
+        "The Smaug sleeps.", "Smaug wakes."]

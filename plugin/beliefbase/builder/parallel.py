@@ -73,8 +73,15 @@ def shared_map(
     unclaimed = UnclaimedIndexes(context, len(chunks))
     workers: list[tuple[Any, Connection]] = []
     try:
-        for _ in range(processes - 1):
-            workers.append(_start(context, _work, (func, chunks, unclaimed)))
+        if fork:  # as in spilled_map: nothing shared that a worker needs not copy
+            trim()
+            gc.freeze()
+        try:
+            for _ in range(processes - 1):
+                workers.append(_start(context, _work, (func, chunks, unclaimed)))
+        finally:
+            if fork:
+                gc.unfreeze()
         done: dict[int, list[_Result]] = {}
         while (i := unclaimed.back()) is not None:
             done[i] = [func(item) for item in chunks[i]]

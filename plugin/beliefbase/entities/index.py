@@ -12,6 +12,7 @@ so a page shows exactly the mentions recorded here.
 from __future__ import annotations
 
 import functools
+import hashlib
 from collections import defaultdict
 from dataclasses import dataclass, field
 
@@ -51,6 +52,8 @@ class EntityIndex:
         if note is None:
             return None
         core = text.strip("\n")
+        if note.released is not None:  # a note without mentions: only its digest is kept
+            return ([], []) if _digest(core) == note.released else None
         body = note.body
         if len(core) != len(body.strip("\n")) or core != body.strip("\n"):
             return None
@@ -61,6 +64,15 @@ class EntityIndex:
                              name_start=m.name_start + shift, name_end=m.name_end + shift)
                   for m in note.manual]
         return spans, manual
+
+    def release_bodies(self) -> None:
+        """Keep only a digest of each note's body where the note has no mention (no
+        span, no manual tag): a one-off build's pages need no more (``page_spans``),
+        and a 5,000-note vault's bodies are 25 MB, copies of the notes' texts."""
+        for path, note in self.notes.items():
+            if note.released is None and not note.manual and path not in self.by_note:
+                self.notes[path] = _Note(path, "", note.first_line, [], [],
+                                         _digest(note.body.strip("\n")))
 
     def __bool__(self) -> bool:
         return bool(self.entities)
@@ -80,6 +92,13 @@ class _Note:
     first_line: int
     regions: list[tuple[int, int]]
     manual: list[ManualMention]
+    #: the digest of the body (blank lines around it stripped) once ``body`` was
+    #: released (``EntityIndex.release_bodies``), else None
+    released: bytes | None = None
+
+
+def _digest(text: str) -> bytes:
+    return hashlib.blake2b(text.encode("utf-8", "surrogatepass"), digest_size=16).digest()
 
 
 #: Different entities one note may tag: each gets a page, and a note with thousands

@@ -31,6 +31,14 @@ class EntityStage:
         index, found, self._notes = _index(compiled, self._notes)
         return index, found
 
+    def release_bodies(self, index: EntityIndex | None) -> None:
+        """A one-off build (no compile follows): forget every note kept for the next
+        compile, and keep of ``index``'s notes only what its pages need
+        (``EntityIndex.release_bodies``).  A later compile reads the notes again."""
+        self._notes = {}
+        if index is not None:
+            index.release_bodies()
+
 
 def compile_entities(compiled: Compiled) -> tuple[EntityIndex, list[diag.Diagnostic]]:
     """The ``EntityIndex`` of a compile: the one it carries, else made now."""
