@@ -21,16 +21,16 @@ the worker's, the pickled message, this process's copy).
 
 from __future__ import annotations
 
-import gc
+import contextlib
 import multiprocessing as mp
 import os
 import pickle
 import tempfile
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from multiprocessing.connection import Connection
 from typing import IO, Any, Generic, TypeVar
 
-from ..heap import trim
+from ..heap import shared_with_forks
 
 _Item = TypeVar("_Item")
 _Result = TypeVar("_Result")
@@ -72,16 +72,10 @@ def shared_map(
     context = mp.get_context("fork") if fork else mp.get_context("spawn")
     unclaimed = UnclaimedIndexes(context, len(chunks))
     workers: list[tuple[Any, Connection]] = []
-    try:
-        if fork:  # as in spilled_map: nothing shared that a worker needs not copy
-            trim()
-            gc.freeze()
-        try:
-            for _ in range(processes - 1):
-                workers.append(_start(context, _work, (func, chunks, unclaimed)))
-        finally:
-            if fork:
-                gc.unfreeze()
+    # forked, the workers share this heap until they end (``heap``)
+    with shared_with_forks() if fork else contextlib.nullcontext(), _stopping(workers):
+        for _ in range(processes - 1):
+            workers.append(_start(context, _work, (func, chunks, unclaimed)))
         done: dict[int, list[_Result]] = {}
         while (i := unclaimed.back()) is not None:
             done[i] = [func(item) for item in chunks[i]]
@@ -90,8 +84,6 @@ def shared_map(
                 done[i] = pickle.loads(pickled)  # noqa: S301 - from our own worker
             worker.join()
         return [result for i in range(len(chunks)) for result in done[i]]
-    finally:
-        _stop(workers)
 
 
 def _workers_that_pay(items: int, threshold: int, workers: int, *, fork_only: bool
@@ -122,12 +114,17 @@ def _start(context: Any, target: Callable[..., None], args: tuple[Any, ...]
     return worker, reader
 
 
-def _stop(workers: list[tuple[Any, Connection]]) -> None:
-    for worker, reader in workers:
-        reader.close()
-        if worker.is_alive():
-            worker.terminate()
-            worker.join()
+@contextlib.contextmanager
+def _stopping(workers: list[tuple[Any, Connection]]) -> Iterator[None]:
+    """Every worker in ``workers`` ended on the way out, whatever happened."""
+    try:
+        yield
+    finally:
+        for worker, reader in workers:
+            reader.close()
+            if worker.is_alive():
+                worker.terminate()
+                worker.join()
 
 
 def _work(
@@ -191,25 +188,20 @@ def spilled_map(
     files: list[IO[bytes]] = [tempfile.TemporaryFile() for _ in range(processes)]  # noqa: SIM115
     workers: list[tuple[Any, Connection]] = []
     try:
-        trim()  # free pages the workers would share, and copy on the first allocation
-        gc.freeze()  # the workers' collections then leave the shared objects' pages alone
-        try:
+        # the workers share this heap until they end (``heap``)
+        with shared_with_forks(), _stopping(workers):
             for number in range(1, processes):
                 workers.append(_start(context, _spill_work,
                                       (func, chunks, ends, files[number], number)))
-        finally:
-            gc.unfreeze()
-        where = _spill(func, chunks, ends.back, files[0], 0)
-        for worker, reader in workers:
-            where.update(reader.recv())
-            worker.join()
+            where = _spill(func, chunks, ends.back, files[0], 0)
+            for worker, reader in workers:
+                where.update(reader.recv())
+                worker.join()
         return Spilled(size, files, where)
     except BaseException:
         for file in files:
             file.close()
         raise
-    finally:
-        _stop(workers)
 
 
 def _spill(func: Callable[[_Item], _Result], chunks: list[Sequence[_Item]],

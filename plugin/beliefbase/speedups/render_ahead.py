@@ -54,7 +54,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 from ..builder.parallel import UnclaimedIndexes
-from ..heap import trim
+from ..heap import freeze_for_fork
 
 if TYPE_CHECKING:
     from markdown import Markdown
@@ -114,8 +114,10 @@ class RenderAhead:
         self._spill = tempfile.TemporaryFile(prefix="beliefbase-pages-")  # noqa: SIM115
         self.reuse: MarkdownReuse | None = reuse
         reuse.ahead = self  # before the fork: the worker's instance reports to it too
-        trim()  # the compile's freed memory: shared, it is copied by whoever allocates in it
-        gc.freeze()  # the worker's collections then leave the shared objects' pages alone
+        # neither process's collections copy what they share, until the worker ends
+        # (``heap``; unfrozen in conversions_done or close)
+        freeze_for_fork()
+        self._frozen = True
         try:
             self._reader, writer = context.Pipe(duplex=False)
             self._worker = context.Process(target=self._work, args=(writer,), daemon=True)
@@ -124,9 +126,8 @@ class RenderAhead:
         except BaseException:
             reuse.ahead = None
             self._spill.close()
+            self._unfreeze()
             raise
-        finally:
-            gc.unfreeze()
 
     @classmethod
     def start(cls, config: MkDocsConfig, files: Files, order: list[File],
@@ -208,7 +209,14 @@ class RenderAhead:
         self._worker_results()
         self._received = {}  # each page took its own
         self._worker.join()
+        self._unfreeze()
         self._spill.close()
+
+    def _unfreeze(self) -> None:
+        """The worker has ended: this process's old objects are collected again."""
+        if self._frozen:
+            self._frozen = False
+            gc.unfreeze()
 
     def _worker_results(self) -> dict[str, tuple[int, int]]:
         """The worker's conversions (none if it died), received once."""
@@ -228,6 +236,7 @@ class RenderAhead:
         if self._worker.is_alive():
             self._worker.terminate()
         self._worker.join()
+        self._unfreeze()
 
     def _detach(self) -> None:
         """The Markdown instance converts without the worker from now on."""
