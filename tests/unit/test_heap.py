@@ -1,29 +1,31 @@
-"""``heap``: what a forked worker shares stays frozen until the workers end (issue 20)."""
+"""``heap``: what a forked worker inherits is frozen for it (issue 20)."""
 
 from __future__ import annotations
 
 import gc
+import os
 
 from beliefbase.builder.parallel import shared_map
-from beliefbase.heap import shared_with_forks, trim
+from beliefbase.heap import frozen_for_fork, trim
 
 
-def _frozen(_item: int) -> int:
-    return gc.get_freeze_count()
+def _frozen(_item: int) -> tuple[int, int]:
+    return os.getpid(), gc.get_freeze_count()
 
 
-def test_objects_stay_frozen_while_workers_share_them() -> None:
+def test_objects_are_frozen_for_the_fork_and_unfrozen_after() -> None:
     kept = [object() for _ in range(100)]
-    gc.collect()
-    with shared_with_forks():
+    with frozen_for_fork():
         assert gc.get_freeze_count() >= len(kept)
     assert gc.get_freeze_count() == 0
 
 
-def test_shared_map_keeps_this_process_frozen_until_its_workers_end() -> None:
+def test_shared_map_workers_inherit_a_frozen_heap_and_this_process_does_not_keep_it() -> None:
     assert gc.get_freeze_count() == 0
-    seen = shared_map(_frozen, list(range(64)), 2)  # this process's share is made frozen
-    assert all(count > 0 for count in seen)
+    seen = shared_map(_frozen, list(range(64)), 2)
+    here = os.getpid()
+    assert all(count > 0 for pid, count in seen if pid != here)  # the worker's collections
+    assert all(count == 0 for pid, count in seen if pid == here)  # leave the shared pages alone
     assert gc.get_freeze_count() == 0
 
 

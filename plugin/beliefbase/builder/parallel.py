@@ -30,7 +30,7 @@ from collections.abc import Callable, Iterator, Sequence
 from multiprocessing.connection import Connection
 from typing import IO, Any, Generic, TypeVar
 
-from ..heap import shared_with_forks
+from ..heap import frozen_for_fork
 
 _Item = TypeVar("_Item")
 _Result = TypeVar("_Result")
@@ -72,10 +72,11 @@ def shared_map(
     context = mp.get_context("fork") if fork else mp.get_context("spawn")
     unclaimed = UnclaimedIndexes(context, len(chunks))
     workers: list[tuple[Any, Connection]] = []
-    # forked, the workers share this heap until they end (``heap``)
-    with shared_with_forks() if fork else contextlib.nullcontext(), _stopping(workers):
-        for _ in range(processes - 1):
-            workers.append(_start(context, _work, (func, chunks, unclaimed)))
+    with _stopping(workers):
+        # forked, the workers share this heap (``heap``)
+        with frozen_for_fork() if fork else contextlib.nullcontext():
+            for _ in range(processes - 1):
+                workers.append(_start(context, _work, (func, chunks, unclaimed)))
         done: dict[int, list[_Result]] = {}
         while (i := unclaimed.back()) is not None:
             done[i] = [func(item) for item in chunks[i]]
@@ -188,11 +189,11 @@ def spilled_map(
     files: list[IO[bytes]] = [tempfile.TemporaryFile() for _ in range(processes)]  # noqa: SIM115
     workers: list[tuple[Any, Connection]] = []
     try:
-        # the workers share this heap until they end (``heap``)
-        with shared_with_forks(), _stopping(workers):
-            for number in range(1, processes):
-                workers.append(_start(context, _spill_work,
-                                      (func, chunks, ends, files[number], number)))
+        with _stopping(workers):
+            with frozen_for_fork():  # the workers share this heap (``heap``)
+                for number in range(1, processes):
+                    workers.append(_start(context, _spill_work,
+                                          (func, chunks, ends, files[number], number)))
             where = _spill(func, chunks, ends.back, files[0], 0)
             for worker, reader in workers:
                 where.update(reader.recv())

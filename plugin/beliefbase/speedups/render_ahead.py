@@ -54,7 +54,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 from ..builder.parallel import UnclaimedIndexes
-from ..heap import freeze_for_fork
+from ..heap import frozen_for_fork
 
 if TYPE_CHECKING:
     from markdown import Markdown
@@ -114,19 +114,16 @@ class RenderAhead:
         self._spill = tempfile.TemporaryFile(prefix="beliefbase-pages-")  # noqa: SIM115
         self.reuse: MarkdownReuse | None = reuse
         reuse.ahead = self  # before the fork: the worker's instance reports to it too
-        # neither process's collections copy what they share, until the worker ends
-        # (``heap``; unfrozen in conversions_done or close)
-        freeze_for_fork()
-        self._frozen = True
         try:
-            self._reader, writer = context.Pipe(duplex=False)
-            self._worker = context.Process(target=self._work, args=(writer,), daemon=True)
-            self._worker.start()
+            with frozen_for_fork():  # what the worker shares with this process (``heap``)
+                self._reader, writer = context.Pipe(duplex=False)
+                self._worker = context.Process(target=self._work, args=(writer,),
+                                               daemon=True)
+                self._worker.start()
             writer.close()  # the worker's copy stays open: EOF here means it died
         except BaseException:
             reuse.ahead = None
             self._spill.close()
-            self._unfreeze()
             raise
 
     @classmethod
@@ -209,14 +206,7 @@ class RenderAhead:
         self._worker_results()
         self._received = {}  # each page took its own
         self._worker.join()
-        self._unfreeze()
         self._spill.close()
-
-    def _unfreeze(self) -> None:
-        """The worker has ended: this process's old objects are collected again."""
-        if self._frozen:
-            self._frozen = False
-            gc.unfreeze()
 
     def _worker_results(self) -> dict[str, tuple[int, int]]:
         """The worker's conversions (none if it died), received once."""
@@ -236,7 +226,6 @@ class RenderAhead:
         if self._worker.is_alive():
             self._worker.terminate()
         self._worker.join()
-        self._unfreeze()
 
     def _detach(self) -> None:
         """The Markdown instance converts without the worker from now on."""
