@@ -26,7 +26,7 @@ import multiprocessing as mp
 import os
 import pickle
 import tempfile
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Callable, Sequence
 from multiprocessing.connection import Connection
 from typing import IO, Any, Generic, TypeVar
 
@@ -72,7 +72,7 @@ def shared_map(
     context = mp.get_context("fork") if fork else mp.get_context("spawn")
     unclaimed = UnclaimedIndexes(context, len(chunks))
     workers: list[tuple[Any, Connection]] = []
-    with _stopping(workers):
+    try:
         # forked, the workers share this heap (``heap``)
         with frozen_for_fork() if fork else contextlib.nullcontext():
             for _ in range(processes - 1):
@@ -85,6 +85,8 @@ def shared_map(
                 done[i] = pickle.loads(pickled)  # noqa: S301 - from our own worker
             worker.join()
         return [result for i in range(len(chunks)) for result in done[i]]
+    finally:
+        _stop(workers)
 
 
 def _workers_that_pay(items: int, threshold: int, workers: int, *, fork_only: bool
@@ -115,17 +117,12 @@ def _start(context: Any, target: Callable[..., None], args: tuple[Any, ...]
     return worker, reader
 
 
-@contextlib.contextmanager
-def _stopping(workers: list[tuple[Any, Connection]]) -> Iterator[None]:
-    """Every worker in ``workers`` ended on the way out, whatever happened."""
-    try:
-        yield
-    finally:
-        for worker, reader in workers:
-            reader.close()
-            if worker.is_alive():
-                worker.terminate()
-                worker.join()
+def _stop(workers: list[tuple[Any, Connection]]) -> None:
+    for worker, reader in workers:
+        reader.close()
+        if worker.is_alive():
+            worker.terminate()
+            worker.join()
 
 
 def _work(
@@ -189,20 +186,21 @@ def spilled_map(
     files: list[IO[bytes]] = [tempfile.TemporaryFile() for _ in range(processes)]  # noqa: SIM115
     workers: list[tuple[Any, Connection]] = []
     try:
-        with _stopping(workers):
-            with frozen_for_fork():  # the workers share this heap (``heap``)
-                for number in range(1, processes):
-                    workers.append(_start(context, _spill_work,
-                                          (func, chunks, ends, files[number], number)))
-            where = _spill(func, chunks, ends.back, files[0], 0)
-            for worker, reader in workers:
-                where.update(reader.recv())
-                worker.join()
+        with frozen_for_fork():  # the workers share this heap (``heap``)
+            for number in range(1, processes):
+                workers.append(_start(context, _spill_work,
+                                      (func, chunks, ends, files[number], number)))
+        where = _spill(func, chunks, ends.back, files[0], 0)
+        for worker, reader in workers:
+            where.update(reader.recv())
+            worker.join()
         return Spilled(size, files, where)
     except BaseException:
         for file in files:
             file.close()
         raise
+    finally:
+        _stop(workers)
 
 
 def _spill(func: Callable[[_Item], _Result], chunks: list[Sequence[_Item]],
