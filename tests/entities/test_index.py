@@ -80,3 +80,20 @@ def test_page_spans_reuse_only_the_same_text() -> None:
     assert manual[0].start == 5
     assert index.page_spans("a.md", body.replace("and", "or")) is None
     assert index.page_spans("b.md", body) is None
+
+
+def test_notes_without_mentions_keep_only_a_digest_of_their_body() -> None:
+    """The index keeps the body of a note only when it has mentions (issue 20: 25 MB
+    at 5,000 notes); ``page_spans`` answers as it would with the body."""
+    quiet = "Nothing to see here.\n\nA second paragraph.\n"
+    index, _ = index_of(a="The #Smaug:CREATURE sleeps.", b="Smaug wakes.", c=quiet)
+    assert index.notes["c.md"].body == "" and index.notes["c.md"].released is not None
+    assert index.notes["a.md"].body and index.notes["b.md"].body  # they have mentions
+    assert index.page_spans("c.md", "\n" + quiet + "\n") == ([], [])
+    assert index.page_spans("c.md", quiet) == ([], [])
+    assert index.page_spans("c.md", quiet.replace("second", "third")) is None
+    assert index.page_spans("x.md", quiet) is None
+    found = index.page_spans("b.md", "\nSmaug wakes.\n")
+    assert found is not None and [s.name for s in found[0]] == ["Smaug"]
+    assert [m.sentence for m in index.entities["SMAUG"].mentions] == [
+        "The Smaug sleeps.", "Smaug wakes."]

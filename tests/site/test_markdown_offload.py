@@ -131,16 +131,43 @@ def test_outputs_the_worker_failed_to_write_are_written_here(
     from beliefbase.site.session import SiteBuild
 
     parent = os.getpid()
-    real = SiteBuild.write_compile_outputs
+    real = SiteBuild.write_search_index
 
     def in_worker_fails(self: Any, *args: Any) -> None:
-        real(self, *args)  # half written, then it fails: this process writes them all again
+        real(self, *args)  # the last step written, then it fails: this process writes all again
         if os.getpid() != parent:
             raise OSError("disk full")
 
-    monkeypatch.setattr(SiteBuild, "write_compile_outputs", in_worker_fails)
+    monkeypatch.setattr(SiteBuild, "write_search_index", in_worker_fails)
     assert_built_alike_both_ways(project, tmp_path)
     assert len(started) == 1 and started[0].taken > 0 and not started[0].first_done
+
+
+def test_each_step_of_the_compile_files_runs_in_a_child_of_its_own(
+        project: Any, tmp_path: Path, started: list[Any],
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """The search index is built in a fresh child, not in the one that wrote
+    the graph files and kept their memory (issue 20: the 5,000-note build's peak)."""
+    from beliefbase.site.session import SiteBuild
+
+    ran = tmp_path / "ran"
+    def spy(name: str) -> Any:
+        real = getattr(SiteBuild, name)
+
+        def step(self: Any, *args: Any) -> None:
+            with ran.open("a", encoding="utf-8") as out:
+                out.write(f"{name} {os.getpid()}\n")
+            real(self, *args)
+        return step
+
+    for name in ("_write_compile_files", "write_search_index"):
+        monkeypatch.setattr(SiteBuild, name, spy(name))
+    build(project, tmp_path, True)
+    assert len(started) == 1 and started[0].first_done
+    steps = [line.split() for line in ran.read_text(encoding="utf-8").splitlines()]
+    assert [name for name, _pid in steps] == ["_write_compile_files", "write_search_index"]
+    pids = {int(pid) for _name, pid in steps}
+    assert len(pids) == 2 and not pids & {os.getpid(), started[0]._worker.pid}
 
 
 def test_markdown_other_than_the_workers_is_converted_here(

@@ -21,7 +21,7 @@ the worker's, the pickled message, this process's copy).
 
 from __future__ import annotations
 
-import gc
+import contextlib
 import multiprocessing as mp
 import os
 import pickle
@@ -29,6 +29,8 @@ import tempfile
 from collections.abc import Callable, Sequence
 from multiprocessing.connection import Connection
 from typing import IO, Any, Generic, TypeVar
+
+from ..heap import frozen_for_fork
 
 _Item = TypeVar("_Item")
 _Result = TypeVar("_Result")
@@ -71,8 +73,10 @@ def shared_map(
     unclaimed = UnclaimedIndexes(context, len(chunks))
     workers: list[tuple[Any, Connection]] = []
     try:
-        for _ in range(processes - 1):
-            workers.append(_start(context, _work, (func, chunks, unclaimed)))
+        # forked, the workers share this heap (``heap``)
+        with frozen_for_fork() if fork else contextlib.nullcontext():
+            for _ in range(processes - 1):
+                workers.append(_start(context, _work, (func, chunks, unclaimed)))
         done: dict[int, list[_Result]] = {}
         while (i := unclaimed.back()) is not None:
             done[i] = [func(item) for item in chunks[i]]
@@ -182,13 +186,10 @@ def spilled_map(
     files: list[IO[bytes]] = [tempfile.TemporaryFile() for _ in range(processes)]  # noqa: SIM115
     workers: list[tuple[Any, Connection]] = []
     try:
-        gc.freeze()  # the workers' collections then leave the shared objects' pages alone
-        try:
+        with frozen_for_fork():  # the workers share this heap (``heap``)
             for number in range(1, processes):
                 workers.append(_start(context, _spill_work,
                                       (func, chunks, ends, files[number], number)))
-        finally:
-            gc.unfreeze()
         where = _spill(func, chunks, ends.back, files[0], 0)
         for worker, reader in workers:
             where.update(reader.recv())

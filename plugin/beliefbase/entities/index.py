@@ -11,6 +11,7 @@ so a page shows exactly the mentions recorded here.
 
 from __future__ import annotations
 
+import hashlib
 from collections import defaultdict
 from dataclasses import dataclass, field
 
@@ -52,6 +53,8 @@ class EntityIndex:
         if note is None:
             return None
         core = text.strip("\n")
+        if note.released is not None:  # a note without mentions: only its digest is kept
+            return ([], []) if _digest(core) == note.released else None
         body = note.body
         if len(core) != len(body.strip("\n")) or core != body.strip("\n"):
             return None
@@ -83,6 +86,9 @@ class _Note:
     first_line: int
     regions: tuple[tuple[int, int], ...]
     manual: tuple[ManualMention, ...]
+    #: a note without mentions keeps only the digest of its body (blank lines around
+    #: it stripped) and ``body`` is "": ``page_spans`` needs no more; else None
+    released: bytes | None = None
 
 
 @dataclass(slots=True)
@@ -129,6 +135,17 @@ class _SentenceAt:
 
     def __call__(self) -> str:
         return self.sentences.around(self.at)
+
+
+def _released(note: _Note) -> _Note:
+    """``note`` with its body let go: a 5,000-note vault's bodies are 25 MB, copies of
+    the notes' texts, and a note without mentions never shows one."""
+    return _Note(note.path, "", note.first_line, (), (),
+                 _digest(note.body.strip("\n")))
+
+
+def _digest(text: str) -> bytes:
+    return hashlib.blake2b(text.encode("utf-8", "surrogatepass"), digest_size=16).digest()
 
 
 #: Different entities one note may tag: each gets a page, and a note with thousands
@@ -228,7 +245,8 @@ def build_index(notes: list[_Note], display: object = str, *, auto: bool = True
                     entities[key].rejections.append(Rejection(m.name, note.path, line, column))
     index = EntityIndex(FrozenDict({k: d.entity() for k, d in sorted(entities.items())}), known,
                         frozenset(blacklist), FrozenDict(by_note),
-                        FrozenDict({n.path: n for n in notes}))
+                        FrozenDict({n.path: n if n.manual or n.path in by_note
+                                    else _released(n) for n in notes}))
     return index, found
 
 

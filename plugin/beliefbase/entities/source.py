@@ -31,6 +31,12 @@ class EntityStage:
         index, found, self._notes = _index(compiled, self._notes)
         return index, found
 
+    def release_bodies(self) -> None:
+        """A one-off build (no compile follows): forget every note kept for the next
+        compile (the index keeps the bodies of notes with mentions only).  A later
+        compile reads the notes again."""
+        self._notes = {}
+
 
 def compile_entities(compiled: Compiled) -> tuple[EntityIndex, list[diag.Diagnostic]]:
     """The ``EntityIndex`` of a compile: the one it carries, else made now."""

@@ -9,7 +9,6 @@ called from here at the hooks where it starts and ends.
 
 from __future__ import annotations
 
-import functools
 import gc
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -199,6 +198,8 @@ class MkDocsBuild:
         compiled = state.compiler.compile(make_sources(docs_dir, kept))
         if not state.serving and compiled.link_resolver is not None:
             compiled.link_resolver.suggester.release()  # no edit will need it again
+        if not state.serving:  # nor another compile the notes' bodies the entities kept
+            state.compiler.entity_stage.release_bodies()
         # under serve, the first build leaves the cache for the next cold start; later
         # rebuilds keep it in memory (written again on exit) instead of writing it all
         # at every save
@@ -352,7 +353,9 @@ class MkDocsBuild:
         """MkDocs' page loop starts next."""
         assert self.speedups is not None
         self._compile_outputs_written = False
-        self.speedups.nav(config, files, functools.partial(self.write_compile_outputs, config))
+        steps = () if self.site is None else self.site.compile_output_steps(
+            Path(config.site_dir), config.use_directory_urls, self._dest_uris)
+        self.speedups.nav(config, files, steps)
 
     def write_compile_outputs(self, config: MkDocsConfig) -> None:
         """The files made from the compile alone (graph.json, the reader's data...)."""

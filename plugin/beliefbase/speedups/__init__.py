@@ -23,7 +23,7 @@ from __future__ import annotations
 
 import functools
 import os
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -115,10 +115,11 @@ class Speedups:
 
     # -- on_nav -----------------------------------------------------------------------
 
-    def nav(self, config: MkDocsConfig, files: Files, first: Callable[[], None]) -> None:
+    def nav(self, config: MkDocsConfig, files: Files,
+            first: Sequence[Callable[[], None]]) -> None:
         """Fork the worker converting pages from the back of MkDocs' loop.
 
-        ``first``: what it writes before converting (``mkdocs build`` only: under
+        ``first``: what it writes before converting, step by step (``mkdocs build`` only: under
         serve the reader keeps what it wrote for the next rebuild, and a worker's
         copy of that is lost).
         """
@@ -126,7 +127,7 @@ class Speedups:
         if (self.on("markdown_offload") and self._reuse is not None
                 and self.context.pages_read_once and not self.context.dirty):
             self._ahead = RenderAhead.start(config, files, list(files.documentation_pages()),
-                                            self._reuse, None if self.context.serving else first)
+                                            self._reuse, () if self.context.serving else first)
 
     def page_begins(self, src_uri: str) -> None:
         if self._ahead is not None:

@@ -49,11 +49,12 @@ import multiprocessing as mp
 import os
 import pickle
 import tempfile
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 from ..builder.parallel import UnclaimedIndexes
+from ..heap import frozen_for_fork
 
 if TYPE_CHECKING:
     from markdown import Markdown
@@ -89,7 +90,7 @@ class RenderAhead:
     """The worker of one build and this process's side of the meeting in the middle."""
 
     def __init__(self, config: MkDocsConfig, files: Files, order: list[File],
-                 reuse: MarkdownReuse, first: Callable[[], None] | None = None) -> None:
+                 reuse: MarkdownReuse, first: Sequence[Callable[[], None]] = ()) -> None:
         self.config = config
         #: work the worker does before its first page (see ``start``)
         self._first = first
@@ -113,29 +114,29 @@ class RenderAhead:
         self._spill = tempfile.TemporaryFile(prefix="beliefbase-pages-")  # noqa: SIM115
         self.reuse: MarkdownReuse | None = reuse
         reuse.ahead = self  # before the fork: the worker's instance reports to it too
-        gc.freeze()  # the worker's collections then leave the shared objects' pages alone
         try:
-            self._reader, writer = context.Pipe(duplex=False)
-            self._worker = context.Process(target=self._work, args=(writer,), daemon=True)
-            self._worker.start()
+            with frozen_for_fork():  # what the worker shares with this process (``heap``)
+                self._reader, writer = context.Pipe(duplex=False)
+                self._worker = context.Process(target=self._work, args=(writer,),
+                                               daemon=True)
+                self._worker.start()
             writer.close()  # the worker's copy stays open: EOF here means it died
         except BaseException:
             reuse.ahead = None
             self._spill.close()
             raise
-        finally:
-            gc.unfreeze()
 
     @classmethod
     def start(cls, config: MkDocsConfig, files: Files, order: list[File],
-              reuse: MarkdownReuse, first: Callable[[], None] | None = None
+              reuse: MarkdownReuse, first: Sequence[Callable[[], None]] = ()
               ) -> RenderAhead | None:
         """A worker converting pages for ``reuse``'s instance, or None where it would not pay.
 
         ``first``: work for the worker to do before converting (files written
-        from the compile alone); this process then converts more of the pages.
-        ``first_done`` says whether it was done, once ``conversions_done``
-        returned: if not (it raised, or the worker died), it is this process's.
+        from the compile alone), in steps, each in a forked child of its own; this
+        process then converts more of the pages.  ``first_done`` says whether every
+        step was done, once ``conversions_done`` returned: if not (one raised, or the
+        worker died), all of it is this process's.
         """
         if (len(order) < AHEAD_THRESHOLD or (os.cpu_count() or 1) < 2
                 or "fork" not in mp.get_all_start_methods()):
@@ -244,7 +245,7 @@ class RenderAhead:
 
         logging.Logger.callHandlers = keep  # type: ignore[method-assign,assignment]
 
-        first_done = self._first is not None and _in_child(self._first)
+        first_done = bool(self._first) and all(_in_child(step) for step in self._first)
         spilled: dict[str, tuple[int, int]] = {}  # src_uri -> (offset, length) in _spill
         offset = 0
         fd = self._spill.fileno()
@@ -280,7 +281,9 @@ def _in_child(work: Callable[[], None]) -> bool:
     compile's files: ``graph.json``, the reader's and the explorer's data) leaves
     with the child; done in the worker itself, those pages stayed in the worker's
     heap while it converted, counted on top of this build's peak (a 5,000-note
-    build's, while both processes convert)."""
+    build's, while both processes convert).  So do the pages of the parent's heap
+    the child writes to (reference counts of every object it reads: its copies),
+    which is why each step gets a child of its own."""
     pid = os.fork()
     if pid == 0:  # the child: never returns
         code = 1

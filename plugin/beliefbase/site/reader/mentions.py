@@ -385,9 +385,13 @@ class MentionCache:
         todo = {d.parsed.digest: d for d in docs if self._unscanned(d.parsed.digest)}
         if len(todo) < SCAN_POOL_THRESHOLD:
             return  # ``hits`` scans each as it comes
-        scan_one = functools.partial(_scan_body, names=names, keep_words=self.keep_words)
-        scanned = map_if_it_pays(scan_one, [body_of(d) for d in todo.values()],
-                                 SCAN_POOL_THRESHOLD, workers)
+        # each process reads the bodies of its own notes as it scans them: a list of
+        # every body made here first held a copy of each (25 MB at 5,000 notes), and
+        # the workers forked with it
+        scan_one = functools.partial(_scan_doc, body_of=body_of, names=names,
+                                     keep_words=self.keep_words)
+        scanned = map_if_it_pays(scan_one, list(todo.values()), SCAN_POOL_THRESHOLD, workers,
+                                 fork_only=True)
         if scanned is None:
             return  # one CPU, or a worker failed: ``hits`` scans each as it comes
         for digest, (words, found) in zip(todo, scanned, strict=True):
@@ -403,11 +407,11 @@ class MentionCache:
         return seen
 
 
-def _scan_body(body: str, names: MentionNames, keep_words: bool
-               ) -> tuple[WordSketch | None, dict[str, list[tuple[str, int]]]]:
+def _scan_doc(doc: Document, body_of: Callable[[Document], str], names: MentionNames,
+              keep_words: bool) -> tuple[WordSketch | None, dict[str, list[tuple[str, int]]]]:
     """One note's scan, without the name set (which the results would carry back
     from a worker process, pickled once per note)."""
-    seen = scan_prose(prose(body), names, None, keep_words)
+    seen = scan_prose(prose(body_of(doc)), names, None, keep_words)
     return seen.words, seen.hits
 
 
