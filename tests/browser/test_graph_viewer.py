@@ -261,7 +261,14 @@ def test_local_graph_on_a_page(page: Any, base_url: str) -> None:
     # view: with other fonts the node may lie below the window, where no click lands)
     local.locator("canvas").scroll_into_view_if_needed()
     pos = graph(page, "nodeClientPosition('d-gamma')")
+    # then the node itself to the middle of the window: near the top it lies under
+    # Material's sticky header, where the click lands on the header (seen in CI)
+    page.evaluate(f"window.scrollBy(0, {pos['y']} - window.innerHeight / 2)")
+    page.wait_for_function(SETTLED)
+    pos = graph(page, "nodeClientPosition('d-gamma')")
     assert 0 <= pos["y"] <= page.viewport_size["height"], pos
+    assert page.evaluate(
+        f"document.elementFromPoint({pos['x']}, {pos['y']}).tagName") == "CANVAS", pos
     page.mouse.click(pos["x"], pos["y"])
     page.wait_for_url(f"{base_url}notes/gamma/")
 
