@@ -54,7 +54,7 @@ def _page(draw: st.DrawFn) -> str:
 @settings(max_examples=300, deadline=None)
 @given(_page())
 def test_the_parser_makes_the_same_sections_of_a_flattened_page(html: str) -> None:
-    assert _sections(flatten(html)) == _sections(html)
+    assert _sections(flatten(html, min_tags=0)) == _sections(html)
 
 
 @pytest.mark.parametrize("html", [
@@ -72,7 +72,7 @@ def test_the_parser_makes_the_same_sections_of_a_flattened_page(html: str) -> No
     '<div title="<span>x</span>">y</div>',
 ])
 def test_pages_where_removing_the_tags_would_differ(html: str) -> None:
-    assert _sections(flatten(html)) == _sections(html)
+    assert _sections(flatten(html, min_tags=0)) == _sections(html)
 
 
 def test_a_line_of_links_or_tags_loses_its_markup() -> None:
@@ -80,7 +80,7 @@ def test_a_line_of_links_or_tags_loses_its_markup() -> None:
                       f'note)">n{i}</span>' for i in range(100))
     tags = " ".join(f'<a class="bb-tag" href="../tags/t{i}/">#t{i}</a>' for i in range(100))
     for html in (f"<h1 id='c'>Case</h1><p>{links}</p>", f"<p>{tags}</p>\n<p>after</p>"):
-        flat = flatten(html)
+        flat = flatten(html, min_tags=0)
         assert "<span" not in flat and "<a " not in flat
         assert _sections(flat) == _sections(html)
 
@@ -96,10 +96,11 @@ _NOTES = {
 @pytest.mark.parametrize("offload", [False, True])
 def test_a_built_search_index_is_the_same_flattened(project: Any, offload: bool,
                                                     monkeypatch: pytest.MonkeyPatch) -> None:
-    from beliefbase.speedups import search_offload
+    from beliefbase.speedups import search_flat, search_offload
 
     if offload:  # (offloaded pages are flattened before they are sent)
         monkeypatch.setattr(search_offload, "OFFLOAD_THRESHOLD", 1)
+    monkeypatch.setattr(search_flat, "FLAT_MIN", 1)  # every page of this small vault
     for path, text in _NOTES.items():
         project.write(path, text, dedent=False)
     indexes = []
@@ -108,3 +109,16 @@ def test_a_built_search_index_is_the_same_flattened(project: Any, offload: bool,
         assert result.error is None
         indexes.append((result.site / "search" / "search_index.json").read_bytes())
     assert indexes[0] == indexes[1]
+
+
+def test_an_ordinary_page_is_left_as_it_is() -> None:
+    """Below ``FLAT_MIN`` inline closing tags flattening costs more than it saves."""
+    from beliefbase.speedups.search_flat import FLAT_MIN
+
+    def page(n: int) -> str:
+        return "<p>" + " ".join(f'<a class="bb-tag" href="t{i}/">#t{i}</a>'
+                                for i in range(n)) + "</p>"
+
+    small = page(FLAT_MIN - 1)
+    assert flatten(small) is small
+    assert "<a " not in flatten(page(FLAT_MIN))
