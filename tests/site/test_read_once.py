@@ -79,13 +79,19 @@ def test_a_note_parsed_in_a_worker_is_read_and_decoded_once(
     result = project.build()
     monkeypatch.undo()
     assert result.error is None, result.error
-    events = [line.split(" ", 2) for line in log.read_text().splitlines()]
-    opens = Counter(name for _pid, kind, name in events if kind == "open")
-    decodes = Counter(name for _pid, kind, name in events if kind == "decode")
+    events, opens, decodes = _counted(log)
     assert opens == Counter({f"n{i}.md": 1 for i in range(NOTES)}), opens
     assert decodes == Counter({f"# Note {i}": 1 for i in range(NOTES)}), decodes
     # (and the worker did parse some of them: else this proves nothing)
     assert {pid for pid, kind, _name in events if kind == "decode"} - {str(os.getpid())}
+
+
+def _counted(log: Path) -> tuple[list[list[str]], Counter[str], Counter[str]]:
+    """The logged (pid, kind, name) events, and the opens and decodes by name."""
+    events = [line.split(" ", 2) for line in log.read_text().splitlines()]
+    opens = Counter(name for _pid, kind, name in events if kind == "open")
+    decodes = Counter(name for _pid, kind, name in events if kind == "decode")
+    return events, opens, decodes
 
 
 @pytest.mark.parametrize("touched", [False, True])
@@ -105,8 +111,6 @@ def test_a_note_the_parse_cache_knew_is_read_and_decoded_once(
     result = project.build()
     monkeypatch.undo()
     assert result.error is None, result.error
-    events = [line.split(" ", 2) for line in log.read_text().splitlines()]
-    opens = Counter(name for _pid, kind, name in events if kind == "open")
-    decodes = Counter(name for _pid, kind, name in events if kind == "decode")
+    _events, opens, decodes = _counted(log)
     assert opens == Counter({f"n{i}.md": 1 for i in range(3)}), opens
     assert decodes == Counter({f"# Note {i}": 1 for i in range(3)}), decodes
