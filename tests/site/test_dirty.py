@@ -207,3 +207,18 @@ def test_a_rebuild_stops_the_last_background_search_index(project) -> None:  # t
     index = (project.root / "site" / "_beliefbase" / "search-index.json").read_text(
         encoding="utf-8")
     assert '"renam"' in index  # the new title's word, as lunr stems it
+
+
+def test_deleting_a_note_in_a_folder(project, tmp_path: Path) -> None:  # type: ignore[no-untyped-def]
+    """The folder's listing changes with the deleted note: the rebuild once looked the
+    deleted note up among the new compile's documents (KeyError) and ``mkdocs serve``
+    stopped answering until another save."""
+    project.write("index.md", "# Home\n\nSee [[alpha]].\n", dedent=False)
+    for name in ("alpha", "beta", "gamma"):
+        project.write(f"archive/deep/{name}.md", f"# {name.title()}\n\nText.\n", dedent=False)
+    assert project.build(dirty=True, plugins=EXPLORER).error is None
+    (project.docs / "archive/deep/beta.md").unlink()
+    second = project.build(dirty=True, plugins=EXPLORER)
+    assert second.error is None, second.lines
+    assert not (second.site / "archive/deep/beta/index.html").exists()
+    _same_as_clean(project, second, tmp_path, plugins=EXPLORER)

@@ -24,6 +24,14 @@ from ..reader.search_index import DirtyMerge, read_index
 from .dependents import dependent_pages
 
 
+def _page_src(new: Compiled, path: SrcPath) -> str:
+    """The page file of ``path``: a note's page, or a generated page's own source (a
+    folder listing, a belief page); a note deleted since keeps its path, which no
+    file has any more (its output is removed with ``new.removed``)."""
+    doc = new.documents.get(path)
+    return page_path(doc.parsed) if doc is not None else path
+
+
 class Invalidation:
     """What this dirty build must re-render, and what it did."""
 
@@ -46,7 +54,7 @@ class Invalidation:
         pages = dependent_pages(old, new, nav_in_every_page, read, rewritten)
         if pages is not None:
             pages |= also
-        wanted = {page_path(new.documents[p].parsed) for p in pages} if pages is not None else None
+        wanted = {_page_src(new, p) for p in pages} if pages is not None else None
         count = 0
         for file in files.documentation_pages():
             if wanted is None or file.src_uri in wanted:
