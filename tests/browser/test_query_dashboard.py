@@ -10,7 +10,6 @@ import sys
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
-from urllib.parse import urlsplit
 
 import pytest
 
@@ -99,14 +98,7 @@ def site_url(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
 
 @pytest.mark.parametrize("scheme", ["light", "dark"])
 def test_dashboard(browser: Any, site_url: str, shots: Path, scheme: str) -> None:
-    context = browser.new_context(viewport={"width": 1280, "height": 1600},
-                                  color_scheme=scheme)
-    page = context.new_page()
-    problems: list[str] = []
-    page.on("console", lambda m: problems.append(m.text) if m.type == "error" else None)
-    page.on("pageerror", lambda e: problems.append(f"uncaught: {e}"))
-    page.on("request", lambda r: problems.append(f"left the site: {r.url}")
-            if urlsplit(r.url).hostname not in ("127.0.0.1", None) else None)
+    context, page, problems = open_watched(browser, "desktop", scheme)
     try:
         page.goto(f"{site_url}/Dashboard/")
         dark = page.evaluate("document.body.getAttribute('data-md-color-scheme') === 'slate'")
