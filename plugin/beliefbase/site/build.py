@@ -36,6 +36,7 @@ from ..project import compile_options, prepare, published_files
 from ..terminal import printable
 from .beliefs.pages import belief_options
 from .escape import finalize
+from .generated_page import generated_page
 from .markdown.callouts import CalloutExtension
 from .markdown.entity_overlay import EntityOverlayExtension, highlight_signatures
 from .markdown.footnote_beliefs import FootnoteBeliefsExtension
@@ -99,6 +100,8 @@ class ServeState:
     folder_shown: dict[SrcPath, str] | None = None  # each note's breadcrumbs, listing
     entity_dests: set[str] = field(default_factory=set)  # the entity pages written
     entity_shown: dict[SrcPath, str] | None = None  # each note's entity highlights
+    #: each note's digest and whether it shows a query's result (pages_with_queries)
+    query_hosts: dict[SrcPath, tuple[str, bool]] = field(default_factory=dict)
 
 
 class MkDocsBuild:
@@ -248,7 +251,7 @@ class MkDocsBuild:
             beliefs = site.beliefs.page_signatures() if site.beliefs else {}
             also |= changed_keys(state.belief_pages, beliefs)
             also |= self._home_if_recent_changed()
-            also |= pages_with_queries(compiled, site.read_text)  # results may change
+            also |= pages_with_queries(compiled, site.read_text, state.query_hosts)  # results
             state.belief_pages = beliefs
             folders = site.folders.signatures() if site.folders else {}
             also |= changed_keys(state.folder_shown, folders)  # breadcrumbs, listings
@@ -259,7 +262,10 @@ class MkDocsBuild:
             state.invalidation.invalidate(previous, compiled, files, config,
                                           nav_in_every_page=not options.explorer, also=also,
                                           read=site.read_text, rewritten=rewritten)
+            state.invalidation.keep_unchanged(files, site.shown)  # tag, folder pages...
             state.invalidation.live = page_urls
+        else:
+            state.invalidation.forget_pages()
         self.speedups.files(config, files, len(pages))
         self._log(self.diagnostics)
         return files
@@ -280,8 +286,8 @@ class MkDocsBuild:
                 self._add_node_page(files, config, doc)
         wanted = self.options.wanted_page.rstrip("/") + ".md"
         if files.get_file_from_path(wanted) is None:
-            files.append(File.generated(config, wanted, content="# Wanted notes\n",
-                                        inclusion=InclusionLevel.NOT_IN_NAV))
+            files.append(generated_page(config, wanted, "# Wanted notes\n",
+                                        InclusionLevel.NOT_IN_NAV))
             self.site.wanted_src = wanted
         for name in _ASSETS:
             files.append(File.generated(config, f"{OUTPUT_DIR}/{name}",
@@ -347,7 +353,7 @@ class MkDocsBuild:
                 f"{page_src} already exists, so this node gets no page of its own; "
                 "rename one of them"))
             return
-        files.append(File.generated(config, page_src, content=""))
+        files.append(generated_page(config, page_src))
 
     def nav(self, config: MkDocsConfig, files: Files) -> None:
         """MkDocs' page loop starts next."""
@@ -410,8 +416,6 @@ class MkDocsBuild:
             return html
         self.site.renderer.end_page()
         self.state.invalidation.rendered(page.url)
-        if page.file.src_uri == self.site.wanted_src:
-            return html + self.site.wanted_content(page.url)
         generated = self.site.generated_content(page.file.src_uri, page.url)
         if generated is not None:
             return html + generated
@@ -531,6 +535,7 @@ class MkDocsBuild:
             self.state.idle_gc.rebuild_done()
 
     def failed(self) -> None:
+        self.state.invalidation.forget_pages()  # some may not have been written
         if self.speedups is not None:
             self.speedups.stop_ahead()
         if self.state.compiler is not None:

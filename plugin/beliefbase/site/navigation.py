@@ -13,13 +13,14 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from mkdocs.structure.files import File, Files, InclusionLevel
+from mkdocs.structure.files import Files, InclusionLevel
 from mkdocs.utils import get_relative_url
 
 from ..builder.compiled import Compiled
 from ..builder.documents import Document
 from .escape import json_for_html
 from .explorer import EXPLORER_JSON, build_tree, explorer_json, flat_index
+from .generated_page import generated_page
 from .templates import Templates, theme_dir
 
 OVERRIDES = "overrides"
@@ -55,8 +56,8 @@ class NavigationSite:
 
     def add_files(self, files: Files, config: Any) -> None:
         if files.get_file_from_path(self.all_notes_src) is None:
-            file = File.generated(config, self.all_notes_src, content="# All notes\n",
-                                  inclusion=InclusionLevel.NOT_IN_NAV)
+            file = generated_page(config, self.all_notes_src, "# All notes\n",
+                                  InclusionLevel.NOT_IN_NAV)
             files.append(file)
             self.all_notes_url = file.url
 

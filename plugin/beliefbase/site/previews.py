@@ -150,7 +150,7 @@ def previews_data(
     for doc in compiled.published.values():
         if doc.url is None:
             continue
-        key = (doc.parsed.digest, _shown_titles(compiled, doc))
+        key = excerpt_key(compiled, doc)
         text = cache.get(key)
         if text is None:
             paragraph = paragraph_of(doc) if doc.kind == "markdown" else ""
@@ -163,8 +163,10 @@ def previews_data(
     return {"version": PREVIEWS_VERSION, "pages": pages}
 
 
-def _shown_titles(compiled: Compiled, doc: Document) -> tuple[str, ...]:
-    """The titles of the notes ``doc`` links to (its excerpt may show them)."""
+def excerpt_key(compiled: Compiled, doc: Document) -> tuple[str, tuple[str, ...]]:
+    """What ``doc``'s excerpt is made of: its content hash and the titles of the notes
+    it links to (its excerpt may show them)."""
     docs = compiled.documents
-    return tuple(docs[resolution.target].title if resolution.target in docs else ""
-                 for resolution in compiled.links.get(doc.path, ()) if resolution.status == "ok")
+    return doc.parsed.digest, tuple(docs[resolution.target].title if resolution.target in docs else ""
+                 for resolution in compiled.links.get(doc.path, ())
+                 if resolution.status == "ok")

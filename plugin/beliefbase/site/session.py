@@ -23,7 +23,7 @@ from typing import Any
 import markdown
 from markupsafe import Markup
 from mkdocs.config.defaults import MkDocsConfig
-from mkdocs.structure.files import File, Files
+from mkdocs.structure.files import Files
 from mkdocs.utils import get_relative_url
 
 from .. import diagnostics as diag
@@ -42,6 +42,7 @@ from ..ids import SrcPath, fit_name, root_url, url_for_dest, url_slug
 from .beliefs.pages import BeliefOptions, BeliefSite
 from .escape import UserText, ascii_html, user_text
 from .explorer import build_tree, flat_index
+from .generated_page import generated_page
 from .markdown.entity_overlay import EntityOverlay
 from .markdown.footnote_beliefs import FootnoteBeliefsExtension
 from .markdown.markdown_ext import WikiLinkExtension
@@ -88,6 +89,8 @@ class SiteBuild:
             if doc.published:
                 self.by_page[page_path(doc.parsed)] = doc
         self.wanted_src: str | None = None
+        #: generated pages' HTML made ahead to compare with the last build's (--dirty)
+        self._generated_html: dict[tuple[str, str], str | None] = {}
         self.graph: Graph | None = compiled.graph  # the compile's, invariants checked
         self.beliefs: BeliefSite | None = None
         self.reader: ReaderSite | None = None
@@ -331,13 +334,37 @@ class SiteBuild:
         if taken:
             return None
         self.home_src = "index.md"
-        files.append(File.generated(config, self.home_src, content=""))
+        files.append(generated_page(config, self.home_src))
         return "no index.md: the home page is a generated list of notes"
 
     def nav_context(self, doc: Document | None) -> dict[str, Any]:
         return self.navigation.page_context(doc) if self.navigation else {}
 
+    def shown(self, src: str, page_url: str) -> str:
+        """What the generated page ``src`` shows, as a digest: a ``--dirty`` rebuild
+        renders it again only when this changed (or its output is gone).
+
+        A page of ours: its title, meta and HTML (made here, used by
+        ``generated_content``).  A document's own page (a TOML node's): the
+        document's digest; the pages showing other documents are the dependents'
+        (``Invalidation.invalidate`` removes their outputs).
+        """
+        doc = self.by_page.get(src)
+        if doc is not None:
+            return doc.parsed.digest
+        html = self._generated_html[(src, page_url)] = self._generated_content(src, page_url)
+        shown = json.dumps([page_url, self.generated_meta(src), html], default=str)
+        return hashlib.blake2b(shown.encode("utf-8"), digest_size=16).hexdigest()
+
     def generated_content(self, src: str, page_url: str) -> str | None:
+        """The HTML the page ``src`` gets after its Markdown's (None: not a page of ours)."""
+        if (src, page_url) in self._generated_html:
+            return self._generated_html.pop((src, page_url))
+        return self._generated_content(src, page_url)
+
+    def _generated_content(self, src: str, page_url: str) -> str | None:
+        if src == self.wanted_src:
+            return wanted_html(self.compiled, page_url, self.templates)
         if self.navigation is not None and self.navigation.is_all_notes(src):
             return self.navigation.all_notes_html(page_url)
         if src == self.home_src:
@@ -357,9 +384,6 @@ class SiteBuild:
         if self.recent is not None and self.recent.is_recent_page(src):
             return self.recent.page_html(page_url)
         return self.beliefs.content(src, page_url) if self.beliefs else None
-
-    def wanted_content(self, page_url: str) -> str:
-        return wanted_html(self.compiled, page_url, self.templates)
 
     def node_content(self, doc: Document) -> str:
         rows = []

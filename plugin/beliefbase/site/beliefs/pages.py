@@ -43,6 +43,7 @@ from ...config import BeliefbaseConfig
 from ...ids import SrcPath
 from ...project import cache_dir
 from ..escape import UserText
+from ..generated_page import generated_page
 from ..templates import Templates, theme_dir
 from .search import SEARCH_JSON, search_json, write_lunr
 from .views import BeliefPlan, BeliefViews, plan_pages, raw_site_urls
@@ -118,12 +119,11 @@ class BeliefSite:
                 "index is generated; rename the page or set the plugin's beliefs_page"))
         else:
             self._kinds[plan.index_src] = ("index", "")
-            files.append(File.generated(config, plan.index_src, content=""))
+            files.append(generated_page(config, plan.index_src))
         for kind, table in (("topic", plan.topic_src), ("belief", plan.belief_src)):
             for key, src in table.items():
                 self._kinds[src] = (kind, key)
-                files.append(File.generated(config, src, content="",
-                                            inclusion=InclusionLevel.NOT_IN_NAV))
+                files.append(generated_page(config, src, inclusion=InclusionLevel.NOT_IN_NAV))
         files.append(File.generated(config, f"_beliefbase/{SCRIPT}",
                                     abs_src_path=str(theme_dir() / "assets" / SCRIPT)))
         static = {f.src_uri for f in files if not f.is_documentation_page()}

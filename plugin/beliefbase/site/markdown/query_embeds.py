@@ -208,24 +208,36 @@ def build_site(compiled: Compiled, renderer: PageRenderer, views: Views,
     return QuerySite(compiled, views, host, report, timeout, max_rows)
 
 
-def pages_with_queries(compiled: Compiled, read_text: Callable[[SrcPath], str]) -> (
-    set[SrcPath]
-):
+def pages_with_queries(compiled: Compiled, read_text: Callable[[SrcPath], str],
+                       known: dict[SrcPath, tuple[str, bool]] | None = None) -> set[SrcPath]:
     """Every published note whose page shows a query result (or may: a superset).
 
     ``mkdocs serve --dirty`` re-renders them all after any change: the simplest
     rule that is always right, since any change to the graph may change a result.
+    ``known``: each note's answer by its content's digest, kept between rebuilds
+    (updated here), so only the notes edited since are read again.
     """
     found: set[SrcPath] = set()
+    now: dict[SrcPath, tuple[str, bool]] = {}
     for path, doc in compiled.published.items():
         if doc.kind == "toml":
             continue
         if doc.schema in (QUERY_SCHEMA, NODE_TYPE):
             found.add(path)
             continue
-        text = read_text(path)
-        if "query" in text and _MAYBE_QUERY.search(text):  # the substring first: in C
+        digest = doc.parsed.digest
+        last = known.get(path) if known is not None else None
+        if last is not None and last[0] == digest:
+            shows = last[1]
+        else:
+            text = read_text(path)
+            shows = "query" in text and _MAYBE_QUERY.search(text) is not None  # substring: C
+        now[path] = (digest, shows)
+        if shows:
             found.add(path)
+    if known is not None:
+        known.clear()
+        known.update(now)
     return found
 
 

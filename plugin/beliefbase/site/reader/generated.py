@@ -14,6 +14,7 @@ from mkdocs.config.defaults import MkDocsConfig
 from mkdocs.structure.files import File, Files, InclusionLevel
 
 from ...ids import SrcPath, dest_for_src
+from ..generated_page import generated_page
 
 
 class GeneratedPages:
@@ -27,8 +28,7 @@ class GeneratedPages:
     def add(self, src: str, listed: bool = False) -> tuple[File, bool]:
         """The page ``src`` (in the navigation when ``listed``) and whether it was
         added: not where a page of the site has that source path or URL."""
-        file = File.generated(self.config, src, content="",
-                              inclusion=InclusionLevel.INCLUDED if listed
+        file = generated_page(self.config, src, inclusion=InclusionLevel.INCLUDED if listed
                               else InclusionLevel.NOT_IN_NAV)
         if self.files.get_file_from_path(src) is not None or file.url in self.taken:
             return file, False

@@ -48,9 +48,17 @@ from ...graph.view import ViewKept, graph_view_text
 from ...ids import SrcPath
 from ...project import cache_dir
 from ..escape import UserText
+from ..generated_page import generated_page
 from ..output import write_text
 from ..panels import _titles
-from ..previews import PREVIEWS_JSON, excerpt, first_paragraph, previews_data, previews_text
+from ..previews import (
+    PREVIEWS_JSON,
+    excerpt,
+    excerpt_key,
+    first_paragraph,
+    previews_data,
+    previews_text,
+)
 from ..serve.dependents import changed_mentions, paragraphs_near
 from ..templates import Templates, theme_dir
 from . import mentions as mention
@@ -137,7 +145,7 @@ class ReaderSite:
         found: list[diag.Diagnostic] = []
         src = self.options.graph_page.rstrip("/") + ".md"
         if files.get_file_from_path(src) is None:
-            files.append(File.generated(config, src, content=_GRAPH_PAGE_MARKDOWN))
+            files.append(generated_page(config, src, _GRAPH_PAGE_MARKDOWN))
             self.graph_src = src
         else:
             found.append(diag.make("page-conflict", src, 1, 1,
@@ -266,9 +274,15 @@ class ReaderSite:
         return wikitext
 
     def excerpt(self, doc: Document) -> str:
-        """The plain text a hover preview shows of ``doc`` ("" for a node page)."""
-        paragraph = self._paragraph(doc) if doc.kind == "markdown" else ""
-        return excerpt(paragraph, self._wikitext(doc)) if paragraph else ""
+        """The plain text a hover preview shows of ``doc`` ("" for a node page); kept
+        with ``previews.json``'s excerpts, across ``mkdocs serve`` rebuilds."""
+        key = excerpt_key(self.compiled, doc)
+        text = self.cache.excerpts.get(key)
+        if text is None:
+            paragraph = self._paragraph(doc) if doc.kind == "markdown" else ""
+            text = excerpt(paragraph, self._wikitext(doc)) if paragraph else ""
+            self.cache.excerpts[key] = text
+        return text
 
     def keep_paragraphs(self) -> None:
         """The first paragraph of every note ``previews.json`` shows, made while the build

@@ -3,8 +3,10 @@
 A dirty build re-renders a page only when its source is newer than its output.
 After each compile, ``Invalidation`` removes the output of every page that
 shows something of the changed notes (``dependents.dependent_pages``) and of
-deleted notes, so MkDocs re-renders exactly those; after the build it repairs
-the search index, which Material merges assuming a single changed page.
+deleted notes, so MkDocs re-renders exactly those; a generated page (which has
+no source to compare) is kept when what it shows is what the last build showed
+(``keep_unchanged``).  After the build it repairs the search index, which
+Material merges assuming a single changed page.
 """
 
 from __future__ import annotations
@@ -20,6 +22,7 @@ from mkdocs.structure.files import Files
 from ...builder.compiled import Compiled
 from ...builder.documents import page_path
 from ...ids import SrcPath
+from ..generated_page import GeneratedPage
 from ..reader.search_index import DirtyMerge, read_index
 from .dependents import dependent_pages
 
@@ -40,6 +43,7 @@ class Invalidation:
         self.live: set[str] = set()  # URLs of every page of the current build
         self._previous_index: dict[str, Any] | None = None
         self._site_dir: Path | None = None
+        self._shown: dict[str, str] = {}  # generated page -> what it showed last build
 
     def invalidate(self, old: Compiled | None, new: Compiled, files: Files, config: Any,
                    nav_in_every_page: bool, also: AbstractSet[SrcPath] = frozenset(),
@@ -66,6 +70,25 @@ class Invalidation:
                 if doc is not None and doc.url is not None:
                     count += _remove(str(site / _dest(doc.url)))
         return count
+
+    def keep_unchanged(self, files: Files, shown: Callable[[str, str], str]) -> int:
+        """Mark the generated pages that show what they showed in the last build
+        (``shown(src, url)``, a digest): MkDocs skips them while their output is
+        there.  Call after ``invalidate``; returns how many are kept."""
+        now: dict[str, str] = {}
+        kept = 0
+        for file in files.documentation_pages():
+            if isinstance(file, GeneratedPage):
+                now[file.src_uri] = digest = shown(file.src_uri, file.url)
+                file.unchanged = self._shown.get(file.src_uri) == digest
+                kept += file.unchanged
+        self._shown = now
+        return kept
+
+    def forget_pages(self) -> None:
+        """Render every generated page in the next dirty build (this one failed, or
+        was not dirty: what the last build showed is not known)."""
+        self._shown = {}
 
     def rendered(self, url: str) -> None:
         self._rendered.add(url)
