@@ -167,6 +167,7 @@ def excerpt_key(compiled: Compiled, doc: Document) -> tuple[str, tuple[str, ...]
     """What ``doc``'s excerpt is made of: its content hash and the titles of the notes
     it links to (its excerpt may show them)."""
     docs = compiled.documents
-    return doc.parsed.digest, tuple(docs[resolution.target].title if resolution.target in docs else ""
-                 for resolution in compiled.links.get(doc.path, ())
-                 if resolution.status == "ok")
+    titles = tuple(docs[resolution.target].title if resolution.target in docs else ""
+                   for resolution in compiled.links.get(doc.path, ())
+                   if resolution.status == "ok")
+    return doc.parsed.digest, titles

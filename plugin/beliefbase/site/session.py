@@ -89,8 +89,6 @@ class SiteBuild:
             if doc.published:
                 self.by_page[page_path(doc.parsed)] = doc
         self.wanted_src: str | None = None
-        #: generated pages' HTML made ahead to compare with the last build's (--dirty)
-        self._generated_html: dict[tuple[str, str], str | None] = {}
         self.graph: Graph | None = compiled.graph  # the compile's, invariants checked
         self.beliefs: BeliefSite | None = None
         self.reader: ReaderSite | None = None
@@ -344,25 +342,22 @@ class SiteBuild:
         """What the generated page ``src`` shows, as a digest: a ``--dirty`` rebuild
         renders it again only when this changed (or its output is gone).
 
-        A page of ours: its title, meta and HTML (made here, used by
-        ``generated_content``).  A document's own page (a TOML node's): the
-        document's digest; the pages showing other documents are the dependents'
-        (``Invalidation.invalidate`` removes their outputs).
+        A page of ours: its URL, meta and what its HTML is made of (the templates'
+        inputs, ``Templates.recording``).  A document's own page (a TOML node's):
+        the document's digest; the pages showing other documents are the
+        dependents' (``Invalidation.invalidate`` removes their outputs).
         """
         doc = self.by_page.get(src)
         if doc is not None:
             return doc.parsed.digest
-        html = self._generated_html[(src, page_url)] = self._generated_content(src, page_url)
-        shown = json.dumps([page_url, self.generated_meta(src), html], default=str)
-        return hashlib.blake2b(shown.encode("utf-8"), digest_size=16).hexdigest()
+        with self.templates.recording():
+            made_of = self.generated_content(src, page_url) or ""
+        shown = hashlib.blake2b(made_of.encode("utf-8"), digest_size=16)
+        shown.update(json.dumps([page_url, self.generated_meta(src)], default=str).encode())
+        return shown.hexdigest()
 
     def generated_content(self, src: str, page_url: str) -> str | None:
         """The HTML the page ``src`` gets after its Markdown's (None: not a page of ours)."""
-        if (src, page_url) in self._generated_html:
-            return self._generated_html.pop((src, page_url))
-        return self._generated_content(src, page_url)
-
-    def _generated_content(self, src: str, page_url: str) -> str | None:
         if src == self.wanted_src:
             return wanted_html(self.compiled, page_url, self.templates)
         if self.navigation is not None and self.navigation.is_all_notes(src):

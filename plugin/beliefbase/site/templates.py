@@ -9,6 +9,8 @@ HTML, except for values it marks ``Markup`` itself (rendered Markdown).
 from __future__ import annotations
 
 import contextlib
+import json
+from collections.abc import Iterator
 from functools import cache
 from pathlib import Path
 from typing import Any
@@ -53,8 +55,24 @@ class Templates:
         # JSON with <, >, & as \u escapes: safe inside <script>, so not HTML-escaped again.
         self.env.filters["json_html"] = lambda value: Markup(json_for_html(value))
 
+        self._recording = False
+
     def render(self, name: str, **context: Any) -> str:
+        if self._recording:
+            # what the HTML is made of, cheaper than the HTML: an object JSON cannot
+            # write shows as its ``str`` (an id in it: never equal, so always "changed")
+            return json.dumps([name, context], default=str, ensure_ascii=False)
         return self.env.get_template(name).render(**context)
+
+    @contextlib.contextmanager
+    def recording(self) -> Iterator[None]:
+        """Within: ``render`` returns the template's name and context as JSON, not
+        HTML; equal texts make equal HTML (``SiteBuild.shown``)."""
+        self._recording = True
+        try:
+            yield
+        finally:
+            self._recording = False
 
 
 class MemoryBytecodeCache(jinja2.BytecodeCache):
