@@ -268,3 +268,26 @@ def test_generated_pages_render_again_only_when_what_they_show_changed(  # type:
     assert tag.exists() and other.stat().st_mtime_ns == before[2]
     # (a clean build in this process makes the next dirty one render every page)
     _same_as_clean(project, last, tmp_path, plugins=UNDATED)
+
+
+def test_generated_pages_follow_an_edited_template(project) -> None:  # type: ignore[no-untyped-def]
+    """A template edited under ``mkdocs serve`` shows on the generated pages at the next
+    save, as it did when they were rendered in every rebuild."""
+    from beliefbase.site.templates import theme_dir
+
+    overrides = project.root / "overrides" / "beliefbase"
+    overrides.mkdir(parents=True)
+    template = (theme_dir() / "folder.html").read_text(encoding="utf-8")
+    (overrides / "folder.html").write_text(template, encoding="utf-8")
+    theme = {"name": "material", "font": False, "custom_dir": "overrides"}
+    project.write("archive/alpha.md", "# Alpha\n\nText.\n", dedent=False)
+    project.write("other.md", "# Other\n\nText.\n", dedent=False)
+    assert project.build(dirty=True, plugins=UNDATED, theme=theme).error is None
+    folder = project.root / "site" / "archive" / "index.html"
+    assert "folder-edited" not in folder.read_text(encoding="utf-8")
+    time.sleep(0.05)
+    (overrides / "folder.html").write_text('<p class="folder-edited"></p>\n' + template,
+                                           encoding="utf-8")
+    project.write("other.md", "# Other\n\nText.\n\nMore.\n", dedent=False)
+    assert project.build(dirty=True, plugins=UNDATED, theme=theme).error is None
+    assert "folder-edited" in folder.read_text(encoding="utf-8")

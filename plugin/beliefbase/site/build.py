@@ -53,7 +53,7 @@ from .render_errors import advice, describe, missing_theme_files
 from .serve.dependents import changed_keys, rewritten_notes
 from .serve.dirty import Invalidation
 from .session import OUTPUT_DIR, SiteBuild
-from .templates import MemoryBytecodeCache, Templates, theme_dir
+from .templates import MemoryBytecodeCache, Templates, templates_stamp, theme_dir
 from .theme_defaults import default_palette, font_notice
 
 log = get_plugin_logger("beliefbase.plugin")
@@ -262,7 +262,8 @@ class MkDocsBuild:
             state.invalidation.invalidate(previous, compiled, files, config,
                                           nav_in_every_page=not options.explorer, also=also,
                                           read=site.read_text, rewritten=rewritten)
-            state.invalidation.keep_unchanged(files, site.shown)  # tag, folder pages...
+            state.invalidation.keep_unchanged(  # tag, folder pages... that did not change
+                files, site.shown, templates_stamp(getattr(config.theme, "custom_dir", None)))
             state.invalidation.live = page_urls
         else:
             state.invalidation.forget_pages()

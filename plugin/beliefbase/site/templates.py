@@ -36,6 +36,19 @@ def theme_dir() -> Path:
     return Path(__file__).resolve().parents[3] / "theme"
 
 
+def templates_stamp(custom_dir: str | None) -> str:
+    """The names and times of every template a page may be rendered with (the site's
+    ``custom_dir``, ours): a generated page is rendered again when one changed."""
+    stamps: list[tuple[str, int]] = []
+    for root in (Path(custom_dir) if custom_dir else None, theme_dir()):
+        if root is None or not root.is_dir():
+            continue
+        for path in root.rglob("*.html"):
+            with contextlib.suppress(OSError):
+                stamps.append((str(path), path.stat().st_mtime_ns))
+    return json.dumps(sorted(stamps))
+
+
 class Templates:
     """Renders our fragments, looking in the site's override folder first."""
 

@@ -44,6 +44,7 @@ class Invalidation:
         self._previous_index: dict[str, Any] | None = None
         self._site_dir: Path | None = None
         self._shown: dict[str, str] = {}  # generated page -> what it showed last build
+        self._templates = ""  # the templates it was rendered with (templates_stamp)
 
     def invalidate(self, old: Compiled | None, new: Compiled, files: Files, config: Any,
                    nav_in_every_page: bool, also: AbstractSet[SrcPath] = frozenset(),
@@ -71,16 +72,20 @@ class Invalidation:
                     count += _remove(str(site / _dest(doc.url)))
         return count
 
-    def keep_unchanged(self, files: Files, shown: Callable[[str, str], str]) -> int:
+    def keep_unchanged(self, files: Files, shown: Callable[[str, str], str],
+                       templates: str = "") -> int:
         """Mark the generated pages that show what they showed in the last build
-        (``shown(src, url)``, a digest): MkDocs skips them while their output is
-        there.  Call after ``invalidate``; returns how many are kept."""
+        (``shown(src, url)``, a digest) with the same ``templates`` (their names and
+        times): MkDocs skips them while their output is there.  Call after
+        ``invalidate``; returns how many are kept."""
         now: dict[str, str] = {}
         kept = 0
+        same_templates = templates == self._templates
+        self._templates = templates
         for file in files.documentation_pages():
             if isinstance(file, GeneratedPage):
                 now[file.src_uri] = digest = shown(file.src_uri, file.url)
-                file.unchanged = self._shown.get(file.src_uri) == digest
+                file.unchanged = same_templates and self._shown.get(file.src_uri) == digest
                 kept += file.unchanged
         self._shown = now
         return kept
