@@ -56,7 +56,7 @@ class BeliefbasePlugin(BasePlugin[BeliefbaseConfig]):
 
     @event_priority(-100)  # last: MkDocs' page loop starts right after
     def on_nav(self, nav: Any, *, config: MkDocsConfig, files: Files) -> Any:
-        self.build.nav(config, files)
+        self.build.nav(config, files, nav)
         return nav
 
     def on_page_read_source(self, *, page: Page, config: MkDocsConfig) -> str | None:

@@ -291,3 +291,28 @@ def test_generated_pages_follow_an_edited_template(project) -> None:  # type: ig
     project.write("other.md", "# Other\n\nText.\n\nMore.\n", dedent=False)
     assert project.build(dirty=True, plugins=UNDATED, theme=theme).error is None
     assert "folder-edited" in folder.read_text(encoding="utf-8")
+
+
+def test_material_navigation_stays_whole(project, tmp_path: Path) -> None:  # type: ignore[no-untyped-def]
+    """Material prints the whole navigation into every page: MkDocs reads only the
+    pages a dirty build renders, so the others' titles printed as "None"; and a page
+    the navigation gains (the entity index) must show on every page."""
+    for name in "abc":
+        project.write(f"{name}.md", f"# Note {name.upper()}\n\nText.\n", dedent=False)
+    assert project.build(dirty=True).error is None
+    time.sleep(0.05)
+    project.write("c.md", "# Note C\n\nText, more.\n", dedent=False)
+    second = project.build(dirty=True)
+    nav = second.page("c/")
+    assert ">None<" not in nav.replace(" ", "").replace("\n", "")
+    for title in ("Note A", "Note B", "Graph"):
+        assert title in nav
+    a_page = second.site / "a" / "index.html"
+    before = a_page.stat().st_mtime_ns
+    assert "entities/" not in a_page.read_text(encoding="utf-8")
+    time.sleep(0.05)
+    project.write("c.md", "# Note C\n\nText about #Smaug:CREATURE.\n", dedent=False)
+    third = project.build(dirty=True)
+    assert a_page.stat().st_mtime_ns != before
+    assert "entities/" in a_page.read_text(encoding="utf-8")
+    _same_as_clean(project, third, tmp_path)

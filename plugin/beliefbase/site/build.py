@@ -356,10 +356,15 @@ class MkDocsBuild:
             return
         files.append(generated_page(config, page_src))
 
-    def nav(self, config: MkDocsConfig, files: Files) -> None:
+    def nav(self, config: MkDocsConfig, files: Files, nav: Any) -> None:
         """MkDocs' page loop starts next."""
         assert self.speedups is not None
         self._compile_outputs_written = False
+        if self.state.dirty and self.site is not None:
+            if not self.options.explorer:  # Material's navigation is in every page
+                self.state.invalidation.follow_navigation(
+                    files, self.site.navigation_signature(nav))
+            self.site.title_unread_pages(files)
         steps = () if self.site is None else self.site.compile_output_steps(
             Path(config.site_dir), config.use_directory_urls, self._dest_uris)
         self.speedups.nav(config, files, steps)

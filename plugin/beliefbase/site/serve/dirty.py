@@ -45,6 +45,7 @@ class Invalidation:
         self._site_dir: Path | None = None
         self._shown: dict[str, str] = {}  # generated page -> what it showed last build
         self._templates = ""  # the templates it was rendered with (templates_stamp)
+        self._navigation: str | None = None  # the navigation the last build printed
 
     def invalidate(self, old: Compiled | None, new: Compiled, files: Files, config: Any,
                    nav_in_every_page: bool, also: AbstractSet[SrcPath] = frozenset(),
@@ -90,10 +91,21 @@ class Invalidation:
         self._shown = now
         return kept
 
+    def follow_navigation(self, files: Files, signature: str) -> int:
+        """The theme prints the navigation into every page: when it changed since the
+        last build (a page added to it, a title), remove every page's output.
+        Call before anything asks MkDocs whether a page is modified."""
+        changed = self._navigation is not None and signature != self._navigation
+        self._navigation = signature
+        if not changed:
+            return 0
+        return sum(_remove(file.abs_dest_path) for file in files.documentation_pages())
+
     def forget_pages(self) -> None:
         """Render every generated page in the next dirty build (this one failed, or
         was not dirty: what the last build showed is not known)."""
         self._shown = {}
+        self._navigation = None
 
     def rendered(self, url: str) -> None:
         self._rendered.add(url)
