@@ -262,8 +262,9 @@ class MkDocsBuild:
             state.invalidation.invalidate(previous, compiled, files, config,
                                           nav_in_every_page=not options.explorer, also=also,
                                           read=site.read_text, rewritten=rewritten)
-            state.invalidation.keep_unchanged(  # tag, folder pages... that did not change
-                files, site.shown, templates_stamp(getattr(config.theme, "custom_dir", None)))
+            if state.serving:  # (a one-off `build --dirty` has no next build to compare)
+                state.invalidation.keep_unchanged(  # tag, folder pages... not changed
+                    files, site.shown, templates_stamp(getattr(config.theme, "custom_dir", None)))
             state.invalidation.live = page_urls
         else:
             state.invalidation.forget_pages()
