@@ -9,6 +9,7 @@ called from here at the hooks where it starts and ends.
 
 from __future__ import annotations
 
+import functools
 import gc
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -50,9 +51,10 @@ from .reader.recent import RecentOptions, dates_plugin_enabled
 from .reader.search_index import EntryTexts, fix_search_index, material_search
 from .reader.tags import TagOptions, material_tags_enabled, remove_outputs
 from .render_errors import advice, describe, missing_theme_files
+from .serve import pages as unread
 from .serve.dependents import changed_keys, rewritten_notes
 from .serve.dirty import Invalidation
-from .session import OUTPUT_DIR, SiteBuild
+from .session import OUTPUT_DIR, WANTED_TITLE, SiteBuild
 from .templates import MemoryBytecodeCache, Templates, templates_stamp, theme_dir
 from .theme_defaults import default_palette, font_notice
 
@@ -263,8 +265,9 @@ class MkDocsBuild:
                                           nav_in_every_page=not options.explorer, also=also,
                                           read=site.read_text, rewritten=rewritten)
             if state.serving:  # (a one-off `build --dirty` has no next build to compare)
+                custom_dir = getattr(config.theme, "custom_dir", None)
                 state.invalidation.keep_unchanged(  # tag, folder pages... not changed
-                    files, site.shown, templates_stamp(getattr(config.theme, "custom_dir", None)))
+                    files, functools.partial(unread.shown, site), templates_stamp(custom_dir))
             state.invalidation.live = page_urls
         else:
             state.invalidation.forget_pages()
@@ -364,8 +367,8 @@ class MkDocsBuild:
         if self.state.dirty and self.site is not None:
             if not self.options.explorer:  # Material's navigation is in every page
                 self.state.invalidation.follow_navigation(
-                    files, self.site.navigation_signature(nav))
-            self.site.title_unread_pages(files)
+                    files, unread.navigation_signature(self.site, nav))
+            unread.title_unread_pages(self.site, files)
         steps = () if self.site is None else self.site.compile_output_steps(
             Path(config.site_dir), config.use_directory_urls, self._dest_uris)
         self.speedups.nav(config, files, steps)
@@ -406,7 +409,7 @@ class MkDocsBuild:
             if page.file.src_uri == self.site.wanted_src:
                 # a list of every dangling link: nothing to search for, and parsing
                 # it costs the theme's search a second per rebuild in a large vault
-                page.meta.update({"title": "Wanted notes", "search": {"exclude": True}})
+                page.meta.update({"title": WANTED_TITLE, "search": {"exclude": True}})
             elif meta := self.site.generated_meta(page.file.src_uri):
                 page.meta.update(meta)
             return markdown

@@ -25,7 +25,6 @@ from markupsafe import Markup
 from mkdocs.config.defaults import MkDocsConfig
 from mkdocs.structure.files import Files
 from mkdocs.utils import get_relative_url
-from mkdocs.utils.meta import get_data
 
 from .. import diagnostics as diag
 from ..builder.compiled import Compiled
@@ -43,7 +42,7 @@ from ..ids import SrcPath, fit_name, root_url, url_for_dest, url_slug
 from .beliefs.pages import BeliefOptions, BeliefSite
 from .escape import UserText, ascii_html, user_text
 from .explorer import build_tree, flat_index
-from .generated_page import GeneratedPage, generated_page
+from .generated_page import generated_page
 from .markdown.entity_overlay import EntityOverlay
 from .markdown.footnote_beliefs import FootnoteBeliefsExtension
 from .markdown.markdown_ext import WikiLinkExtension
@@ -63,6 +62,7 @@ from .templates import Templates
 
 REDIRECTS_JSON = "redirects.json"
 OUTPUT_DIR = "_beliefbase"
+WANTED_TITLE = "Wanted notes"  # the wanted page's title
 
 
 class SiteBuild:
@@ -339,66 +339,14 @@ class SiteBuild:
     def nav_context(self, doc: Document | None) -> dict[str, Any]:
         return self.navigation.page_context(doc) if self.navigation else {}
 
-    def title_unread_pages(self, files: Files) -> None:
-        """``--dirty``: give each page MkDocs will not read its title.
-
-        MkDocs reads only the pages it renders, and a page not read has no title:
-        Material's navigation (and previous/next links) on every rendered page
-        printed "None" for every other one.
-        """
-        for file in files.documentation_pages():
-            page = file.page
-            if page is None or file.is_modified():
-                continue
-            title = self._title_of(file.src_uri)
-            if title is None and isinstance(file, GeneratedPage):
-                title = get_data(file.content_string)[1].get("title")
-            if title is not None:
-                page.title = str(title)
-
-    def navigation_signature(self, nav: Any) -> str:
-        """The navigation as the theme prints it into every page (``--dirty``: when it
-        changed, every page is rendered again): sections, pages' URLs and titles."""
-
-        def walk(items: Any) -> list[Any]:
-            out: list[Any] = []
-            for item in items:
-                if item.is_page:
-                    src = item.file.src_uri
-                    out.append(("page", src, item.url, self._title_of(src)))
-                elif item.is_section:
-                    out.append(("section", item.title, walk(item.children)))
-                else:
-                    out.append(("link", item.title, item.url))
-            return out
-
-        return json.dumps(walk(nav.items), default=str)
-
-    def _title_of(self, src: str) -> Any:
+    def page_title(self, src: str) -> Any:
+        """The title of the page ``src`` (None: MkDocs' own, from its Markdown)."""
         doc = self.by_page.get(src)
         if doc is not None:
             return doc.title
         if src == self.wanted_src:
-            return "Wanted notes"
+            return WANTED_TITLE
         return self.generated_meta(src).get("title")
-
-    def shown(self, src: str, page_url: str) -> str:
-        """What the generated page ``src`` shows, as a digest: a ``--dirty`` rebuild
-        renders it again only when this changed (or its output is gone).
-
-        A page of ours: its URL, meta and what its HTML is made of (the templates'
-        inputs, ``Templates.recording``).  A document's own page (a TOML node's):
-        the document's digest; the pages showing other documents are the
-        dependents' (``Invalidation.invalidate`` removes their outputs).
-        """
-        doc = self.by_page.get(src)
-        if doc is not None:
-            return doc.parsed.digest
-        with self.templates.recording():
-            made_of = self.generated_content(src, page_url) or ""
-        shown = hashlib.blake2b(made_of.encode("utf-8"), digest_size=16)
-        shown.update(json.dumps([page_url, self.generated_meta(src)], default=str).encode())
-        return shown.hexdigest()
 
     def generated_content(self, src: str, page_url: str) -> str | None:
         """The HTML the page ``src`` gets after its Markdown's (None: not a page of ours)."""
