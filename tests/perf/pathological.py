@@ -146,17 +146,8 @@ def _python_markdown(text: str, timeout: float) -> float | None:
     with tempfile.TemporaryDirectory() as tmp:
         note = Path(tmp) / "case.md"
         note.write_text(text, encoding="utf-8")
-        try:
-            done = _run([sys.executable, "-c", code, str(note), CONFIG], None, timeout)
-        except subprocess.TimeoutExpired:
-            return None
-    if done.returncode in _OUT_OF_CPU:
-        return None
-    if done.returncode != 0:
-        last = done.stderr.strip().splitlines()[-1:] or ["?"]
-        print(f"  (Python-Markdown failed: {last[0][:160]})", file=sys.stderr)
-        return float("nan")
-    return float(done.stdout.strip().splitlines()[-1])
+        return _cpu_seconds([sys.executable, "-c", code, str(note), CONFIG], None, timeout,
+                            "Python-Markdown")
 
 
 def _build(text: str, timeout: float, plain: bool = False,
@@ -187,18 +178,24 @@ def _build(text: str, timeout: float, plain: bool = False,
             c = resource.getrusage(resource.RUSAGE_CHILDREN)
             print(r.ru_utime + r.ru_stime + c.ru_utime + c.ru_stime)
         """)
-        try:
-            done = _run([sys.executable, "-c", code], root, timeout)
-        except subprocess.TimeoutExpired:
-            return None
-        if done.returncode in _OUT_OF_CPU:
-            return None
-        if done.returncode != 0:
-            last = done.stderr.strip().splitlines()[-1:] or ["?"]
-            which = "plain Material's build" if plain else "the build"
-            print(f"  ({which} failed: {last[0][:160]})", file=sys.stderr)
-            return float("nan")
-        return float(done.stdout.strip().splitlines()[-1])
+        return _cpu_seconds([sys.executable, "-c", code], root, timeout,
+                            "plain Material's build" if plain else "the build")
+
+
+def _cpu_seconds(args: list[str], cwd: Path | None, timeout: float, what: str) -> float | None:
+    """The CPU seconds a child printed last; None when it ran out of ``timeout``, NaN
+    (and the reason on stderr) when ``what`` failed."""
+    try:
+        done = _run(args, cwd, timeout)
+    except subprocess.TimeoutExpired:
+        return None
+    if done.returncode in _OUT_OF_CPU:
+        return None
+    if done.returncode != 0:
+        last = done.stderr.strip().splitlines()[-1:] or ["?"]
+        print(f"  ({what} failed: {last[0][:160]})", file=sys.stderr)
+        return float("nan")
+    return float(done.stdout.strip().splitlines()[-1])
 
 
 def main() -> int:

@@ -18,18 +18,14 @@ import shutil
 import tempfile
 from pathlib import Path
 
-import markdown
 from beliefbase.builder.compiled import Compiled
 from beliefbase.codecs.grammar import LINK_MARK
-from beliefbase.codecs.markdown import note_text
 from beliefbase.ids import SrcPath
-from beliefbase.site.markdown.markdown_ext import WikiLinkExtension
-from beliefbase.site.render import PageRenderer
-from beliefbase.site.templates import Templates
 from hypothesis import HealthCheck, assume, given, settings
 from hypothesis import strategies as st
 
 from ..conftest import BASE_CONFIG, Project
+from ..page_render import render_note
 
 PIECES = st.sampled_from([
     "[t](target.md)", "[t](target.md)", "[u](target.md#Section%20One)", "[w](<a b.md>)",
@@ -74,23 +70,7 @@ def _stand_ins(compiled: Compiled) -> tuple[Compiled, int]:
 
 
 def _render(project: Project, compiled: Compiled) -> str:
-    def read_text(path: SrcPath) -> str:
-        return str(note_text((project.docs / path).read_bytes())[0])
-
-    def render_nested(text: str, depth: int) -> str:
-        return str(_markdown(renderer).convert(text))
-
-    renderer = PageRenderer(compiled, Templates(), read_text, render_nested)
-    doc = compiled.documents[SrcPath("a.md")]
-    renderer.begin_page(doc, doc.url or "")
-    try:
-        return str(_markdown(renderer).convert(read_text(doc.path)[doc.parsed.body_offset:]))
-    finally:
-        renderer.end_page()
-
-
-def _markdown(renderer: PageRenderer) -> markdown.Markdown:
-    return markdown.Markdown(extensions=[WikiLinkExtension(renderer), "tables", "md_in_html"])
+    return render_note(project, compiled, "a.md", ["tables", "md_in_html"])
 
 
 _ROOT = Path(tempfile.mkdtemp(prefix="bb-mdmarks-"))

@@ -13,42 +13,19 @@ from __future__ import annotations
 import dataclasses
 import re
 
-import markdown
 import pytest
 from beliefbase.builder.compiled import Compiled
 from beliefbase.codecs.grammar import LINK_MARK
-from beliefbase.codecs.markdown import note_text
 from beliefbase.ids import SrcPath
-from beliefbase.site.markdown.markdown_ext import EmbeddedLinks, WikiLinkExtension
-from beliefbase.site.render import PageRenderer
-from beliefbase.site.templates import Templates
 
 from ..conftest import Project
+from ..page_render import page_renderer, render_note
 
 
 def _render(project: Project, name: str, compiled: Compiled | None = None) -> str:
     """The HTML of note ``name``'s page (MkDocs' own link conversion left out)."""
     compiled = compiled if compiled is not None else project.compile()
-
-    def read_text(path: SrcPath) -> str:
-        return str(note_text((project.docs / path).read_bytes())[0])
-
-    def render_nested(text: str, depth: int) -> str:
-        md = _markdown(renderer)
-        md.treeprocessors.register(EmbeddedLinks(md, renderer), "bb_embedded_links", 1)
-        return str(md.convert(text))
-
-    renderer = PageRenderer(compiled, Templates(), read_text, render_nested)
-    doc = compiled.documents[SrcPath(name)]
-    renderer.begin_page(doc, doc.url or "")
-    try:
-        return str(_markdown(renderer).convert(read_text(doc.path)[doc.parsed.body_offset:]))
-    finally:
-        renderer.end_page()
-
-
-def _markdown(renderer: PageRenderer) -> markdown.Markdown:
-    return markdown.Markdown(extensions=[WikiLinkExtension(renderer), "tables", "toc"])
+    return render_note(project, compiled, name, ["tables", "toc"], nested_links=True)
 
 
 def _hrefs(html: str) -> list[str]:
@@ -149,13 +126,10 @@ def test_an_unmarked_link_is_resolved_on_its_own(vault: Project) -> None:
     compiled = vault.compile()
     text = "[x](target.md) and [y](other) and [z](nowhere.md)\n"
 
-    def read_text(path: SrcPath) -> str:
-        return str(note_text((vault.docs / path).read_bytes())[0])
-
-    renderer = PageRenderer(compiled, Templates(), read_text, lambda text, depth: "")
+    renderer, md = page_renderer(vault, compiled, ["tables", "toc"])
     doc = compiled.documents[SrcPath("a.md")]
     renderer.begin_page(doc, doc.url or "")
-    html = _markdown(renderer).convert(text)
+    html = md.convert(text)
     renderer.end_page()
     assert _hrefs(html) == ["target.md", "other.md", "nowhere.md"]
 
