@@ -54,7 +54,7 @@ from .render_errors import advice, describe, missing_theme_files
 from .serve import pages as unread
 from .serve.dependents import changed_keys, rewritten_notes
 from .serve.dirty import Invalidation
-from .session import OUTPUT_DIR, WANTED_TITLE, SiteBuild
+from .session import OUTPUT_DIR, SiteBuild
 from .templates import MemoryBytecodeCache, Templates, templates_stamp, theme_dir
 from .theme_defaults import default_palette, font_notice
 
@@ -406,12 +406,7 @@ class MkDocsBuild:
             return markdown
         doc = self.doc(page)
         if doc is None:
-            if page.file.src_uri == self.site.wanted_src:
-                # a list of every dangling link: nothing to search for, and parsing
-                # it costs the theme's search a second per rebuild in a large vault
-                page.meta.update({"title": WANTED_TITLE, "search": {"exclude": True}})
-            elif meta := self.site.generated_meta(page.file.src_uri):
-                page.meta.update(meta)
+            page.meta.update(self.site.generated_meta(page.file.src_uri))
             return markdown
         page.meta = self.site.page_meta(doc)
         self.site.renderer.begin_page(doc, page.url)

@@ -62,7 +62,6 @@ from .templates import Templates
 
 REDIRECTS_JSON = "redirects.json"
 OUTPUT_DIR = "_beliefbase"
-WANTED_TITLE = "Wanted notes"  # the wanted page's title
 
 
 class SiteBuild:
@@ -255,6 +254,10 @@ class SiteBuild:
 
     def generated_meta(self, src: str) -> dict[str, Any]:
         """``page.meta`` of a generated page (title, search exclusion); empty if not ours."""
+        if src == self.wanted_src:
+            # a list of every dangling link: nothing to search for, and parsing it
+            # costs the theme's search a second per rebuild in a large vault
+            return {"title": "Wanted notes", "search": {"exclude": True}}
         if self.navigation is not None and self.navigation.is_all_notes(src):
             # every title once more: the notes themselves are searched already
             return {"title": "All notes", "search": {"exclude": True}}
@@ -342,11 +345,7 @@ class SiteBuild:
     def page_title(self, src: str) -> Any:
         """The title of the page ``src`` (None: MkDocs' own, from its Markdown)."""
         doc = self.by_page.get(src)
-        if doc is not None:
-            return doc.title
-        if src == self.wanted_src:
-            return WANTED_TITLE
-        return self.generated_meta(src).get("title")
+        return doc.title if doc is not None else self.generated_meta(src).get("title")
 
     def generated_content(self, src: str, page_url: str) -> str | None:
         """The HTML the page ``src`` gets after its Markdown's (None: not a page of ours)."""

@@ -74,32 +74,29 @@ class Invalidation:
         return count
 
     def keep_unchanged(self, files: Files, shown: Callable[[str, str], str],
-                       templates: str = "") -> int:
+                       templates: str = "") -> None:
         """Mark the generated pages that show what they showed in the last build
         (``shown(src, url)``, a digest) with the same ``templates`` (their names and
         times): MkDocs skips them while their output is there.  Call after
-        ``invalidate``; returns how many are kept."""
+        ``invalidate``."""
         now: dict[str, str] = {}
-        kept = 0
         same_templates = templates == self._templates
         self._templates = templates
         for file in files.documentation_pages():
             if isinstance(file, GeneratedPage):
                 now[file.src_uri] = digest = shown(file.src_uri, file.url)
                 file.unchanged = same_templates and self._shown.get(file.src_uri) == digest
-                kept += file.unchanged
         self._shown = now
-        return kept
 
-    def follow_navigation(self, files: Files, signature: str) -> int:
+    def follow_navigation(self, files: Files, signature: str) -> None:
         """The theme prints the navigation into every page: when it changed since the
         last build (a page added to it, a title), remove every page's output.
         Call before anything asks MkDocs whether a page is modified."""
         changed = self._navigation is not None and signature != self._navigation
         self._navigation = signature
-        if not changed:
-            return 0
-        return sum(_remove(file.abs_dest_path) for file in files.documentation_pages())
+        if changed:
+            for file in files.documentation_pages():
+                _remove(file.abs_dest_path)
 
     def forget_pages(self) -> None:
         """Render every generated page in the next dirty build (this one failed, or
