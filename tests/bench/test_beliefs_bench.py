@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import pytest
-from beliefbase.beliefs import bench
+from beliefbase.bench import beliefs as bench
 
 
 def test_small_benchmark_runs_clean() -> None:

@@ -1,6 +1,6 @@
 """Belief benchmark: verify + index a generated knowledge base, then time ``why``.
 
-``python -m beliefbase.beliefs.bench [--pages 500] [--per-page 10] [--raw-files 100]``
+``python -m beliefbase.bench.beliefs [--pages 500] [--per-page 10] [--raw-files 100]``
 writes a synthetic project to a temporary folder — pages (as ``PageFacts``,
 the way the compiler hands them over), one sidecar per page, raw sources the
 provenance quotes — and prints how long verification, a full index rebuild,
@@ -21,10 +21,10 @@ from datetime import date
 from pathlib import Path
 from typing import Any
 
-from .facts import PageFacts
-from .store import BeliefStore
-from .verify import verify_project
-from .why import why
+from ..beliefs.facts import PageFacts
+from ..beliefs.store import BeliefStore
+from ..beliefs.verify import verify_project
+from ..beliefs.why import why
 
 _WORDS = (
     "token", "refresh", "endpoint", "session", "invoice", "currency", "billing", "account",
