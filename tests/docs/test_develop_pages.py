@@ -50,3 +50,9 @@ def test_the_testing_page_lists_every_test_folder() -> None:
                if p.is_dir() and not p.name.startswith(("_", "."))}
     assert folders - listed == set(), f"test folders not in docs/develop/testing.md: {folders - listed}"
     assert listed - folders == set(), f"docs/develop/testing.md lists folders that do not exist: {listed - folders}"
+
+
+def test_the_benchmarks_page_is_todays_figures_not_a_diary() -> None:
+    page = ROOT / "docs" / "reference" / "benchmarks.md"
+    lines = page.read_text(encoding="utf-8").splitlines()
+    assert len(lines) < 250, f"{len(lines)} lines: history belongs in git, the page in today's table"
