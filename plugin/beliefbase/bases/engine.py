@@ -89,11 +89,11 @@ class _Run:
     def __init__(self, base: Base, ctx: Context) -> None:
         self.base = base
         self.ctx = ctx
-        self.errors: dict[tuple[int, int, str], BaseError] = {}
+        self.errors: dict[tuple[int, int], BaseError] = {}
 
     def report(self, expr: Expr | None, message: str) -> None:
         line, column = (expr.line, expr.column) if expr is not None else (1, 1)
-        key = (line, column, message)
+        key = (line, column)  # once per expression: its first failure
         if key not in self.errors and len(self.errors) < 50:
             self.errors[key] = BaseError(message, self.base.path, line, column, BASE_ERROR)
 
