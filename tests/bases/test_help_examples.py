@@ -6,8 +6,16 @@ from __future__ import annotations
 
 import datetime as dt
 
-from beliefbase.bases import Date, Duration, Icon, Link, evaluate, format_value, make_record
-from beliefbase.bases import parse_base
+from beliefbase.bases import (
+    Date,
+    Duration,
+    Icon,
+    Link,
+    evaluate,
+    format_value,
+    make_record,
+    parse_base,
+)
 
 from .vault import DUNE, EMMA, FRANK, NOW, RECORDS, TEXTBOOK, UBIK, VAULT, ev
 

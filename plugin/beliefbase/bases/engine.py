@@ -22,7 +22,7 @@ from .errors import BASE_ERROR, BaseError, ExprError
 from .model import DEFAULT_SUMMARIES, Base, Expr, Filter, FilterGroup, SortKey, View
 from .ops import is_empty, key_of, sort_key
 from .summaries import summarize
-from .values import ErrorValue, FileRecord, truthy
+from .values import ErrorValue, FileRecord, Image, Link, truthy
 
 #: The columns of a view without ``order``.
 DEFAULT_ORDER = ("file.name",)
@@ -158,8 +158,8 @@ def evaluate(base: Base, view_name: str | None, records: RecordSet | Iterable[Fi
     image = property_getter(view.image) if view and view.image else None
 
     def make_row(scope: Scope) -> Row:
-        cells = tuple(run.value(g, scope, e, p) for g, e, p in getters)
-        shown = run.value(image, scope, None, "image") if image else None
+        cells = tuple(resolve_links(run.value(g, scope, e, p), ctx) for g, e, p in getters)
+        shown = resolve_links(run.value(image, scope, None, "image"), ctx) if image else None
         return Row(scope.record, cells, shown)
 
     view_summaries = view.summaries if view else {}
@@ -182,6 +182,20 @@ def evaluate(base: Base, view_name: str | None, records: RecordSet | Iterable[Fi
     summaries = _summaries(run, columns, rows, view_summaries)
     return ViewResult(view, columns, tuple(rows), tuple(groups), summaries, total,
                       (*base.errors, *run.errors.values()))
+
+
+def resolve_links(value: Any, ctx: Context) -> Any:
+    """``value`` with every link's ``path`` filled in (the renderer needs no resolver)."""
+    if isinstance(value, Link):
+        if value.path is None and not value.is_external:
+            path = ctx.link_path(value)
+            return Link(value.target, value.display, path) if path else value
+        return value
+    if isinstance(value, tuple):
+        return tuple(resolve_links(v, ctx) for v in value)
+    if isinstance(value, Image) and value.link is not None:
+        return Image(value.src, resolve_links(value.link, ctx))
+    return value
 
 
 def _sort(run: _Run, scopes: list[Scope], keys: Sequence[SortKey]) -> list[Scope]:

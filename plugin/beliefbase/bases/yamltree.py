@@ -45,7 +45,10 @@ class Sequence:
 def load(text: str) -> Any:
     """The tree of ``text`` (``None`` when empty); ``ExprError`` with the line when
     it is not YAML or too large."""
-    loader = yaml.SafeLoader(text)
+    try:
+        loader = yaml.SafeLoader(text)
+    except yaml.YAMLError as exc:
+        raise ExprError(f"not valid YAML: {exc}", 1, 1) from None
     try:
         node = loader.get_single_node()
         if node is None:
