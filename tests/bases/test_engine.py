@@ -362,3 +362,20 @@ def test_hostile_base_does_not_blow_up() -> None:
     assert not base.ok and "too large" in base.errors[0].message
     deep = parse_base("filters: '" + "(" * 2000 + "1" + ")" * 2000 + "'\n", "Deep.base")
     assert deep.errors or deep.ok  # either way: no exception
+
+
+def test_a_failing_leaf_is_false_and_the_row_can_pass_another() -> None:
+    base = parse_base("filters:\n  or:\n    - date(status) > now()\n    - price > 30\n",
+                      "E.base")
+    result = evaluate(base, None, VAULT, now=NOW)
+    assert [r.record for r in result.rows] == [TEXTBOOK]
+    assert [e.line for e in result.errors] == [3]
+
+
+def test_cell_errors_do_not_hide_the_other_cells() -> None:
+    base = parse_base("formulas:\n  bad: date(status)\nviews:\n  - type: table\n"
+                      "    filters: file.hasTag('book')\n    order: [formula.bad, price]\n",
+                      "E.base")
+    result = evaluate(base, None, VAULT, now=NOW)
+    assert [type(r.cells[0]).__name__ for r in result.rows] == ["ErrorValue"] * 3
+    assert [r.cells[1] for r in result.rows] == [10, 3, 7.5]

@@ -13,12 +13,14 @@ holds an ``ErrorValue``, and each failing expression is reported once in
 from __future__ import annotations
 
 import datetime as _dt
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
+from operator import attrgetter
 from typing import Any
 
 from .context import Context, Fn, RecordSet, Scope
 from .errors import BASE_ERROR, BaseError, ExprError
+from .evaluator import FILE_FIELDS, get_member
 from .model import DEFAULT_SUMMARIES, Base, Expr, Filter, FilterGroup, SortKey, View
 from .ops import is_empty, key_of, sort_key
 from .summaries import summarize
@@ -78,7 +80,8 @@ def property_getter(prop: str) -> Fn:
     if kind == "formula":
         return lambda s: s.formula(name)
     if kind == "file":
-        from .evaluator import get_member
+        if name in FILE_FIELDS:
+            return attrgetter(f"record.{name}")
         return lambda s: get_member(s.record, name, s)
     return lambda s: s.record.properties.get(name)
 
@@ -117,8 +120,44 @@ class _Run:
         result = self.value(filt.fn, scope, filt, "filter")
         return not isinstance(result, ErrorValue) and truthy(result)
 
+    def filter(self, filt: Filter, scopes: list[Scope]) -> list[Scope]:
+        """The rows ``filt`` keeps: one compiled predicate per row; a row where it
+        raises is tested again leaf by leaf (``passes``), which reports the error."""
+        test = _predicate(filt)
+        kept = []
+        for scope in scopes:
+            try:
+                ok = test(scope)
+            except Exception:  # noqa: BLE001 - re-evaluated below, which reports it
+                ok = self.passes(filt, scope)
+            if ok:
+                kept.append(scope)
+        return kept
+
     def formula_expr(self, prop: str) -> Expr | None:
         return self.base.formulas.get(prop[8:]) if prop.startswith("formula.") else None
+
+
+def _predicate(filt: Filter) -> Callable[[Scope], bool]:
+    """A filter as one closure (and: all, or: any, not: none of its items)."""
+    if not isinstance(filt, FilterGroup):
+        fn = filt.fn
+        return lambda s: _truthy(fn(s))
+    tests = tuple(_predicate(f) for f in filt.items)
+    if filt.op == "and":
+        if len(tests) == 1:
+            return tests[0]
+        if len(tests) == 2:
+            first, second = tests
+            return lambda s: first(s) and second(s)
+        return lambda s: all(t(s) for t in tests)
+    if filt.op == "or":
+        return lambda s: any(t(s) for t in tests)
+    return lambda s: not any(t(s) for t in tests)
+
+
+def _truthy(value: Any) -> bool:
+    return value is True or (value is not False and value is not None and truthy(value))
 
 
 def evaluate(base: Base, view_name: str | None, records: RecordSet | Iterable[FileRecord],
@@ -147,7 +186,7 @@ def evaluate(base: Base, view_name: str | None, records: RecordSet | Iterable[Fi
     scopes = [Scope(r, ctx) for r in record_set.records]
     for filt in (base.filters, view.filters if view else None):
         if filt is not None:
-            scopes = [s for s in scopes if run.passes(filt, s)]
+            scopes = run.filter(filt, scopes)
     scopes = _sort(run, scopes, view.sort if view else ())
     groups_of = _group(run, scopes, view.group_by) if view and view.group_by else None
     total = len(scopes)
@@ -157,8 +196,13 @@ def evaluate(base: Base, view_name: str | None, records: RecordSet | Iterable[Fi
     getters = [(property_getter(p), run.formula_expr(p), p) for p in order]
     image = property_getter(view.image) if view and view.image else None
 
+    plain_getters = [g for g, _, _ in getters]
+
     def make_row(scope: Scope) -> Row:
-        cells = tuple(resolve_links(run.value(g, scope, e, p), ctx) for g, e, p in getters)
+        try:  # the common case: no cell fails, one try for the row
+            cells = tuple([_resolved(g(scope), ctx) for g in plain_getters])
+        except Exception:  # noqa: BLE001 - again cell by cell, which reports it
+            cells = tuple(_resolved(run.value(g, scope, e, p), ctx) for g, e, p in getters)
         shown = resolve_links(run.value(image, scope, None, "image"), ctx) if image else None
         return Row(scope.record, cells, shown)
 
@@ -182,6 +226,13 @@ def evaluate(base: Base, view_name: str | None, records: RecordSet | Iterable[Fi
     summaries = _summaries(run, columns, rows, view_summaries)
     return ViewResult(view, columns, tuple(rows), tuple(groups), summaries, total,
                       (*base.errors, *run.errors.values()))
+
+
+_PLAIN = frozenset({str, int, float, bool, type(None)})
+
+
+def _resolved(value: Any, ctx: Context) -> Any:
+    return value if type(value) in _PLAIN else resolve_links(value, ctx)
 
 
 def resolve_links(value: Any, ctx: Context) -> Any:

@@ -18,6 +18,7 @@ from .errors import ExprError
 from .functions import (
     DATE_FIELDS,
     DURATION_FIELDS,
+    FILE,
     GLOBALS,
     LAMBDA_METHODS,
     METHOD_NAMES,
@@ -134,7 +135,7 @@ def _name(name: str) -> Fn:
     return lambda s: s.record.properties.get(name)
 
 
-_FILE_FIELDS = frozenset({"name", "basename", "path", "folder", "ext", "size", "ctime",
+FILE_FIELDS = frozenset({"name", "basename", "path", "folder", "ext", "size", "ctime",
                           "mtime", "tags", "links", "embeds", "backlinks"})
 
 
@@ -144,7 +145,7 @@ def _member(node: ast.Member) -> Fn:
         return lambda s: s.record.properties.get(name)
     if node.obj == ast.Name("formula"):
         return lambda s: s.formula(name)
-    if node.obj == ast.Name("file") and name in _FILE_FIELDS:
+    if node.obj == ast.Name("file") and name in FILE_FIELDS:
         return lambda s: getattr(s.record, name)
     obj = _compile(node.obj)
     return lambda s: get_member(obj(s), name, s)
@@ -155,7 +156,7 @@ def get_member(value: Any, name: str, s: Scope) -> Any:
     if isinstance(value, Mapping):
         return value.get(name)
     if isinstance(value, FileRecord):
-        if name in _FILE_FIELDS:
+        if name in FILE_FIELDS:
             return getattr(value, name)
         if name == "file":
             return value
@@ -214,8 +215,16 @@ def _call(node: ast.Call) -> Fn:
 
 
 def _method(node: ast.Method) -> Fn:
-    obj = _compile(node.obj)
     name = node.name
+    if node.obj == ast.Name("file") and name in FILE and all(
+            isinstance(a, ast.Literal) for a in node.args):
+        # file.hasTag("book"), file.inFolder("x"): no dispatch, constant arguments
+        method, consts = FILE[name], tuple(a.value for a in node.args)  # type: ignore[attr-defined]
+        if name == "hasTag" and all(isinstance(c, str) for c in consts):
+            wanted = frozenset(c.lstrip("#").lower() for c in consts)
+            return lambda s: not wanted.isdisjoint(s.record.tag_keys)
+        return lambda s: method(s, s.record, *consts)
+    obj = _compile(node.obj)
     args = tuple(_compile(a) for a in node.args)
     if name in LAMBDA_METHODS:
         def lazy(s: Scope) -> Any:
@@ -251,13 +260,39 @@ def _binary(node: ast.Binary) -> Fn:
     if op in ("<", ">", "<=", ">="):
         test = _COMPARISONS[op]
 
+        fast = _FAST_COMPARE[op]
+
         def ordered(s: Scope) -> bool:
-            result = compare(left(s), right(s), s.ctx)
+            a, b = left(s), right(s)
+            if type(a) is type(b) and type(a) in _ORDERED:
+                return bool(fast(a, b))
+            result = compare(a, b, s.ctx)
             return result is not None and test(result)
         return ordered
+    arith = _FAST_ARITH.get(op)
+    if arith is not None:
+        fast = arith
+
+        def numeric(s: Scope) -> Any:
+            a, b = left(s), right(s)
+            if type(a) in _NUMBERS and type(b) in _NUMBERS:
+                return fast(a, b)
+            return binary_arith(op, a, b)
+        return numeric
     return lambda s: binary_arith(op, left(s), right(s))
 
 
+_NUMBERS = frozenset({int, float})
+_FAST_ARITH: dict[str, Callable[[Any, Any], Any]] = {
+    "+": lambda a, b: a + b, "-": lambda a, b: a - b, "*": lambda a, b: a * b,
+}
+
+
+_ORDERED = frozenset({int, float, str})
+_FAST_COMPARE: dict[str, Callable[[Any, Any], Any]] = {
+    "<": lambda a, b: a < b, ">": lambda a, b: a > b, "<=": lambda a, b: a <= b,
+    ">=": lambda a, b: a >= b,
+}
 _COMPARISONS: dict[str, Callable[[int], bool]] = {
     "<": lambda c: c < 0, ">": lambda c: c > 0, "<=": lambda c: c <= 0, ">=": lambda c: c >= 0,
 }

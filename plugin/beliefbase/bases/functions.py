@@ -431,6 +431,8 @@ def n_to_fixed(sc: Scope, n: float, precision: Any = 0) -> str:
         raise ExprError("toFixed() precision must be between 0 and 100")
     if not math.isfinite(n):
         return to_string(n)
+    if math.fmod(abs(n) * 10 ** places, 1) != 0.5:  # not a tie: Python rounds the same
+        return f"{n:.{places}f}"
     try:
         return str(Decimal(n).quantize(Decimal(1).scaleb(-places), rounding=ROUND_HALF_UP))
     except InvalidOperation:
@@ -566,12 +568,8 @@ def f_has_property(sc: Scope, record: FileRecord, name: Any) -> bool:
 
 
 def f_has_tag(sc: Scope, record: FileRecord, *tags: Any) -> bool:
-    wanted = [to_string(t).lstrip("#").lower() for t in tags]
-    for tag in record.tags:
-        have = tag.lower()
-        if any(have == w or have.startswith(w + "/") for w in wanted if w):
-            return True
-    return False
+    keys = record.tag_keys
+    return any(to_string(t).lstrip("#").lower() in keys for t in tags)
 
 
 def f_in_folder(sc: Scope, record: FileRecord, folder: Any) -> bool:
@@ -612,11 +610,21 @@ METHODS: dict[str, dict[str, MethodFn]] = {
 METHOD_NAMES = frozenset(ANY).union(*METHODS.values())
 
 
+_BY_TYPE: dict[type, dict[str, MethodFn]] = {
+    str: STRING, int: NUMBER, float: NUMBER, tuple: LIST, Date: DATE, Link: LINK,
+    FileRecord: FILE, Regex: REGEXP, bool: {}, type(None): {},
+}
+
+
 def call_method(sc: Scope, receiver: Any, name: str, args: tuple[Any, ...]) -> Any:
     """``receiver.name(args)``; on null every method but the ``ANY`` ones gives null."""
-    receiver = receiver.record if isinstance(receiver, ThisRef) else receiver
-    kind = type_name(receiver)
-    fn = METHODS.get(kind, {}).get(name) or ANY.get(name)
+    if type(receiver) is ThisRef:
+        receiver = receiver.record
+    table = _BY_TYPE.get(type(receiver))
+    if table is None:
+        table = METHODS.get(type_name(receiver), {})
+    fn = table.get(name) or ANY.get(name)
+    kind = type_name(receiver) if fn is None else ""
     if fn is None:
         if receiver is None:
             return None

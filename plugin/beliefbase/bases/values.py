@@ -30,10 +30,13 @@ class Date:
 
     dt: _dt.datetime
     has_time: bool = field(default=False, compare=False)
+    #: milliseconds since 1970-01-01 (what ``number()`` gives; date arithmetic uses it)
+    ms: float = field(init=False, compare=False, repr=False)
 
-    @property
-    def ms(self) -> float:
-        return (self.dt - EPOCH) / _dt.timedelta(milliseconds=1)
+    def __post_init__(self) -> None:
+        delta = self.dt - EPOCH
+        object.__setattr__(self, "ms", (delta.days * 86_400 + delta.seconds) * 1000
+                           + delta.microseconds / 1000)
 
 
 @dataclass(frozen=True, slots=True)
@@ -150,6 +153,8 @@ class FileRecord:
     basename: str = field(init=False)
     folder: str = field(init=False)
     ext: str = field(init=False)
+    #: every tag and its parents (``a/b`` -> ``a/b``, ``a``), lower case: for ``hasTag``
+    tag_keys: frozenset[str] = field(init=False, repr=False)
 
     def __post_init__(self) -> None:
         name = posixpath.basename(self.path)
@@ -158,6 +163,11 @@ class FileRecord:
         object.__setattr__(self, "basename", base if dot else name)
         object.__setattr__(self, "ext", ext if dot else "")
         object.__setattr__(self, "folder", posixpath.dirname(self.path))
+        keys = set()
+        for tag in self.tags:
+            parts = tag.lower().split("/")
+            keys.update("/".join(parts[:i]) for i in range(1, len(parts) + 1))
+        object.__setattr__(self, "tag_keys", frozenset(keys))
 
 
 def make_record(path: str, properties: Mapping[str, Any] | None = None, *,
