@@ -163,7 +163,7 @@ class FileRecord:
         object.__setattr__(self, "basename", base if dot else name)
         object.__setattr__(self, "ext", ext if dot else "")
         object.__setattr__(self, "folder", posixpath.dirname(self.path))
-        keys = set()
+        keys: set[str] = set()
         for tag in self.tags:
             parts = tag.lower().split("/")
             keys.update("/".join(parts[:i]) for i in range(1, len(parts) + 1))
