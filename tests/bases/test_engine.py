@@ -379,3 +379,14 @@ def test_cell_errors_do_not_hide_the_other_cells() -> None:
     result = evaluate(base, None, VAULT, now=NOW)
     assert [type(r.cells[0]).__name__ for r in result.rows] == ["ErrorValue"] * 3
     assert [r.cells[1] for r in result.rows] == [10, 3, 7.5]
+
+
+def test_a_broken_formula_is_reported_once() -> None:
+    base = parse_base("formulas:\n  a: 'price +'\n  b: formula.a * 2\n", "B.base")
+    assert [(e.line, e.message.split(":")[0]) for e in base.errors] == [(2, "formula a")]
+
+
+def test_single_equals_gets_a_hint() -> None:
+    base = parse_base("filters: 'status = \"done\"'\n", "B.base")
+    assert base.errors[0].message.endswith("(compare with ==)")
+    assert base.errors[0].column == 18

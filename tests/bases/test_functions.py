@@ -458,3 +458,12 @@ def test_regexp_matches() -> None:
     assert ev('/^abc$/i.matches("ABC")') is True
     assert ev('/\\d{4}-\\d{2}-\\d{2}/.matches(file.basename)') is False
     assert ev('/^\\d{4}-\\d{2}-\\d{2}$/.matches("2025-05-26")') is True
+
+
+def test_property_access_forms() -> None:
+    from beliefbase.bases import make_record
+    odd = make_record("Odd.md", {"x y": 1, "trueish": 2, "value": 3})
+    assert ev('note["x y"]', odd) == 1
+    assert ev("note.trueish + trueish", odd) == 4  # a name that starts like a keyword
+    assert ev("value", odd) == 3  # outside list methods, value is a property
+    assert ev("[10].map(value + note.value)", odd) == (13,)

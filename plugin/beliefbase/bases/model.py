@@ -223,11 +223,12 @@ def parse_base(yaml_text: str, source_path: str, *, first_line: int = 1) -> Base
         return Base(source_path, None, FrozenDict(), FrozenDict(), FrozenDict(), (),
                     tuple(reader.errors))
     formulas: dict[str, Expr] = {}
-    for name, node in reader.mapping(tree.get("formulas"), "formulas"):
+    declared = reader.mapping(tree.get("formulas"), "formulas")
+    for name, node in declared:
         expr = reader.expr(node, f"formula {name}")
         if expr is not None:
             formulas[name] = expr
-    _check_formulas(reader, formulas, tree)
+    _check_formulas(reader, formulas, {name for name, _ in declared})
     display: dict[str, str] = {}
     for prop, node in reader.mapping(tree.get("properties"), "properties"):
         if isinstance(node, yt.Mapping) and _text(node.get("displayName")) is not None:
@@ -238,16 +239,17 @@ def parse_base(yaml_text: str, source_path: str, *, first_line: int = 1) -> Base
         if expr is not None:
             summaries[name] = expr
     filters = reader.filters(tree.get("filters"), "filters")
-    views = _views(reader, tree.get("views"), formulas, summaries)
+    views = _views(reader, tree.get("views"), {name for name, _ in declared}, summaries)
     return Base(source_path, filters, FrozenDict(formulas), FrozenDict(display),
                 FrozenDict(summaries), views, tuple(reader.errors))
 
 
-def _check_formulas(reader: _Reader, formulas: dict[str, Expr], tree: yt.Mapping) -> None:
-    """Unknown formulas and cycles among formulas are errors (at the formula's line)."""
+def _check_formulas(reader: _Reader, formulas: dict[str, Expr], declared: set[str]) -> None:
+    """Unknown formulas and cycles among formulas are errors (at the formula's line);
+    a formula that is declared but failed to parse has its own error already."""
     deps = {name: formula_refs(expr.node) for name, expr in formulas.items()}
     for name, refs in deps.items():
-        for ref in sorted(refs - formulas.keys()):
+        for ref in sorted(refs - declared):
             expr = formulas[name]
             reader.error(f"formula {name}: no formula named {ref!r}", expr.line - reader.offset,
                          expr.column)
@@ -278,7 +280,7 @@ def _check_formulas(reader: _Reader, formulas: dict[str, Expr], tree: yt.Mapping
                 stack.append((nxt, sorted(deps[nxt] & deps.keys())))
 
 
-def _views(reader: _Reader, node: Any, formulas: dict[str, Expr],
+def _views(reader: _Reader, node: Any, formulas: set[str],
            summaries: dict[str, Expr]) -> tuple[View, ...]:
     if node is None:
         return ()
@@ -294,7 +296,7 @@ def _views(reader: _Reader, node: Any, formulas: dict[str, Expr],
     return tuple(views)
 
 
-def _view(reader: _Reader, node: yt.Mapping, index: int, formulas: dict[str, Expr],
+def _view(reader: _Reader, node: yt.Mapping, index: int, formulas: set[str],
           summaries: dict[str, Expr]) -> View:
     kind = (_text(node.get("type")) or "table").strip()
     name = _text(node.get("name")) or f"View {index + 1}"
@@ -379,7 +381,7 @@ def _limit(reader: _Reader, node: Any) -> int | None:
     return value
 
 
-def _check_property(reader: _Reader, prop: str, formulas: dict[str, Expr], line: int,
+def _check_property(reader: _Reader, prop: str, formulas: set[str], line: int,
                     what: str) -> None:
     if prop.startswith("formula.") and prop[8:] not in formulas:
         reader.error(f"{what}: no formula named {prop[8:]!r}", line)

@@ -208,8 +208,9 @@ def parse_expression(text: str) -> ast.Node:
         lines = text.split("\n")
         raise ExprError("unexpected end of expression", len(lines), len(lines[-1]) + 1) from None
     except UnexpectedCharacters as exc:
-        raise ExprError(f"unexpected character {text[exc.pos_in_stream or 0]!r}",
-                        exc.line, exc.column) from None
+        char = text[exc.pos_in_stream or 0]
+        hint = " (compare with ==)" if char == "=" else ""
+        raise ExprError(f"unexpected character {char!r}{hint}", exc.line, exc.column) from None
     except UnexpectedInput as exc:
         token = getattr(exc, "token", None)
         shown = repr(str(token)) if token is not None and str(token) else "end of expression"
