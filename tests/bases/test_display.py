@@ -97,3 +97,23 @@ def test_hostile_property_stays_text_through_a_base() -> None:
 def test_escape_html_output_is_escaped_again_when_rendered() -> None:
     value = ev('escapeHTML("<i>")')
     assert value == "&lt;i&gt;" and render_html(value) == "&amp;lt;i&amp;gt;"
+
+
+def test_view_context_for_templates() -> None:
+    from beliefbase.bases import view_context
+    base = parse_base("properties:\n  note.status: {displayName: State}\nviews:\n"
+                      "  - type: table\n    filters: price\n    groupBy: {property: status}\n"
+                      "    order: [file.name, status, author]\n    summaries: {status: Unique}\n",
+                      "V.base")
+    data = view_context(evaluate(base, None, [HOSTILE, *RECORDS], now=NOW), href)
+    assert [c["header"] for c in data["columns"]] == ["file name", "State", "author"]
+    assert [g["label"] for g in data["groups"]] == [
+        "<script>alert(1)</script>", "done", "reading", "todo"]
+    hostile = data["groups"][0]["rows"][0]
+    assert hostile["cells"][1] == "&lt;script&gt;alert(1)&lt;/script&gt;"
+    assert hostile["url"] == "/Notes/Hostile/"
+    assert data["groups"][1]["rows"][0]["cells"][2] == (
+        '<a class="bases-link" href="/People/Jane Austen/">Jane Austen</a>')
+    assert data["summaries"]["note.status"]["text"] == "4"
+    assert (data["layout"], data["shown"], data["total"], data["errors"]) == (
+        "table", 5, 5, [])

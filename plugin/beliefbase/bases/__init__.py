@@ -17,6 +17,7 @@ from .engine import Column, Group, Row, Summary, ViewResult, evaluate
 from .errors import BASE_ERROR, BASE_VIEW_FALLBACK, BaseError
 from .expression import evaluate_expression
 from .model import Base, Expr, FilterGroup, SortKey, View, normalize_property, parse_base
+from .present import view_context
 from .records import records_from_compiled
 from .values import (
     Date,
@@ -38,4 +39,5 @@ __all__ = [
     "Link", "RecordSet", "Regex", "Row", "SortKey", "Summary", "View", "ViewResult",
     "evaluate", "evaluate_expression", "format_value", "link_text", "make_record",
     "normalize_property", "parse_base", "records_from_compiled", "render_html", "to_value",
+    "view_context",
 ]
