@@ -41,6 +41,7 @@ def view_context(result: ViewResult, href: Href | None = None) -> dict[str, Any]
     summaries by column id), ``summaries``, ``total``,
     ``shown``, ``errors`` (text) and the cards options."""
     view = result.view
+    groups: list[dict[str, Any]]
     if result.groups:
         groups = [{"label": format_value(g.key) if g.key is not None else "",
                    "label_html": render_html(g.key, href),
