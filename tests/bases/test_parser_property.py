@@ -41,3 +41,17 @@ def test_random_token_soup_evaluates_or_raises_expr_error(text: str) -> None:
 def test_random_yaml_never_raises(text: str) -> None:
     base = parse_base(text, "R.base")
     assert all(e.path == "R.base" and e.line >= 1 for e in base.errors)
+
+
+@settings(max_examples=200, deadline=None)
+@given(st.lists(TOKENS, max_size=20).map(" ".join))
+def test_random_formula_in_a_base_never_raises(text: str) -> None:
+    from beliefbase.bases import evaluate
+
+    from .vault import NOW, VAULT
+    quoted = text.replace("'", "''").replace("\n", " ")
+    base = parse_base(f"formulas:\n  f: '{quoted}'\nviews: [{{type: table, order: "
+                      "[formula.f], sort: [formula.f], summaries: {formula.f: Average}}]\n",
+                      "X.base")
+    result = evaluate(base, None, VAULT, now=NOW)
+    assert base.ok == (len(result.columns) == 1)
