@@ -467,3 +467,13 @@ def test_property_access_forms() -> None:
     assert ev("note.trueish + trueish", odd) == 4  # a name that starts like a keyword
     assert ev("value", odd) == 3  # outside list methods, value is a property
     assert ev("[10].map(value + note.value)", odd) == (13,)
+
+
+def test_dates_kept_as_text_answer_date_methods() -> None:
+    from beliefbase.bases import make_record
+    quoted = make_record("Q.md", {"due": "2025-06-01", "site": "[Home](https://example.org)"})
+    assert ev('due.format("DD/MM/YYYY")', quoted) == "01/06/2025"
+    assert ev("due.year", quoted) == 2025
+    assert ev("due < now()", quoted) is False  # compared as a date
+    assert ev('due.contains("06")', quoted) is True  # still text for text methods
+    assert ev("site", quoted) == Link("https://example.org", "Home")  # Markdown links too

@@ -14,6 +14,7 @@ from typing import Any
 
 from . import ast
 from .context import Fn, Scope
+from .dates import parse_date
 from .errors import ExprError
 from .functions import (
     DATE_FIELDS,
@@ -179,6 +180,9 @@ def get_member(value: Any, name: str, s: Scope) -> Any:
         return len(value)
     if isinstance(value, Date) and name in DATE_FIELDS:
         return DATE_FIELDS[name](value.dt)
+    if isinstance(value, str) and name in DATE_FIELDS:  # a date kept as text
+        as_date = parse_date(value)
+        return DATE_FIELDS[name](as_date.dt) if as_date is not None else None
     if isinstance(value, Duration) and name in DURATION_FIELDS:
         return int(value.total_ms / DURATION_FIELDS[name])
     return None

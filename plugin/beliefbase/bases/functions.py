@@ -624,6 +624,11 @@ def call_method(sc: Scope, receiver: Any, name: str, args: tuple[Any, ...]) -> A
     if table is None:
         table = METHODS.get(type_name(receiver), {})
     fn = table.get(name) or ANY.get(name)
+    if fn is None and type(receiver) is str and name in DATE:
+        # a date kept as text ("2025-05-27" quoted in frontmatter) answers date methods
+        as_date = parse_date(receiver)
+        if as_date is not None:
+            receiver, fn = as_date, DATE[name]
     kind = type_name(receiver) if fn is None else ""
     if fn is None:
         if receiver is None:

@@ -214,7 +214,7 @@ def to_value(raw: Any) -> Any:
     if raw is None or isinstance(raw, (bool, int, float)):
         return raw
     if isinstance(raw, str):
-        return parse_link_text(raw) if _WIKILINK.match(raw) else raw
+        return parse_link_text(raw) if _WIKILINK.match(raw) or _MDLINK.match(raw) else raw
     if isinstance(raw, _dt.datetime):
         if raw.tzinfo is not None:
             raw = raw.astimezone(_dt.UTC).replace(tzinfo=None)
