@@ -131,8 +131,9 @@ class Scope:
             if fn is None:
                 raise ExprError(f"no formula named {name!r}")
             self.cache[name] = _PENDING
-            try:
-                cached = fn(Scope(self.record, self.ctx, self.cache))
+            try:  # formulas never see a lambda's value/index/acc
+                cached = fn(self if self.locals is None else
+                            Scope(self.record, self.ctx, self.cache))
             except BaseException:
                 del self.cache[name]
                 raise

@@ -200,7 +200,8 @@ def evaluate(base: Base, view_name: str | None, records: RecordSet | Iterable[Fi
 
     def make_row(scope: Scope) -> Row:
         try:  # the common case: no cell fails, one try for the row
-            cells = tuple([_resolved(g(scope), ctx) for g in plain_getters])
+            cells = tuple([v if type(v) in _PLAIN else resolve_links(v, ctx)
+                           for v in [g(scope) for g in plain_getters]])
         except Exception:  # noqa: BLE001 - again cell by cell, which reports it
             cells = tuple(_resolved(run.value(g, scope, e, p), ctx) for g, e, p in getters)
         shown = resolve_links(run.value(image, scope, None, "image"), ctx) if image else None

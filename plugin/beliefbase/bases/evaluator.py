@@ -12,6 +12,7 @@ from __future__ import annotations
 from collections.abc import Callable, Mapping
 from typing import Any
 
+from ..frozen import FrozenDict
 from . import ast
 from .context import Fn, Scope
 from .dates import parse_date
@@ -154,6 +155,13 @@ def _member(node: ast.Member) -> Fn:
 
 def get_member(value: Any, name: str, s: Scope) -> Any:
     """``value.name``: a field of a file, date, duration, text or list, an object key."""
+    kind = type(value)
+    if kind is Duration:
+        return int(value.total_ms / DURATION_FIELDS[name]) if name in DURATION_FIELDS else None
+    if kind is Date:
+        return DATE_FIELDS[name](value.dt) if name in DATE_FIELDS else None
+    if kind is FrozenDict or kind is dict:
+        return value.get(name)
     if isinstance(value, Mapping):
         return value.get(name)
     if isinstance(value, FileRecord):
@@ -281,6 +289,8 @@ def _binary(node: ast.Binary) -> Fn:
             a, b = left(s), right(s)
             if type(a) in _NUMBERS and type(b) in _NUMBERS:
                 return fast(a, b)
+            if op == "-" and type(a) is Date and type(b) is Date:  # a duration
+                return Duration(0, a.ms - b.ms)
             return binary_arith(op, a, b)
         return numeric
     return lambda s: binary_arith(op, left(s), right(s))
