@@ -21,11 +21,11 @@ from .functions import (
     DATE_FIELDS,
     DURATION_FIELDS,
     FILE,
-    GLOBALS,
     LAMBDA_METHODS,
     METHOD_NAMES,
     call_method,
 )
+from .global_functions import GLOBALS
 from .ops import binary_arith, compare, equals, negate
 from .values import Date, Duration, FileRecord, ThisRef, truthy
 
