@@ -40,13 +40,6 @@ Global = Callable[..., Any]
 MethodFn = Callable[..., Any]
 
 
-def _need(value: Any, kind: type | tuple[type, ...], what: str, fn: str) -> Any:
-    value = unwrap(value)
-    if not isinstance(value, kind) or (kind is str and not isinstance(value, str)):
-        raise ExprError(f"{fn}() expects {what}, not {type_name(value)}")
-    return value
-
-
 def _int(value: Any, fn: str) -> int:
     n = to_number(value)
     if n is None or (isinstance(n, float) and not math.isfinite(n)):
