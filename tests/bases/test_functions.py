@@ -55,6 +55,10 @@ def test_if() -> None:
     assert ev('if(missing, "yes")') is None
     # the branch not taken is never evaluated
     assert ev('if(true, 1, date("bad"))') == 1
+    from beliefbase.bases import make_record
+    modified = make_record("M.md", {"isModified": True})
+    assert ev('if(isModified, "Modified", "Unmodified")', modified) == "Modified"
+    assert ev('if(isModified, "Modified", "Unmodified")') == "Unmodified"
 
 
 def test_image() -> None:
