@@ -1,0 +1,141 @@
+"""What an evaluation reads: the vault's records (``RecordSet``), ``this``, the
+clock, the base's formulas (``Context``), and one row being evaluated (``Scope``)."""
+
+from __future__ import annotations
+
+import datetime as _dt
+import posixpath
+from collections.abc import Callable, Iterable, Mapping
+from typing import Any
+
+from .errors import ExprError
+from .values import Date, FileRecord, Link, ThisRef, parse_link_text
+
+#: A compiled expression: a function of the row it is evaluated for.
+Fn = Callable[["Scope"], Any]
+
+
+class RecordSet:
+    """The files a base queries, indexed for link resolution.
+
+    Build it once per compile and pass it to every ``evaluate``: records are
+    ordered by path; a link target finds a file by exact path, by path without
+    ``.md``, then by file name or base name, case-insensitively, the
+    alphabetically first path winning (as the notes' own resolver does for
+    unqualified names).
+    """
+
+    __caches__ = ("_memo",)
+
+    def __init__(self, records: Iterable[FileRecord]) -> None:
+        self.records: tuple[FileRecord, ...] = tuple(sorted(records, key=lambda r: r.path))
+        self.by_path: dict[str, FileRecord] = {r.path: r for r in self.records}
+        self._keys: dict[str, FileRecord] = {}
+        for record in reversed(self.records):  # the first path wins
+            stem = record.path.removesuffix(".md")
+            for key in (record.name, record.basename):
+                self._keys[key.lower()] = record
+            self._keys[record.path.lower()] = record
+            self._keys[stem.lower()] = record
+        self._memo: dict[str, FileRecord | None] = {}
+
+    def resolve(self, target: str) -> FileRecord | None:
+        """The record a link target (``Note``, ``folder/Note.md``, ``[[Note#h|x]]``) names."""
+        if target in self._memo:
+            return self._memo[target]
+        text = parse_link_text(target).target if "[" in target else target
+        text = text.split("#", 1)[0].split("|", 1)[0].strip().lstrip("/")
+        found = self.by_path.get(text) or self._keys.get(text.lower())
+        if found is None and "/" in text:
+            found = self._keys.get(posixpath.basename(text).lower())
+            if found is not None and not found.path.lower().removesuffix(".md").endswith(
+                    text.lower().removesuffix(".md")):
+                found = None
+        self._memo[target] = found
+        return found
+
+    def link_path(self, link: Link) -> str | None:
+        if link.path is not None:
+            return link.path
+        if link.is_external:
+            return None
+        found = self.resolve(link.target)
+        return found.path if found is not None else None
+
+    def record_of(self, link: Link) -> FileRecord | None:
+        path = self.link_path(link)
+        return self.by_path.get(path) if path is not None else None
+
+
+_EMPTY = FileRecord(path="")
+
+
+class Context:
+    """One evaluation: records, ``this``, the moment ``now()`` means, formulas."""
+
+    def __init__(self, records: RecordSet, this: FileRecord | None, now: _dt.datetime,
+                 formulas: Mapping[str, Fn], seed: str = "") -> None:
+        self.records = records
+        self.this = this
+        self.this_ref = ThisRef(this) if this is not None else None
+        self.now = Date(now.replace(tzinfo=None), True)
+        self.today = Date(_dt.datetime(now.year, now.month, now.day), False)
+        self.formulas = formulas
+        self.seed = seed
+        self._this_scope: Scope | None = None
+
+    def link_path(self, link: Link) -> str | None:
+        return self.records.link_path(link)
+
+    def resolve(self, target: str) -> FileRecord | None:
+        return self.records.resolve(target)
+
+    def scope(self, record: FileRecord | None) -> Scope:
+        return Scope(record or _EMPTY, self)
+
+    def this_scope(self) -> Scope:
+        """The row of ``this`` (``this.formula.x`` evaluates formulas for it)."""
+        if self._this_scope is None:
+            self._this_scope = Scope(self.this or _EMPTY, self)
+        return self._this_scope
+
+
+_PENDING = object()
+
+
+class Scope:
+    """One row: its record, its formula values (memoised), lambda variables."""
+
+    __slots__ = ("record", "ctx", "cache", "locals")
+
+    def __init__(self, record: FileRecord, ctx: Context,
+                 cache: dict[str, Any] | None = None,
+                 locals_: dict[str, Any] | None = None) -> None:
+        self.record = record
+        self.ctx = ctx
+        self.cache: dict[str, Any] = {} if cache is None else cache
+        self.locals = locals_
+
+    def child(self, locals_: dict[str, Any]) -> Scope:
+        """A scope for a lambda argument (``value``, ``index``, ``acc``) of this row."""
+        merged = dict(self.locals) if self.locals else {}
+        merged.update(locals_)
+        return Scope(self.record, self.ctx, self.cache, merged)
+
+    def formula(self, name: str) -> Any:
+        cached = self.cache.get(name, _PENDING)
+        if cached is _PENDING:
+            if name in self.cache:
+                raise ExprError(f"formula.{name} refers to itself (a cycle)")
+            fn = self.ctx.formulas.get(name)
+            if fn is None:
+                raise ExprError(f"no formula named {name!r}")
+            self.cache[name] = _PENDING
+            try:  # formulas never see a lambda's value/index/acc
+                cached = fn(self if self.locals is None else
+                            Scope(self.record, self.ctx, self.cache))
+            except BaseException:
+                del self.cache[name]
+                raise
+            self.cache[name] = cached
+        return cached

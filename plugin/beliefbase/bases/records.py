@@ -1,0 +1,79 @@
+"""``FileRecord``s from a compile: what a base sees of the vault.
+
+Read-only use of ``Compiled``: every published document (notes and nodes) and
+every attachment, never a draft.  Links and embeds are the document's resolved
+links in source order (frontmatter links included, as the compile resolves
+them); a link to a draft or to nothing keeps its text and no ``path``.
+Dates come from ``dates`` (the site's note dates: frontmatter, git, file), else
+the frontmatter's ``created``/``date`` and ``modified``/``updated``; no clock
+and no git are read here, so records are a function of the compile.
+"""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Callable, Mapping
+from typing import TYPE_CHECKING, Any
+
+from ..frozen import FrozenDict
+from .context import RecordSet
+from .values import Date, FileRecord, Link, to_value
+
+if TYPE_CHECKING:
+    from ..builder.compiled import Compiled
+
+#: path -> (created, modified), each a date, a datetime or None
+DatesOf = Callable[[str], tuple[Any, Any]]
+
+
+def records_from_compiled(compiled: Compiled, dates: DatesOf | None = None) -> RecordSet:
+    """The ``RecordSet`` of every published file of ``compiled``."""
+    published = compiled.published
+    visible = set(published) | set(compiled.assets)
+    records: list[FileRecord] = []
+    for path, doc in published.items():
+        links: list[Link] = []
+        embeds: list[Link] = []
+        for resolved in compiled.links.get(path, ()):
+            ref = resolved.link
+            if not ref.target:
+                continue  # [[#Heading]]: a link inside the page itself
+            target = resolved.target if resolved.resolved and resolved.target in visible \
+                else None
+            (embeds if ref.is_embed else links).append(Link(ref.target, ref.display, target))
+        backlinks = tuple(dict.fromkeys(
+            b.source for b in compiled.backlinks.get(path, ()) if b.source in published))
+        created, modified = dates(path) if dates else _frontmatter_dates(doc.meta)
+        records.append(FileRecord(
+            path=path, size=_size(compiled, path),
+            ctime=_date(created), mtime=_date(modified), tags=tuple(doc.tags),
+            links=tuple(links), embeds=tuple(embeds),
+            backlinks=tuple(Link(b, None, b) for b in backlinks),
+            properties=FrozenDict({str(k): to_value(v) for k, v in doc.meta.items()}),
+        ))
+    for path in sorted(compiled.assets):
+        created, modified = dates(path) if dates else (None, None)
+        records.append(FileRecord(path=path, size=_size(compiled, path),
+                                  ctime=_date(created), mtime=_date(modified)))
+    return RecordSet(records)
+
+
+def _frontmatter_dates(meta: Mapping[str, Any]) -> tuple[Any, Any]:
+    created = meta.get("created", meta.get("date"))
+    modified = meta.get("modified", meta.get("updated"))
+    return created, modified
+
+
+def _date(value: Any) -> Date | None:
+    if isinstance(value, str):
+        from .dates import parse_date
+        return parse_date(value)
+    converted = to_value(value)
+    return converted if isinstance(converted, Date) else None
+
+
+def _size(compiled: Compiled, path: str) -> int:
+    try:
+        return os.stat(os.path.join(compiled.options.docs_dir, path)).st_size
+    except (OSError, ValueError):
+        return 0

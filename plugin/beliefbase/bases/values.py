@@ -1,0 +1,299 @@
+"""The values an expression computes with, and the file records it reads.
+
+Plain Python stands for the JavaScript-like primitives: ``None`` (null),
+``bool``, ``int``/``float`` (number), ``str``, ``tuple`` (list) and ``Mapping``
+(object).  The rest are frozen classes here: ``Date``, ``Duration``, ``Link``,
+``Regex``, ``Html``, ``Image``, ``Icon``, ``ErrorValue`` and ``FileRecord``
+(a file of the vault, what ``file`` and ``this.file`` are).
+"""
+
+from __future__ import annotations
+
+import datetime as _dt
+import math
+import posixpath
+import re
+from collections.abc import Iterable, Mapping
+from dataclasses import dataclass, field
+from decimal import Decimal
+from typing import Any
+
+from ..frozen import FrozenDict
+
+EPOCH = _dt.datetime(1970, 1, 1)
+MS_PER_DAY = 86_400_000
+
+
+@dataclass(frozen=True, slots=True, order=True)
+class Date:
+    """A date, or a date and time (``has_time``); naive, read as UTC."""
+
+    dt: _dt.datetime
+    has_time: bool = field(default=False, compare=False)
+    #: milliseconds since 1970-01-01 (what ``number()`` gives; date arithmetic uses it)
+    ms: float = field(init=False, compare=False, repr=False)
+
+    def __post_init__(self) -> None:
+        delta = self.dt - EPOCH
+        object.__setattr__(self, "ms", (delta.days * 86_400 + delta.seconds) * 1000
+                           + delta.microseconds / 1000)
+
+
+@dataclass(frozen=True, slots=True)
+class Duration:
+    """A span: calendar months (``"1M"``, ``"1y"``) plus milliseconds."""
+
+    months: int = 0
+    ms: float = 0.0
+
+    @property
+    def total_ms(self) -> float:
+        """Milliseconds, a month counted as 30 days (for comparisons and ``number()``)."""
+        return self.months * 30 * MS_PER_DAY + self.ms
+
+
+@dataclass(frozen=True, slots=True)
+class Link:
+    """A link value: ``[[target|display]]`` in frontmatter, ``link()``, ``file.asLink()``.
+
+    ``path`` is the vault path of the file it resolves to (``None``: not resolved
+    yet, or to nothing; the engine resolves against the records it is given).
+    """
+
+    target: str
+    display: Any = None
+    path: str | None = None
+
+    @property
+    def is_external(self) -> bool:
+        return bool(_URL.match(self.target))
+
+
+_URL = re.compile(r"^[a-zA-Z][a-zA-Z0-9+.-]*:")
+
+
+@dataclass(frozen=True, slots=True)
+class Regex:
+    """A regular expression literal ``/source/flags`` (JavaScript syntax, run by ``re``)."""
+
+    source: str
+    flags: str
+    compiled: re.Pattern[str] = field(compare=False, repr=False)
+
+    @classmethod
+    def make(cls, source: str, flags: str = "") -> Regex:
+        bad = set(flags) - set("gimsuyd")
+        if bad:
+            raise ValueError(f"unknown flag {''.join(sorted(bad))!r}")
+        pyflags = (re.I if "i" in flags else 0) | (re.M if "m" in flags else 0) | (
+            re.S if "s" in flags else 0)
+        pattern = re.sub(r"\(\?<([A-Za-z_]\w*)>", r"(?P<\1>", source)
+        pattern = re.sub(r"\\k<([A-Za-z_]\w*)>", r"(?P=\1)", pattern)
+        try:
+            compiled = re.compile(pattern, pyflags)
+        except (re.error, OverflowError, RecursionError) as exc:
+            raise ValueError(str(exc)) from None
+        return cls(source, flags, compiled)
+
+    @property
+    def is_global(self) -> bool:
+        return "g" in self.flags
+
+
+@dataclass(frozen=True, slots=True)
+class Html:
+    """``html(s)``: shown as escaped text, never as markup (queries are data)."""
+
+    text: str
+
+
+@dataclass(frozen=True, slots=True)
+class Image:
+    """``image(x)``: a local file (``link``) or a URL / colour (``src``)."""
+
+    src: str
+    link: Link | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class Icon:
+    """``icon(name)``: a Lucide icon name."""
+
+    name: str
+
+
+@dataclass(frozen=True, slots=True)
+class ErrorValue:
+    """A cell whose expression failed for this row."""
+
+    message: str
+
+
+@dataclass(frozen=True, slots=True, eq=False)
+class FileRecord:
+    """One file of the vault as Bases sees it (``file.*`` and its note properties).
+
+    ``properties`` hold engine values (``to_value``): wikilinks are ``Link``s,
+    YAML dates ``Date``s, lists tuples.  ``tags`` are without ``#``, nested ones
+    as written (``book/fiction``); ``links``, ``embeds`` and ``backlinks`` are
+    ``Link``s with their target's ``path`` when resolved.  Equality is identity:
+    the engine compares files by ``path``.
+    """
+
+    path: str
+    size: int = 0
+    ctime: Date | None = None
+    mtime: Date | None = None
+    tags: tuple[str, ...] = ()
+    links: tuple[Link, ...] = ()
+    embeds: tuple[Link, ...] = ()
+    backlinks: tuple[Link, ...] = ()
+    properties: Mapping[str, Any] = field(default_factory=FrozenDict)
+    name: str = field(init=False)
+    basename: str = field(init=False)
+    folder: str = field(init=False)
+    ext: str = field(init=False)
+    #: every tag and its parents (``a/b`` -> ``a/b``, ``a``), lower case: for ``hasTag``
+    tag_keys: frozenset[str] = field(init=False, repr=False)
+
+    def __post_init__(self) -> None:
+        name = posixpath.basename(self.path)
+        base, dot, ext = name.rpartition(".")
+        object.__setattr__(self, "name", name)
+        object.__setattr__(self, "basename", base if dot else name)
+        object.__setattr__(self, "ext", ext if dot else "")
+        object.__setattr__(self, "folder", posixpath.dirname(self.path))
+        keys: set[str] = set()
+        for tag in self.tags:
+            parts = tag.lower().split("/")
+            keys.update("/".join(parts[:i]) for i in range(1, len(parts) + 1))
+        object.__setattr__(self, "tag_keys", frozenset(keys))
+
+
+def make_record(path: str, properties: Mapping[str, Any] | None = None, *,
+                size: int = 0, ctime: Any = None, mtime: Any = None,
+                tags: Iterable[str] = (), links: Iterable[Any] = (),
+                embeds: Iterable[Any] = (), backlinks: Iterable[Any] = ()) -> FileRecord:
+    """A ``FileRecord`` from plain data (YAML values, link targets as text or ``Link``)."""
+
+    def as_links(items: Iterable[Any]) -> tuple[Link, ...]:
+        return tuple(i if isinstance(i, Link) else parse_link_text(str(i)) for i in items)
+
+    return FileRecord(
+        path=path, size=size,
+        ctime=_as_date(ctime), mtime=_as_date(mtime),
+        tags=tuple(t.lstrip("#") for t in tags),
+        links=as_links(links), embeds=as_links(embeds), backlinks=as_links(backlinks),
+        properties=FrozenDict({str(k): to_value(v) for k, v in (properties or {}).items()}),
+    )
+
+
+def _as_date(value: Any) -> Date | None:
+    converted = to_value(value)
+    return converted if isinstance(converted, Date) else None
+
+
+_WIKILINK = re.compile(r"^\s*!?\[\[([^\[\]]+)\]\]\s*$")
+_MDLINK = re.compile(r"^\s*\[([^\[\]]*)\]\(([^()\s]+)\)\s*$")
+
+
+def parse_link_text(text: str) -> Link:
+    """``[[target#h|display]]``, ``[display](target)`` or a bare target -> ``Link``."""
+    m = _WIKILINK.match(text)
+    if m:
+        target, _, display = m.group(1).partition("|")
+        return Link(target.strip(), display.strip() or None)
+    m = _MDLINK.match(text)
+    if m:
+        return Link(m.group(2), m.group(1) or None)
+    return Link(text.strip())
+
+
+def to_value(raw: Any) -> Any:
+    """A YAML/Python value -> an engine value (wikilink strings become ``Link``s)."""
+    if raw is None or isinstance(raw, (bool, int, float)):
+        return raw
+    if isinstance(raw, str):
+        return parse_link_text(raw) if _WIKILINK.match(raw) or _MDLINK.match(raw) else raw
+    if isinstance(raw, _dt.datetime):
+        if raw.tzinfo is not None:
+            raw = raw.astimezone(_dt.UTC).replace(tzinfo=None)
+        return Date(raw, True)
+    if isinstance(raw, _dt.date):
+        return Date(_dt.datetime(raw.year, raw.month, raw.day), False)
+    if isinstance(raw, (list, tuple, set, frozenset)):
+        items = sorted(raw, key=str) if isinstance(raw, (set, frozenset)) else raw
+        return tuple(to_value(v) for v in items)
+    if isinstance(raw, Mapping):
+        return FrozenDict({str(k): to_value(v) for k, v in raw.items()})
+    if isinstance(raw, (Date, Duration, Link, Regex, Html, Image, Icon, FileRecord)):
+        return raw
+    return str(raw)
+
+
+def is_number(value: Any) -> bool:
+    return isinstance(value, (int, float)) and not isinstance(value, bool)
+
+
+def type_name(value: Any) -> str:
+    """The Bases type of a value, as ``isType()`` names it."""
+    if value is None:
+        return "null"
+    if isinstance(value, bool):
+        return "boolean"
+    if isinstance(value, (int, float)):
+        return "number"
+    if isinstance(value, str):
+        return "string"
+    if isinstance(value, tuple):
+        return "list"
+    if isinstance(value, Mapping):
+        return "object"
+    return _TYPE_NAMES.get(type(value), "unknown")
+
+
+_TYPE_NAMES: dict[type, str] = {
+    Date: "date", Duration: "duration", Link: "link", Regex: "regexp", Html: "html",
+    Image: "image", Icon: "icon", FileRecord: "file", ErrorValue: "error",
+}
+
+
+def truthy(value: Any) -> bool:
+    """JavaScript truthiness: null, false, 0, NaN and "" are false, all else true."""
+    if value is None or value is False:
+        return False
+    if value is True:
+        return True
+    if isinstance(value, (int, float)):
+        return value == value and value != 0
+    if isinstance(value, str):
+        return value != ""
+    return not isinstance(value, ErrorValue)
+
+
+def number_text(value: float) -> str:
+    """A number as JavaScript's ``String(n)`` writes it (``3``, ``0.1``, ``1e+21``)."""
+    if isinstance(value, int):
+        return str(value)
+    if math.isnan(value):
+        return "NaN"
+    if math.isinf(value):
+        return "Infinity" if value > 0 else "-Infinity"
+    if value.is_integer() and abs(value) < 1e21:
+        return str(int(value))
+    text = repr(value)
+    if "e" in text and 1e-7 <= abs(value) < 1e21:  # JavaScript writes these in full
+        return format(Decimal(text), "f")
+    if "e" in text:
+        mantissa, exp = text.split("e")
+        sign = "-" if exp.startswith("-") else "+"
+        return f"{mantissa}e{sign}{exp.lstrip('+-').lstrip('0') or '0'}"
+    return text
+
+
+@dataclass(frozen=True, slots=True, eq=False)
+class ThisRef:
+    """``this``: the base's own file or the note embedding it (``this.file``,
+    ``this.x``, ``this.formula.x``); equal to that file in comparisons."""
+
+    record: FileRecord
