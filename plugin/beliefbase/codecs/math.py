@@ -9,8 +9,11 @@ regions, so they agree on what is math.
 Delimiters follow Obsidian (and Pandoc's ``tex_math_dollars``):
 
 * ``$$`` opens display math, on a line of its own or inside a paragraph, and
-  the next ``$$`` closes it; opened on its own line it may hold blank lines,
-  otherwise it ends with its paragraph;
+  the next ``$$`` closes it, across blank lines too (Obsidian);
+* no formula runs across a heading line: a stray ``$$`` never swallows one;
+* nothing in a formula is Markdown or code: a backtick, ``|``, ``<`` or ``_``
+  inside it is LaTeX (``codecs.mask.code_and_math`` reads code spans and
+  formulas in one pass, the one that opens first wins);
 * an opening ``$`` is not followed by whitespace; the next unescaped ``$`` in
   its paragraph closes it if it is not preceded by whitespace nor followed by
   a digit, else the opener is text: "costs $5 and $10" is not math;
@@ -45,6 +48,8 @@ from .grammar import MATH_DISPLAY, MATH_INLINE
 from .grammar import WIKILINK as _WIKILINK
 
 _BLANK_LINE = re.compile(r"\n[ \t>]*\n")
+# A heading line (in a quote too): a formula never runs across one.
+_HEADING_LINE = re.compile(r"\n(?:[ ]{0,3}>[ ]?)*[ ]{0,3}#{1,6}(?:[ \t]|\n)")
 # What toc.strip_tags removes from a heading's HTML to name it.
 _TAGS = re.compile(r"<[^>]*>")
 # What may stand before a display block's `$$` on its line: indentation and quote markers.
@@ -92,9 +97,25 @@ def find_math(text: str, code: list[tuple[int, int]]) -> list[Formula]:
     if MATH_INLINE not in text:
         return []
     starts = [start for start, _ in code]
-    links = _wikilinks(text) if "[[" in text else []
+    links = wikilink_spans(text)
     found: list[Formula] = []
-    at = text.find(MATH_INLINE)
+    formula = next_formula(text, 0, code, starts, links)
+    while formula is not None:
+        found.append(formula)
+        formula = next_formula(text, formula.end, code, starts, links)
+    return found
+
+
+def wikilink_spans(text: str) -> list[tuple[int, int]]:
+    """(start, end) of each wikilink or embed: a ``$`` inside one is text."""
+    return _wikilinks(text) if "[[" in text else []
+
+
+def next_formula(text: str, at: int, code: list[tuple[int, int]], starts: list[int],
+                 links: list[tuple[int, int]]) -> Formula | None:
+    """The first formula of ``text`` opening at or after ``at``, outside ``code`` (sorted
+    regions; ``starts``: their starts) and ``links`` (``wikilink_spans``)."""
+    at = text.find(MATH_INLINE, at)
     while at >= 0:
         i = bisect_right(starts, at) - 1
         if i >= 0 and code[i][1] > at:
@@ -110,12 +131,10 @@ def find_math(text: str, code: list[tuple[int, int]]) -> list[Formula]:
             continue
         limit = starts[i + 1] if i + 1 < len(starts) else len(text)
         formula = (_display(text, at, limit) if run == 2 else _inline(text, at, limit))
-        if formula is None:
-            at = text.find(MATH_INLINE, at + run)
-            continue
-        found.append(formula)
-        at = text.find(MATH_INLINE, formula.end)
-    return found
+        if formula is not None:
+            return formula
+        at = text.find(MATH_INLINE, at + run)
+    return None
 
 
 def _wikilinks(text: str) -> list[tuple[int, int]]:
@@ -143,13 +162,19 @@ def _crosses_paragraph(text: str, start: int, end: int) -> bool:
     return _BLANK_LINE.search(text, start, end) is not None
 
 
+def _crosses_heading(text: str, start: int, end: int) -> bool:
+    """Is a line of ``text[start:end]`` a heading?  No formula swallows one: a stray
+    ``$$`` pairs with a later one only within the same section."""
+    return text.find("#", start, end) >= 0 and _HEADING_LINE.search(text, start, end) is not None
+
+
 def _display(text: str, at: int, limit: int) -> Formula | None:
     line_start = text.rfind("\n", 0, at) + 1
     own_line = _CONTAINER.match(text, line_start, at).end() == at  # type: ignore[union-attr]
     close = text.find(MATH_DISPLAY, at + 2, limit)
     while close >= 0 and _escaped(text, close):
         close = text.find(MATH_DISPLAY, close + 1, limit)
-    if close < 0 or (not own_line and _crosses_paragraph(text, at, close)):
+    if close < 0 or _crosses_heading(text, at, close):
         return None
     latex = text[at + 2:close]
     if not latex.strip():
@@ -170,7 +195,7 @@ def _inline(text: str, at: int, limit: int) -> Formula | None:
         close = text.find(MATH_INLINE, close + 1, limit)
     if close < 0 or text[close - 1].isspace() or (
         close + 1 < len(text) and text[close + 1].isdigit()
-    ) or _crosses_paragraph(text, at, close):
+    ) or _crosses_paragraph(text, at, close) or _crosses_heading(text, at, close):
         return None
     line_start = text.rfind("\n", 0, at) + 1
     return Formula(at, close + 1, _unquote(text[at + 1:close], text, line_start), False, False)
