@@ -6,14 +6,17 @@ import markdown
 import pytest
 from beliefbase.codecs.inline import plain_text
 from beliefbase.codecs.markdown import parse_markdown
-from beliefbase.codecs.mask import code_only_regions, mask
+from beliefbase.codecs.mask import code_and_math, code_only_regions, mask
 from beliefbase.codecs.math import find_math, to_mathml
 from beliefbase.site.markdown.callouts import CalloutExtension
 from beliefbase.site.markdown.math import MathExtension
 
 
 def formulas(text: str) -> list[tuple[str, bool]]:
-    return [(f.latex, f.display) for f in find_math(text, code_only_regions(text))]
+    found = [(f.latex, f.display) for f in code_and_math(text)[1]]
+    # the same formulas from the code regions alone (what the page and codec agree on)
+    assert found == [(f.latex, f.display) for f in find_math(text, code_only_regions(text))]
+    return found
 
 
 @pytest.mark.parametrize(("text", "expected"), [
@@ -30,7 +33,12 @@ def formulas(text: str) -> list[tuple[str, bool]]:
     (r"\\$x$", [("x", False)]),                  # an escaped backslash, then math
     ("`$x$` and ```$y$```", []),                 # code spans
     ("```\n$x$\n```\n", []),                     # fences
-    ("$a `b` c$", []),                           # math cannot run into code
+    ("$a `b` c$", [("a `b` c", False)]),         # a backtick in math is LaTeX
+    ("$$\\text{`Roma`}$$\n\n## H\n", [("\\text{`Roma`}", True)]),
+    ("`a $x` b$", []),                           # the code span opens first
+    ("a $$x\n\ny$$ b", [("x\n\ny", True)]),      # in a paragraph, across a blank line
+    ("a $$x\n## H\ny$$ b", []),                 # never across a heading
+    ("a $x\n# H\ny$ b", []),
     ("$a\nb$", [("a\nb", False)]),               # one paragraph, two lines
     ("$a\n\nb$", []),                            # not across paragraphs
     ("$$x$$", [("x", True)]),

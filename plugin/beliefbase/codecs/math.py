@@ -10,7 +10,9 @@ Delimiters follow Obsidian (and Pandoc's ``tex_math_dollars``):
 
 * ``$$`` opens display math, on a line of its own or inside a paragraph, and
   the next ``$$`` closes it, across blank lines too (Obsidian);
-* no formula runs across a heading line: a stray ``$$`` never swallows one;
+* a formula opened inside a paragraph never runs across a heading line: a stray
+  ``$$`` never swallows one (a ``$$`` on its own line opens a block, which, like a
+  fence, holds anything up to its closing ``$$``);
 * nothing in a formula is Markdown or code: a backtick, ``|``, ``<`` or ``_``
   inside it is LaTeX (``codecs.mask.code_and_math`` reads code spans and
   formulas in one pass, the one that opens first wins);
@@ -174,7 +176,7 @@ def _display(text: str, at: int, limit: int) -> Formula | None:
     close = text.find(MATH_DISPLAY, at + 2, limit)
     while close >= 0 and _escaped(text, close):
         close = text.find(MATH_DISPLAY, close + 1, limit)
-    if close < 0 or _crosses_heading(text, at, close):
+    if close < 0 or (not own_line and _crosses_heading(text, at, close)):
         return None
     latex = text[at + 2:close]
     if not latex.strip():
