@@ -33,7 +33,9 @@ Conversion is latex2mathml's (pure Python, at build time: the page needs no
 script and loads nothing; current browsers render MathML Core).  Its output is
 parsed and rebuilt from an allowlist of MathML elements and attributes, so no
 formula can put HTML or a link into the page.  A formula it cannot convert,
-or with a command it does not know, is shown as its source.
+or with a command it does not know, is shown as its source.  Where latex2mathml
+falls short of what Obsidian's MathJax renders (``\\Big\\vert``, ``<`` in
+``\\text{}``, ``\\textbraceleft``), ``codecs.latex_fixes`` rewrites the source first.
 """
 
 from __future__ import annotations
@@ -48,6 +50,7 @@ from xml.etree import ElementTree as etree
 # The delimiters, and a wikilink or an embed (whose `$` is text), are grammar's.
 from .grammar import MATH_DISPLAY, MATH_INLINE
 from .grammar import WIKILINK as _WIKILINK
+from .latex_fixes import prepare, restore
 
 _BLANK_LINE = re.compile(r"\n[ \t>]*\n")
 # A heading line (in a quote too): a formula never runs across one.
@@ -230,7 +233,7 @@ def to_mathml(latex: str, display: bool) -> tuple[str | None, str]:
     """
     from latex2mathml.converter import convert  # slow to import: only for notes with math
 
-    source = _ALIGNED.sub(r"\\\1{align*}", latex.strip())
+    source = prepare(_ALIGNED.sub(r"\\\1{align*}", latex.strip()))
     try:
         raw = convert(source, display="block" if display else "inline")
     except Exception as exc:  # noqa: BLE001 - latex2mathml raises many kinds
@@ -242,6 +245,7 @@ def to_mathml(latex: str, display: bool) -> tuple[str | None, str]:
     problem = _clean(root)
     if problem:
         return None, problem
+    restore(root)
     return etree.tostring(root, encoding="unicode", short_empty_elements=True), ""
 
 
