@@ -153,3 +153,26 @@ def test_math_error_is_reported_at_file_line_column() -> None:
         ("docs/note.md", 6, 5, "info")]
     assert errors[0].message.startswith("could not convert this formula: ")
     assert errors[0].message.endswith("; it is shown as source (check the LaTeX)")
+
+
+@pytest.mark.parametrize(("latex", "needle"), [
+    (r"\Big\vert x \Big\vert", 'maxsize="1.623em">|</mo>'),
+    (r"\bigg\vert y \bigg\vert", 'maxsize="2.047em">|</mo>'),
+    (r"\Big\langle x \Big\rangle", "\u27e8</mo>"),
+    (r"\big\| x \big\|", "\u2016</mo>"),
+    (r"\bigl\{ x \bigr\}", ">{</mo>"),
+    (r"\text{a < b}", "<mtext>a\xa0&lt;\xa0b</mtext>"),
+    (r"\text{a > b \& c \% d}", "<mtext>a\xa0&gt;\xa0b\xa0&amp;\xa0c\xa0%\xa0d</mtext>"),
+    (r"\textbraceleft x \textbraceright", "<mi>{</mi><mi>x</mi><mi>}</mi>"),
+    (r"x = 1 \label{eq:one}", "<mi>x</mi><mo>=</mo><mn>1</mn></mrow>"),
+])
+def test_latex_that_mathjax_renders_converts(latex: str, needle: str) -> None:
+    mathml, why = to_mathml(latex, False)
+    assert mathml is not None, why
+    assert needle in mathml
+    assert "\\" not in mathml  # no command left as text
+
+
+def test_a_formula_that_still_fails_says_why() -> None:
+    mathml, why = to_mathml(r"\frac{1}{", False)
+    assert mathml is None and "ends too early" in why

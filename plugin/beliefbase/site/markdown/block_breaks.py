@@ -10,7 +10,9 @@ line.  Read with the block rules of ``codecs.grammar``:
   or a callout's last line or a list item starts a code block: a blank line is
   put before it (``>`` when it stays in the same quote), so the paragraph,
   quote, callout or list ends there and the code is not pulled into it with
-  everything after it.  After a closing fence the next line starts a new block
+  everything after it.  A heading ends a list above it; a list item or a
+  thematic break directly under a quote ends the quote (it is no lazy
+  continuation of the quote's paragraph).  After a closing fence the next line starts a new block
   (a list written directly under the code is a list).  A fence indented under
   a list item belongs to the item and is left as it is; lines inside a fence
   or a formula are never touched.
@@ -21,13 +23,22 @@ line.  Read with the block rules of ``codecs.grammar``:
 
 from __future__ import annotations
 
+import re
 from bisect import bisect_right
 from xml.etree import ElementTree as etree
 
 from markdown.blockprocessors import BlockQuoteProcessor
 from markdown.preprocessors import Preprocessor
 
-from ...codecs.grammar import BLANK, QUOTED, fence_closes, fence_opens
+from ...codecs.grammar import (
+    BLANK,
+    HEADING,
+    INTERRUPTING_ITEM,
+    QUOTED,
+    THEMATIC_BREAK,
+    fence_closes,
+    fence_opens,
+)
 from ...codecs.mask import code_and_math
 
 #: How far a fence may be indented (after its quote markers) and still be a block of
@@ -55,8 +66,8 @@ class BlockBreaks(Preprocessor):
     """Insert the blank lines that end a block where CommonMark ends it (module doc)."""
 
     def run(self, lines: list[str]) -> list[str]:
-        if not any("```" in line or "~~~" in line for line in lines):
-            return lines
+        if not any(line.startswith((">", "```", "~~~", "#", " ")) for line in lines):
+            return lines  # no fence, quote or heading that could end a block early
         math = _math_lines("\n".join(lines))
         math_starts = [first for first, _ in math]
         out: list[str] = []
@@ -82,21 +93,39 @@ class BlockBreaks(Preprocessor):
                 out.append(line)  # inside a formula
                 previous = depth
                 continue
-            blank = BLANK.match(line) is not None and not content.strip()
+            blank = not content.strip() and BLANK.match(line) is not None
             if closed is not None and not blank:
                 # the line under a closing fence starts a new block (in the fence's
                 # quote if it is still in it, else outside it)
-                out.append(closed[1] if depth >= closed[0] else "")
+                out.append(closed[1] if depth >= closed[0] else prefix.rstrip())
+                previous = -1
             closed = None
-            if (m := fence_opens(content)) is not None:
-                indent = len(m.group("indent").expandtabs(4))
-                own = indent < _OWN_INDENT
-                if own and previous >= depth >= 0 and not (out and out[-1] == prefix.rstrip()):
-                    out.append(prefix.rstrip())  # ends the paragraph (and deeper quotes)
-                fence = (m.group("fence"), depth, own)
+            opened = fence_opens(content)
+            if previous >= depth and _ends_block_above(content, opened, previous > depth) \
+                    and not (out and out[-1] == prefix.rstrip()):
+                out.append(prefix.rstrip())  # ends the paragraph (and deeper quotes)
+            if opened is not None:
+                fence = (opened.group("fence"), depth, _own(content))
             out.append(line)
             previous = -1 if blank else depth
         return out
+
+
+def _own(content: str) -> bool:
+    """Is a block starting on this line (after its quote markers) a block of the quote
+    or the page, not of a list item above it?"""
+    return len(content) - len(content.lstrip(" ")) < _OWN_INDENT
+
+
+def _ends_block_above(content: str, fence: re.Match[str] | None, leaves_quote: bool) -> bool:
+    """Does this line, written directly under a non-blank one, start a block that
+    ends the one above?  A fence or a heading always does (unless indented into a list
+    item); a list item or a thematic break does when the line above is deeper in a
+    quote (it is no lazy continuation of the quote's paragraph)."""
+    if fence is not None or HEADING.match(content):
+        return _own(content)
+    return leaves_quote and bool(INTERRUPTING_ITEM.match(content)
+                                 or THEMATIC_BREAK.match(content))
 
 
 class SeparateQuotes(BlockQuoteProcessor):
