@@ -110,3 +110,8 @@ def test_math_backticks_and_headings() -> None:
     assert "<code>" not in html and "<h2>Heading</h2>" in html
     html = render("Opens $$a\nb\n\nc$$ and goes on.\n")
     assert "$" not in html.replace("$$", "") and html.count("<p>") == 1
+
+
+def test_a_code_span_of_backticks_in_a_list_item_opens_no_fence() -> None:
+    html = render("- see (`a` then\n  ```` ```matlab ````), and more\n\ntext\n\n## Heading\n")
+    assert "<h2>Heading</h2>" in html and "<code>```matlab</code>" in html
