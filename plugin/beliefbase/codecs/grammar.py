@@ -239,6 +239,8 @@ CALLOUT_HEAD_BODY = (r"\[!(?P<type>[A-Za-z0-9_-]+)(?:\|(?P<meta>[^\]\n]*))?\]"
                      r"(?P<fold>[+-]?)[ \t]*(?P<title>[^\n]*)")
 #: A callout header line (no quote marker): ``[!note] Title``.
 CALLOUT_HEAD = re.compile(r"^[ ]{0,3}" + CALLOUT_HEAD_BODY)
+# A callout's marker anywhere in a text (``[!tip|wide]-``), for plain text to drop.
+CALLOUT_MARK = re.compile(r"\[![A-Za-z0-9_-]+(?:\|[^\]\n]*)?\][+-]?")
 
 
 def fence_opens(content: str) -> re.Match[str] | None:
