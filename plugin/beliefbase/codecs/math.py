@@ -19,6 +19,8 @@ Delimiters follow Obsidian (and Pandoc's ``tex_math_dollars``):
 * an opening ``$`` is not followed by whitespace; the next unescaped ``$`` in
   its paragraph closes it if it is not preceded by whitespace nor followed by
   a digit, else the opener is text: "costs $5 and $10" is not math;
+* in a table row ``\\|`` inside a formula is the cell's escaped pipe, ``|``
+  (GFM reads the escape before the formula, and so does Obsidian);
 * ``\\$`` is a dollar sign, never a delimiter; nothing in code is math, and a
   formula cannot run into code (the search for its end stops there);
 * a ``$`` inside a wikilink is part of the link's text (``[[Note#The $x$
@@ -57,6 +59,8 @@ _BLANK_LINE = re.compile(r"\n[ \t>]*\n")
 _HEADING_LINE = re.compile(r"\n(?:[ ]{0,3}>[ ]?)*[ ]{0,3}#{1,6}(?:[ \t]|\n)")
 # What toc.strip_tags removes from a heading's HTML to name it.
 _TAGS = re.compile(r"<[^>]*>")
+# A table row (in a quote too): its formulas' ``\|`` is a cell's escaped pipe, ``|``.
+_TABLE_ROW = re.compile(r"(?:[ ]{0,3}>[ ]?)*[ ]{0,3}\|")
 # What may stand before a display block's `$$` on its line: indentation and quote markers.
 _CONTAINER = re.compile(r"[ \t]*(?:>[ \t]?)*")
 _QUOTE_MARKS = re.compile(r"[ \t]*(?:>[ \t]?)")
@@ -203,7 +207,10 @@ def _inline(text: str, at: int, limit: int) -> Formula | None:
     ) or _crosses_paragraph(text, at, close) or _crosses_heading(text, at, close):
         return None
     line_start = text.rfind("\n", 0, at) + 1
-    return Formula(at, close + 1, _unquote(text[at + 1:close], text, line_start), False, False)
+    latex = _unquote(text[at + 1:close], text, line_start)
+    if "\\|" in latex and _TABLE_ROW.match(text, line_start):
+        latex = latex.replace("\\|", "|")  # a table cell's escaped pipe (GFM, Obsidian)
+    return Formula(at, close + 1, latex, False, False)
 
 
 def _unquote(latex: str, text: str, line_start: int) -> str:
