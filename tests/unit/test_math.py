@@ -159,8 +159,8 @@ def test_math_error_is_reported_at_file_line_column() -> None:
 
 
 @pytest.mark.parametrize(("latex", "needle"), [
-    (r"\Big\vert x \Big\vert", 'maxsize="1.623em">|</mo>'),
-    (r"\bigg\vert y \bigg\vert", 'maxsize="2.047em">|</mo>'),
+    (r"\Big\vert x \Big\vert", 'maxsize="1.623em" stretchy="true" symmetric="true">|</mo>'),
+    (r"\bigg\vert y \bigg\vert", 'maxsize="2.047em" stretchy="true" symmetric="true">|</mo>'),
     (r"\Big\langle x \Big\rangle", "\u27e8</mo>"),
     (r"\big\| x \big\|", "\u2016</mo>"),
     (r"\bigl\{ x \bigr\}", ">{</mo>"),

@@ -14,7 +14,8 @@ left alone), then a post-pass over its MathML tree:
 * the text-mode symbols ``\\textbraceleft``, ``\\textbraceright``, ``\\textless``,
   ``\\textgreater``, ``\\textbar``, ``\\textbackslash``, ``\\textasciitilde``,
   ``\\textasciicircum``, ``\\textunderscore`` are their characters;
-* ``\\label{…}`` (a cross-reference target, invisible in Obsidian) is dropped.
+* ``\\label{…}`` (a cross-reference target, invisible in Obsidian) is dropped;
+* a sized delimiter is made stretchy, so the browser draws it at its size.
 
 A character the pre-pass puts in is a private-use stand-in (so LaTeX never reads
 it as syntax); ``restore`` puts the real character in the MathML tree's text, which
@@ -125,7 +126,13 @@ def _group_end(latex: str, start: int) -> int:
 
 
 def restore(root: etree.Element) -> None:
-    """Put the real characters in place of the stand-ins in a MathML tree's text."""
+    """Put the real characters in place of the stand-ins in a MathML tree's text, and
+    let a sized delimiter (``\\Big|``: ``<mo minsize maxsize>``) stretch to its size:
+    MathML Core sizes only a stretchy operator, and ``|`` in the middle of a formula is
+    not one by default."""
     for el in root.iter():
         if el.text and _ANY_STAND_IN.search(el.text):
             el.text = _ANY_STAND_IN.sub(lambda m: _REAL[m.group()], el.text)
+        if el.tag == "mo" and "minsize" in el.attrib and "stretchy" not in el.attrib:
+            el.set("stretchy", "true")
+            el.set("symmetric", "true")
