@@ -12,10 +12,12 @@ line.  Read with the block rules of ``codecs.grammar``:
   quote, callout or list ends there and the code is not pulled into it with
   everything after it.  A heading ends a list above it; a list item or a
   thematic break directly under a quote ends the quote (it is no lazy
-  continuation of the quote's paragraph).  After a closing fence the next line starts a new block
-  (a list written directly under the code is a list).  A fence indented under
-  a list item belongs to the item and is left as it is; lines inside a fence
-  or a formula are never touched.
+  continuation of the quote's paragraph).  After a closing fence the next line
+  starts a new block (a list written directly under the code is a list).  A
+  fence indented under a list item belongs to the item and is left as it is;
+  lines inside a fence or a formula are never touched.  What CommonMark makes
+  of such a page, and what the page shows, are compared by a property test
+  (``tests/property/test_block_structure.py``, with markdown-it-py).
 * ``SeparateQuotes`` block processor (replaces Python-Markdown's ``quote`` at
   20): two quotes separated by a blank line are two quotes; Python-Markdown
   merged a quote into the one before it.
