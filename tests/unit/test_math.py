@@ -39,6 +39,8 @@ def formulas(text: str) -> list[tuple[str, bool]]:
     ("a $$x\n\ny$$ b", [("x\n\ny", True)]),      # in a paragraph, across a blank line
     ("a $$x\n## H\ny$$ b", []),                 # never across a heading
     ("a $x\n# H\ny$ b", []),
+    ("$$\na\n# b\nc\n$$\n", [("\na\n# b\nc\n", True)]),  # a # line in a $$ block
+    ("$$\na\n\n## Section\n\ntext $$ b\n", []),  # ... but not a heading set off
     ("| $a \\| b$ | c |\n|---|---|\n", [("a | b", False)]),  # a cell's escaped pipe
     ("$a \\| b$", [("a \\| b", False)]),      # ... elsewhere LaTeX's \|
     ("$a\nb$", [("a\nb", False)]),               # one paragraph, two lines

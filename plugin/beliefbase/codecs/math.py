@@ -10,9 +10,9 @@ Delimiters follow Obsidian (and Pandoc's ``tex_math_dollars``):
 
 * ``$$`` opens display math, on a line of its own or inside a paragraph, and
   the next ``$$`` closes it, across blank lines too (Obsidian);
-* a formula opened inside a paragraph never runs across a heading line: a stray
-  ``$$`` never swallows one (a ``$$`` on its own line opens a block, which, like a
-  fence, holds anything up to its closing ``$$``);
+* no formula runs across a heading: a stray ``$$`` never swallows one.  A ``$$``
+  on its own line opens a block, which holds a ``#`` line among the formula's lines,
+  but not a heading set off by a blank line;
 * nothing in a formula is Markdown or code: a backtick, ``|``, ``<`` or ``_``
   inside it is LaTeX (``codecs.mask.code_and_math`` reads code spans and
   formulas in one pass, the one that opens first wins);
@@ -57,6 +57,10 @@ from .latex_fixes import prepare, restore
 _BLANK_LINE = re.compile(r"\n[ \t>]*\n")
 # A heading line (in a quote too): a formula never runs across one.
 _HEADING_LINE = re.compile(r"\n(?:[ ]{0,3}>[ ]?)*[ ]{0,3}#{1,6}(?:[ \t]|\n)")
+# ... with a blank line right before or after it.
+_SET_OFF_HEADING = re.compile(
+    r"\n[ \t>]*\n(?:[ ]{0,3}>[ ]?)*[ ]{0,3}#{1,6}(?:[ \t]|\n)"
+    r"|\n(?:[ ]{0,3}>[ ]?)*[ ]{0,3}#{1,6}(?:[ \t][^\n]*)?\n[ \t>]*\n")
 # What toc.strip_tags removes from a heading's HTML to name it.
 _TAGS = re.compile(r"<[^>]*>")
 # A table row (in a quote too): its formulas' ``\|`` is a cell's escaped pipe, ``|``.
@@ -171,10 +175,16 @@ def _crosses_paragraph(text: str, start: int, end: int) -> bool:
     return _BLANK_LINE.search(text, start, end) is not None
 
 
-def _crosses_heading(text: str, start: int, end: int) -> bool:
+def _crosses_heading(text: str, start: int, end: int, set_off: bool = False) -> bool:
     """Is a line of ``text[start:end]`` a heading?  No formula swallows one: a stray
-    ``$$`` pairs with a later one only within the same section."""
-    return text.find("#", start, end) >= 0 and _HEADING_LINE.search(text, start, end) is not None
+    ``$$`` pairs with a later one only within the same section.  ``set_off``: only a
+    heading with a blank line before or after it counts (inside a ``$$`` block of its
+    own a ``#`` line among the formula's lines is LaTeX; a heading written as Markdown
+    has blank lines around it)."""
+    if text.find("#", start, end) < 0:
+        return False
+    pattern = _SET_OFF_HEADING if set_off else _HEADING_LINE
+    return pattern.search(text, start, end) is not None
 
 
 def _display(text: str, at: int, limit: int) -> Formula | None:
@@ -183,7 +193,7 @@ def _display(text: str, at: int, limit: int) -> Formula | None:
     close = text.find(MATH_DISPLAY, at + 2, limit)
     while close >= 0 and _escaped(text, close):
         close = text.find(MATH_DISPLAY, close + 1, limit)
-    if close < 0 or (not own_line and _crosses_heading(text, at, close)):
+    if close < 0 or _crosses_heading(text, at, close, set_off=own_line):
         return None
     latex = text[at + 2:close]
     if not latex.strip():
