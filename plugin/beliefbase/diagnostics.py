@@ -40,7 +40,7 @@ CODES: dict[str, tuple[Level, str]] = {
     "nesting-depth": (Level.WARNING, "lists, quotes or emphasis nested too deeply to render "
                       "as such"),
     "path-escape": (Level.WARNING, "a path or symlink that leaves docs_dir (or the project)"),
-    "math-error": (Level.INFO, "a formula (`$…$`, `$$…$$`) that cannot be converted to MathML"),
+    "math-error": (Level.WARNING, "a formula (`$…$`, `$$…$$`) that cannot be converted to MathML"),
     "link-to-unpublished": (Level.INFO, "a link to a draft / publish: false note"),
     "too-many-tags": (Level.INFO, "a note with more different tags than a note may have (100)"),
     "too-many-entities": (Level.INFO,

@@ -16,9 +16,9 @@ class _BlockIdsOnly(Extension):
         md.treeprocessors.register(BlockIds(md), "bb_block_ids", 15)
 
 
-def render(text: str) -> str:
-    md = markdown.Markdown(extensions=["tables", _BlockIdsOnly(), CalloutExtension()])
-    return md.convert(text)
+def render(text: str, breaks: bool = False) -> str:
+    extensions = ["tables", _BlockIdsOnly(), CalloutExtension(), *(["nl2br"] if breaks else [])]
+    return markdown.Markdown(extensions=extensions).convert(text)
 
 
 @pytest.mark.parametrize(("text", "expected"), [
@@ -35,11 +35,15 @@ def render(text: str) -> str:
     ("> quoted\n^q\n", '<blockquote id="^q">'),
     ("![pic](p.png)\n^img\n", '<p id="^img"><img'),
     ("para\n^par\n", '<p id="^par">para</p>'),
+    ("![[pic.png]]\n^img\n", '<p id="^img">'),
 ])
-def test_own_line_marker_ids_the_block_and_is_hidden(text: str, expected: str) -> None:
-    html = render(text)
+@pytest.mark.parametrize("breaks", [False, True], ids=["strictLineBreaks", "nl2br"])
+def test_own_line_marker_ids_the_block_and_is_hidden(text: str, expected: str,
+                                                     breaks: bool) -> None:
+    html = render(text, breaks)
     assert expected in html
     assert "^" not in html.replace('id="^', "")  # the marker itself is never visible
+    assert "<br />" not in html  # (nl2br: the line break before the marker goes with it)
 
 
 def test_same_line_marker_still_ids_the_item_only() -> None:

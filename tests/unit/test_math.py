@@ -6,14 +6,17 @@ import markdown
 import pytest
 from beliefbase.codecs.inline import plain_text
 from beliefbase.codecs.markdown import parse_markdown
-from beliefbase.codecs.mask import code_only_regions, mask
+from beliefbase.codecs.mask import code_and_math, code_only_regions, mask
 from beliefbase.codecs.math import find_math, to_mathml
 from beliefbase.site.markdown.callouts import CalloutExtension
 from beliefbase.site.markdown.math import MathExtension
 
 
 def formulas(text: str) -> list[tuple[str, bool]]:
-    return [(f.latex, f.display) for f in find_math(text, code_only_regions(text))]
+    found = [(f.latex, f.display) for f in code_and_math(text)[1]]
+    # the same formulas from the code regions alone (what the page and codec agree on)
+    assert found == [(f.latex, f.display) for f in find_math(text, code_only_regions(text))]
+    return found
 
 
 @pytest.mark.parametrize(("text", "expected"), [
@@ -30,7 +33,16 @@ def formulas(text: str) -> list[tuple[str, bool]]:
     (r"\\$x$", [("x", False)]),                  # an escaped backslash, then math
     ("`$x$` and ```$y$```", []),                 # code spans
     ("```\n$x$\n```\n", []),                     # fences
-    ("$a `b` c$", []),                           # math cannot run into code
+    ("$a `b` c$", [("a `b` c", False)]),         # a backtick in math is LaTeX
+    ("$$\\text{`Roma`}$$\n\n## H\n", [("\\text{`Roma`}", True)]),
+    ("`a $x` b$", []),                           # the code span opens first
+    ("a $$x\n\ny$$ b", [("x\n\ny", True)]),      # in a paragraph, across a blank line
+    ("a $$x\n## H\ny$$ b", []),                 # never across a heading
+    ("a $x\n# H\ny$ b", []),
+    ("$$\na\n# b\nc\n$$\n", [("\na\n# b\nc\n", True)]),  # a # line in a $$ block
+    ("$$\na\n\n## Section\n\ntext $$ b\n", []),  # ... but not a heading set off
+    ("| $a \\| b$ | c |\n|---|---|\n", [("a | b", False)]),  # a cell's escaped pipe
+    ("$a \\| b$", [("a \\| b", False)]),      # ... elsewhere LaTeX's \|
     ("$a\nb$", [("a\nb", False)]),               # one paragraph, two lines
     ("$a\n\nb$", []),                            # not across paragraphs
     ("$$x$$", [("x", True)]),
@@ -95,9 +107,10 @@ def test_display_block_in_a_callout_is_inside_the_callout() -> None:
 
 def test_a_formula_that_does_not_convert_shows_its_escaped_source() -> None:
     html = render(r"bad $\frac{1}{$ and $\text{<img src=x onerror=alert(1)>}$")
-    assert html.count('<code class="bb-math-error">') == 2
+    # the first does not convert; the second is text, escaped (a < in \text{} converts)
+    assert html.count('<code class="bb-math-error">') == 1
     assert "<img" not in html
-    assert "&lt;img" in html
+    assert "<mtext>&lt;img" in html
 
 
 def test_no_link_or_event_attribute_reaches_the_page() -> None:
@@ -107,7 +120,7 @@ def test_no_link_or_event_attribute_reaches_the_page() -> None:
 
 
 def test_unknown_commands_are_errors_and_aligned_converts() -> None:
-    assert to_mathml(r"\label{eq} x", True) == (None, r"unknown command \label")
+    assert to_mathml(r"\nosuchcommand{eq} x", True) == (None, r"unknown command \nosuchcommand")
     html, why = to_mathml("\\begin{aligned} a &= b \\\\ &= c \\end{aligned}", True)
     assert why == "" and html is not None and "<mtable" in html and ">&amp;<" not in html
 
@@ -142,6 +155,29 @@ def test_math_error_is_reported_at_file_line_column() -> None:
     doc = parse("---\ntitle: T\n---\nok $x$\n\nbad $\\frac{1}{$ here\n")
     errors = [d for d in doc.diagnostics if d.code == "math-error"]
     assert [(d.file, d.line, d.column, d.level.value) for d in errors] == [
-        ("docs/note.md", 6, 5, "info")]
+        ("docs/note.md", 6, 5, "warning")]
     assert errors[0].message.startswith("could not convert this formula: ")
     assert errors[0].message.endswith("; it is shown as source (check the LaTeX)")
+
+
+@pytest.mark.parametrize(("latex", "needle"), [
+    (r"\Big\vert x \Big\vert", 'maxsize="1.623em" stretchy="true" symmetric="true">|</mo>'),
+    (r"\bigg\vert y \bigg\vert", 'maxsize="2.047em" stretchy="true" symmetric="true">|</mo>'),
+    (r"\Big\langle x \Big\rangle", "\u27e8</mo>"),
+    (r"\big\| x \big\|", "\u2016</mo>"),
+    (r"\bigl\{ x \bigr\}", ">{</mo>"),
+    (r"\text{a < b}", "<mtext>a\xa0&lt;\xa0b</mtext>"),
+    (r"\text{a > b \& c \% d}", "<mtext>a\xa0&gt;\xa0b\xa0&amp;\xa0c\xa0%\xa0d</mtext>"),
+    (r"\textbraceleft x \textbraceright", "<mi>{</mi><mi>x</mi><mi>}</mi>"),
+    (r"x = 1 \label{eq:one}", "<mi>x</mi><mo>=</mo><mn>1</mn></mrow>"),
+])
+def test_latex_that_mathjax_renders_converts(latex: str, needle: str) -> None:
+    mathml, why = to_mathml(latex, False)
+    assert mathml is not None, why
+    assert needle in mathml
+    assert "\\" not in mathml  # no command left as text
+
+
+def test_a_formula_that_still_fails_says_why() -> None:
+    mathml, why = to_mathml(r"\frac{1}{", False)
+    assert mathml is None and "ends too early" in why

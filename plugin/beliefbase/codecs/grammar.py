@@ -206,6 +206,60 @@ MATH_INLINE = "$"
 #: Display math ``$$...$$``.
 MATH_DISPLAY = "$$"
 
+# -- blocks (CommonMark's block structure, as Obsidian reads it) ------------------------
+# The block-level rules the page's preprocessors (``site.markdown.block_breaks``,
+# ``obsidian_markdown``, ``callouts``, ``nested_fences``, ``list_indents``) and the
+# codec read a line with.  A line is split into its quote markers and its content
+# (``QUOTED``); the other patterns read the content.
+
+#: A line's quote markers (``> ``, ``> > ``, ``>``) and the rest of it: groups 1, 2.
+QUOTED = re.compile(r"^((?:[ ]{0,3}>[ ]?)*)(.*)$")
+#: One quote marker, as a blockquote strips it.
+QUOTE_MARK = re.compile(r"^[ ]{0,3}>[ ]?")
+#: A code fence opening or closing: its indentation, the fence (``` or ~~~, three or
+#: more), the info string.  An opening ````` fence's info holds no backtick.
+FENCE = re.compile(r"^(?P<indent>[ \t]*)(?P<fence>`{3,}|~{3,})(?P<info>[^\n]*)$")
+#: A thematic break (``- - -``, ``***``, ``___``): not a list item.
+THEMATIC_BREAK = re.compile(r"^[ ]{0,3}([-*_])(?:[ \t]*\1){2,}[ \t]*$")
+#: Any list item: indentation, marker (``-``, ``*``, ``+``, ``1.``, ``1)``), then a
+#: blank or the line's end.
+LIST_ITEM = re.compile(r"^(?P<indent>[ ]*)(?P<marker>[-*+]|\d{1,9}[.)])(?P<gap>[ \t]+|$)")
+#: A list item that may interrupt a paragraph (CommonMark): up to 3 spaces, a bullet,
+#: ``1.`` or ``1)``, white space, then text.
+INTERRUPTING_ITEM = re.compile(r"^[ ]{0,3}(?:[-*+]|1[.)])[ \t]+\S")
+#: An ATX heading: up to 3 spaces, 1 to 6 ``#``, then a blank or the line's end.
+HEADING = re.compile(r"^[ ]{0,3}#{1,6}(?:[ \t]|$)")
+#: A line that is blank (in its quote: only spaces, tabs and ``>`` markers).
+BLANK = re.compile(r"^[ \t>]*$")
+#: A callout's header ``[!type|metadata]±  Title`` (after the quote marker): the type
+#: (letters, digits, ``_``, ``-``), Obsidian's metadata after a ``|`` (CSS classes for
+#: snippets: ``[!warning|clean no-icon]``), the fold (``-`` collapsed, ``+`` open), the
+#: title.
+CALLOUT_HEAD_BODY = (r"\[!(?P<type>[A-Za-z0-9_-]+)(?:\|(?P<meta>[^\]\n]*))?\]"
+                     r"(?P<fold>[+-]?)[ \t]*(?P<title>[^\n]*)")
+#: A callout header line (no quote marker): ``[!note] Title``.
+CALLOUT_HEAD = re.compile(r"^[ ]{0,3}" + CALLOUT_HEAD_BODY)
+# A callout's marker anywhere in a text (``[!tip|wide]-``), for plain text to drop.
+CALLOUT_MARK = re.compile(r"\[![A-Za-z0-9_-]+(?:\|[^\]\n]*)?\][+-]?")
+
+
+def fence_opens(content: str) -> re.Match[str] | None:
+    """The fence that ``content`` (a line without its quote markers) opens, or None
+    (an info string with a backtick after ````` makes it a code span)."""
+    m = FENCE.match(content)
+    if m is None or (m.group("fence")[0] == "`" and "`" in m.group("info")):
+        return None
+    return m
+
+
+def fence_closes(content: str, fence: str) -> bool:
+    """Does ``content`` close a block opened by ``fence`` (same character, at least as
+    long, nothing after it)?"""
+    m = FENCE.match(content)
+    return (m is not None and m.group("fence")[0] == fence[0]
+            and len(m.group("fence")) >= len(fence) and not m.group("info").strip())
+
+
 # -- query embeds (SPEC §8) --------------------------------------------------------------
 
 #: ``{{query:ID}}`` or ``{{query:ID | view:NAME}}``; not after a backslash (escaped).

@@ -15,6 +15,7 @@ from dataclasses import dataclass
 from .entity_syntax import render_text
 from .grammar import ALT_SIZE_SUFFIX as _ALT_SIZE  # ![alt|375](x.png)
 from .grammar import BLOCK_ID_WORD as _BLOCK_MARK
+from .grammar import CALLOUT_MARK as _CALLOUT_MARK  # > [!tip|meta]- Title
 from .grammar import COMMENT as _COMMENT
 from .grammar import FOOTNOTE_ANY, split_wikilink
 from .grammar import INLINE_NOTE as _INLINE_NOTE
@@ -37,7 +38,7 @@ _ESCAPE = re.compile(r"\\([!\"#$%&'()*+,\-./:;<=>?@\[\\\]^_`{|}~])")
 _STASH = "\x02{}\x03"
 # Snippets only (Obsidian syntax a reader never sees as such):
 _HIGHLIGHT = re.compile(r"==(?=\S)(.+?)(?<=\S)==")  # ==marked==
-_CALLOUT_MARK = re.compile(r"\[![\w-]+\][+-]?")  # > [!tip]- Title
+
 _IMAGE_ALT = re.compile(r"!\[((?:[^\[\]]|\[[^\[\]]*\])*)\]\([^)]*\)")
 #: Around code (and math) in a snippet's text: ``snippet_parts`` makes them <code>.
 CODE_OPEN, CODE_CLOSE = "\x0e", "\x0f"

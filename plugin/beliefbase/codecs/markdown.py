@@ -34,8 +34,8 @@ from .grammar import SCHEME as _SCHEME
 from .grammar import TAG as _TAG
 from .grammar import split_wikilink
 from .guards import MAX_EMPHASIS, MAX_INDENT, deep_blocks, deep_emphasis
-from .mask import code_only_regions, mask
-from .math import Formula, find_math, to_mathml
+from .mask import code_and_math, mask
+from .math import Formula, to_mathml
 from .model import BlockId, Footnote, Heading, LinkForm, LinkRef, ParsedDoc, Tag
 
 _ATX_HEADING = re.compile(
@@ -202,8 +202,7 @@ def _scan(
     found: list[diag.Diagnostic],
     display: str,
 ) -> ParsedDoc:
-    regions = code_only_regions(body)
-    formulas = find_math(body, regions) if "$" in body else []
+    regions, formulas = code_and_math(body)
     pos = _Positions(body, first_line)
     if formulas:
         regions = sorted(regions + [(f.start, f.end) for f in formulas])

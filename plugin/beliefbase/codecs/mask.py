@@ -25,8 +25,9 @@ Every pattern here is linear: no nested quantifiers over the same characters.
 from __future__ import annotations
 
 import re
+from bisect import bisect_right
 
-from .math import find_math
+from .math import Formula, find_math, next_formula, wikilink_spans
 
 # Scans "\n" + text, so that the regex engine jumps from newline to newline (it
 # tries a `^` at every offset): a match starts at the text offset of its line and
@@ -73,23 +74,73 @@ _BLANK_LINE = re.compile(r"\n[ \t]*\n")
 
 def code_regions(text: str) -> list[tuple[int, int]]:
     """Sorted, non-overlapping (start, end) offsets of code, comments and math in ``text``."""
-    regions = code_only_regions(text)
-    if "$" not in text:
-        return regions
-    formulas = find_math(text, regions)
+    regions, formulas = code_and_math(text)
     if not formulas:
         return regions
     return sorted(regions + [(f.start, f.end) for f in formulas])
 
 
 def code_only_regions(text: str) -> list[tuple[int, int]]:
-    """Sorted, non-overlapping (start, end) offsets of code and HTML comments in ``text``."""
+    """Sorted, non-overlapping (start, end) offsets of code and HTML comments in ``text``
+    (a code span inside a formula is not code: see ``code_and_math``)."""
+    return code_and_math(text)[0]
+
+
+def code_and_math(text: str) -> tuple[list[tuple[int, int]], list[Formula]]:
+    """(``code_only_regions``, the formulas): code blocks and comments first, then code
+    spans and formulas read left to right in one pass, the one that opens first winning
+    (``$$\\text{`a`}$$`` is a formula, `` `$x$` `` code), as Obsidian reads them."""
     blocks = _fenced_blocks(text)
     blocks += _indented_blocks(text, blocks)
     blocks += _comments(text, blocks)
     blocks.sort()
-    spans = _code_spans(text, blocks)
-    return sorted(blocks + spans)
+    if "$" not in text:
+        return sorted(blocks + _code_spans(text, blocks)), []
+    if "`" not in text:
+        return blocks, find_math(text, blocks)
+    spans, formulas = _spans_and_math(text, blocks)
+    return sorted(blocks + spans), formulas
+
+
+def _spans_and_math(
+    text: str, blocks: list[tuple[int, int]]
+) -> tuple[list[tuple[int, int]], list[Formula]]:
+    """The code spans and formulas outside ``blocks``, whichever opens first winning."""
+    runs = _backtick_runs(text)
+    starts = [start for start, _ in blocks]
+    links = wikilink_spans(text)
+    spans: list[tuple[int, int]] = []
+    formulas: list[Formula] = []
+    pos = 0
+    r = 0
+    formula = next_formula(text, 0, blocks, starts, links)
+    while True:
+        while r < len(runs) and (runs[r][0] < pos or _inside_sorted(runs[r][0], blocks, starts)):
+            r += 1
+        if formula is not None and formula.start < pos:
+            formula = next_formula(text, pos, blocks, starts, links)
+        run_start = runs[r][0] if r < len(runs) else len(text)
+        if formula is not None and formula.start < run_start:
+            formulas.append(formula)
+            pos = formula.end
+            formula = next_formula(text, pos, blocks, starts, links)
+            continue
+        if r >= len(runs):
+            return spans, formulas
+        b = bisect_right(starts, runs[r][0])
+        closing = _find_closing(text, runs, r, runs[r][1] - runs[r][0],
+                                blocks[b] if b < len(blocks) else None)
+        if closing is None:
+            r += 1
+            continue
+        spans.append((runs[r][0], runs[closing][1]))
+        pos = runs[closing][1]
+        r = closing + 1
+
+
+def _inside_sorted(pos: int, regions: list[tuple[int, int]], starts: list[int]) -> bool:
+    i = bisect_right(starts, pos) - 1
+    return i >= 0 and regions[i][1] > pos
 
 
 def mask(text: str, regions: list[tuple[int, int]] | None = None) -> str:

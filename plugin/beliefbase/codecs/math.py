@@ -9,11 +9,18 @@ regions, so they agree on what is math.
 Delimiters follow Obsidian (and Pandoc's ``tex_math_dollars``):
 
 * ``$$`` opens display math, on a line of its own or inside a paragraph, and
-  the next ``$$`` closes it; opened on its own line it may hold blank lines,
-  otherwise it ends with its paragraph;
+  the next ``$$`` closes it, across blank lines too (Obsidian);
+* no formula runs across a heading: a stray ``$$`` never swallows one.  A ``$$``
+  on its own line opens a block, which holds a ``#`` line among the formula's lines,
+  but not a heading set off by a blank line;
+* nothing in a formula is Markdown or code: a backtick, ``|``, ``<`` or ``_``
+  inside it is LaTeX (``codecs.mask.code_and_math`` reads code spans and
+  formulas in one pass, the one that opens first wins);
 * an opening ``$`` is not followed by whitespace; the next unescaped ``$`` in
   its paragraph closes it if it is not preceded by whitespace nor followed by
   a digit, else the opener is text: "costs $5 and $10" is not math;
+* in a table row ``\\|`` inside a formula is the cell's escaped pipe, ``|``
+  (GFM reads the escape before the formula, and so does Obsidian);
 * ``\\$`` is a dollar sign, never a delimiter; nothing in code is math, and a
   formula cannot run into code (the search for its end stops there);
 * a ``$`` inside a wikilink is part of the link's text (``[[Note#The $x$
@@ -28,7 +35,9 @@ Conversion is latex2mathml's (pure Python, at build time: the page needs no
 script and loads nothing; current browsers render MathML Core).  Its output is
 parsed and rebuilt from an allowlist of MathML elements and attributes, so no
 formula can put HTML or a link into the page.  A formula it cannot convert,
-or with a command it does not know, is shown as its source.
+or with a command it does not know, is shown as its source.  Where latex2mathml
+falls short of what Obsidian's MathJax renders (``\\Big\\vert``, ``<`` in
+``\\text{}``, ``\\textbraceleft``), ``codecs.latex_fixes`` rewrites the source first.
 """
 
 from __future__ import annotations
@@ -43,10 +52,19 @@ from xml.etree import ElementTree as etree
 # The delimiters, and a wikilink or an embed (whose `$` is text), are grammar's.
 from .grammar import MATH_DISPLAY, MATH_INLINE
 from .grammar import WIKILINK as _WIKILINK
+from .latex_fixes import prepare, restore
 
 _BLANK_LINE = re.compile(r"\n[ \t>]*\n")
+# A heading line (in a quote too): a formula never runs across one.
+_HEADING_LINE = re.compile(r"\n(?:[ ]{0,3}>[ ]?)*[ ]{0,3}#{1,6}(?:[ \t]|\n)")
+# ... with a blank line right before or after it.
+_SET_OFF_HEADING = re.compile(
+    r"\n[ \t>]*\n(?:[ ]{0,3}>[ ]?)*[ ]{0,3}#{1,6}(?:[ \t]|\n)"
+    r"|\n(?:[ ]{0,3}>[ ]?)*[ ]{0,3}#{1,6}(?:[ \t][^\n]*)?\n[ \t>]*\n")
 # What toc.strip_tags removes from a heading's HTML to name it.
 _TAGS = re.compile(r"<[^>]*>")
+# A table row (in a quote too): its formulas' ``\|`` is a cell's escaped pipe, ``|``.
+_TABLE_ROW = re.compile(r"(?:[ ]{0,3}>[ ]?)*[ ]{0,3}\|")
 # What may stand before a display block's `$$` on its line: indentation and quote markers.
 _CONTAINER = re.compile(r"[ \t]*(?:>[ \t]?)*")
 _QUOTE_MARKS = re.compile(r"[ \t]*(?:>[ \t]?)")
@@ -92,9 +110,25 @@ def find_math(text: str, code: list[tuple[int, int]]) -> list[Formula]:
     if MATH_INLINE not in text:
         return []
     starts = [start for start, _ in code]
-    links = _wikilinks(text) if "[[" in text else []
+    links = wikilink_spans(text)
     found: list[Formula] = []
-    at = text.find(MATH_INLINE)
+    formula = next_formula(text, 0, code, starts, links)
+    while formula is not None:
+        found.append(formula)
+        formula = next_formula(text, formula.end, code, starts, links)
+    return found
+
+
+def wikilink_spans(text: str) -> list[tuple[int, int]]:
+    """(start, end) of each wikilink or embed: a ``$`` inside one is text."""
+    return _wikilinks(text) if "[[" in text else []
+
+
+def next_formula(text: str, at: int, code: list[tuple[int, int]], starts: list[int],
+                 links: list[tuple[int, int]]) -> Formula | None:
+    """The first formula of ``text`` opening at or after ``at``, outside ``code`` (sorted
+    regions; ``starts``: their starts) and ``links`` (``wikilink_spans``)."""
+    at = text.find(MATH_INLINE, at)
     while at >= 0:
         i = bisect_right(starts, at) - 1
         if i >= 0 and code[i][1] > at:
@@ -110,12 +144,10 @@ def find_math(text: str, code: list[tuple[int, int]]) -> list[Formula]:
             continue
         limit = starts[i + 1] if i + 1 < len(starts) else len(text)
         formula = (_display(text, at, limit) if run == 2 else _inline(text, at, limit))
-        if formula is None:
-            at = text.find(MATH_INLINE, at + run)
-            continue
-        found.append(formula)
-        at = text.find(MATH_INLINE, formula.end)
-    return found
+        if formula is not None:
+            return formula
+        at = text.find(MATH_INLINE, at + run)
+    return None
 
 
 def _wikilinks(text: str) -> list[tuple[int, int]]:
@@ -143,13 +175,25 @@ def _crosses_paragraph(text: str, start: int, end: int) -> bool:
     return _BLANK_LINE.search(text, start, end) is not None
 
 
+def _crosses_heading(text: str, start: int, end: int, set_off: bool = False) -> bool:
+    """Is a line of ``text[start:end]`` a heading?  No formula swallows one: a stray
+    ``$$`` pairs with a later one only within the same section.  ``set_off``: only a
+    heading with a blank line before or after it counts (inside a ``$$`` block of its
+    own a ``#`` line among the formula's lines is LaTeX; a heading written as Markdown
+    has blank lines around it)."""
+    if text.find("#", start, end) < 0:
+        return False
+    pattern = _SET_OFF_HEADING if set_off else _HEADING_LINE
+    return pattern.search(text, start, end) is not None
+
+
 def _display(text: str, at: int, limit: int) -> Formula | None:
     line_start = text.rfind("\n", 0, at) + 1
     own_line = _CONTAINER.match(text, line_start, at).end() == at  # type: ignore[union-attr]
     close = text.find(MATH_DISPLAY, at + 2, limit)
     while close >= 0 and _escaped(text, close):
         close = text.find(MATH_DISPLAY, close + 1, limit)
-    if close < 0 or (not own_line and _crosses_paragraph(text, at, close)):
+    if close < 0 or _crosses_heading(text, at, close, set_off=own_line):
         return None
     latex = text[at + 2:close]
     if not latex.strip():
@@ -170,10 +214,13 @@ def _inline(text: str, at: int, limit: int) -> Formula | None:
         close = text.find(MATH_INLINE, close + 1, limit)
     if close < 0 or text[close - 1].isspace() or (
         close + 1 < len(text) and text[close + 1].isdigit()
-    ) or _crosses_paragraph(text, at, close):
+    ) or _crosses_paragraph(text, at, close) or _crosses_heading(text, at, close):
         return None
     line_start = text.rfind("\n", 0, at) + 1
-    return Formula(at, close + 1, _unquote(text[at + 1:close], text, line_start), False, False)
+    latex = _unquote(text[at + 1:close], text, line_start)
+    if "\\|" in latex and _TABLE_ROW.match(text, line_start):
+        latex = latex.replace("\\|", "|")  # a table cell's escaped pipe (GFM, Obsidian)
+    return Formula(at, close + 1, latex, False, False)
 
 
 def _unquote(latex: str, text: str, line_start: int) -> str:
@@ -203,7 +250,7 @@ def to_mathml(latex: str, display: bool) -> tuple[str | None, str]:
     """
     from latex2mathml.converter import convert  # slow to import: only for notes with math
 
-    source = _ALIGNED.sub(r"\\\1{align*}", latex.strip())
+    source = prepare(_ALIGNED.sub(r"\\\1{align*}", latex.strip()))
     try:
         raw = convert(source, display="block" if display else "inline")
     except Exception as exc:  # noqa: BLE001 - latex2mathml raises many kinds
@@ -215,6 +262,7 @@ def to_mathml(latex: str, display: bool) -> tuple[str | None, str]:
     problem = _clean(root)
     if problem:
         return None, problem
+    restore(root)
     return etree.tostring(root, encoding="unicode", short_empty_elements=True), ""
 
 

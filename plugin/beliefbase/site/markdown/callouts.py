@@ -5,6 +5,9 @@ them (light and dark) without CSS of ours, except the "Disputed" look:
 
 * ``> [!note] Title`` → ``<div class="admonition note" data-callout="note">``
   with ``<p class="admonition-title">Title</p>`` and the quoted content;
+* ``> [!warning|clean no-icon] Title``: the words after the ``|`` (Obsidian's
+  metadata, which CSS snippets select on) become classes of the callout and its
+  ``data-callout-metadata``;
 * ``> [!tip]-`` (collapsed) / ``> [!tip]+`` (open) →
   ``<details class="tip" data-callout="tip"><summary>Tip</summary>…</details>``;
 * ``::: disputed Optional title`` … ``:::`` →
@@ -39,6 +42,7 @@ from markdown import Extension, Markdown, util
 from markdown.blockparser import BlockParser
 from markdown.blockprocessors import BlockProcessor
 
+from ...codecs.grammar import CALLOUT_HEAD_BODY
 from .nested_fences import NestedFences
 
 #: Obsidian callout types (and aliases) -> the MkDocs-Material admonition type.
@@ -57,14 +61,11 @@ _TYPES: dict[str, str] = {
     "quote": "quote", "cite": "quote",
 }
 
-_CALLOUT_HEAD = re.compile(
-    r"""(?:^|\n)[ ]{0,3}>[ ]?          # a blockquote line (up to 3 spaces of indent)
-        \[!(?P<type>[A-Za-z0-9_-]+)\]  # [!type]: letters, digits, _ and -
-        (?P<fold>[+-]?)                # - collapsed, + open, nothing: not foldable
-        [ \t]*(?P<title>[^\n]*)        # the rest of the line is the title
-    """,
-    re.VERBOSE,
-)
+# A callout's first line: a blockquote line (up to 3 spaces of indent), then the header
+# of codecs.grammar ([!type|metadata]± Title).
+_CALLOUT_HEAD = re.compile(r"(?:^|\n)[ ]{0,3}>[ ]?" + CALLOUT_HEAD_BODY)
+# A word of a callout's metadata that may be a CSS class.
+_CLASS_WORD = re.compile(r"-?[A-Za-z_][\w-]*")
 _QUOTE_LINE = re.compile(r"^[ ]{0,3}>[ ]?(?P<rest>.*)$")
 _DISPUTED_HEAD = re.compile(
     r"""(?:^|\n)[ ]{0,3}:{3}[ \t]*disputed  # "::: disputed" at the start of a line
@@ -82,17 +83,25 @@ def callout_type(name: str) -> str:
     return _TYPES.get(name.lower(), "note")
 
 
-def _box(parent: etree.Element, kind: str, name: str, fold: str, title: str) -> etree.Element:
-    """The callout element with its title; content goes inside it."""
+def _box(parent: etree.Element, kind: str, name: str, fold: str, title: str,
+         meta: str = "") -> etree.Element:
+    """The callout element with its title; content goes inside it.  ``meta``: what
+    follows a ``|`` in the header (``[!warning|clean no-icon]``), kept as Obsidian keeps
+    it (``data-callout-metadata``, which CSS snippets select on) and as classes."""
+    words = [w for w in meta.split() if _CLASS_WORD.fullmatch(w)]
+    extra = "".join(" " + w for w in dict.fromkeys(words))
     if fold:
-        box = etree.SubElement(parent, "details", {"class": kind, "data-callout": name})
+        box = etree.SubElement(parent, "details", {"class": kind + extra,
+                                                   "data-callout": name})
         if fold == "+":
             box.set("open", "open")
         heading = etree.SubElement(box, "summary")
     else:
-        box = etree.SubElement(parent, "div", {"class": f"admonition {kind}",
+        box = etree.SubElement(parent, "div", {"class": f"admonition {kind}{extra}",
                                                "data-callout": name})
         heading = etree.SubElement(box, "p", {"class": "admonition-title"})
+    if meta.strip():
+        box.set("data-callout-metadata", meta.strip())
     heading.text = title  # Markdown: inline patterns run on it later
     return box
 
@@ -129,7 +138,8 @@ class CalloutProcessor(BlockProcessor):
         _parse_before(self.parser, parent, block[: m.start()])
         name = m.group("type").lower()
         title = m.group("title").strip() or name.capitalize()
-        box = _box(parent, callout_type(name), name, m.group("fold"), title)
+        box = _box(parent, callout_type(name), name, m.group("fold"), title,
+                   m.group("meta") or "")
         # Every following line belongs to the quote: "> x" loses its marker, and a line
         # without one is a lazy continuation (as in Python-Markdown's blockquotes).
         body = "\n".join(self._clean(line) for line in block[m.end():].split("\n")[1:])

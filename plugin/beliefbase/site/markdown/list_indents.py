@@ -24,14 +24,13 @@ from dataclasses import dataclass
 
 from markdown.preprocessors import Preprocessor
 
+from ...codecs.grammar import QUOTED as _QUOTED
+from ...codecs.grammar import fence_closes, fence_opens
+
 # A list item: its indentation, its marker and the spaces after it (at least one,
 # or the end of the line), e.g. "  - ", "10. ", "1) ".
 _ITEM = re.compile(r"^(?P<indent>[ ]*)(?P<marker>[-*+]|\d{1,9}[.)])(?P<gap>[ ]+|$)")
-# A code fence opening or closing (its indentation is measured separately).
-_FENCE = re.compile(r"^[ ]*(?P<fence>`{3,}|~{3,})")
-# The quote markers that start a line ("> ", "> > ", ">"), and the rest of it.
-_QUOTED = re.compile(r"^((?:[ ]{0,3}>[ ]?)*)(.*)$")
-# A thematic break ("- - -", "***"): not a list item.
+# A thematic break ("- - -", "***"), at any indentation: not a list item.
 _RULE = re.compile(r"^[ ]*([-*_])(?:[ ]*\1){2,}[ ]*$")
 #: Python-Markdown's indentation of one list level.
 LEVEL = 4
@@ -66,10 +65,7 @@ class NestedListIndents(Preprocessor):
                 quote = prefix
             if fence is not None:
                 out.append(prefix + _shift(text, fence[1]))
-                m = _FENCE.match(text)
-                if m and m.group("fence")[0] == fence[0][0] \
-                        and len(m.group("fence")) >= len(fence[0]) \
-                        and not text[m.end():].strip():
+                if fence_closes(text, fence[0]):
                     fence = None
                 continue
             if not text.strip():
@@ -78,7 +74,7 @@ class NestedListIndents(Preprocessor):
                 continue
             out.append(prefix + self._line(text, stack, blank))
             blank = False
-            if stack and (m := _FENCE.match(out[-1][len(prefix):])):
+            if stack and (m := fence_opens(out[-1][len(prefix):])):
                 fence = (m.group("fence"), _indent(out[-1][len(prefix):]) - _indent(text))
         return out
 

@@ -409,16 +409,41 @@ class BlockIds(Treeprocessor):
         kids = list(el)
         first_block = next((i for i, k in enumerate(kids) if k.tag in _BLOCK_TAGS), len(kids))
         holder = kids[first_block - 1] if first_block > 0 else None
-        text = (holder.tail if holder is not None else el.text) or ""
-        m = _BLOCK_MARK.search(text)
-        if not m:
+        found = _trailing_mark(el, holder)
+        if found is None:
             return
-        if holder is not None:
-            holder.tail = text[: m.start()]
-        else:
-            el.text = text[: m.start()]
-        target = el if m.group("sep") != "\n" else _enclosing_block(el, parent)
-        target.set("id", "^" + m.group("id"))
+        block_id, own_line = found
+        target = _enclosing_block(el, parent) if own_line else el
+        target.set("id", "^" + block_id)
+
+
+def _trailing_mark(el: etree.Element, holder: etree.Element | None) -> tuple[str, bool] | None:
+    """(the id, written on a line of its own?) of a ``^id`` ending ``el``'s text (the
+    tail of ``holder``, its last inline child, or its own text), which is removed; None
+    if there is none.  With ``nl2br`` (single newlines are breaks: Obsidian without
+    ``strictLineBreaks``) the newline before an own-line ``^id`` is a ``<br />``: it
+    goes too."""
+    text = (holder.tail if holder is not None else el.text) or ""
+    if holder is not None and holder.tag == "br":
+        lone = _LONE_MARK.match(text.strip())
+        if lone is not None:
+            kids = list(el)
+            at = kids.index(holder)
+            before = kids[at - 1] if at > 0 else None
+            if before is not None:
+                before.tail = (before.tail or "").rstrip("\n") or None
+            else:
+                el.text = (el.text or "").rstrip("\n") or None
+            el.remove(holder)
+            return lone.group("id"), True
+    m = _BLOCK_MARK.search(text)
+    if m is None:
+        return None
+    if holder is not None:
+        holder.tail = text[: m.start()]
+    else:
+        el.text = text[: m.start()]
+    return m.group("id"), m.group("sep") == "\n"
 
 
 def _enclosing_block(el: etree.Element, parent: etree.Element) -> etree.Element:
@@ -448,13 +473,14 @@ def _loose_list_marker(lst: etree.Element) -> None:
     holder = p[-1] if len(p) else None
     text = (holder.tail if holder is not None else p.text) or ""
     m = _BLOCK_MARK.search(text)
-    if m is None or m.group("sep") != "\n":
+    own_line = m is not None and m.group("sep") == "\n"
+    if holder is not None and holder.tag == "br":
+        own_line = own_line or _LONE_MARK.match(text.strip()) is not None
+    if not own_line:
         return
-    if holder is not None:
-        holder.tail = text[: m.start()]
-    else:
-        p.text = text[: m.start()]
-    lst.set("id", "^" + m.group("id"))
+    found = _trailing_mark(p, holder)
+    if found is not None:
+        lst.set("id", "^" + found[0])
 
 
 def _table_marker(table: etree.Element) -> None:

@@ -13,7 +13,7 @@ Processor (priority, and why):
   (``*``, ``_``, ``\\\\``, ``[x](y)``, ``[[x]]``, ``#tag``, ``|`` in a table
   cell, ``<``).  Running this early, on the whole text, also covers formulas
   in list items, quotes and callouts, whose content block processors only
-  parse later.  Code is found by ``mask.code_only_regions`` (not by waiting for
+  parse later.  Code is found by ``mask.code_and_math`` (not by waiting for
   the fence processors: superfences parses fences in lists only as blocks).
 
 A display formula alone on its lines, at the top level or in a quote or
@@ -35,8 +35,8 @@ from xml.etree import ElementTree as etree
 from markdown import Extension, Markdown
 from markdown.preprocessors import Preprocessor
 
-from ...codecs.mask import code_only_regions
-from ...codecs.math import Formula, find_math, to_mathml
+from ...codecs.mask import code_and_math
+from ...codecs.math import Formula, to_mathml
 
 # A line that is blank in its quote: nothing but spaces, tabs and `>` markers.
 _BLANK = re.compile(r"[ \t>]*")
@@ -66,7 +66,7 @@ class MathPreprocessor(Preprocessor):
         if not any("$" in line for line in lines):
             return lines
         text = "\n".join(lines)
-        formulas = find_math(text, code_only_regions(text))
+        _code, formulas = code_and_math(text)
         if not formulas:
             return lines
         out: list[str] = []

@@ -42,24 +42,26 @@ from markdown.postprocessors import Postprocessor
 from markdown.preprocessors import Preprocessor
 from markdown.treeprocessors import Treeprocessor
 
+from ...codecs.grammar import (
+    CALLOUT_HEAD,
+    HEADING,
+    INTERRUPTING_ITEM,
+    QUOTED,
+    THEMATIC_BREAK,
+    fence_closes,
+    fence_opens,
+)
+from .block_breaks import BlockBreaks, SeparateQuotes
 from .list_indents import NestedListIndents
 
-# The quote markers that start a line ("> ", "> > ", ">"), and the rest of it.
-_QUOTED = re.compile(r"^((?:[ ]{0,3}>[ ]?)*)(.*)$")
-# A list item that may interrupt a paragraph (CommonMark): up to 3 spaces, a bullet,
-# "1." or "1)", white space, then text.
-_INTERRUPTING_ITEM = re.compile(r"^[ ]{0,3}(?:[-*+]|1[.)])[ \t]+\S")
 # An ordered item written "3)" (any indentation: nested items too): its number.
 _PAREN_ITEM = re.compile(r"^([ \t]*\d{1,9})\)(?=[ \t]+\S)")
 # Any list item (inside a list, lines like these continue it).
 _ANY_ITEM = re.compile(r"^[ ]{0,3}(?:[-*+]|\d{1,9}[.)])(?:[ \t]|$)")
-# A thematic break ("- - -", "***"), which is not a list item.
-_RULE = re.compile(r"^[ ]{0,3}([-*_])(?:[ \t]*\1){2,}[ \t]*$")
-# A code fence opening or closing: its indent, then ``` or ~~~ (3 or more).
-_FENCE = re.compile(r"^([ \t]*)(`{3,}|~{3,})")
-# A line that is a block of its own: a heading, a table row, an HTML placeholder
-# (Python-Markdown's stash: \x02...\x03), a callout head ([!type]).
-_OWN_BLOCK = re.compile(r"^[ ]{0,3}(?:#{1,6}(?:[ \t]|$)|\||\x02|\[![\w-]+\])")
+# A line that is a block of its own: a heading, a table row, a callout head.  (A line
+# holding a stash placeholder, \x02...\x03, is a paragraph's: a formula or a code block
+# the list may follow directly.)
+_OWN_BLOCK = re.compile(HEADING.pattern + r"|^[ ]{0,3}\||" + CALLOUT_HEAD.pattern)
 
 
 class ListAfterParagraph(Preprocessor):
@@ -67,17 +69,15 @@ class ListAfterParagraph(Preprocessor):
 
     def run(self, lines: list[str]) -> list[str]:
         out: list[str] = []
-        fence: tuple[str, int] | None = None  # (fence character, length) while inside one
+        fence: str | None = None  # the fence while inside one
         math = False
         state = ""  # "text": a paragraph goes on; "list": a list does; "": anything else
         depth = -1  # quote depth of the previous line
         for line in lines:
-            prefix, content = _QUOTED.match(line).groups()  # type: ignore[union-attr]
+            prefix, content = QUOTED.match(line).groups()  # type: ignore[union-attr]
             quote_depth = prefix.count(">")
             if fence is not None:
-                m = _FENCE.match(content)
-                if m and m.group(2)[0] == fence[0] and len(m.group(2)) >= fence[1] \
-                        and not content[m.end():].strip():
+                if fence_closes(content, fence):
                     fence = None
                 out.append(line)
                 continue
@@ -85,18 +85,18 @@ class ListAfterParagraph(Preprocessor):
                 math = content.count("$$") % 2 == 0
                 out.append(line)
                 continue
-            if m := _FENCE.match(content):
-                fence = (m.group(2)[0], len(m.group(2)))
+            if m := fence_opens(content):
+                fence = m.group("fence")
                 state = ""
             elif content.lstrip().startswith("$$") and content.count("$$") % 2 == 1:
                 math = True
                 state = ""
-            elif not content.strip() or _RULE.match(content):
+            elif not content.strip() or THEMATIC_BREAK.match(content):
                 state = ""
             elif _ANY_ITEM.match(content) or (state == "list" and _PAREN_ITEM.match(content)):
                 if state != "text":
                     state = "list"
-                elif _INTERRUPTING_ITEM.match(content):  # else "2. x" goes on the paragraph
+                elif INTERRUPTING_ITEM.match(content):  # else "2. x" goes on the paragraph
                     if quote_depth == depth:
                         out.append(prefix.rstrip())
                     state = "list"
@@ -198,6 +198,8 @@ class ObsidianMarkdownExtension(Extension):
     """Lists after paragraphs and custom task statuses, as Obsidian reads them."""
 
     def extendMarkdown(self, md: Markdown) -> None:  # noqa: N802 - Python-Markdown's name
+        md.preprocessors.register(BlockBreaks(md), "bb_block_breaks", 27)
+        md.parser.blockprocessors.register(SeparateQuotes(md.parser), "quote", 20)
         md.preprocessors.register(ListAfterParagraph(md), "bb_list_after_paragraph", 19)
         md.preprocessors.register(NestedListIndents(md), "bb_nested_list_indents", 18)
         md.treeprocessors.register(TaskStatuses(md), "bb_task_statuses", 19)
