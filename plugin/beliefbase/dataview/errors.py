@@ -1,0 +1,20 @@
+"""``DataviewError``: what is wrong with a query or its evaluation, and where."""
+
+from __future__ import annotations
+
+
+class DataviewError(Exception):
+    """A DQL syntax error, an unknown function, a type error while evaluating.
+
+    ``line`` and ``column`` are 1-based inside the query text (the renderer adds
+    the fence's first line); 0 when the place is not known."""
+
+    def __init__(self, message: str, line: int = 0, column: int = 0) -> None:
+        super().__init__(message)
+        self.message = message
+        self.line = line
+        self.column = column
+
+    def __str__(self) -> str:
+        where = f"{self.line}:{self.column}: " if self.line else ""
+        return f"{where}{self.message}"
