@@ -1,0 +1,83 @@
+"""Dataview's query language (DQL) over the notes of a vault, at build time.
+
+The public API, for the renderer of ```` ```dataview ```` fences and `` `= expr` ``:
+
+- ``record_from_markdown(path, body, frontmatter, ...) -> PageRecord`` (or
+  ``records_from_compiled(compiled)``), ``build_index(records) -> DataviewIndex``
+  once per build;
+- ``run(query_text, index, this_path, now=...) -> DataviewResult`` and
+  ``evaluate_inline(expr_text, index, this_path, now=...)``; both raise
+  ``DataviewError`` (line and column inside the query) and nothing else;
+- ``format_html(value, link_href)`` for every value shown;
+- ``extract_inline_fields(body, first_line)`` and ``render_inline_field(field,
+  format)`` for inline fields in reading view; ``extract_items`` for lists/tasks;
+- ``javascript.not_run(code)`` for DataviewJS, which is never run.
+
+Modules: ``grammar`` (the lark grammar), ``parser`` → ``nodes``; ``evaluate``
+(expressions compiled to closures) with ``functions``; ``values``, ``dates``,
+``text``; ``inline_fields``, ``items``, ``records``, ``index``; ``engine``;
+``display``; ``javascript``.
+"""
+
+from __future__ import annotations
+
+from .display import format_html, format_text
+from .engine import (
+    CALENDAR_NOTE,
+    DataviewResult,
+    ResultRow,
+    TaskEntry,
+    TaskGroup,
+    build_index,
+    evaluate_inline,
+    run,
+)
+from .errors import DataviewError
+from .index import DataviewIndex
+from .inline_fields import (
+    InlineField,
+    extract_inline_fields,
+    parse_inline_value,
+    render_inline_field,
+    sanitize_key,
+)
+from .items import ListItem, extract_items
+from .javascript import DIAGNOSTIC_CODE as JS_DIAGNOSTIC_CODE
+from .javascript import NotRun, inline_kind, is_js_fence, not_run
+from .parser import parse_expression, parse_query
+from .records import PageRecord, record_from_markdown
+from .values import Duration, ExternalLink, Link
+
+__all__ = [
+    "CALENDAR_NOTE",
+    "JS_DIAGNOSTIC_CODE",
+    "DataviewError",
+    "DataviewIndex",
+    "DataviewResult",
+    "Duration",
+    "ExternalLink",
+    "InlineField",
+    "Link",
+    "ListItem",
+    "NotRun",
+    "PageRecord",
+    "ResultRow",
+    "TaskEntry",
+    "TaskGroup",
+    "build_index",
+    "evaluate_inline",
+    "extract_inline_fields",
+    "extract_items",
+    "format_html",
+    "format_text",
+    "inline_kind",
+    "is_js_fence",
+    "not_run",
+    "parse_expression",
+    "parse_inline_value",
+    "parse_query",
+    "record_from_markdown",
+    "render_inline_field",
+    "run",
+    "sanitize_key",
+]

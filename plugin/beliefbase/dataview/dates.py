@@ -221,7 +221,8 @@ def _token(d: dt.datetime, tok: str) -> str:  # noqa: C901 - one table of tokens
         "t": time, "tt": time_s, "T": f"{d.hour:02d}:{d.minute:02d}",
         "TT": f"{d.hour:02d}:{d.minute:02d}:{d.second:02d}",
         "f": f"{date_short}, {time}", "ff": f"{date_med}, {time}",
-        "fff": f"{date_full} at {time} UTC", "ffff": f"{date_huge} at {time} Coordinated Universal Time",
+        "fff": f"{date_full} at {time} UTC",
+        "ffff": f"{date_huge} at {time} Coordinated Universal Time",
     }
     return macros[tok]
 
@@ -264,10 +265,10 @@ def parse_with_format(text: str, fmt: str) -> dt.datetime | None:
             seen.add(name.group(1))
         pattern.append(piece)
     pattern.append(re.escape(fmt[pos:]))
-    m = re.fullmatch("".join(pattern), text.strip())
-    if not m:
+    found = re.fullmatch("".join(pattern), text.strip())
+    if not found:
         return None
-    g = m.groupdict()
+    g = found.groupdict()
     try:
         if g.get("x"):
             return dt.datetime(1970, 1, 1) + dt.timedelta(milliseconds=int(g["x"]))

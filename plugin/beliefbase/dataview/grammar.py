@@ -1,3 +1,4 @@
+# ruff: noqa: E501  (a grammar: one terminal per line, however long)
 """The grammar of Dataview's query language (DQL), for lark's LALR parser.
 
 Keywords are case-insensitive and are not identifiers where they can stand
@@ -12,10 +13,10 @@ GRAMMAR = r"""
 start: query_type from_clause? command*
 expr_start: expr
 
-query_type: TABLE without_id? table_columns?       -> table
-          | LIST without_id? expr?                 -> list
-          | TASK                                   -> task
-          | CALENDAR expr                          -> calendar
+query_type: TABLE without_id? table_columns?       -> table_query
+          | LIST without_id? expr?                 -> list_query
+          | TASK                                   -> task_query
+          | CALENDAR expr                          -> calendar_query
 
 without_id: WITHOUT ID
 table_columns: table_column ("," table_column)*

@@ -100,20 +100,20 @@ class _Build(Transformer[Token, Any]):
     def expr_start(self, children: list[Any]) -> n.Expr:
         return children[0]  # type: ignore[no-any-return]
 
-    def table(self, children: list[Any]) -> tuple[str, bool, list[n.Column]]:
+    def table_query(self, children: list[Any]) -> tuple[str, bool, list[n.Column]]:
         without = any(c == "without" for c in children)
         columns = next((c for c in children if isinstance(c, list)), [])
         return ("table", without, columns)
 
-    def list(self, children: list[Any]) -> tuple[str, bool, list[n.Column]]:
+    def list_query(self, children: list[Any]) -> tuple[str, bool, list[n.Column]]:
         without = any(c == "without" for c in children)
         exprs = [c for c in children if isinstance(c, n.Expr)]
         return ("list", without, [n.Column(e, self._source_text(e)) for e in exprs])
 
-    def task(self, children: list[Any]) -> tuple[str, bool, list[n.Column]]:
+    def task_query(self, children: list[Any]) -> tuple[str, bool, list[n.Column]]:
         return ("task", False, [])
 
-    def calendar(self, children: list[Any]) -> tuple[str, bool, list[n.Column]]:
+    def calendar_query(self, children: list[Any]) -> tuple[str, bool, list[n.Column]]:
         expr = children[1]
         return ("calendar", False, [n.Column(expr, self._source_text(expr))])
 
@@ -299,7 +299,8 @@ def _describe(exc: UnexpectedInput, text: str) -> str:
     if isinstance(exc, UnexpectedToken):
         return f"unexpected '{exc.token}'"
     if isinstance(exc, UnexpectedCharacters):
-        return f"unexpected character {text[exc.pos_in_stream]!r}"
+        pos = exc.pos_in_stream or 0
+        return f"unexpected character {text[pos:pos + 1]!r}"
     return "syntax error"
 
 

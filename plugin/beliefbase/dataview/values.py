@@ -68,7 +68,7 @@ class Duration:
         return tuple(getattr(self, u) for u in DURATION_UNITS)
 
     def total_ms(self) -> float:
-        return sum(getattr(self, u) * _MS[u] for u in DURATION_UNITS)
+        return float(sum(getattr(self, u) * _MS[u] for u in DURATION_UNITS))
 
     def as_unit(self, unit: str) -> float:
         """The whole duration in one unit (``dur(1 day 6 hours).hours`` is 30)."""
@@ -284,3 +284,24 @@ def freeze_value(value: Any) -> Any:
 def number_text(value: float) -> str:
     """A number as JavaScript prints it (``3``, ``2.5``, ``Infinity``)."""
     return _number_text(value)
+
+
+def group_key(value: Any) -> Any:
+    """A hashable stand-in for ``value``: values ``compare`` calls equal get equal
+    keys (GROUP BY and ``unique`` hash instead of comparing every pair)."""
+    kind = type_name(value)
+    if kind == "number":
+        return (kind, float(value))
+    if kind in ("null", "boolean", "string", "date"):
+        return (kind, value)
+    if kind == "duration":
+        return (kind, value.total_ms())
+    if kind == "link":
+        if isinstance(value, Link):
+            return (kind, value.path, value.subpath or "")
+        return (kind, value.url, "")
+    if kind == "array":
+        return (kind, tuple(group_key(v) for v in value))
+    if kind == "object":
+        return (kind, tuple(sorted((k, group_key(v)) for k, v in value.items())))
+    return (kind, id(value))

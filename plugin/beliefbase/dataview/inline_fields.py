@@ -1,0 +1,216 @@
+"""Dataview's inline fields, read from a note's Markdown body: a pure function.
+
+- ``Key:: value`` on a line of its own (not a list item: those need brackets);
+- ``[key:: value]`` anywhere in text, the key shown in reading view;
+- ``(key:: value)`` anywhere in text, the key hidden in reading view.
+
+Nothing inside code (fenced, indented or inline), math or an HTML comment is a
+field.  A value is typed as Dataview types it (``parse_inline_value``), and a key
+with capitals, spaces or formatting also answers to its sanitised twin
+(``sanitize_key``: ``**Bold Field**`` → ``bold-field``).
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable
+from dataclasses import dataclass
+from html import escape
+from typing import Any
+
+from ..codecs.mask import code_regions, mask
+from .dates import parse_duration, parse_iso
+from .values import Link
+
+
+@dataclass(frozen=True, slots=True)
+class InlineField:
+    """One inline field: where it is (1-based line and column of its first
+    character, and the offsets ``start``/``end`` of the whole field in the body),
+    its key as written (formatting stripped), the sanitised twin, the value text
+    and the typed value."""
+
+    key: str
+    sanitized: str
+    raw: str
+    value: Any
+    style: str  # "line", "bracket" or "paren"
+    line: int
+    column: int
+    start: int
+    end: int
+
+
+_LIST_ITEM = re.compile(r"^[ \t]*(?:[-*+]|\d+[.)])(?:[ \t]+|$)")
+_LINE_FIELD = re.compile(r"^[ \t]*(?P<key>[^\s:\[\]()|#>`][^:\[\]()|`]*?)::(?P<value>.*)$")
+_FORMATTING = "*_~=` \t"
+_NUMBER = re.compile(r"-?\d+(?:\.\d+)?")
+_LINK = re.compile(r"(!?)\[\[([^\[\]\n]*)\]\]")
+_STRING = re.compile(r'"((?:[^"\\]|\\.)*)"')
+_LIST_ELEMENT = re.compile(r'\s*("(?:[^"\\]|\\.)*"|!?\[\[[^\[\]\n]*\]\]|[^,"]+?)\s*(?:,|$)')
+_NOT_KEY_CHAR = re.compile(r"[^\w\s\-\u2600-\u27BF\U0001F300-\U0001FAFF]+")
+
+
+def clean_key(key: str) -> str:
+    """The key without surrounding formatting: ``**Bold Field**`` → ``Bold Field``."""
+    return key.strip(_FORMATTING)
+
+
+def sanitize_key(key: str) -> str:
+    """Dataview's simplified name: lowercase, formatting and punctuation dropped,
+    spaces to ``-`` (``Basic Field`` → ``basic-field``, ``Hello!`` → ``hello``)."""
+    text = _NOT_KEY_CHAR.sub("", clean_key(key).lower())
+    return re.sub(r"\s+", "-", text.strip())
+
+
+def link_from_text(inner: str, embed: bool = False) -> Link:
+    from .parser import parse_link_text
+
+    return parse_link_text(inner, embed)
+
+
+def _single_value(text: str) -> tuple[bool, Any]:
+    """(typed?, value) for one element: number, boolean, date, duration, link or
+    quoted text; (False, text) otherwise."""
+    if _NUMBER.fullmatch(text):
+        return True, float(text) if "." in text else int(text)
+    low = text.lower()
+    if low in ("true", "false"):
+        return True, low == "true"
+    date = parse_iso(text)
+    if date is not None:
+        return True, date
+    m = _LINK.fullmatch(text)
+    if m:
+        return True, link_from_text(m.group(2), embed=bool(m.group(1)))
+    m = _STRING.fullmatch(text)
+    if m:
+        return True, re.sub(r"\\(.)", r"\1", m.group(1))
+    if text[:1].isdigit() or text[:1] == "-":
+        dur = parse_duration(text)
+        if dur is not None:
+            return True, dur
+    return False, text
+
+
+def parse_inline_value(raw: str) -> Any:
+    """A field value as Dataview types it: number, boolean, ISO date, duration,
+    link, quoted text, a comma-separated list of those; otherwise the text."""
+    text = raw.strip()
+    if not text:
+        return None
+    typed, value = _single_value(text)
+    if typed:
+        return value
+    if "," in text:
+        items: list[Any] = []
+        pos = 0
+        while pos < len(text):
+            m = _LIST_ELEMENT.match(text, pos)
+            if not m or m.end() == pos:
+                return text
+            ok, item = _single_value(m.group(1).strip())
+            if not ok:
+                return text
+            items.append(item)
+            pos = m.end()
+        if len(items) > 1:
+            return tuple(items)
+    return text
+
+
+def _line_starts(text: str) -> list[int]:
+    starts = [0]
+    starts.extend(m.end() for m in re.finditer("\n", text))
+    return starts
+
+
+def _position(starts: list[int], offset: int, first_line: int) -> tuple[int, int]:
+    import bisect
+
+    index = bisect.bisect_right(starts, offset) - 1
+    return first_line + index, offset - starts[index] + 1
+
+
+def _closing(text: str, open_at: int) -> int:
+    """The offset of the bracket closing the one at ``open_at`` on the same line,
+    counting nested ``[]`` and ``()``; -1 when there is none."""
+    pairs = {"[": "]", "(": ")"}
+    stack = [pairs[text[open_at]]]
+    i = open_at + 1
+    while i < len(text):
+        ch = text[i]
+        if ch == "\n":
+            return -1
+        if ch in pairs:
+            stack.append(pairs[ch])
+        elif ch in ")]":
+            if ch != stack[-1]:
+                return -1
+            stack.pop()
+            if not stack:
+                return i
+        i += 1
+    return -1
+
+
+_BRACKET_KEY = re.compile(r"([^\[\]()\n:`]+?)::")
+
+
+def _bracket_fields(masked: str, body: str, line_start: int, line_end: int) -> list[
+        tuple[int, int, str, str, str]]:
+    found: list[tuple[int, int, str, str, str]] = []
+    i = line_start
+    while i < line_end:
+        ch = masked[i]
+        if ch in "[(" and not (ch == "[" and masked[i + 1:i + 2] == "["):
+            m = _BRACKET_KEY.match(masked, i + 1)
+            if m and m.end() <= line_end and clean_key(m.group(1)):
+                close = _closing(masked, i)
+                if close != -1:
+                    style = "bracket" if ch == "[" else "paren"
+                    found.append((i, close + 1, m.group(1), body[m.end():close], style))
+                    i = close + 1
+                    continue
+        i += 1
+    return found
+
+
+def extract_inline_fields(body: str, first_line: int = 1) -> tuple[InlineField, ...]:
+    """Every inline field of a Markdown body, in source order.  ``first_line`` is
+    the file line of the body's first line (after the frontmatter)."""
+    if "::" not in body:
+        return ()
+    masked = mask(body, code_regions(body))
+    starts = _line_starts(body)
+    out: list[InlineField] = []
+    for index, start in enumerate(starts):
+        end = starts[index + 1] - 1 if index + 1 < len(starts) else len(body)
+        line = masked[start:end]
+        if "::" not in line:
+            continue
+        found = _bracket_fields(masked, body, start, end)
+        if not found and not _LIST_ITEM.match(line):
+            m = _LINE_FIELD.match(line)
+            if m and clean_key(m.group("key")):
+                key_at = start + m.start("key")
+                found = [(key_at, end, m.group("key"), body[start + m.start("value"):end],
+                          "line")]
+        for f_start, f_end, key, raw, style in found:
+            name = clean_key(key)
+            line_no, col = _position(starts, f_start, first_line)
+            out.append(InlineField(name, sanitize_key(name), raw.strip(),
+                                   parse_inline_value(raw), style, line_no, col, f_start, f_end))
+    return tuple(out)
+
+
+def render_inline_field(field: InlineField, value_html: Callable[[Any], str]) -> str:
+    """The HTML Dataview's reading view shows for a field: key and value in spans
+    (``(key:: value)`` shows the value alone).  ``value_html`` formats the value
+    (``display.format_html``); the key is escaped here."""
+    if field.style == "paren":
+        return ('<span class="dataview inline-field"><span class="dataview '
+                f'inline-field-standalone-value">{value_html(field.value)}</span></span>')
+    return ('<span class="dataview inline-field"><span class="dataview inline-field-key">'
+            f'{escape(field.key)}</span><span class="dataview inline-field-value">'
+            f"{value_html(field.value)}</span></span>")

@@ -1,0 +1,118 @@
+"""``PageRecord``: what the engine knows of one note, and ``record_from_markdown``
+to build one from a note's path, frontmatter and body.
+
+A record is frozen and holds raw facts (path, frontmatter, inline fields, list
+items, tags, links, times); ``index.DataviewIndex`` turns records into the rows
+queries read (``file.*`` implicit fields, typed page fields, inlinks).
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+import re
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from typing import Any
+
+from ..codecs.mask import code_regions, mask
+from ..frozen import FrozenDict
+from .inline_fields import InlineField, extract_inline_fields
+from .items import ListItem, extract_items
+from .values import freeze_value
+
+_TAG_CHAR = r"[^\s#,.;:!?()\[\]{}\"'`|<>=*~\\]"
+# a tag has a letter somewhere (#123 is not a tag), as in Obsidian
+_TAG = re.compile(r"(?<![\w&/#\]\)])#(" + _TAG_CHAR + r"*[^\W\d_]" + _TAG_CHAR + "*)")
+_WIKILINK = re.compile(r"!?\[\[([^\[\]\n|#]*)(?:#[^\[\]\n|]*)?(?:\|[^\[\]\n]*)?\]\]")
+
+
+@dataclass(frozen=True, slots=True)
+class PageRecord:
+    """One note as Dataview sees it.
+
+    ``path`` is the vault path with its extension (``Games/Stardew Valley.md``);
+    ``tags`` the explicit tags with their ``#`` (frontmatter and body, in order,
+    unique); ``outlinks`` the link targets as written (resolved by the index);
+    ``items`` the top-level list items and tasks (each with its children)."""
+
+    path: str
+    frontmatter: Mapping[str, Any] = field(default_factory=FrozenDict)
+    inline_fields: tuple[InlineField, ...] = ()
+    items: tuple[ListItem, ...] = ()
+    tags: tuple[str, ...] = ()
+    outlinks: tuple[str, ...] = ()
+    aliases: tuple[str, ...] = ()
+    size: int = 0
+    ctime: dt.datetime | None = None
+    mtime: dt.datetime | None = None
+    starred: bool = False
+
+
+def _as_list(value: Any) -> list[Any]:
+    if value is None:
+        return []
+    if isinstance(value, list | tuple):
+        return list(value)
+    if isinstance(value, str):
+        return [v for v in re.split(r"[,\s]+", value) if v]
+    return [value]
+
+
+def frontmatter_tags(meta: Mapping[str, Any]) -> list[str]:
+    """``tags``/``tag`` of the frontmatter as ``#tag`` strings."""
+    out: list[str] = []
+    for key in ("tags", "tag"):
+        for tag in _as_list(meta.get(key)):
+            text = str(tag).strip().lstrip("#")
+            if text:
+                out.append("#" + text)
+    return out
+
+
+def frontmatter_aliases(meta: Mapping[str, Any]) -> list[str]:
+    out: list[str] = []
+    for key in ("aliases", "alias"):
+        value = meta.get(key)
+        items = value if isinstance(value, list | tuple) else ([value] if value else [])
+        out.extend(str(v) for v in items if v is not None)
+    return out
+
+
+def record_from_markdown(
+    path: str,
+    body: str,
+    frontmatter: Mapping[str, Any] | None = None,
+    *,
+    first_line: int = 1,
+    size: int | None = None,
+    ctime: dt.datetime | None = None,
+    mtime: dt.datetime | None = None,
+    tags: tuple[str, ...] | None = None,
+    outlinks: tuple[str, ...] | None = None,
+) -> PageRecord:
+    """A record from a note's parts.  ``body`` is the Markdown after the
+    frontmatter, starting at file line ``first_line``; tags and links are read
+    from the body (outside code) unless given."""
+    meta = frontmatter or {}
+    masked = None
+    if tags is None or outlinks is None:
+        masked = mask(body, code_regions(body))
+    if tags is None:
+        assert masked is not None
+        found = frontmatter_tags(meta) + ["#" + t for t in _TAG.findall(masked)]
+        tags = tuple(dict.fromkeys(found))
+    if outlinks is None:
+        assert masked is not None
+        outlinks = tuple(t.strip() for t in _WIKILINK.findall(masked) if t.strip())
+    return PageRecord(
+        path=path,
+        frontmatter=freeze_value(dict(meta)),
+        inline_fields=extract_inline_fields(body, first_line),
+        items=extract_items(body, first_line),
+        tags=tags,
+        outlinks=outlinks,
+        aliases=tuple(frontmatter_aliases(meta)),
+        size=len(body.encode("utf-8", "surrogatepass")) if size is None else size,
+        ctime=ctime,
+        mtime=mtime,
+    )
