@@ -160,7 +160,7 @@ def _run(query: n.Query, index: DataviewIndex, ev: Evaluator,
     if query.kind == "task":
         work = []
         for path in pages:
-            page = index.rows[path]
+            page = index.task_base[path]
             for item, obj in index.items.get(path, ()):
                 if item.task:
                     work.append(_Work(FrozenDict({**page, **obj}), None, TaskEntry(path, item)))

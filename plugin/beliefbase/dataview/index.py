@@ -74,6 +74,9 @@ class DataviewIndex:
             for tag in expand_tags(r.tags):
                 self.tag_pages.setdefault(tag.lower(), set()).add(r.path)
         self.rows: dict[str, FrozenDict[str, Any]] = {}
+        #: what a task inherits from its page: the page's row without the fields
+        #: written on list items (a task has only its own)
+        self.task_base: dict[str, FrozenDict[str, Any]] = {}
         self.items: dict[str, tuple[tuple[ListItem, FrozenDict[str, Any]], ...]] = {}
         for r in self.records:
             self.rows[r.path] = self._page_row(r)
@@ -126,17 +129,20 @@ class DataviewIndex:
 
     def _page_row(self, r: PageRecord) -> FrozenDict[str, Any]:
         fields: dict[str, list[Any]] = {}
+        base: dict[str, list[Any]] = {}
+        item_lines = {i.line for i in all_items(r.items)}
 
-        def add(key: str, value: Any) -> None:
-            fields.setdefault(key, []).append(value)
+        def add(key: str, value: Any, on_item: bool) -> None:
             twin = sanitize_key(key)
-            if twin and twin != key:
-                fields.setdefault(twin, []).append(value)
+            for target in (fields,) if on_item else (fields, base):
+                target.setdefault(key, []).append(value)
+                if twin and twin != key:
+                    target.setdefault(twin, []).append(value)
 
         for key, value in r.frontmatter.items():
-            add(str(key), self._value(value))
+            add(str(key), self._value(value), False)
         for f in r.inline_fields:
-            add(f.key, self._value(f.value))
+            add(f.key, self._value(f.value), f.line in item_lines)
         row: dict[str, Any] = {k: v[0] if len(v) == 1 else tuple(v) for k, v in fields.items()}
         items = self._item_objects(r)
         self.items[r.path] = items
@@ -171,6 +177,9 @@ class DataviewIndex:
             "starred": r.starred,
         }
         row["file"] = FrozenDict(file)
+        task_base = {k: v[0] if len(v) == 1 else tuple(v) for k, v in base.items()}
+        task_base["file"] = row["file"]
+        self.task_base[r.path] = FrozenDict(task_base)
         return FrozenDict(row)
 
     def _item_objects(self, r: PageRecord) -> tuple[tuple[ListItem, FrozenDict[str, Any]], ...]:

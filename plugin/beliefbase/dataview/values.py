@@ -210,7 +210,8 @@ def truthy(value: Any) -> bool:
 
 def compare(a: Any, b: Any) -> int:
     """-1, 0 or 1: Dataview's total order (values of different types by type, nulls
-    first; strings by code point; lists element by element; links by path)."""
+    first; text case-insensitively first, as ``localeCompare``; lists element by
+    element; links by path)."""
     ta, tb = type_name(a), type_name(b)
     if ta != tb:
         return -1 if _TYPE_ORDER[ta] < _TYPE_ORDER[tb] else 1
@@ -239,6 +240,11 @@ def compare(a: Any, b: Any) -> int:
         a, b = len(a), len(b)
     elif ta == "function":
         return 0
+    elif ta == "string":
+        # like JavaScript's localeCompare: letters before case, lowercase first
+        if a == b:
+            return 0
+        a, b = (a.casefold(), a.swapcase()), (b.casefold(), b.swapcase())
     elif ta == "number":
         if isinstance(a, float) and math.isnan(a):
             return 0 if isinstance(b, float) and math.isnan(b) else -1
