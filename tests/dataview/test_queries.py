@@ -243,8 +243,9 @@ def test_filter_tasks_text() -> None:
 
 
 def test_limit_then_sort_runs_in_order() -> None:
+    # path order first (code points: "Soap" before "smith"), then the two sorted
     r = q("LIST FROM #LiteratureNote\nLIMIT 2\nSORT file.name DESC", MISC)
-    assert names(r) == ["smith2007 SN", "Soap Dragons SN"]
+    assert names(r) == ["Soap Dragons SN", "smith2007 SN"]
 
 
 # -- structure.md ---------------------------------------------------------------------
