@@ -51,9 +51,13 @@ _LIST_ELEMENT = re.compile(r'\s*("(?:[^"\\]|\\.)*"|!?\[\[[^\[\]\n]*\]\]|[^,"]+?)
 _NOT_KEY_CHAR = re.compile(r"[^\w\s\-\u2600-\u27BF\U0001F300-\U0001FAFF]+")
 
 
+_MARKS = re.compile(r"\*\*|~~|==|`|(?<!\w)[*_]+|[*_]+(?!\w)")
+
+
 def clean_key(key: str) -> str:
-    """The key without surrounding formatting: ``**Bold Field**`` → ``Bold Field``."""
-    return key.strip(_FORMATTING)
+    """The key without its formatting: ``**Bold Field**`` → ``Bold Field``,
+    ``_italic_ key`` → ``italic key`` (``my_key`` keeps its underscore)."""
+    return _MARKS.sub("", key).strip(_FORMATTING)
 
 
 def sanitize_key(key: str) -> str:
@@ -163,7 +167,8 @@ def _bracket_fields(masked: str, body: str, line_start: int, line_end: int) -> l
     i = line_start
     while i < line_end:
         ch = masked[i]
-        if ch in "[(" and not (ch == "[" and masked[i + 1:i + 2] == "["):
+        wikilink = ch == "[" and (masked[i + 1:i + 2] == "[" or masked[i - 1:i] == "[")
+        if ch in "[(" and not wikilink:
             m = _BRACKET_KEY.match(masked, i + 1)
             if m and m.end() <= line_end and clean_key(m.group(1)):
                 close = _closing(masked, i)
