@@ -9,16 +9,20 @@ queries read (``file.*`` implicit fields, typed page fields, inlinks).
 from __future__ import annotations
 
 import datetime as dt
+import os
 import re
-from collections.abc import Mapping
-from dataclasses import dataclass, field
-from typing import Any
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass, field, replace
+from typing import TYPE_CHECKING, Any
 
 from ..codecs.mask import code_regions, mask
 from ..frozen import FrozenDict
 from .inline_fields import InlineField, extract_inline_fields
 from .items import ListItem, extract_items
 from .values import freeze_value
+
+if TYPE_CHECKING:
+    from ..builder.compiled import Compiled
 
 _TAG_CHAR = r"[^\s#,.;:!?()\[\]{}\"'`|<>=*~\\]"
 # a tag has a letter somewhere (#123 is not a tag), as in Obsidian
@@ -116,3 +120,49 @@ def record_from_markdown(
         ctime=ctime,
         mtime=mtime,
     )
+
+
+FileTimes = Callable[[str], tuple[dt.datetime | None, dt.datetime | None]]
+
+
+def stat_times(docs_dir: str) -> FileTimes:
+    """``file.ctime``/``file.mtime`` from the file system (creation time where the
+    system keeps it, else the change time), local wall-clock time."""
+    def times(path: str) -> tuple[dt.datetime | None, dt.datetime | None]:
+        try:
+            st = os.stat(os.path.join(docs_dir, path))
+        except OSError:
+            return (None, None)
+        born = getattr(st, "st_birthtime", None) or st.st_ctime
+        return (dt.datetime.fromtimestamp(born).replace(microsecond=0),
+                dt.datetime.fromtimestamp(st.st_mtime).replace(microsecond=0))
+    return times
+
+
+def records_from_compiled(compiled: Compiled, read_text: Callable[[str], str],
+                          file_times: FileTimes | None = None) -> tuple[PageRecord, ...]:
+    """A record per published Markdown note of a compile (drafts and excluded
+    files are never data).  ``read_text(path)`` gives a note's text (the site
+    has it); tags, aliases and links come from the compile (links resolved to
+    vault paths); ``file_times`` defaults to the file system's times."""
+    times = file_times or stat_times(str(compiled.options.docs_dir))
+    out: list[PageRecord] = []
+    for path, doc in sorted(compiled.documents.items()):
+        if not doc.published or doc.kind != "markdown":
+            continue
+        text = read_text(path)
+        body = text[doc.parsed.body_offset:]
+        targets = []
+        for link in compiled.links.get(path, ()):
+            if link.is_asset:
+                continue
+            targets.append(link.target if link.target else link.link.target)
+        ctime, mtime = times(path)
+        record = record_from_markdown(
+            path, body, doc.meta, first_line=doc.parsed.body_line,
+            size=len(text.encode("utf-8", "surrogatepass")), ctime=ctime, mtime=mtime,
+            tags=tuple("#" + t for t in doc.tags),
+            outlinks=tuple(t for t in targets if t),
+        )
+        out.append(replace(record, aliases=tuple(doc.aliases)))
+    return tuple(out)
