@@ -12,7 +12,6 @@ the query fails with the first error.
 from __future__ import annotations
 
 import datetime as dt
-import functools
 from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass
 from typing import Any
@@ -25,7 +24,7 @@ from .index import DataviewIndex
 from .items import ListItem
 from .parser import parse_expression, parse_query
 from .records import PageRecord
-from .values import Link, compare, group_key, sort_key, type_name
+from .values import Link, group_key, order_key, sort_key, type_name
 
 CALENDAR_NOTE = "A calendar is shown as a list by date."
 
@@ -358,17 +357,12 @@ def _each(work: list[_Work], step: Callable[[_Work], list[_Work]]) -> list[_Work
 
 
 def _sort(work: list[_Work], keys: list[tuple[Fn, bool]]) -> list[_Work]:
-    decorated = [(tuple(f(w.row, None) for f, _ in keys), i, w) for i, w in enumerate(work)]
-
-    def order(a: tuple[tuple[Any, ...], int, _Work], b: tuple[tuple[Any, ...], int, _Work]) -> int:
-        for (x, y), (_, desc) in zip(zip(a[0], b[0], strict=True), keys, strict=True):
-            c = compare(x, y)
-            if c:
-                return -c if desc else c
-        return a[1] - b[1]
-
-    decorated.sort(key=functools.cmp_to_key(order))
-    return [w for _, _, w in decorated]
+    """Stable: the last key first, then each earlier one (``reverse`` keeps ties
+    in order), on keys Python compares natively."""
+    decorated = [(tuple(order_key(f(w.row, None)) for f, _ in keys), w) for w in work]
+    for i in range(len(keys) - 1, -1, -1):
+        decorated.sort(key=lambda d, i=i: d[0][i], reverse=keys[i][1])  # type: ignore[misc]
+    return [w for _, w in decorated]
 
 
 def _group(work: list[_Work], key_of: Fn, name: str | None) -> list[_Work]:

@@ -61,7 +61,16 @@ class Evaluator:
         self._params: list[frozenset[str]] = []
 
     # -- compile ----------------------------------------------------------------------
-    def compile(self, node: n.Expr) -> Fn:  # noqa: C901 - one case per node type
+    def compile(self, node: n.Expr) -> Fn:
+        """``node`` as a function of ``(row, scope)``; an expression of constants
+        (``date(today) + dur(2 weeks)``) is evaluated once, here."""
+        fn = self._compile(node)
+        if isinstance(node, n.Binary | n.Unary | n.Call | n.ListExpr) and _constant(node):
+            value = fn({}, None)
+            return lambda row, scope: value
+        return fn
+
+    def _compile(self, node: n.Expr) -> Fn:  # noqa: C901 - one case per node type
         if isinstance(node, n.Literal):
             value = node.value
             if isinstance(value, Link):
@@ -233,6 +242,21 @@ class Evaluator:
             if isinstance(key, int) and not isinstance(key, bool):
                 return obj[key] if 0 <= key < len(obj) else None
         return None
+
+
+def _constant(node: n.Expr) -> bool:
+    """Does ``node`` depend on nothing but literals (no field, no lambda)?"""
+    if isinstance(node, n.Literal | n.DateWord):
+        return True
+    if isinstance(node, n.Binary):
+        return _constant(node.left) and _constant(node.right)
+    if isinstance(node, n.Unary):
+        return _constant(node.operand)
+    if isinstance(node, n.ListExpr):
+        return all(_constant(i) for i in node.items)
+    if isinstance(node, n.Call):
+        return all(_constant(a) for a in node.args)
+    return False
 
 
 _COMPARE: dict[str, Callable[[int], bool]] = {

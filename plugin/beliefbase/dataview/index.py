@@ -21,7 +21,7 @@ from .dates import date_only, parse_iso
 from .inline_fields import sanitize_key
 from .items import ListItem, all_items
 from .records import PageRecord
-from .values import Link, freeze_value
+from .values import Link
 
 _DAY_IN_NAME = re.compile(r"(\d{4})-(\d{2})-(\d{2})|(\d{4})(\d{2})(\d{2})")
 _LINK_TEXT = re.compile(r"!?\[\[([^\[\]\n]*)\]\]")
@@ -172,7 +172,7 @@ class DataviewIndex:
             "aliases": r.aliases,
             "tasks": tuple(obj for item, obj in items if item.task),
             "lists": tuple(obj for _, obj in items),
-            "frontmatter": freeze_value(dict(r.frontmatter)),
+            "frontmatter": r.frontmatter,
             "day": day,
             "starred": r.starred,
         }

@@ -12,6 +12,7 @@ with capitals, spaces or formatting also answers to its sanitised twin
 
 from __future__ import annotations
 
+import functools
 import re
 from collections.abc import Callable
 from dataclasses import dataclass
@@ -60,6 +61,7 @@ def clean_key(key: str) -> str:
     return _MARKS.sub("", key).strip(_FORMATTING)
 
 
+@functools.lru_cache(maxsize=4096)
 def sanitize_key(key: str) -> str:
     """Dataview's simplified name: lowercase, formatting and punctuation dropped,
     spaces to ``-`` (``Basic Field`` → ``basic-field``, ``Hello!`` → ``hello``)."""
