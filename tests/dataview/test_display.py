@@ -119,3 +119,10 @@ def test_dataviewjs_is_never_run() -> None:
     stub = not_run("dv.table([], [])")
     assert stub.diagnostic_code == DIAGNOSTIC_CODE == "dataview-js-not-run"
     assert stub.code == "dv.table([], [])" and "not run" in stub.note
+
+
+def test_text_repetition_is_bounded() -> None:
+    assert run('TABLE "ab" * 3', HOSTILE, None, now=NOW).rows[0].values == ("ababab",)
+    with pytest.raises(DataviewError) as info:
+        run('TABLE "x" * 999999999', HOSTILE, None, now=NOW)
+    assert "longer than" in info.value.message

@@ -130,7 +130,8 @@ def _guard(call: Callable[[], Any]) -> Any:
         return call()
     except DataviewError:
         raise
-    except (RecursionError, OverflowError, ValueError, TypeError, ArithmeticError) as exc:
+    except (RecursionError, ArithmeticError, ValueError, TypeError, IndexError, KeyError,
+            AttributeError, MemoryError) as exc:
         raise DataviewError(f"cannot evaluate: {type(exc).__name__}: {exc}") from None
 
 
@@ -150,6 +151,9 @@ def run(query_text: str, records: Iterable[PageRecord] | DataviewIndex,
         raise
     except RecursionError:
         raise DataviewError("the query nests too deeply to evaluate") from None
+    except (ArithmeticError, ValueError, TypeError, IndexError, KeyError, AttributeError,
+            MemoryError) as exc:  # a value no rule foresaw: an error box, not a crash
+        raise DataviewError(f"cannot evaluate: {type(exc).__name__}: {exc}") from None
 
 
 def _run(query: n.Query, index: DataviewIndex, ev: Evaluator,

@@ -268,6 +268,9 @@ _COMPARE: dict[str, Callable[[int], bool]] = {
     ">=": lambda c: c >= 0,
 }
 
+#: the longest text ``"x" * n`` may make
+MAX_TEXT = 1_000_000
+
 _OP_NAMES = {"+": "add", "-": "subtract", "*": "multiply", "/": "divide", "%": "take the "
              "remainder of"}
 
@@ -320,10 +323,13 @@ def binary_op(op: str, a: Any, b: Any,  # noqa: C901 - one table of type pairs
             return a.scaled(b if op == "*" else 1 / b)
         if _is_number(a) and isinstance(b, Duration) and op == "*":
             return b.scaled(a)
-        if op == "*" and isinstance(a, str) and _is_number(b):
-            return a * max(0, int(b))
-        if op == "*" and _is_number(a) and isinstance(b, str):
-            return b * max(0, int(a))
+        if op == "*" and (isinstance(a, str) and _is_number(b) or
+                          _is_number(a) and isinstance(b, str)):
+            text, times = (a, b) if isinstance(a, str) else (b, a)
+            count = max(0, int(times))
+            if len(text) * count > MAX_TEXT:
+                raise DataviewError(f"text longer than {MAX_TEXT} characters", *where)
+            return text * count
         if op == "+" and isinstance(a, tuple | list) and isinstance(b, tuple | list):
             return tuple(a) + tuple(b)
         if op == "+" and isinstance(a, Mapping) and isinstance(b, Mapping):

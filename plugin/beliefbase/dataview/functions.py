@@ -770,5 +770,6 @@ def _display(ev: Evaluator, a: tuple[Any, ...]) -> Any:
     return re.sub(r"(\*\*|__|~~|==|`)", "", text)
 
 
-#: Dataview functions not provided here, and why
+#: Dataview functions not provided here, and why: none of the function reference.
+#: (``srandom``, used on Dataview's examples page, is not a Dataview function.)
 NOT_SUPPORTED: dict[str, str] = {}
