@@ -38,7 +38,11 @@ FIELDS = [
     ("[link:: [[Some Page|Shown]]] and (n:: (1))",
      [("link", "link", Link("Some Page", "Shown"), "bracket", 1, 1),
       ("n", "n", "(1)", "paren", 1, 34)]),
-    ("Hello!:: 1", [("Hello!", "hello", 1, "line", 1, 1)]),
+    ("[Hello!:: 1]", [("Hello!", "hello", 1, "bracket", 1, 1)]),
+    ("> Quoted Key:: 3", [("Quoted Key", "quoted-key", 3, "line", 1, 3)]),
+    ("# Heading:: yes", [("Heading", "heading", "yes", "line", 1, 3)]),
+    ("std::vector is great", [("std", "std", "vector is great", "line", 1, 1)]),
+    ("(a:: x\\) y)", [("a", "a", "x\\) y", "paren", 1, 1)]),
     # not fields
     ("- list item:: value", []),
     ("`code:: x` and ``[a:: b]``", []),
@@ -48,8 +52,9 @@ FIELDS = [
     ("<!-- k:: v -->", []),
     ("[[Wiki:: link]]", []),
     ("no field here: just a colon", []),
-    ("| a:: b |", []),
-    ("# Heading:: nope", []),
+    ("Hello!:: 1", []),
+    ("see this. Then:: no", []),
+    ("🎅:: needs brackets", []),
 ]
 
 
@@ -109,7 +114,7 @@ def test_reading_view_html() -> None:
         '<span class="dataview inline-field"><span class="dataview '
         'inline-field-standalone-value"><span class="dataview-date">August 15, 2021</span>'
         "</span></span>")
-    (key,) = extract_inline_fields("<i>k</i>:: v")
+    (key,) = extract_inline_fields("[<i>k</i>:: v]")
     assert "&lt;i&gt;" in render_inline_field(key, format_html)
 
 

@@ -143,6 +143,9 @@ class DataviewIndex:
             add(str(key), self._value(value), False)
         for f in r.inline_fields:
             add(f.key, self._value(f.value), f.line in item_lines)
+        for item in all_items(r.items):  # a task's 📅 date is a page field too
+            for name, date in item.shorthands:
+                add(name, date, True)
         row: dict[str, Any] = {k: v[0] if len(v) == 1 else tuple(v) for k, v in fields.items()}
         items = self._item_objects(r)
         self.items[r.path] = items

@@ -43,7 +43,12 @@ class InlineField:
 
 
 _LIST_ITEM = re.compile(r"^[ \t]*(?:[-*+]|\d+[.)])(?:[ \t]+|$)")
-_LINE_FIELD = re.compile(r"^[ \t]*(?P<key>[^\s:\[\]()|#>`][^:\[\]()|`]*?)::(?P<value>.*)$")
+# a key alone on its line: leading markup (`**`, `> `, `# `) skipped, then letters,
+# digits, `_`, spaces, `/` and `-`, then closing marks; anything else (`[`, `.`,
+# `!`) makes the line prose, as in Dataview
+_LINE_KEY = re.compile(r"[^\w\[]*(?P<key>[\w \t/-]+?)[_*~`]*[ \t]*")
+# where a line field's text starts: after indentation, quote marks and a heading's #s
+_LINE_START = re.compile(r"[ \t]*(?:>[ \t]?)*[ \t]*(?:#{1,6}[ \t]+)?")
 _FORMATTING = "*_~=` \t"
 _NUMBER = re.compile(r"-?\d+(?:\.\d+)?")
 _LINK = re.compile(r"(!?)\[\[([^\[\]\n]*)\]\]")
@@ -139,24 +144,26 @@ def _position(starts: list[int], offset: int, first_line: int) -> tuple[int, int
 
 
 def _closing(text: str, open_at: int) -> int:
-    """The offset of the bracket closing the one at ``open_at`` on the same line,
-    counting nested ``[]`` and ``()``; -1 when there is none."""
-    pairs = {"[": "]", "(": ")"}
-    stack = [pairs[text[open_at]]]
-    i = open_at + 1
-    while i < len(text):
+    """The offset of the bracket closing the one at ``open_at`` on the same line
+    (brackets of the same kind nest; a backslash escapes); -1 when none does."""
+    opener = text[open_at]
+    closer = "]" if opener == "[" else ")"
+    depth = 0
+    escaped = False
+    for i in range(open_at + 1, len(text)):
         ch = text[i]
         if ch == "\n":
             return -1
-        if ch in pairs:
-            stack.append(pairs[ch])
-        elif ch in ")]":
-            if ch != stack[-1]:
-                return -1
-            stack.pop()
-            if not stack:
+        if escaped:
+            escaped = False
+        elif ch == "\\":
+            escaped = True
+        elif ch == opener:
+            depth += 1
+        elif ch == closer:
+            if depth == 0:
                 return i
-        i += 1
+            depth -= 1
     return -1
 
 
@@ -198,11 +205,12 @@ def extract_inline_fields(body: str, first_line: int = 1) -> tuple[InlineField, 
             continue
         found = _bracket_fields(masked, body, start, end)
         if not found and not _LIST_ITEM.match(line):
-            m = _LINE_FIELD.match(line)
+            sep = line.find("::")
+            m = _LINE_KEY.fullmatch(line, 0, sep)
             if m and clean_key(m.group("key")):
-                key_at = start + m.start("key")
-                found = [(key_at, end, m.group("key"), body[start + m.start("value"):end],
-                          "line")]
+                begin = _LINE_START.match(line)
+                at = start + (begin.end() if begin else 0)
+                found = [(at, end, m.group("key"), body[start + sep + 2:end], "line")]
         for f_start, f_end, key, raw, style in found:
             name = clean_key(key)
             line_no, col = _position(starts, f_start, first_line)
