@@ -426,3 +426,11 @@ def test_results_are_deterministic() -> None:
 def test_keywords_case_insensitive(text: str) -> None:
     assert names(q(text, GAMES)) == ["League of Legends", "Pillars of Eternity 2",
                                      "Stardew Valley"]
+
+
+def test_links_resolve_by_name_path_and_partial_path() -> None:
+    index = vaults.build_index([
+        vaults.page("a/b/Target.md"), vaults.page("z/Target.md"),
+        vaults.page("src.md", "[[b/Target]] [[Target]] [[z/Target.md]] [[a/b/Target]]")])
+    (row,) = q('TABLE file.outlinks FROM "src"', index).rows
+    assert [link.path for link in row.values[0]] == ["a/b/Target.md", "z/Target.md"]

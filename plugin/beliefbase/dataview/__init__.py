@@ -8,7 +8,8 @@ The public API, for the renderer of ```` ```dataview ```` fences and `` `= expr`
 - ``run(query_text, index, this_path, now=...) -> DataviewResult`` and
   ``evaluate_inline(expr_text, index, this_path, now=...)``; both raise
   ``DataviewError`` (line and column inside the query) and nothing else;
-- ``format_html(value, link_href)`` for every value shown;
+- ``format_html(value, link_href)`` for every value shown, ``view_context(result,
+  link_href)`` for the site's table/list views;
 - ``extract_inline_fields(body, first_line)`` and ``render_inline_field(field,
   format)`` for inline fields in reading view; ``extract_items`` for lists/tasks;
 - ``javascript.not_run(code)`` for DataviewJS, which is never run.
@@ -16,7 +17,8 @@ The public API, for the renderer of ```` ```dataview ```` fences and `` `= expr`
 Modules: ``grammar`` (the lark grammar), ``parser`` → ``nodes``; ``evaluate``
 (expressions compiled to closures) with ``functions``; ``values``, ``dates``,
 ``text``; ``inline_fields``, ``items``, ``records``, ``index``; ``engine``;
-``display``; ``javascript``.
+``display``, ``view``; ``javascript``; ``measure`` (``python -m
+beliefbase.dataview.measure``).
 """
 
 from __future__ import annotations
@@ -45,8 +47,9 @@ from .items import ListItem, extract_items
 from .javascript import DIAGNOSTIC_CODE as JS_DIAGNOSTIC_CODE
 from .javascript import NotRun, inline_kind, is_js_fence, not_run
 from .parser import parse_expression, parse_query
-from .records import PageRecord, record_from_markdown
+from .records import PageRecord, record_from_markdown, records_from_compiled
 from .values import Duration, ExternalLink, Link
+from .view import view_context
 
 __all__ = [
     "CALENDAR_NOTE",
@@ -77,7 +80,9 @@ __all__ = [
     "parse_inline_value",
     "parse_query",
     "record_from_markdown",
+    "records_from_compiled",
     "render_inline_field",
     "run",
     "sanitize_key",
+    "view_context",
 ]

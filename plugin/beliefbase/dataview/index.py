@@ -50,6 +50,7 @@ class DataviewIndex:
         self.records: tuple[PageRecord, ...] = tuple(sorted(records, key=lambda r: r.path))
         self.by_path: dict[str, PageRecord] = {r.path: r for r in self.records}
         self._exact: dict[str, str] = {}
+        self._suffix_cache: dict[str, str | None] = {}
         self._names: dict[str, list[str]] = {}
         for r in self.records:
             lower = r.path.lower()
@@ -92,9 +93,16 @@ class DataviewIndex:
         hit = self._exact.get(text.lower())
         if hit:
             return hit
-        paths = self._names.get(_file_name(text + ".md").lower() if "/" not in text
-                                else "\0")
-        return paths[0] if paths else None
+        if "/" not in text:
+            paths = self._names.get(_file_name(text + ".md").lower())
+            return paths[0] if paths else None
+        # a partial path, as Obsidian reads one: the shortest path ending with it
+        if text not in self._suffix_cache:
+            tail = "/" + text.lower().lstrip("/")
+            hits = [p for p in self.by_path if p.lower().endswith((tail, tail + ".md"))]
+            hits.sort(key=lambda p: (p.count("/"), len(p), p))
+            self._suffix_cache[text] = hits[0] if hits else None
+        return self._suffix_cache[text]
 
     def normalize(self, link: Link) -> Link:
         path = self.resolve(link.path)
