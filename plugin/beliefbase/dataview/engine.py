@@ -12,7 +12,7 @@ the query fails with the first error.
 from __future__ import annotations
 
 import datetime as dt
-from collections.abc import Callable, Iterable, Mapping
+from collections.abc import Callable, Iterable, Iterator, Mapping
 from dataclasses import dataclass
 from typing import Any
 
@@ -81,6 +81,34 @@ class DataviewResult:
         if self.kind == "task":
             return sum(len(g.tasks) for g in self.tasks)
         return len(self.rows)
+
+
+class Layered(Mapping[str, Any]):
+    """A task's row: its own fields over its page's, read-only, without copying."""
+
+    __slots__ = ("_base", "_top")
+    _MISSING = object()
+
+    def __init__(self, top: Mapping[str, Any], base: Mapping[str, Any]) -> None:
+        self._top = top
+        self._base = base
+
+    def get(self, key: str, default: Any = None) -> Any:
+        value = self._top.get(key, Layered._MISSING)
+        return self._base.get(key, default) if value is Layered._MISSING else value
+
+    def __getitem__(self, key: str) -> Any:
+        value = self.get(key, Layered._MISSING)
+        if value is Layered._MISSING:
+            raise KeyError(key)
+        return value
+
+    def __iter__(self) -> Iterator[str]:
+        yield from self._top
+        yield from (k for k in self._base if k not in self._top)
+
+    def __len__(self) -> int:
+        return len(self._top) + sum(1 for k in self._base if k not in self._top)
 
 
 @dataclass(frozen=True, slots=True)
@@ -166,7 +194,7 @@ def _run(query: n.Query, index: DataviewIndex, ev: Evaluator,
             page = index.task_base[path]
             for item, obj in index.items.get(path, ()):
                 if item.task:
-                    work.append(_Work(FrozenDict({**page, **obj}), None, TaskEntry(path, item)))
+                    work.append(_Work(Layered(obj, page), None, TaskEntry(path, item)))
     else:
         work = [_Work(index.rows[p], index.rows[p]["file"]["link"]) for p in pages]
     grouped = False
