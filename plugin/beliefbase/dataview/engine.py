@@ -307,8 +307,7 @@ def _source(source: n.Source, index: DataviewIndex, this_path: str | None) -> se
         inside = {p for p in index.rows if p.startswith(folder + "/")}
         if inside:
             return inside
-        exact = index.resolve(folder) if "/" in folder or folder in index.by_path else None
-        hit = exact if exact is not None else index._exact.get(folder.lower())
+        hit = index.file_at(folder)
         return {hit} if hit else set()
     if isinstance(source, n.LinkSource):
         target = source.target.strip()

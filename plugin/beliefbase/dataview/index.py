@@ -104,6 +104,12 @@ class DataviewIndex:
             self._suffix_cache[text] = hits[0] if hits else None
         return self._suffix_cache[text]
 
+    def file_at(self, path: str) -> str | None:
+        """The note at a vault path written with or without ``.md`` (a FROM source)."""
+        if path in self.by_path:
+            return path
+        return path + ".md" if path + ".md" in self.by_path else None
+
     def normalize(self, link: Link) -> Link:
         path = self.resolve(link.path)
         return link.with_path(path) if path and path != link.path else link

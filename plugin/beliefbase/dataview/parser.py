@@ -297,7 +297,8 @@ def _describe(exc: UnexpectedInput, text: str) -> str:
     ):
         return "the query ends too early"
     if isinstance(exc, UnexpectedToken):
-        return f"unexpected '{exc.token}'"
+        token = str(exc.token)
+        return f"unexpected '{token if len(token) <= 40 else token[:39] + '…'}'"
     if isinstance(exc, UnexpectedCharacters):
         pos = exc.pos_in_stream or 0
         return f"unexpected character {text[pos:pos + 1]!r}"
