@@ -126,3 +126,15 @@ def test_text_repetition_is_bounded() -> None:
     with pytest.raises(DataviewError) as info:
         run('TABLE "x" * 999999999', HOSTILE, None, now=NOW)
     assert "longer than" in info.value.message
+
+
+def test_deeply_nested_and_cyclic_frontmatter_is_cut() -> None:
+    deep: object = 1
+    for _ in range(5000):
+        deep = [deep]
+    cyclic: list[object] = []
+    cyclic.append(cyclic)
+    index = vaults.build_index([vaults.page("a.md", "", {"deep": deep, "cyclic": cyclic})])
+    (row,) = run("TABLE deep, cyclic", index, None, now=NOW).rows
+    for value in row.values:
+        assert format_html(value)

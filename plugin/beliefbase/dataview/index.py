@@ -21,7 +21,7 @@ from .dates import date_only, parse_iso
 from .inline_fields import sanitize_key
 from .items import ListItem, all_items
 from .records import PageRecord
-from .values import Link
+from .values import MAX_NESTING, Link
 
 _DAY_IN_NAME = re.compile(r"(\d{4})-(\d{2})-(\d{2})|(\d{4})(\d{2})(\d{2})")
 _LINK_TEXT = re.compile(r"!?\[\[([^\[\]\n]*)\]\]")
@@ -119,8 +119,10 @@ class DataviewIndex:
         return self.rows.get(path) if path else None
 
     # -- rows -------------------------------------------------------------------------
-    def _value(self, value: Any) -> Any:
+    def _value(self, value: Any, depth: int = 0) -> Any:
         """A frontmatter or field value typed and its links resolved."""
+        if depth > MAX_NESTING:
+            return None
         if isinstance(value, Link):
             return self.normalize(value)
         if isinstance(value, str):
@@ -136,9 +138,9 @@ class DataviewIndex:
         if isinstance(value, dt.date):
             return dt.datetime(value.year, value.month, value.day)
         if isinstance(value, list | tuple):
-            return tuple(self._value(v) for v in value)
+            return tuple(self._value(v, depth + 1) for v in value)
         if isinstance(value, Mapping):
-            return FrozenDict({str(k): self._value(v) for k, v in value.items()})
+            return FrozenDict({str(k): self._value(v, depth + 1) for k, v in value.items()})
         return value
 
     def _page_row(self, r: PageRecord) -> FrozenDict[str, Any]:

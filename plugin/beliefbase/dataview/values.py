@@ -314,12 +314,19 @@ def make_object(pairs: Mapping[str, Any] | None = None) -> FrozenDict[str, Any]:
     return FrozenDict(pairs or {})
 
 
-def freeze_value(value: Any) -> Any:
-    """Lists to tuples and mappings to ``FrozenDict`` all the way down."""
+#: containers nested deeper are cut off (null), as the compile cuts frontmatter
+MAX_NESTING = 50
+
+
+def freeze_value(value: Any, _depth: int = 0) -> Any:
+    """Lists to tuples and mappings to ``FrozenDict`` all the way down (cut off
+    below ``MAX_NESTING`` levels: YAML aliases can nest without end)."""
+    if isinstance(value, list | tuple | Mapping) and _depth > MAX_NESTING:
+        return None
     if isinstance(value, list | tuple):
-        return tuple(freeze_value(v) for v in value)
-    if isinstance(value, Mapping) and not isinstance(value, FrozenDict):
-        return FrozenDict({str(k): freeze_value(v) for k, v in value.items()})
+        return tuple(freeze_value(v, _depth + 1) for v in value)
+    if isinstance(value, Mapping):
+        return FrozenDict({str(k): freeze_value(v, _depth + 1) for k, v in value.items()})
     return value
 
 
