@@ -106,16 +106,21 @@ def test_sanitized_key(key: str, twin: str) -> None:
 
 
 def test_reading_view_html() -> None:
-    bracket, paren = extract_inline_fields("[mood:: <b>ok</b>] (hidden:: 2021-08-15)")
+    bracket, paren = extract_inline_fields("[Mood:: <b>ok</b>] (hidden:: 2021-08-15)")
+    attrs = 'data-dv-key="Mood" data-dv-norm-key="mood"'
     assert render_inline_field(bracket, format_html) == (
-        '<span class="dataview inline-field"><span class="dataview inline-field-key">mood'
-        '</span><span class="dataview inline-field-value">&lt;b&gt;ok&lt;/b&gt;</span></span>')
+        f'<span class="dataview inline-field"><span class="dataview inline-field-key" {attrs}>'
+        f'Mood</span><span class="dataview inline-field-value" {attrs}>&lt;b&gt;ok&lt;/b&gt;'
+        "</span></span>")
     assert render_inline_field(paren, format_html) == (
         '<span class="dataview inline-field"><span class="dataview '
-        'inline-field-standalone-value"><span class="dataview-date">August 15, 2021</span>'
-        "</span></span>")
-    (key,) = extract_inline_fields("[<i>k</i>:: v]")
-    assert "&lt;i&gt;" in render_inline_field(key, format_html)
+        'inline-field-standalone-value" data-dv-key="hidden" data-dv-norm-key="hidden">'
+        '<span class="dataview-date">August 15, 2021</span></span></span>')
+    (key,) = extract_inline_fields('[<i>k</i>":: v]')
+    html = render_inline_field(key, format_html) or ""
+    assert "&lt;i&gt;" in html and 'data-dv-key="&lt;i&gt;k&lt;/i&gt;&quot;"' in html
+    (line,) = extract_inline_fields("Key:: value")
+    assert render_inline_field(line, format_html) is None
 
 
 def test_tasks_and_lists() -> None:

@@ -219,13 +219,19 @@ def extract_inline_fields(body: str, first_line: int = 1) -> tuple[InlineField, 
     return tuple(out)
 
 
-def render_inline_field(field: InlineField, value_html: Callable[[Any], str]) -> str:
-    """The HTML Dataview's reading view shows for a field: key and value in spans
-    (``(key:: value)`` shows the value alone).  ``value_html`` formats the value
-    (``display.format_html``); the key is escaped here."""
+def render_inline_field(field: InlineField, value_html: Callable[[Any], str]) -> str | None:
+    """The HTML Dataview's reading view puts in place of a bracketed field: key
+    and value in spans (``(key:: value)`` shows the value alone), each carrying
+    ``data-dv-key`` and ``data-dv-norm-key`` as Dataview's do, for CSS snippets.
+    None for a ``Key:: value`` line, which reading view leaves as written.
+    ``value_html`` formats the value (``display.format_html``); keys are escaped
+    here."""
+    if field.style == "line":
+        return None
+    attrs = f'data-dv-key="{escape(field.key)}" data-dv-norm-key="{escape(field.sanitized)}"'
     if field.style == "paren":
         return ('<span class="dataview inline-field"><span class="dataview '
-                f'inline-field-standalone-value">{value_html(field.value)}</span></span>')
-    return ('<span class="dataview inline-field"><span class="dataview inline-field-key">'
-            f'{escape(field.key)}</span><span class="dataview inline-field-value">'
-            f"{value_html(field.value)}</span></span>")
+                f'inline-field-standalone-value" {attrs}>{value_html(field.value)}</span></span>')
+    return (f'<span class="dataview inline-field"><span class="dataview inline-field-key" '
+            f'{attrs}>{escape(field.key)}</span><span class="dataview inline-field-value" '
+            f"{attrs}>{value_html(field.value)}</span></span>")
