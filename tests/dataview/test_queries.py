@@ -434,3 +434,10 @@ def test_links_resolve_by_name_path_and_partial_path() -> None:
         vaults.page("src.md", "[[b/Target]] [[Target]] [[z/Target.md]] [[a/b/Target]]")])
     (row,) = q('TABLE file.outlinks FROM "src"', index).rows
     assert [link.path for link in row.values[0]] == ["a/b/Target.md", "z/Target.md"]
+
+
+def test_empty_link_is_the_current_note() -> None:
+    r = q("LIST WHERE contains(file.outlinks, [[]])", MISC, "Study MOC.md")
+    assert names(r) == ["Math MOC"]
+    r = q("LIST WITHOUT ID [[]]", MISC, "Study MOC.md")
+    assert r.rows[0].values == (Link("Study MOC.md"),)

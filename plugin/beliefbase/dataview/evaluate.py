@@ -74,7 +74,7 @@ class Evaluator:
         if isinstance(node, n.Literal):
             value = node.value
             if isinstance(value, Link):
-                value = self.normalize_link(value)
+                value = self._this_link(value) if not value.path else self.normalize_link(value)
             return lambda row, scope: value
         if isinstance(node, n.DateWord):
             date = relative_date(node.word, self.now)
@@ -105,6 +105,14 @@ class Evaluator:
         if isinstance(node, n.Binary):
             return self._binary(node)
         raise DataviewError(f"cannot evaluate {type(node).__name__}", node.line, node.column)
+
+    def _this_link(self, link: Link) -> Link:
+        """``[[]]`` (or ``[[#Heading]]``): a link to the note holding the query."""
+        file = self.this.get("file")
+        own = file.get("link") if isinstance(file, Mapping) else None
+        if not isinstance(own, Link):
+            return link
+        return Link(own.path, link.display, link.subpath, link.embed, link.kind)
 
     def _field(self, name: str) -> Fn:
         bound = any(name in p for p in self._params)
