@@ -103,3 +103,11 @@ def test_parser_raises_only_dataview_errors_on_dql_like_text(text: str) -> None:
 def test_parser_raises_only_dataview_errors_on_any_text(text: str) -> None:
     with contextlib.suppress(DataviewError):
         parse_query(text)
+
+
+def test_error_located_in_the_file() -> None:
+    with pytest.raises(DataviewError) as info:
+        parse_query("LIST\nWHERE (a")
+    assert info.value.located(first_line=12) == (13, 9)
+    assert info.value.located(first_line=12, indent=4) == (13, 13)
+    assert DataviewError("no place").located(7) == (7, 1)
