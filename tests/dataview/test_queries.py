@@ -441,3 +441,10 @@ def test_empty_link_is_the_current_note() -> None:
     assert names(r) == ["Math MOC"]
     r = q("LIST WITHOUT ID [[]]", MISC, "Study MOC.md")
     assert r.rows[0].values == (Link("Study MOC.md"),)
+
+
+def test_sort_function_as_first_column() -> None:
+    # "sort(" is the function; "SORT (" with a space the command
+    r = q('TABLE sort(authors) FROM #LiteratureNote SORT (file.name) DESC LIMIT 1', MISC)
+    assert r.headers == ("File", "sort(authors)")
+    assert r.rows[0].values == (("De Groot, J. I. M.", "Steg, L.", "Van den Berg, A. E."),)

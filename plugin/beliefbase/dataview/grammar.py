@@ -90,7 +90,7 @@ ID.5: /id(?![\w-])/i
 AS.5: /as(?![\w-])/i
 FROM.5: /from(?![\w-])/i
 WHERE.5: /where(?![\w-])/i
-SORT.5: /sort(?![\w-])/i
+SORT.5: /sort(?![\w(-])/i
 GROUP.5: /group(?![\w-])/i
 BY.5: /by(?![\w-])/i
 FLATTEN.5: /flatten(?![\w-])/i
