@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-
 #: the diagnostic a renderer reports for a DataviewError (with ``located``)
 DIAGNOSTIC_CODE = "dataview-error"
 

@@ -130,19 +130,6 @@ def parse_inline_value(raw: str) -> Any:
     return text
 
 
-def _line_starts(text: str) -> list[int]:
-    starts = [0]
-    starts.extend(m.end() for m in re.finditer("\n", text))
-    return starts
-
-
-def _position(starts: list[int], offset: int, first_line: int) -> tuple[int, int]:
-    import bisect
-
-    index = bisect.bisect_right(starts, offset) - 1
-    return first_line + index, offset - starts[index] + 1
-
-
 def _closing(text: str, open_at: int) -> int:
     """The offset of the bracket closing the one at ``open_at`` on the same line
     (brackets of the same kind nest; a backslash escapes); -1 when none does."""
@@ -190,32 +177,40 @@ def _bracket_fields(masked: str, body: str, line_start: int, line_end: int) -> l
     return found
 
 
-def extract_inline_fields(body: str, first_line: int = 1) -> tuple[InlineField, ...]:
+def extract_inline_fields(body: str, first_line: int = 1, *,
+                          masked: str | None = None) -> tuple[InlineField, ...]:
     """Every inline field of a Markdown body, in source order.  ``first_line`` is
-    the file line of the body's first line (after the frontmatter)."""
+    the file line of the body's first line (after the frontmatter); ``masked``
+    the body with its code masked (``codecs.mask``), when the caller has it."""
     if "::" not in body:
         return ()
-    masked = mask(body, code_regions(body))
-    starts = _line_starts(body)
+    if masked is None:
+        masked = mask(body, code_regions(body))
     out: list[InlineField] = []
-    for index, start in enumerate(starts):
-        end = starts[index + 1] - 1 if index + 1 < len(starts) else len(body)
+    line_no = first_line
+    counted = 0  # offset up to which newlines are counted into line_no
+    at = masked.find("::")
+    while at != -1:
+        start = masked.rfind("\n", 0, at) + 1
+        end = masked.find("\n", at)
+        end = len(masked) if end == -1 else end
+        line_no += masked.count("\n", counted, start)
+        counted = start
         line = masked[start:end]
-        if "::" not in line:
-            continue
         found = _bracket_fields(masked, body, start, end)
         if not found and not _LIST_ITEM.match(line):
             sep = line.find("::")
             m = _LINE_KEY.fullmatch(line, 0, sep)
             if m and clean_key(m.group("key")):
                 begin = _LINE_START.match(line)
-                at = start + (begin.end() if begin else 0)
-                found = [(at, end, m.group("key"), body[start + sep + 2:end], "line")]
+                begin_at = start + (begin.end() if begin else 0)
+                found = [(begin_at, end, m.group("key"), body[start + sep + 2:end], "line")]
         for f_start, f_end, key, raw, style in found:
             name = clean_key(key)
-            line_no, col = _position(starts, f_start, first_line)
             out.append(InlineField(name, sanitize_key(name), raw.strip(),
-                                   parse_inline_value(raw), style, line_no, col, f_start, f_end))
+                                   parse_inline_value(raw), style, line_no,
+                                   f_start - start + 1, f_start, f_end))
+        at = masked.find("::", end)
     return tuple(out)
 
 

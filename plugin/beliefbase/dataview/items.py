@@ -18,6 +18,7 @@ from .inline_fields import InlineField, extract_inline_fields
 
 _ITEM = re.compile(r"^(?P<indent>[ \t]*)(?P<symbol>[-*+]|\d+[.)])[ \t]+"
                    r"(?:\[(?P<status>[^\]\n])\][ \t]+)?(?P<text>.*)$")
+_ANY_ITEM = re.compile(r"^[ \t]*(?:[-*+]|\d+[.)])[ \t]", re.MULTILINE)
 _HEADING = re.compile(r"^ {0,3}(#{1,6})[ \t]+(.*?)[ \t#]*$")
 _TAG = re.compile(r"(?<![\w&/#])#([^\s#,.;:!?()\[\]{}\"'`|<>=*~]+)")
 _LINK = re.compile(r"!?\[\[([^\[\]\n|#]*)(?:#[^\[\]\n|]*)?(?:\|[^\[\]\n]*)?\]\]")
@@ -77,18 +78,23 @@ def _indent_width(text: str) -> int:
 
 @dataclass
 class _Draft:
-    item: ListItem
+    fields: dict[str, Any]  # ListItem's, but children
     children: list[_Draft]
 
 
-def extract_items(body: str, first_line: int = 1) -> tuple[ListItem, ...]:
-    """The top-level list items of a body, each with its children (a tree)."""
-    if not any(ch in body for ch in "-*+") and not re.search(r"\d[.)]", body):
+def extract_items(body: str, first_line: int = 1, *, masked: str | None = None,
+                  fields: tuple[InlineField, ...] | None = None) -> tuple[ListItem, ...]:
+    """The top-level list items of a body, each with its children (a tree).
+    ``masked`` (the body with code masked) and ``fields`` (its inline fields)
+    save the work when the caller has them."""
+    if not _ANY_ITEM.search(body):
         return ()
-    masked = mask(body, code_regions(body))
+    if masked is None:
+        masked = mask(body, code_regions(body))
+    if fields is None:
+        fields = extract_inline_fields(body, first_line, masked=masked)
     lines = body.split("\n")
     masked_lines = masked.split("\n")
-    fields = extract_inline_fields(body, first_line)
     by_line: dict[int, list[InlineField]] = {}
     for f in fields:
         by_line.setdefault(f.line, []).append(f)
@@ -109,7 +115,7 @@ def extract_items(body: str, first_line: int = 1) -> tuple[ListItem, ...]:
             if last is not None and masked_line.strip() and (
                 _indent_width(masked_line[:len(masked_line) - len(masked_line.lstrip())]) > 0
             ):
-                last.item = _with_count(last.item, last.item.line_count + 1)
+                last.fields["line_count"] += 1
                 continue
             if not masked_line.strip():
                 continue
@@ -124,10 +130,10 @@ def extract_items(body: str, first_line: int = 1) -> tuple[ListItem, ...]:
         parent = stack[-1][1] if stack else None
         block = _BLOCK_ID.search(text)
         status = m.group("status")
-        item = ListItem(
+        item = dict(
             text=text, symbol=m.group("symbol"), task=status is not None, status=status,
             line=line_no, line_count=1, indent=indent,
-            parent=parent.item.line if parent else None, section=section,
+            parent=parent.fields["line"] if parent else None, section=section,
             tags=tuple(dict.fromkeys("#" + t for t in _TAG.findall(masked_line[m.start("text"):]))),
             outlinks=tuple(_LINK.findall(masked_line[m.start("text"):])),
             block_id=block.group(1) if block else None,
@@ -144,16 +150,8 @@ def extract_items(body: str, first_line: int = 1) -> tuple[ListItem, ...]:
     return tuple(_freeze(d) for d in roots)
 
 
-def _with_count(item: ListItem, count: int) -> ListItem:
-    from dataclasses import replace
-
-    return replace(item, line_count=count)
-
-
 def _freeze(draft: _Draft) -> ListItem:
-    from dataclasses import replace
-
-    return replace(draft.item, children=tuple(_freeze(c) for c in draft.children))
+    return ListItem(**draft.fields, children=tuple(_freeze(c) for c in draft.children))
 
 
 def all_items(roots: tuple[ListItem, ...]) -> tuple[ListItem, ...]:

@@ -98,21 +98,18 @@ def record_from_markdown(
     frontmatter, starting at file line ``first_line``; tags and links are read
     from the body (outside code) unless given."""
     meta = frontmatter or {}
-    masked = None
-    if tags is None or outlinks is None:
-        masked = mask(body, code_regions(body))
+    masked = mask(body, code_regions(body))
     if tags is None:
-        assert masked is not None
         found = frontmatter_tags(meta) + ["#" + t for t in _TAG.findall(masked)]
         tags = tuple(dict.fromkeys(found))
     if outlinks is None:
-        assert masked is not None
         outlinks = tuple(t.strip() for t in _WIKILINK.findall(masked) if t.strip())
+    fields = extract_inline_fields(body, first_line, masked=masked)
     return PageRecord(
         path=path,
         frontmatter=freeze_value(dict(meta)),
-        inline_fields=extract_inline_fields(body, first_line),
-        items=extract_items(body, first_line),
+        inline_fields=fields,
+        items=extract_items(body, first_line, masked=masked, fields=fields),
         tags=tags,
         outlinks=outlinks,
         aliases=tuple(frontmatter_aliases(meta)),
