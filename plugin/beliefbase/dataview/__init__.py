@@ -34,6 +34,7 @@ from .engine import (
     evaluate_inline,
     run,
 )
+from .errors import DIAGNOSTIC_CODE as DATAVIEW_ERROR
 from .errors import DataviewError
 from .index import DataviewIndex
 from .inline_fields import (
@@ -44,7 +45,7 @@ from .inline_fields import (
     sanitize_key,
 )
 from .items import ListItem, extract_items
-from .javascript import DIAGNOSTIC_CODE as JS_DIAGNOSTIC_CODE
+from .javascript import DIAGNOSTIC_CODE as DATAVIEW_JS_NOT_RUN
 from .javascript import NotRun, inline_kind, is_js_fence, not_run
 from .parser import parse_expression, parse_query
 from .records import PageRecord, record_from_markdown, records_from_compiled
@@ -53,7 +54,8 @@ from .view import view_context
 
 __all__ = [
     "CALENDAR_NOTE",
-    "JS_DIAGNOSTIC_CODE",
+    "DATAVIEW_ERROR",
+    "DATAVIEW_JS_NOT_RUN",
     "DataviewError",
     "DataviewIndex",
     "DataviewResult",
