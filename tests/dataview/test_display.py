@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import datetime as dt
 import math
+import re
 
 import pytest
 from beliefbase.dataview import (
@@ -18,6 +19,8 @@ from beliefbase.dataview import (
     run,
 )
 from beliefbase.dataview.javascript import DIAGNOSTIC_CODE
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from . import vaults
 from .vaults import NOW
@@ -138,3 +141,23 @@ def test_deeply_nested_and_cyclic_frontmatter_is_cut() -> None:
     (row,) = run("TABLE deep, cyclic", index, None, now=NOW).rows
     for value in row.values:
         assert format_html(value)
+
+
+_HOSTILE_TEXT = st.text(alphabet=st.sampled_from(list("<>&\"' script=/aé[]|#:")), max_size=30)
+_VALUES = st.recursive(
+    st.one_of(st.none(), st.booleans(), st.integers(), _HOSTILE_TEXT,
+              _HOSTILE_TEXT.map(lambda t: Link(t or "x", t)),
+              st.tuples(_HOSTILE_TEXT, _HOSTILE_TEXT).map(lambda p: ExternalLink(*p))),
+    lambda inner: st.one_of(st.lists(inner, max_size=3).map(tuple),
+                            st.dictionaries(_HOSTILE_TEXT, inner, max_size=3)),
+    max_leaves=8)
+
+
+@settings(max_examples=300, deadline=None)
+@given(_VALUES)
+def test_formatted_values_never_carry_markup_from_data(value: object) -> None:
+    html = format_html(value, lambda link: "/x/?a=1&b=" + link.path)
+    # every tag in the output is one of the formatter's own
+    for tag in re.findall(r"<\s*/?\s*([a-zA-Z]+)", html):
+        assert tag in {"span", "a", "ul", "li"}
+    assert "<script" not in html and "javascript:" not in html.split('href="')[-1][:11]
