@@ -1,0 +1,90 @@
+"""Dataview's query language (DQL) over the notes of a vault, at build time.
+
+The public API, for the renderer of ```` ```dataview ```` fences and `` `= expr` ``:
+
+- ``record_from_markdown(path, body, frontmatter, ...) -> PageRecord`` (or
+  ``records_from_compiled(compiled)``), ``build_index(records) -> DataviewIndex``
+  once per build;
+- ``run(query_text, index, this_path, now=...) -> DataviewResult`` and
+  ``evaluate_inline(expr_text, index, this_path, now=...)``; both raise
+  ``DataviewError`` (line and column inside the query) and nothing else;
+- ``format_html(value, link_href)`` for every value shown, ``view_context(result,
+  link_href)`` for the site's table/list views;
+- ``extract_inline_fields(body, first_line)`` and ``render_inline_field(field,
+  format)`` for inline fields in reading view; ``extract_items`` for lists/tasks;
+- ``javascript.not_run(code)`` for DataviewJS, which is never run.
+
+Modules: ``grammar`` (the lark grammar), ``parser`` → ``nodes``; ``evaluate``
+(expressions compiled to closures) with ``functions``; ``values``, ``dates``,
+``text``; ``inline_fields``, ``items``, ``records``, ``index``; ``engine``;
+``display``, ``view``; ``javascript``; ``measure`` (``python -m
+beliefbase.dataview.measure``).
+"""
+
+from __future__ import annotations
+
+from .display import format_html, format_text
+from .engine import (
+    CALENDAR_NOTE,
+    DataviewResult,
+    ResultRow,
+    TaskEntry,
+    TaskGroup,
+    build_index,
+    evaluate_inline,
+    run,
+)
+from .errors import DIAGNOSTIC_CODE as DATAVIEW_ERROR
+from .errors import DataviewError
+from .index import DataviewIndex
+from .inline_fields import (
+    InlineField,
+    extract_inline_fields,
+    parse_inline_value,
+    render_inline_field,
+    sanitize_key,
+)
+from .items import ListItem, extract_items
+from .javascript import DIAGNOSTIC_CODE as DATAVIEW_JS_NOT_RUN
+from .javascript import NotRun, inline_kind, is_js_fence, not_run
+from .parser import parse_expression, parse_query
+from .records import PageRecord, record_from_markdown, records_from_compiled
+from .values import Duration, ExternalLink, Link
+from .view import view_context
+
+__all__ = [
+    "CALENDAR_NOTE",
+    "DATAVIEW_ERROR",
+    "DATAVIEW_JS_NOT_RUN",
+    "DataviewError",
+    "DataviewIndex",
+    "DataviewResult",
+    "Duration",
+    "ExternalLink",
+    "InlineField",
+    "Link",
+    "ListItem",
+    "NotRun",
+    "PageRecord",
+    "ResultRow",
+    "TaskEntry",
+    "TaskGroup",
+    "build_index",
+    "evaluate_inline",
+    "extract_inline_fields",
+    "extract_items",
+    "format_html",
+    "format_text",
+    "inline_kind",
+    "is_js_fence",
+    "not_run",
+    "parse_expression",
+    "parse_inline_value",
+    "parse_query",
+    "record_from_markdown",
+    "records_from_compiled",
+    "render_inline_field",
+    "run",
+    "sanitize_key",
+    "view_context",
+]

@@ -1,0 +1,261 @@
+"""``DataviewIndex``: the rows queries read, built once from ``PageRecord``s.
+
+Each page becomes a read-only object: its frontmatter (strings holding a
+``[[link]]`` or an ISO date typed as Dataview types them), its inline fields
+(a key given twice holds a list), the sanitised key twins, and ``file`` with the
+implicit fields.  Links are resolved to vault paths (a path, a path without
+``.md``, or a note name; the shortest path wins a tie), and ``file.inlinks``
+is the reverse of every page's outlinks.  Build it once per compile and run
+every query of the site against it.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+import re
+from collections.abc import Iterable, Mapping
+from typing import Any
+
+from ..frozen import FrozenDict
+from .dates import date_only, parse_iso
+from .inline_fields import sanitize_key
+from .items import ListItem, all_items
+from .records import PageRecord
+from .values import MAX_NESTING, Link
+
+_DAY_IN_NAME = re.compile(r"(\d{4})-(\d{2})-(\d{2})|(\d{4})(\d{2})(\d{2})")
+_LINK_TEXT = re.compile(r"!?\[\[([^\[\]\n]*)\]\]")
+
+
+def _file_name(path: str) -> str:
+    name = path.rsplit("/", 1)[-1]
+    return name.rsplit(".", 1)[0] if "." in name else name
+
+
+def _day_from_name(name: str) -> dt.datetime | None:
+    m = _DAY_IN_NAME.search(name)
+    if not m:
+        return None
+    y, mo, d = (m.group(1), m.group(2), m.group(3)) if m.group(1) else m.group(4, 5, 6)
+    try:
+        return dt.datetime(int(y), int(mo), int(d))
+    except ValueError:
+        return None
+
+
+class DataviewIndex:
+    """Every page's row, by vault path, and the lookups sources need."""
+
+    def __init__(self, records: Iterable[PageRecord]) -> None:
+        self.records: tuple[PageRecord, ...] = tuple(sorted(records, key=lambda r: r.path))
+        self.by_path: dict[str, PageRecord] = {r.path: r for r in self.records}
+        self._exact: dict[str, str] = {}
+        self._suffix_cache: dict[str, str | None] = {}
+        self._names: dict[str, list[str]] = {}
+        for r in self.records:
+            lower = r.path.lower()
+            self._exact.setdefault(lower, r.path)
+            if lower.endswith(".md"):
+                self._exact.setdefault(lower[:-3], r.path)
+            self._names.setdefault(_file_name(r.path).lower(), []).append(r.path)
+        for paths in self._names.values():
+            paths.sort(key=lambda p: (p.count("/"), len(p), p))
+        self.outlinks: dict[str, tuple[str, ...]] = {}
+        inlinks: dict[str, set[str]] = {}
+        for r in self.records:
+            targets = tuple(dict.fromkeys(self.resolve(t) or t for t in r.outlinks))
+            self.outlinks[r.path] = targets
+            for t in targets:
+                if t in self.by_path:
+                    inlinks.setdefault(t, set()).add(r.path)
+        self.inlinks: dict[str, tuple[str, ...]] = {p: tuple(sorted(s)) for p, s in
+                                                    inlinks.items()}
+        self.tag_pages: dict[str, set[str]] = {}
+        for r in self.records:
+            for tag in expand_tags(r.tags):
+                self.tag_pages.setdefault(tag.lower(), set()).add(r.path)
+        self.rows: dict[str, FrozenDict[str, Any]] = {}
+        #: what a task inherits from its page: the page's row without the fields
+        #: written on list items (a task has only its own)
+        self.task_base: dict[str, FrozenDict[str, Any]] = {}
+        self.items: dict[str, tuple[tuple[ListItem, FrozenDict[str, Any]], ...]] = {}
+        for r in self.records:
+            self.rows[r.path] = self._page_row(r)
+
+    # -- links ------------------------------------------------------------------------
+    def resolve(self, target: str) -> str | None:
+        """The vault path a link target names, or None."""
+        text = target.strip()
+        if not text:
+            return None
+        if text in self.by_path:
+            return text
+        hit = self._exact.get(text.lower())
+        if hit:
+            return hit
+        if "/" not in text:
+            paths = self._names.get(_file_name(text + ".md").lower())
+            return paths[0] if paths else None
+        # a partial path, as Obsidian reads one: the shortest path ending with it
+        if text not in self._suffix_cache:
+            tail = "/" + text.lower().lstrip("/")
+            hits = [p for p in self.by_path if p.lower().endswith((tail, tail + ".md"))]
+            hits.sort(key=lambda p: (p.count("/"), len(p), p))
+            self._suffix_cache[text] = hits[0] if hits else None
+        return self._suffix_cache[text]
+
+    def file_at(self, path: str) -> str | None:
+        """The note at a vault path written with or without ``.md`` (a FROM source)."""
+        if path in self.by_path:
+            return path
+        return path + ".md" if path + ".md" in self.by_path else None
+
+    def normalize(self, link: Link) -> Link:
+        path = self.resolve(link.path)
+        return link.with_path(path) if path and path != link.path else link
+
+    def page_of(self, link: Link) -> FrozenDict[str, Any] | None:
+        path = link.path if link.path in self.rows else self.resolve(link.path)
+        return self.rows.get(path) if path else None
+
+    # -- rows -------------------------------------------------------------------------
+    def _value(self, value: Any, depth: int = 0) -> Any:
+        """A frontmatter or field value typed and its links resolved."""
+        if depth > MAX_NESTING:
+            return None
+        if isinstance(value, Link):
+            return self.normalize(value)
+        if isinstance(value, str):
+            m = _LINK_TEXT.fullmatch(value.strip())
+            if m:
+                from .parser import parse_link_text
+
+                return self.normalize(parse_link_text(m.group(1), value.strip().startswith("!")))
+            date = parse_iso(value) if value[:1].isdigit() else None
+            return date if date is not None else value
+        if isinstance(value, dt.datetime):
+            return value.replace(tzinfo=None)
+        if isinstance(value, dt.date):
+            return dt.datetime(value.year, value.month, value.day)
+        if isinstance(value, list | tuple):
+            return tuple(self._value(v, depth + 1) for v in value)
+        if isinstance(value, Mapping):
+            return FrozenDict({str(k): self._value(v, depth + 1) for k, v in value.items()})
+        return value
+
+    def _page_row(self, r: PageRecord) -> FrozenDict[str, Any]:
+        fields: dict[str, list[Any]] = {}
+        base: dict[str, list[Any]] = {}
+        item_lines = {i.line for i in all_items(r.items)}
+
+        def add(key: str, value: Any, on_item: bool) -> None:
+            twin = sanitize_key(key)
+            for target in (fields,) if on_item else (fields, base):
+                target.setdefault(key, []).append(value)
+                if twin and twin != key:
+                    target.setdefault(twin, []).append(value)
+
+        for key, value in r.frontmatter.items():
+            add(str(key), self._value(value), False)
+        for f in r.inline_fields:
+            add(f.key, self._value(f.value), f.line in item_lines)
+        for item in all_items(r.items):  # a task's 📅 date is a page field too
+            for name, date in item.shorthands:
+                add(name, date, True)
+        row: dict[str, Any] = {k: v[0] if len(v) == 1 else tuple(v) for k, v in fields.items()}
+        items = self._item_objects(r)
+        self.items[r.path] = items
+        name = _file_name(r.path)
+        day = _day_from_name(name)
+        if day is None:
+            for key in ("date", "Date"):
+                if isinstance(row.get(key), dt.datetime):
+                    day = date_only(row[key])
+                    break
+        link = Link(r.path)
+        file = {
+            "name": name,
+            "folder": r.path.rsplit("/", 1)[0] if "/" in r.path else "",
+            "path": r.path,
+            "ext": r.path.rsplit(".", 1)[-1] if "." in r.path.rsplit("/", 1)[-1] else "",
+            "link": link,
+            "size": r.size,
+            "ctime": r.ctime,
+            "cday": date_only(r.ctime) if r.ctime else None,
+            "mtime": r.mtime,
+            "mday": date_only(r.mtime) if r.mtime else None,
+            "tags": tuple(expand_tags(r.tags)),
+            "etags": r.tags,
+            "inlinks": tuple(Link(p) for p in self.inlinks.get(r.path, ())),
+            "outlinks": tuple(Link(p) for p in self.outlinks.get(r.path, ())),
+            "aliases": r.aliases,
+            "tasks": tuple(obj for item, obj in items if item.task),
+            "lists": tuple(obj for _, obj in items),
+            "frontmatter": r.frontmatter,
+            "day": day,
+            "starred": r.starred,
+        }
+        row["file"] = FrozenDict(file)
+        task_base = {k: v[0] if len(v) == 1 else tuple(v) for k, v in base.items()}
+        task_base["file"] = row["file"]
+        self.task_base[r.path] = FrozenDict(task_base)
+        return FrozenDict(row)
+
+    def _item_objects(self, r: PageRecord) -> tuple[tuple[ListItem, FrozenDict[str, Any]], ...]:
+        made: dict[int, FrozenDict[str, Any]] = {}
+
+        def build(item: ListItem) -> FrozenDict[str, Any]:
+            children = tuple(build(c) for c in item.children)
+            section = Link(r.path, None, item.section, False, "header") if item.section else \
+                Link(r.path)
+            obj: dict[str, Any] = {}
+            for f in item.fields:
+                value = self._value(f.value)
+                obj.setdefault(f.key, value)
+                twin = sanitize_key(f.key)
+                if twin and twin != f.key:
+                    obj.setdefault(twin, value)
+            for name, date in item.shorthands:
+                obj.setdefault(name, date)
+            obj.update({
+                "status": item.status,
+                "checked": item.checked,
+                "completed": item.completed,
+                "fullyCompleted": item.fully_completed,
+                "text": item.text,
+                "visual": item.text,
+                "line": item.line - 1,
+                "lineCount": item.line_count,
+                "position": FrozenDict({"start": FrozenDict({"line": item.line - 1}),
+                                        "end": FrozenDict({"line": item.line + item.line_count
+                                                           - 2})}),
+                "path": r.path,
+                "section": section,
+                "tags": item.tags,
+                "outlinks": tuple(Link(self.resolve(t) or t) for t in item.outlinks),
+                "link": Link(r.path, None, item.block_id, False, "block") if item.block_id
+                else section,
+                "children": children,
+                "task": item.task,
+                "annotated": bool(item.fields),
+                "parent": item.parent - 1 if item.parent is not None else None,
+                "blockId": item.block_id,
+                "symbol": item.symbol,
+            })
+            frozen = FrozenDict(obj)
+            made[id(item)] = frozen
+            return frozen
+
+        for root in r.items:
+            build(root)
+        return tuple((item, made[id(item)]) for item in all_items(r.items))
+
+
+def expand_tags(tags: Iterable[str]) -> list[str]:
+    """``#a/b/c`` → ``#a``, ``#a/b``, ``#a/b/c`` (each once, in order)."""
+    out: dict[str, None] = {}
+    for tag in tags:
+        parts = tag.lstrip("#").split("/")
+        for i in range(1, len(parts) + 1):
+            out["#" + "/".join(parts[:i])] = None
+    return list(out)

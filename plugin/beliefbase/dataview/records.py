@@ -1,0 +1,165 @@
+"""``PageRecord``: what the engine knows of one note, and ``record_from_markdown``
+to build one from a note's path, frontmatter and body.
+
+A record is frozen and holds raw facts (path, frontmatter, inline fields, list
+items, tags, links, times); ``index.DataviewIndex`` turns records into the rows
+queries read (``file.*`` implicit fields, typed page fields, inlinks).
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+import os
+import re
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass, field, replace
+from typing import TYPE_CHECKING, Any
+
+from ..codecs.mask import code_regions, mask
+from ..frozen import FrozenDict
+from .inline_fields import InlineField, extract_inline_fields
+from .items import ListItem, extract_items
+from .values import freeze_value
+
+if TYPE_CHECKING:
+    from ..builder.compiled import Compiled
+
+_TAG_CHAR = r"[^\s#,.;:!?()\[\]{}\"'`|<>=*~\\]"
+# a tag has a letter somewhere (#123 is not a tag), as in Obsidian
+_TAG = re.compile(r"(?<![\w&/#\]\)])#(" + _TAG_CHAR + r"*[^\W\d_]" + _TAG_CHAR + "*)")
+_WIKILINK = re.compile(r"!?\[\[([^\[\]\n|#]*)(?:#[^\[\]\n|]*)?(?:\|[^\[\]\n]*)?\]\]")
+
+
+@dataclass(frozen=True, slots=True)
+class PageRecord:
+    """One note as Dataview sees it.
+
+    ``path`` is the vault path with its extension (``Games/Stardew Valley.md``);
+    ``tags`` the explicit tags with their ``#`` (frontmatter and body, in order,
+    unique); ``outlinks`` the link targets as written (resolved by the index);
+    ``items`` the top-level list items and tasks (each with its children)."""
+
+    path: str
+    frontmatter: Mapping[str, Any] = field(default_factory=FrozenDict)
+    inline_fields: tuple[InlineField, ...] = ()
+    items: tuple[ListItem, ...] = ()
+    tags: tuple[str, ...] = ()
+    outlinks: tuple[str, ...] = ()
+    aliases: tuple[str, ...] = ()
+    size: int = 0
+    ctime: dt.datetime | None = None
+    mtime: dt.datetime | None = None
+    starred: bool = False
+
+
+def _as_list(value: Any) -> list[Any]:
+    if value is None:
+        return []
+    if isinstance(value, list | tuple):
+        return list(value)
+    if isinstance(value, str):
+        return [v for v in re.split(r"[,\s]+", value) if v]
+    return [value]
+
+
+def frontmatter_tags(meta: Mapping[str, Any]) -> list[str]:
+    """``tags``/``tag`` of the frontmatter as ``#tag`` strings."""
+    out: list[str] = []
+    for key in ("tags", "tag"):
+        for tag in _as_list(meta.get(key)):
+            text = str(tag).strip().lstrip("#")
+            if text:
+                out.append("#" + text)
+    return out
+
+
+def frontmatter_aliases(meta: Mapping[str, Any]) -> list[str]:
+    out: list[str] = []
+    for key in ("aliases", "alias"):
+        value = meta.get(key)
+        items = value if isinstance(value, list | tuple) else ([value] if value else [])
+        out.extend(str(v) for v in items if v is not None)
+    return out
+
+
+def record_from_markdown(
+    path: str,
+    body: str,
+    frontmatter: Mapping[str, Any] | None = None,
+    *,
+    first_line: int = 1,
+    size: int | None = None,
+    ctime: dt.datetime | None = None,
+    mtime: dt.datetime | None = None,
+    tags: tuple[str, ...] | None = None,
+    outlinks: tuple[str, ...] | None = None,
+) -> PageRecord:
+    """A record from a note's parts.  ``body`` is the Markdown after the
+    frontmatter, starting at file line ``first_line``; tags and links are read
+    from the body (outside code) unless given."""
+    meta = frontmatter or {}
+    masked = mask(body, code_regions(body))
+    if tags is None:
+        found = frontmatter_tags(meta) + ["#" + t for t in _TAG.findall(masked)]
+        tags = tuple(dict.fromkeys(found))
+    if outlinks is None:
+        outlinks = tuple(t.strip() for t in _WIKILINK.findall(masked) if t.strip())
+    fields = extract_inline_fields(body, first_line, masked=masked)
+    return PageRecord(
+        path=path,
+        frontmatter=freeze_value(dict(meta)),
+        inline_fields=fields,
+        items=extract_items(body, first_line, masked=masked, fields=fields),
+        tags=tags,
+        outlinks=outlinks,
+        aliases=tuple(frontmatter_aliases(meta)),
+        size=len(body.encode("utf-8", "surrogatepass")) if size is None else size,
+        ctime=ctime,
+        mtime=mtime,
+    )
+
+
+FileTimes = Callable[[str], tuple[dt.datetime | None, dt.datetime | None]]
+
+
+def stat_times(docs_dir: str) -> FileTimes:
+    """``file.ctime``/``file.mtime`` from the file system (creation time where the
+    system keeps it, else the change time), local wall-clock time."""
+    def times(path: str) -> tuple[dt.datetime | None, dt.datetime | None]:
+        try:
+            st = os.stat(os.path.join(docs_dir, path))
+        except OSError:
+            return (None, None)
+        born = getattr(st, "st_birthtime", None) or st.st_ctime
+        return (dt.datetime.fromtimestamp(born).replace(microsecond=0),
+                dt.datetime.fromtimestamp(st.st_mtime).replace(microsecond=0))
+    return times
+
+
+def records_from_compiled(compiled: Compiled, read_text: Callable[[str], str],
+                          file_times: FileTimes | None = None) -> tuple[PageRecord, ...]:
+    """A record per published Markdown note of a compile (drafts and excluded
+    files are never data).  ``read_text(path)`` gives a note's text (the site
+    has it); tags, aliases and links come from the compile (links resolved to
+    vault paths); ``file_times`` defaults to the file system's times."""
+    times = file_times or stat_times(str(compiled.options.docs_dir))
+    out: list[PageRecord] = []
+    for path, doc in sorted(compiled.documents.items()):
+        if not doc.published or doc.kind != "markdown":
+            continue
+        text = read_text(path)
+        body = text[doc.parsed.body_offset:]
+        targets = []
+        for link in compiled.links.get(path, ()):
+            if link.is_asset:
+                continue
+            targets.append(link.target if link.target else link.link.target)
+        ctime, mtime = times(path)
+        record = record_from_markdown(
+            path, body, doc.meta, first_line=doc.parsed.body_line,
+            size=len(text.encode("utf-8", "surrogatepass")), ctime=ctime, mtime=mtime,
+            tags=tuple("#" + t for t in doc.tags),
+            outlinks=tuple(t for t in targets if t),
+        )
+        out.append(replace(record, aliases=tuple(doc.aliases)))
+    return tuple(out)

@@ -1,0 +1,356 @@
+"""Dataview's value types and the rules every operator shares: type names,
+truthiness, ordering (``compare``) and the plain-text form (``to_text``).
+
+A Dataview value is one of: ``None`` (null), ``bool``, ``int``/``float`` (number),
+``str`` (text), ``datetime.datetime`` (date; a date without time is midnight),
+``Duration``, ``Link``, ``tuple`` (list), a ``Mapping[str, value]`` (object) or a
+``Lambda``.  Lists are tuples and objects ``FrozenDict``s, so a result is
+immutable all the way down.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+import math
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass
+from typing import Any
+
+from ..frozen import FrozenDict
+
+#: the order of types when values of different types are compared (Dataview
+#: sorts a mixed column by type first, nulls first)
+_TYPE_ORDER = {
+    "null": 0,
+    "boolean": 1,
+    "number": 2,
+    "string": 3,
+    "date": 4,
+    "duration": 5,
+    "link": 6,
+    "array": 7,
+    "object": 8,
+    "function": 9,
+}
+
+DURATION_UNITS = ("years", "months", "weeks", "days", "hours", "minutes", "seconds",
+                  "milliseconds")
+#: milliseconds per unit; months and years are "casual" (30 and 365 days), as
+#: Luxon converts them when a duration is compared or shifted without a date
+_MS = {
+    "years": 365 * 86_400_000.0,
+    "months": 30 * 86_400_000.0,
+    "weeks": 7 * 86_400_000.0,
+    "days": 86_400_000.0,
+    "hours": 3_600_000.0,
+    "minutes": 60_000.0,
+    "seconds": 1000.0,
+    "milliseconds": 1.0,
+}
+_SINGULAR = {u: u[:-1] for u in DURATION_UNITS}
+
+
+@dataclass(frozen=True, slots=True)
+class Duration:
+    """A span of time kept in the units it was written in (``dur(1 week)`` stays
+    one week), like Luxon's ``Duration``."""
+
+    years: float = 0
+    months: float = 0
+    weeks: float = 0
+    days: float = 0
+    hours: float = 0
+    minutes: float = 0
+    seconds: float = 0
+    milliseconds: float = 0
+
+    def parts(self) -> tuple[float, ...]:
+        return tuple(getattr(self, u) for u in DURATION_UNITS)
+
+    def total_ms(self) -> float:
+        return float(sum(getattr(self, u) * _MS[u] for u in DURATION_UNITS))
+
+    def as_unit(self, unit: str) -> float:
+        """The whole duration in one unit (``dur(1 day 6 hours).hours`` is 30)."""
+        value = self.total_ms() / _MS[unit]
+        return int(value) if value == int(value) else value
+
+    def scaled(self, factor: float) -> Duration:
+        return Duration(*(_num(p * factor) for p in self.parts()))
+
+    def plus(self, other: Duration, sign: int = 1) -> Duration:
+        return Duration(*(_num(a + sign * b) for a, b in zip(self.parts(), other.parts(),
+                                                              strict=True)))
+
+    def is_zero(self) -> bool:
+        return not any(self.parts())
+
+    def human(self) -> str:
+        """``3 days, 4 hours`` (Luxon's ``toHuman`` in English); zero is ``0 seconds``."""
+        out = []
+        for unit in DURATION_UNITS:
+            value = _num(getattr(self, unit))
+            if value:
+                name = _SINGULAR[unit] if value == 1 else unit
+                out.append(f"{_number_text(value)} {name}")
+        return ", ".join(out) if out else "0 seconds"
+
+
+@dataclass(frozen=True, slots=True)
+class Link:
+    """A link to a note (``path`` as written, or the vault path once resolved),
+    maybe to a heading or block (``subpath``), with display text."""
+
+    path: str
+    display: str | None = None
+    subpath: str | None = None
+    embed: bool = False
+    kind: str = "file"  # "file", "header" or "block"
+
+    def with_path(self, path: str) -> Link:
+        return Link(path, self.display, self.subpath, self.embed, self.kind)
+
+    def file_name(self) -> str:
+        """The last path segment without its extension: what Dataview shows."""
+        name = self.path.rsplit("/", 1)[-1]
+        return name[:-3] if name.lower().endswith(".md") else name
+
+    def text(self) -> str:
+        if self.display is not None:
+            return self.display
+        if self.subpath and self.kind == "header":
+            return f"{self.file_name()} > {self.subpath}"
+        return self.file_name()
+
+    def markdown(self) -> str:
+        target = self.path + (f"#{'^' if self.kind == 'block' else ''}{self.subpath}"
+                              if self.subpath else "")
+        shown = f"|{self.display}" if self.display is not None else ""
+        return f"{'!' if self.embed else ''}[[{target}{shown}]]"
+
+
+@dataclass(frozen=True, slots=True)
+class ExternalLink:
+    """``elink(url, display)``: a link outside the vault."""
+
+    url: str
+    display: str | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class Lambda:
+    """``(x, y) => expr``: its parameters and a closure that evaluates the body."""
+
+    params: tuple[str, ...]
+    call: Callable[[tuple[Any, ...]], Any]
+
+
+def _num(value: float) -> float:
+    return int(value) if isinstance(value, float) and value.is_integer() else value
+
+
+def _number_text(value: float) -> str:
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    if isinstance(value, float):
+        if math.isnan(value):
+            return "NaN"
+        if math.isinf(value):
+            return "Infinity" if value > 0 else "-Infinity"
+        if value.is_integer() and abs(value) < 1e21:
+            return str(int(value))
+        text = repr(value)
+        return text
+    return str(value)
+
+
+def type_name(value: Any) -> str:
+    """``typeof``: null, boolean, number, string, date, duration, link, array,
+    object, function."""
+    if value is None:
+        return "null"
+    if isinstance(value, bool):
+        return "boolean"
+    if isinstance(value, int | float):
+        return "number"
+    if isinstance(value, str):
+        return "string"
+    if isinstance(value, dt.datetime):
+        return "date"
+    if isinstance(value, Duration):
+        return "duration"
+    if isinstance(value, Link | ExternalLink):
+        return "link"
+    if isinstance(value, tuple | list):
+        return "array"
+    if isinstance(value, Mapping):
+        return "object"
+    if isinstance(value, Lambda):
+        return "function"
+    return "string"
+
+
+def truthy(value: Any) -> bool:
+    """Dataview's truthiness: null, false, 0, "", an empty list or object, a zero
+    duration are false; dates and links are true."""
+    if value is None:
+        return False
+    if isinstance(value, bool):
+        return value
+    if isinstance(value, int | float):
+        return value != 0 and not (isinstance(value, float) and math.isnan(value))
+    if isinstance(value, str | tuple | list | Mapping):
+        return len(value) > 0
+    if isinstance(value, Duration):
+        return not value.is_zero()
+    if isinstance(value, Link):
+        return bool(value.path)
+    return True
+
+
+def compare(a: Any, b: Any) -> int:
+    ta = type(a)
+    if ta is type(b) and ta in _FAST:
+        return -1 if a < b else (1 if a > b else 0)
+    return _compare(a, b)
+
+
+_FAST = frozenset({int, dt.datetime})
+
+
+def order_key(value: Any) -> tuple[Any, ...]:
+    """A key Python compares natively in the order of ``compare`` (sorting with it
+    costs no Python-level comparison)."""
+    kind = type_name(value)
+    rank = _TYPE_ORDER[kind]
+    if kind in ("null", "function"):
+        return (rank,)
+    if kind == "number":
+        if isinstance(value, float) and math.isnan(value):
+            return (rank, -1, 0)
+        return (rank, 0, value)
+    if kind == "string":
+        return (rank, value.casefold(), value.swapcase())
+    if kind in ("boolean", "date"):
+        return (rank, value)
+    if kind == "duration":
+        return (rank, value.total_ms())
+    if kind == "link":
+        if isinstance(value, Link):
+            return (rank, value.path, value.subpath or "")
+        return (rank, value.url, "")
+    if kind == "array":
+        return (rank, tuple(order_key(v) for v in value))
+    return (rank, tuple(sorted((str(k), order_key(v)) for k, v in value.items())))
+
+
+def _compare(a: Any, b: Any) -> int:
+    """-1, 0 or 1: Dataview's total order (values of different types by type, nulls
+    first; text case-insensitively first, as ``localeCompare``; lists element by
+    element; links by path)."""
+    ta, tb = type_name(a), type_name(b)
+    if ta != tb:
+        return -1 if _TYPE_ORDER[ta] < _TYPE_ORDER[tb] else 1
+    if ta == "null":
+        return 0
+    if ta == "duration":
+        a, b = a.total_ms(), b.total_ms()
+    elif ta == "link":
+        a = (a.path, a.subpath or "") if isinstance(a, Link) else (a.url, "")
+        b = (b.path, b.subpath or "") if isinstance(b, Link) else (b.url, "")
+    elif ta == "array":
+        for x, y in zip(a, b, strict=False):
+            c = compare(x, y)
+            if c:
+                return c
+        a, b = len(a), len(b)
+    elif ta == "object":
+        a = sorted(a.items(), key=lambda kv: kv[0])
+        b = sorted(b.items(), key=lambda kv: kv[0])
+        for (ka, va), (kb, vb) in zip(a, b, strict=False):
+            if ka != kb:
+                return -1 if ka < kb else 1
+            c = compare(va, vb)
+            if c:
+                return c
+        a, b = len(a), len(b)
+    elif ta == "function":
+        return 0
+    elif ta == "string":
+        # like JavaScript's localeCompare: letters before case, lowercase first
+        if a == b:
+            return 0
+        a, b = (a.casefold(), a.swapcase()), (b.casefold(), b.swapcase())
+    elif ta == "number":
+        if isinstance(a, float) and math.isnan(a):
+            return 0 if isinstance(b, float) and math.isnan(b) else -1
+        if isinstance(b, float) and math.isnan(b):
+            return 1
+    return -1 if a < b else (1 if a > b else 0)
+
+
+def sort_key(value: Any) -> _Key:
+    return _Key(value)
+
+
+class _Key:
+    """A ``sorted`` key ordering values with ``compare``."""
+
+    __slots__ = ("value",)
+
+    def __init__(self, value: Any) -> None:
+        self.value = value
+
+    def __lt__(self, other: _Key) -> bool:
+        return compare(self.value, other.value) < 0
+
+    def __eq__(self, other: object) -> bool:
+        return isinstance(other, _Key) and compare(self.value, other.value) == 0
+
+    __hash__ = None  # type: ignore[assignment]
+
+
+def make_object(pairs: Mapping[str, Any] | None = None) -> FrozenDict[str, Any]:
+    return FrozenDict(pairs or {})
+
+
+#: containers nested deeper are cut off (null), as the compile cuts frontmatter
+MAX_NESTING = 50
+
+
+def freeze_value(value: Any, _depth: int = 0) -> Any:
+    """Lists to tuples and mappings to ``FrozenDict`` all the way down (cut off
+    below ``MAX_NESTING`` levels: YAML aliases can nest without end)."""
+    if isinstance(value, list | tuple | Mapping) and _depth > MAX_NESTING:
+        return None
+    if isinstance(value, list | tuple):
+        return tuple(freeze_value(v, _depth + 1) for v in value)
+    if isinstance(value, Mapping):
+        return FrozenDict({str(k): freeze_value(v, _depth + 1) for k, v in value.items()})
+    return value
+
+
+def number_text(value: float) -> str:
+    """A number as JavaScript prints it (``3``, ``2.5``, ``Infinity``)."""
+    return _number_text(value)
+
+
+def group_key(value: Any) -> Any:
+    """A hashable stand-in for ``value``: values ``compare`` calls equal get equal
+    keys (GROUP BY and ``unique`` hash instead of comparing every pair)."""
+    kind = type_name(value)
+    if kind == "number":
+        return (kind, float(value))
+    if kind in ("null", "boolean", "string", "date"):
+        return (kind, value)
+    if kind == "duration":
+        return (kind, value.total_ms())
+    if kind == "link":
+        if isinstance(value, Link):
+            return (kind, value.path, value.subpath or "")
+        return (kind, value.url, "")
+    if kind == "array":
+        return (kind, tuple(group_key(v) for v in value))
+    if kind == "object":
+        return (kind, tuple(sorted((k, group_key(v)) for k, v in value.items())))
+    return (kind, id(value))
