@@ -17,8 +17,8 @@ The public API, for the renderer of ```` ```dataview ```` fences and `` `= expr`
 Modules: ``grammar`` (the lark grammar), ``parser`` → ``nodes``; ``evaluate``
 (expressions compiled to closures) with ``functions``; ``values``, ``dates``,
 ``text``; ``inline_fields``, ``items``, ``records``, ``index``; ``engine``;
-``display``, ``view``; ``javascript``; ``measure`` (``python -m
-beliefbase.dataview.measure``).
+``display``, ``view``; ``javascript``; the timing script is ``python -m
+beliefbase.bench.dataview``).
 """
 
 from __future__ import annotations

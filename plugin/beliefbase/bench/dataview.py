@@ -1,6 +1,6 @@
 """Micro-measure: one typical DQL query over 5,000 generated notes.
 
-    python -m beliefbase.dataview.measure [notes] [runs]
+    python -m beliefbase.bench.dataview [notes] [runs]
 
 Prints the time to read the records and build the index (once per site
 build), the query's median, best and worst wall time and its median CPU time
@@ -17,8 +17,8 @@ import statistics
 import sys
 import time
 
-from .engine import build_index, run
-from .records import PageRecord, record_from_markdown
+from ..dataview.engine import build_index, run
+from ..dataview.records import PageRecord, record_from_markdown
 
 QUERY = """TABLE status, priority, due, file.mtime AS "Modified"
 FROM #project AND -"archive"
