@@ -43,6 +43,7 @@ from .markdown.entity_overlay import EntityOverlayExtension, highlight_signature
 from .markdown.footnote_beliefs import FootnoteBeliefsExtension
 from .markdown.query_embeds import QueryExtension, build_site, pages_with_queries
 from .navigation import NavigationOptions, install_theme_overrides
+from .properties import properties_html  # issue 28: the Properties block
 from .query_views import Views
 from .reader.dates import DatesCache
 from .reader.folders import FolderOptions
@@ -60,7 +61,8 @@ from .theme_defaults import default_palette, font_notice
 
 log = get_plugin_logger("beliefbase.plugin")
 
-_ASSETS = ("beliefbase.css", "beliefs.css", "reader.css", "beliefbase.js")
+_ASSETS = ("beliefbase.css", "beliefs.css", "reader.css", "beliefbase.js",
+           "properties.css")  # issue 28: properties.css (site/properties.py)
 
 #: Diagnostics of one code logged per file; the rest are counted on the last line
 #: (a note of 20,000 broken links logged 20,000 lines); diagnostics.json has them all.
@@ -429,6 +431,8 @@ class MkDocsBuild:
             return html
         if doc.kind == "toml":
             html += self.site.node_content(doc)
+        if self.options.properties:  # issue 28: the Properties block (site/properties.py)
+            html = properties_html(self.site.compiled, self.site.templates, doc, html, page.url)
         return self.site.page_top(doc, html, page.url)
 
     def page_context(self, context: dict[str, Any], page: Page) -> dict[str, Any]:
