@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import math
 import posixpath
+import re
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
@@ -25,6 +26,8 @@ from markupsafe import Markup
 from ..builder.documents import Document
 from ..builder.resolve import ResolvedLink
 from ..codecs.canvas import Canvas, CanvasEdge, CanvasNode, read_canvas
+from ..codecs.mask import code_only_regions
+from ..codecs.math import find_math
 
 if TYPE_CHECKING:
     from .render import PageRenderer
@@ -112,7 +115,7 @@ def _node(renderer: PageRenderer, doc: Document, node: CanvasNode, box: _Box
     }
     if node.kind == "text":
         depth = len(renderer.frame.chain) if renderer.frame else 1
-        shown["content"] = Markup(renderer.render_markdown(node.text, depth))
+        shown["content"] = Markup(renderer.render_markdown(without_html(node.text), depth))
     elif node.kind == "file":
         shown["file"] = posixpath.basename(node.file) + node.subpath
         shown["content"] = Markup(_file_content(renderer, doc, node))
@@ -140,6 +143,31 @@ def _file_link(renderer: PageRenderer, doc: Document, node: CanvasNode) -> Resol
                 and link.fragment == fragment):
             return resolution
     return renderer.lookup("embed", node.file, fragment, None)
+
+
+#: ``<`` opening an HTML tag, comment or declaration (not an autolink ``<https://…>``)
+_TAG_START = re.compile(r"<(?=[A-Za-z/!?])(?!(?:https?|mailto):)", re.IGNORECASE)
+
+
+def without_html(text: str) -> str:
+    """A text node's Markdown with its raw HTML shown as text: a board is drawn inside
+    our page, and a ``<script>`` or a stray ``</div>`` in a node must not act there.
+    Code and math are left as written (``&lt;`` would show there literally)."""
+    if "<" not in text:
+        return text
+    keep = code_only_regions(text)
+    if "$" in text:
+        keep = sorted(keep + [(f.start, f.end) for f in find_math(text, keep)])
+    out: list[str] = []
+    at = 0
+    for start, end in keep:
+        if start < at:
+            continue
+        out.append(_TAG_START.sub("&lt;", text[at:start]))
+        out.append(text[start:end])
+        at = end
+    out.append(_TAG_START.sub("&lt;", text[at:]))
+    return "".join(out)
 
 
 # -- edges ---------------------------------------------------------------------------
