@@ -101,7 +101,7 @@ def test_canvas_page_shows_the_board(browser: Any, site_url: str, shots: Path, s
     assert board.get_attribute("data-bb-canvas-ready") is not None
     text = board.inner_text()
     for words in ("Dream layers", "Each level slows time", "The kick", "happens in",
-                  "ended by", "Plot", "Inception"):
+                  "ended by", "Plot", "Inception", "Elliot Page"):
         assert words in text, words
     assert "<script>" in text  # shown as text, never run
     assert page.locator(".bb-canvas__node math").count() == 1

@@ -28,6 +28,7 @@ from ..builder.resolve import ResolvedLink
 from ..codecs.canvas import Canvas, CanvasEdge, CanvasNode, read_canvas
 from ..codecs.mask import code_only_regions
 from ..codecs.math import find_math
+from .properties import properties_block
 
 if TYPE_CHECKING:
     from .render import PageRenderer
@@ -132,7 +133,20 @@ def _file_content(renderer: PageRenderer, doc: Document, node: CanvasNode) -> st
     if resolution is None:
         return ""
     out = renderer.embed_html(resolution)
-    return out if isinstance(out, str) else str(to_html_string(out))
+    if not isinstance(out, str):
+        return str(to_html_string(out))
+    target = renderer.compiled.documents.get(resolution.target) if resolution.target else None
+    if target is not None and target.kind == "markdown" and not resolution.anchor:
+        # the whole note, as Obsidian's canvas shows it: its properties first
+        frame = renderer.frame
+        block = properties_block(renderer.compiled, renderer.templates, target,
+                                 frame.host_url if frame else "")
+        head, marker, rest = out.partition(_EMBED_CONTENT)
+        out = head + marker + block + rest if marker else block + out
+    return out
+
+
+_EMBED_CONTENT = '<div class="bb-embed__content">\n'  # theme/embed.html
 
 
 def _file_link(renderer: PageRenderer, doc: Document, node: CanvasNode) -> ResolvedLink | None:

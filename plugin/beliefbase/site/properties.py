@@ -59,14 +59,20 @@ def properties_html(compiled: Compiled, templates: Templates, doc: Document, htm
 
     Unchanged when the note has nothing to show or says ``properties: false``.
     """
-    if doc.kind != "markdown" or doc.meta.get("properties") is False:
+    block = properties_block(compiled, templates, doc, page_url)
+    if not block:
         return html
-    rows = property_rows(compiled, doc, page_url)
-    if not rows:
-        return html
-    block = templates.render("properties.html", rows=rows)
     m = _H1_END.match(html)
     return html[: m.end()] + block + html[m.end():] if m else block + html
+
+
+def properties_block(compiled: Compiled, templates: Templates, doc: Document,
+                     page_url: str) -> str:
+    """The Properties block of ``doc`` alone ("" when it shows nothing)."""
+    if doc.kind != "markdown" or doc.meta.get("properties") is False:
+        return ""
+    rows = property_rows(compiled, doc, page_url)
+    return templates.render("properties.html", rows=rows) if rows else ""
 
 
 def property_rows(compiled: Compiled, doc: Document, page_url: str) -> list[dict[str, Any]]:
