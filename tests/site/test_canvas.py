@@ -122,3 +122,22 @@ def test_a_canvas_embedding_itself_stops(project: Project) -> None:
          "file": "Loop.canvas"}]}))
     page = project.build().page("Loop.canvas/")
     assert page.count("data-bb-canvas ") == 1
+
+
+def test_serve_dirty_follows_a_board_and_the_notes_it_shows(project: Project) -> None:
+    import time
+
+    _vault(project)
+    first = project.build(dirty=True)
+    assert first.error is None and "Alpha text." in first.page("Board.canvas/")
+    time.sleep(0.05)
+    project.write("Alpha.md", "# Alpha\n\nAlpha changed.\n")
+    second = project.build(dirty=True)
+    assert "Alpha changed." in second.page("Board.canvas/")
+    board = dict(BOARD, nodes=[*BOARD["nodes"][:1],
+                               dict(BOARD["nodes"][1], text="Rewritten [[Alpha]]"),
+                               *BOARD["nodes"][2:]])
+    project.write("Board.canvas", json.dumps(board, indent=2))
+    third = project.build(dirty=True)
+    assert "Rewritten" in third.page("Board.canvas/")
+    assert "Rewritten" in third.page("")  # the note that embeds it
