@@ -176,6 +176,6 @@ def test_properties_only_note(browser: Any, site_url: str, shots: Path, size: st
     # the heading folds the block
     page.locator(".bb-properties__heading").click()
     assert not page.locator(".bb-properties__row").first.is_visible()
-    page.locator(".bb-properties a", has_text="Christopher Nolan").count() == 1
+    assert page.locator(".bb-properties a", has_text="Christopher Nolan").count() == 1
     context.close()
     assert problems == []
