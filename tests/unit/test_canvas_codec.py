@@ -5,11 +5,10 @@ from __future__ import annotations
 import json
 
 import pytest
-from hypothesis import given, settings
-from hypothesis import strategies as st
-
 from beliefbase.codecs.canvas import MAX_COORD, parse_canvas, read_canvas
 from beliefbase.ids import SrcPath
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 
 def _canvas(nodes: list[object], edges: list[object] | None = None) -> str:
