@@ -104,3 +104,13 @@ def test_frontmatter_link_is_in_the_backlinks(project: Project) -> None:
     _film(project)
     page = project.build().page("Christopher Nolan/")
     assert "Linked from" in page and "Inception" in page
+
+
+def test_dates_the_dates_line_shows_are_not_shown_twice(project: Project) -> None:
+    project.write("Day.md", "---\ncreated: 2024-01-05\nupdated: 2024-02-01\n"
+                  "released: 2010-07-16\n---\n# Day\n\nText.\n")
+    page = project.build().page("Day/")
+    assert "Created <time" in page
+    assert _keys(_block(page)) == ["released"]
+    off = project.build(plugins=["search", {"beliefbase": {"dates": False}}]).page("Day/")
+    assert _keys(_block(off)) == ["created", "updated", "released"]

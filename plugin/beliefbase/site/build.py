@@ -44,7 +44,7 @@ from .markdown.entity_overlay import EntityOverlayExtension, highlight_signature
 from .markdown.footnote_beliefs import FootnoteBeliefsExtension
 from .markdown.query_embeds import QueryExtension, build_site, pages_with_queries
 from .navigation import NavigationOptions, install_theme_overrides
-from .properties import properties_html  # issue 28: the Properties block
+from .properties import dates_line_fields, properties_html  # issue 28: Properties block
 from .query_views import Views
 from .reader.dates import DatesCache
 from .reader.folders import FolderOptions
@@ -435,7 +435,8 @@ class MkDocsBuild:
         if doc.kind == "canvas":  # issue 28: a canvas's page is its board (site/canvas.py)
             html += canvas_page_html(self.site.renderer, doc, page.url)
         if self.options.properties:  # issue 28: the Properties block (site/properties.py)
-            html = properties_html(self.site.compiled, self.site.templates, doc, html, page.url)
+            html = properties_html(self.site.compiled, self.site.templates, doc, html, page.url,
+                                   dates_line_fields(self.site.recent))
         return self.site.page_top(doc, html, page.url)
 
     def page_context(self, context: dict[str, Any], page: Page) -> dict[str, Any]:

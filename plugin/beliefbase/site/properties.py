@@ -18,7 +18,7 @@ import json
 import re
 from collections.abc import Mapping
 from datetime import date, datetime
-from typing import Any
+from typing import TYPE_CHECKING, Any
 from urllib.parse import quote
 
 from mkdocs.utils import get_relative_url
@@ -29,7 +29,11 @@ from ..builder.resolve import ResolvedLink
 from ..builder.wikitext import link_text, unresolved_text
 from ..codecs.grammar import split_wikilink
 from ..ids import asset_url
+from .reader.dates import CREATED_KEYS, MODIFIED_KEYS
 from .templates import Templates
+
+if TYPE_CHECKING:
+    from .reader.recent import RecentSite
 
 #: Fields the site reads itself (shown elsewhere, or steering the build or the
 #: theme): never rows of the block.  ``title``, ``aliases`` and ``tags`` have their
@@ -54,28 +58,38 @@ _H1_END = re.compile(r"\s*<h1[^>]*>.*?</h1>\s*", re.DOTALL)
 
 
 def properties_html(compiled: Compiled, templates: Templates, doc: Document, html: str,
-                    page_url: str) -> str:
+                    page_url: str, left_out: frozenset[str] = frozenset()) -> str:
     """``html`` (a note's page) with its Properties block under its title (or first).
 
     Unchanged when the note has nothing to show or says ``properties: false``.
+    ``left_out``: fields another line of the page shows (``dates_line_fields``).
     """
-    block = properties_block(compiled, templates, doc, page_url)
+    block = properties_block(compiled, templates, doc, page_url, left_out)
     if not block:
         return html
     m = _H1_END.match(html)
     return html[: m.end()] + block + html[m.end():] if m else block + html
 
 
+def dates_line_fields(recent: RecentSite | None) -> frozenset[str]:
+    """The date fields the dates line under the title shows ("Created … · Updated …",
+    ``reader/recent.py``), when it shows them: not shown twice."""
+    if recent is None or not recent.options.dates or recent.options.dates_elsewhere:
+        return frozenset()
+    return frozenset(CREATED_KEYS + MODIFIED_KEYS)
+
+
 def properties_block(compiled: Compiled, templates: Templates, doc: Document,
-                     page_url: str) -> str:
+                     page_url: str, left_out: frozenset[str] = frozenset()) -> str:
     """The Properties block of ``doc`` alone ("" when it shows nothing)."""
     if doc.kind != "markdown" or doc.meta.get("properties") is False:
         return ""
-    rows = property_rows(compiled, doc, page_url)
+    rows = property_rows(compiled, doc, page_url, left_out)
     return templates.render("properties.html", rows=rows) if rows else ""
 
 
-def property_rows(compiled: Compiled, doc: Document, page_url: str) -> list[dict[str, Any]]:
+def property_rows(compiled: Compiled, doc: Document, page_url: str,
+                  left_out: frozenset[str] = frozenset()) -> list[dict[str, Any]]:
     """One row per shown field: ``{key, type, values: [{kind, text, href?, iso?}]}``."""
     links: dict[tuple[str, str], ResolvedLink] = {}
     for resolution in compiled.links.get(doc.path, ()):
@@ -84,7 +98,7 @@ def property_rows(compiled: Compiled, doc: Document, page_url: str) -> list[dict
             links.setdefault((link.relation, f"{link.target}#{link.fragment}"), resolution)
     rows = []
     for key, value in doc.meta.items():
-        if not isinstance(key, str) or key.lower() in SITE_FIELDS:
+        if not isinstance(key, str) or key.lower() in SITE_FIELDS or key.lower() in left_out:
             continue
         items = _items(value)
         shown = [_value(key, item, links, compiled, page_url) for item in items[:MAX_ITEMS]]
