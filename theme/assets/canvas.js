@@ -5,7 +5,7 @@
  * The board (`.bb-canvas__world`, laid out at 1:1 by the build) is moved with one
  * CSS transform.  Drag (mouse, pen or one finger) pans; a pinch, Ctrl/⌘ + wheel,
  * the + − buttons or the + − 0 keys zoom; the fit button or 0 shows the whole
- * board.  On a board's own page the wheel pans it; in an embed the wheel scrolls
+ * board; a board wider than its box makes the box lower.  On a board's own page the wheel pans it; in an embed the wheel scrolls
  * the page, as a reader expects inside a note.  A drag never follows a link: a
  * click that ends a drag is swallowed.  Nothing is read from the page but numbers.
  *
@@ -18,6 +18,8 @@
   var MAX_SCALE = 4;
   /** The smallest scale the first view uses: below it, text cannot be read. */
   var MIN_FIT = 0.5;
+  /** The lowest a board's box is made (px), for a board much wider than tall. */
+  var MIN_BOX = 240;
   /** Pixels a pointer moves before a press becomes a drag. */
   var DRAG_SLOP = 4;
 
@@ -31,6 +33,8 @@
     this.width = Number(viewport.getAttribute("data-width")) || 1;
     this.height = Number(viewport.getAttribute("data-height")) || 1;
     this.embedded = !!viewport.closest(".bb-canvas--embedded");
+    /** The box's height from the style sheet: the most a board's box takes. */
+    this.maxHeight = viewport.clientHeight;
     this.scale = 1;
     this.x = 0;
     this.y = 0;
@@ -51,7 +55,12 @@
 
   /** The whole board in view, centred; never smaller than MIN_FIT (then from its top). */
   Board.prototype.fit = function () {
-    var vw = this.viewport.clientWidth, vh = this.viewport.clientHeight;
+    var vw = this.viewport.clientWidth;
+    // a board wider than tall leaves its box no taller than the board at this width
+    var across = Math.max(Math.min(vw / this.width, 1), Math.min(MIN_FIT, 1));
+    var tall = Math.max(this.height * across, MIN_BOX);
+    this.viewport.style.height = tall < this.maxHeight ? Math.ceil(tall) + "px" : "";
+    var vh = this.viewport.clientHeight;
     var s = Math.min(vw / this.width, vh / this.height, 1);
     this.scale = clamp(Math.max(s, Math.min(MIN_FIT, 1)), MIN_SCALE, MAX_SCALE);
     var w = this.width * this.scale, h = this.height * this.scale;
