@@ -141,3 +141,13 @@ def test_serve_dirty_follows_a_board_and_the_notes_it_shows(project: Project) ->
     third = project.build(dirty=True)
     assert "Rewritten" in third.page("Board.canvas/")
     assert "Rewritten" in third.page("")  # the note that embeds it
+
+
+def test_without_directory_urls(project: Project) -> None:
+    _vault(project)
+    result = project.build(use_directory_urls=False)
+    assert result.error is None, result.lines
+    page = (result.site / "Board.canvas.html").read_text("utf-8")
+    assert "data-bb-canvas" in page and 'href="Alpha.html"' in page
+    home = (result.site / "index.html").read_text("utf-8")
+    assert 'href="Board.canvas.html"' in home

@@ -163,3 +163,14 @@ def test_text_node_html_is_shown_as_text_but_code_and_math_are_kept() -> None:
     assert without_html("`<b>` and $a<b$ and <https://e.org>") == (
         "`<b>` and $a<b$ and <https://e.org>")
     assert without_html("```\n<div>\n```\n<div>") == "```\n<div>\n```\n&lt;div>"
+
+
+def test_a_board_of_ten_thousand_nodes_keeps_every_line() -> None:
+    nodes = [_text(f"n{i}", x=i) for i in range(10_000)]
+    nodes[-1]["x"] = "bad"
+    edges = [{"id": f"e{i}", "fromNode": f"n{i}", "toNode": f"n{i + 1}"} for i in range(9_999)]
+    text = _canvas(nodes, edges)
+    canvas, problems = read_canvas(text)  # one pass over the text for every line
+    assert len(canvas.nodes) == 9_999 and len(canvas.edges) == 9_998
+    lines = text.splitlines()
+    assert [lines[p[0] - 1].strip() for p in problems] == ['"id": "n9999",', '"id": "e9998",']

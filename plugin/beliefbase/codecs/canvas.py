@@ -138,21 +138,28 @@ def canvas_links(path: SrcPath, canvas: Canvas, display: str) -> list[LinkRef]:
 
 
 class _Lines:
-    """The line of each node's and edge's ``"id"`` in the file (for diagnostics)."""
+    """The line of each node's and edge's ``"id"`` in the file (for diagnostics), all
+    found in one pass (a board of thousands of nodes is read in linear time)."""
+
+    _ID = re.compile(r'"id"\s*:\s*("(?:[^"\\]|\\.)*")')
 
     def __init__(self, text: str) -> None:
-        self.text = text
-        self._from: dict[str, int] = {}  # id -> where to look for the next one
+        self._lines: dict[str, list[int]] = {}
+        line, at = 1, 0
+        for m in self._ID.finditer(text):
+            line += text.count("\n", at, m.start())
+            at = m.start()
+            try:
+                key = json.loads(m.group(1))
+            except ValueError:
+                continue
+            self._lines.setdefault(key, []).append(line)
+        for found in self._lines.values():
+            found.reverse()  # popped from the end: first written, first taken
 
     def of(self, key: Any) -> int:
-        if not isinstance(key, str):
-            return 1
-        pattern = re.compile(r'"id"\s*:\s*' + re.escape(json.dumps(key)))
-        m = pattern.search(self.text, self._from.get(key, 0))
-        if m is None:
-            return 1
-        self._from[key] = m.end()
-        return self.text.count("\n", 0, m.start()) + 1
+        found = self._lines.get(key) if isinstance(key, str) else None
+        return found.pop() if found else 1
 
 
 def _nodes(raw: Any, lines: _Lines, problems: list[Problem]) -> list[CanvasNode]:

@@ -81,9 +81,11 @@ def _board(renderer: PageRenderer, doc: Document, host_url: str,
             error=canvas.error, empty=not canvas.nodes, problems=len(problems),
             width=0, height=0, nodes=[], edges=[], groups=[])
     boxes, width, height = _layout(canvas)
+    files = {(r.link.line, r.link.target, r.link.fragment): r
+             for r in renderer.compiled.links.get(doc.path, ()) if r.link.form == "embed"}
     renderer.frames.append(Frame(doc, host_url, chain, None))
     try:
-        nodes = [_node(renderer, doc, n, boxes[n.id]) for n in canvas.nodes]
+        nodes = [_node(renderer, files, n, boxes[n.id]) for n in canvas.nodes]
     finally:
         renderer.frames.pop()
     return renderer.templates.render(
@@ -105,7 +107,11 @@ def _layout(canvas: Canvas) -> tuple[dict[str, _Box], float, float]:
     return boxes, width, height
 
 
-def _node(renderer: PageRenderer, doc: Document, node: CanvasNode, box: _Box
+#: a board's compiled file-node links by (line, file, subpath without "#")
+_Files = dict[tuple[int, str, str], ResolvedLink]
+
+
+def _node(renderer: PageRenderer, files: _Files, node: CanvasNode, box: _Box
           ) -> dict[str, Any]:
     shown: dict[str, Any] = {
         "id": node.id, "kind": node.kind, "left": round(box.left), "top": round(box.top),
@@ -119,7 +125,7 @@ def _node(renderer: PageRenderer, doc: Document, node: CanvasNode, box: _Box
         shown["content"] = Markup(renderer.render_markdown(without_html(node.text), depth))
     elif node.kind == "file":
         shown["file"] = posixpath.basename(node.file) + node.subpath
-        shown["content"] = Markup(_file_content(renderer, doc, node))
+        shown["content"] = Markup(_file_content(renderer, files, node))
     elif node.kind == "link":
         if node.url.lower().startswith(("http://", "https://")):
             shown["url"] = node.url
@@ -127,11 +133,12 @@ def _node(renderer: PageRenderer, doc: Document, node: CanvasNode, box: _Box
     return shown
 
 
-def _file_content(renderer: PageRenderer, doc: Document, node: CanvasNode) -> str:
+def _file_content(renderer: PageRenderer, files: _Files, node: CanvasNode) -> str:
     """The embed of a file node's target, as ``![[file#subpath]]`` would show it."""
-    resolution = _file_link(renderer, doc, node)
-    if resolution is None:
-        return ""
+    fragment = node.subpath.lstrip("#")
+    resolution = files.get((node.line, node.file, fragment))
+    if resolution is None:  # not compiled at this line: resolved as the compile would
+        resolution = renderer.lookup("embed", node.file, fragment, None)
     out = renderer.embed_html(resolution)
     if not isinstance(out, str):
         return str(to_html_string(out))
@@ -147,16 +154,6 @@ def _file_content(renderer: PageRenderer, doc: Document, node: CanvasNode) -> st
 
 
 _EMBED_CONTENT = '<div class="bb-embed__content">\n'  # theme/embed.html
-
-
-def _file_link(renderer: PageRenderer, doc: Document, node: CanvasNode) -> ResolvedLink | None:
-    fragment = node.subpath.lstrip("#")
-    for resolution in renderer.compiled.links.get(doc.path, ()):
-        link = resolution.link
-        if (link.form == "embed" and link.line == node.line and link.target == node.file
-                and link.fragment == fragment):
-            return resolution
-    return renderer.lookup("embed", node.file, fragment, None)
 
 
 #: ``<`` opening an HTML tag, comment or declaration (not an autolink ``<https://…>``)
