@@ -163,6 +163,9 @@ def test_text_node_html_is_shown_as_text_but_code_and_math_are_kept() -> None:
     assert without_html("`<b>` and $a<b$ and <https://e.org>") == (
         "`<b>` and $a<b$ and <https://e.org>")
     assert without_html("```\n<div>\n```\n<div>") == "```\n<div>\n```\n&lt;div>"
+    # a comment that never closes is text too: it would hide the rest of the page
+    assert without_html("a <!-- b <script>") == "a &lt;!-- b &lt;script>"
+    assert without_html("<!-- c --> <i>") == "<!-- c --> &lt;i>"
 
 
 def test_a_board_of_ten_thousand_nodes_keeps_every_line() -> None:

@@ -166,7 +166,9 @@ def without_html(text: str) -> str:
     Code and math are left as written (``&lt;`` would show there literally)."""
     if "<" not in text:
         return text
-    keep = code_only_regions(text)
+    # code, and comments that close (an open one would hide the rest of our page)
+    keep = [(start, end) for start, end in code_only_regions(text)
+            if not text.startswith("<!--", start) or text[start:end].endswith("-->")]
     if "$" in text:
         keep = sorted(keep + [(f.start, f.end) for f in find_math(text, keep)])
     out: list[str] = []
