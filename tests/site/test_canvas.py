@@ -151,3 +151,27 @@ def test_without_directory_urls(project: Project) -> None:
     assert "data-bb-canvas" in page and 'href="Alpha.html"' in page
     home = (result.site / "index.html").read_text("utf-8")
     assert 'href="Board.canvas.html"' in home
+
+
+HOSTILE_TEXTS = [
+    "<script>alert(1)</script>",
+    "```\n<script>alert(1)</script>",  # a fence that never closes
+    "`x <script>alert(1)</script>",  # a code span that never closes
+    "a <!-- b\n\n<script>alert(1)</script>",  # a comment that never closes
+    "<img src=x onerror=alert(1)>",
+    "</div></div></figure><script>alert(1)</script>",
+    "[[x|<script>alert(1)</script>]]",
+    "$x$ <svg onload=alert(1)>",
+]
+
+
+def test_no_html_of_a_text_node_acts_on_the_page(project: Project) -> None:
+    project.write("index.md", "# Home\n")
+    nodes = [{"id": f"n{i}", "type": "text", "x": i * 200, "y": 0, "width": 150,
+              "height": 100, "text": text} for i, text in enumerate(HOSTILE_TEXTS)]
+    project.write("H.canvas", json.dumps({"nodes": nodes, "edges": []}))
+    page = project.build().page("H.canvas/")
+    board = page[page.index("<figure"):page.index("</figure>")]
+    assert "<script" not in board and "<img src=x" not in board and "<svg onload" not in board
+    assert "</div></div></figure>" not in board
+    assert board.count("bb-canvas__node--text") == len(HOSTILE_TEXTS)

@@ -166,9 +166,8 @@ def without_html(text: str) -> str:
     Code and math are left as written (``&lt;`` would show there literally)."""
     if "<" not in text:
         return text
-    # code, and comments that close (an open one would hide the rest of our page)
     keep = [(start, end) for start, end in code_only_regions(text)
-            if not text.startswith("<!--", start) or text[start:end].endswith("-->")]
+            if _closed(text[start:end])]
     if "$" in text:
         keep = sorted(keep + [(f.start, f.end) for f in find_math(text, keep)])
     out: list[str] = []
@@ -181,6 +180,25 @@ def without_html(text: str) -> str:
         at = end
     out.append(_TAG_START.sub("&lt;", text[at:]))
     return "".join(out)
+
+
+_FENCE = re.compile(r"[ \t]{0,3}(`{3,}|~{3,})")
+
+
+def _closed(region: str) -> bool:
+    """Whether the Markdown renders ``region`` (a code span, a fence, an indented
+    block or an HTML comment) as code or a comment: a fence or a comment that
+    never closes is text to Python-Markdown (and an open comment would hide the
+    rest of our page), so whatever HTML is in it must be escaped."""
+    if region.startswith("<!--"):
+        return region.endswith("-->")
+    opening = _FENCE.match(region)
+    if opening is None:
+        return True
+    last = region.rstrip("\n").rpartition("\n")[2].strip()
+    fence = opening.group(1)
+    return "\n" in region.rstrip("\n") and last.startswith(fence[0] * len(fence)) and (
+        not last.strip(fence[0]))
 
 
 # -- edges ---------------------------------------------------------------------------
