@@ -114,3 +114,13 @@ def test_dates_the_dates_line_shows_are_not_shown_twice(project: Project) -> Non
     assert _keys(_block(page)) == ["released"]
     off = project.build(plugins=["search", {"beliefbase": {"dates": False}}]).page("Day/")
     assert _keys(_block(off)) == ["created", "updated", "released"]
+
+
+def test_odd_keys_and_values(project: Project) -> None:
+    project.write("Odd.md", "---\n2024: a year\nnested: {a: [1, 2]}\nempty list: []\n"
+                  "'<b>key</b>': v\nmany: [" + ", ".join(str(i) for i in range(250)) + "]\n"
+                  "---\n# Odd\n")
+    block = _block(project.build().page("Odd/"))
+    assert _keys(block) == ["2024", "nested", "empty list", "&lt;b&gt;key&lt;/b&gt;", "many"]
+    assert "+50 more" in block and block.count("bb-properties__pill") > 200
+    assert '{&#34;a&#34;: [1, 2]}' in block

@@ -97,8 +97,9 @@ def property_rows(compiled: Compiled, doc: Document, page_url: str,
             link = resolution.link
             links.setdefault((link.relation, f"{link.target}#{link.fragment}"), resolution)
     rows = []
-    for key, value in doc.meta.items():
-        if not isinstance(key, str) or key.lower() in SITE_FIELDS or key.lower() in left_out:
+    for written, value in doc.meta.items():
+        key = str(written)  # YAML keys may be numbers or dates
+        if key.lower() in SITE_FIELDS or key.lower() in left_out:
             continue
         items = _items(value)
         shown = [_value(key, item, links, compiled, page_url) for item in items[:MAX_ITEMS]]
