@@ -16,8 +16,11 @@
 
   var MIN_SCALE = 0.1;
   var MAX_SCALE = 4;
-  /** The smallest scale the first view uses: below it, text cannot be read. */
+  /** The smallest scale the first view uses: below it, text cannot be read (a phone's
+   *  screen is held closer, but a board fitted to 390 px would be a stamp). */
   var MIN_FIT = 0.5;
+  var MIN_FIT_PHONE = 0.7;
+  var PHONE_WIDTH = 600;
   /** The lowest a board's box is made (px), for a board much wider than tall. */
   var MIN_BOX = 240;
   /** Pixels a pointer moves before a press becomes a drag. */
@@ -56,13 +59,14 @@
   /** The whole board in view, centred; never smaller than MIN_FIT (then from its top). */
   Board.prototype.fit = function () {
     var vw = this.viewport.clientWidth;
+    var least = vw < PHONE_WIDTH ? MIN_FIT_PHONE : MIN_FIT;
     // a board wider than tall leaves its box no taller than the board at this width
-    var across = Math.max(Math.min(vw / this.width, 1), Math.min(MIN_FIT, 1));
+    var across = Math.max(Math.min(vw / this.width, 1), least);
     var tall = Math.max(this.height * across, MIN_BOX);
     this.viewport.style.height = tall < this.maxHeight ? Math.ceil(tall) + "px" : "";
     var vh = this.viewport.clientHeight;
     var s = Math.min(vw / this.width, vh / this.height, 1);
-    this.scale = clamp(Math.max(s, Math.min(MIN_FIT, 1)), MIN_SCALE, MAX_SCALE);
+    this.scale = clamp(Math.max(s, least), MIN_SCALE, MAX_SCALE);
     var w = this.width * this.scale, h = this.height * this.scale;
     this.x = w <= vw ? (vw - w) / 2 : 0;
     this.y = h <= vh ? (vh - h) / 2 : 0;
