@@ -166,6 +166,7 @@ def test_text_node_html_is_shown_as_text_but_code_and_math_are_kept() -> None:
     # a comment that never closes is text too: it would hide the rest of the page
     assert without_html("a <!-- b <script>") == "a &lt;!-- b &lt;script>"
     assert without_html("<!-- c --> <i>") == "<!-- c --> &lt;i>"
+    assert without_html("[[Note|a<b>]] <b>") == "[[Note|a<b>]] &lt;b>"
     # so is a fence that never closes: Python-Markdown reads it as a paragraph
     assert without_html("```\n<script>") == "```\n&lt;script>"
     assert without_html("~~~~\n<b>\n~~~~\n") == "~~~~\n<b>\n~~~~\n"

@@ -170,6 +170,8 @@ def without_html(text: str) -> str:
             if _closed(text[start:end])]
     if "$" in text:
         keep = sorted(keep + [(f.start, f.end) for f in find_math(text, keep)])
+    if "[[" in text:  # a wikilink's text is shown as text (AtomicString) already
+        keep = sorted(keep + [m.span() for m in _WIKILINK.finditer(text)])
     out: list[str] = []
     at = 0
     for start, end in keep:
@@ -182,6 +184,7 @@ def without_html(text: str) -> str:
     return "".join(out)
 
 
+_WIKILINK = re.compile(r"!?\[\[[^\[\]\n]*\]\]")
 _FENCE = re.compile(r"[ \t]{0,3}(`{3,}|~{3,})")
 
 
