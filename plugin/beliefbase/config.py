@@ -168,6 +168,11 @@ class BeliefbaseConfig(base.Config):
     """Under every note's title, its reading time: the body's words at 200 a minute,
     rounded up."""
 
+    properties = c.Type(bool, default=True)
+    """Under every note's title, a collapsible "Properties" block with its frontmatter
+    fields as Obsidian's reading view shows them (``site/properties.py``); a note's
+    own ``properties: false`` hides its block."""
+
     recent_page = PageUrl("recent/")
     """URL of the "Recent notes" page: the 50 most recently modified notes, each with
     its date and first sentence."""

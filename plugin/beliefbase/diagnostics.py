@@ -30,6 +30,8 @@ CODES: dict[str, tuple[Level, str]] = {
     "ambiguous-link": (Level.WARNING, "several notes match a link; the nearest was chosen"),
     "bad-frontmatter": (Level.WARNING, "frontmatter that is not valid YAML or TOML, or a bid "
                         "or sha256 value that is not a UUID / SHA-256"),
+    "bad-canvas": (Level.WARNING, "a .canvas file that is not valid JSON Canvas 1.0, or a "
+                   "node or edge of it that is not"),  # issue 28 (codecs/canvas.py)
     "bad-encoding": (Level.WARNING, "a file that is not valid UTF-8"),
     "duplicate-id": (Level.WARNING, "two notes share an id, a bid or a block id"),
     "cycle": (Level.WARNING, "a cycle in a relation declared acyclic (e.g. depends_on)"),

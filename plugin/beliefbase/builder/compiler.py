@@ -36,6 +36,7 @@ from pathlib import Path
 
 from .. import diagnostics as diag
 from ..beliefs.dates import build_date
+from ..codecs.canvas import parse_canvas  # issue 28
 from ..codecs.inline import WikiText
 from ..codecs.markdown import DECODED, digest, note_text, parse_markdown
 from ..codecs.model import ParsedDoc
@@ -69,6 +70,8 @@ def parse_source(path: SrcPath, kind: str, data: bytes, display: str) -> ParsedD
     """Run the codec for one source file."""
     if kind == "markdown":
         return parse_markdown(path, data, display)
+    if kind == "canvas":  # issue 28: a JSON Canvas board
+        return parse_canvas(path, data, display)
     return parse_toml(path, data, display, "network" if kind == "network" else "toml")
 
 
@@ -151,7 +154,8 @@ class Compiler:
     def compile(self, sources: Iterable[SourceFile]) -> Compiled:
         self.generation += 1
         escaped, readable = self._partition(sources)
-        parsed = self._parse(s for s in readable if s.kind in ("markdown", "toml", "network"))
+        parsed = self._parse(s for s in readable
+                             if s.kind in ("markdown", "toml", "network", "canvas"))
         self.cache.retain({s.path for s in readable})
         if self.autosave:  # all the cache gets from this compile: write it meanwhile
             self.cache.save(background=self.background_save)

@@ -152,6 +152,8 @@ def page_path(parsed: ParsedDoc) -> SrcPath:
     """The Markdown path a document's page is built from (node files get one)."""
     if parsed.kind == "toml":
         return SrcPath(parsed.path[: -len(".toml")] + ".md")
+    if parsed.kind == "canvas":  # issue 28: Board.canvas -> Board.canvas/ (no note's URL)
+        return SrcPath(parsed.path + ".md")
     return parsed.path
 
 

@@ -77,7 +77,7 @@ class NameIndex:
         if doc.id:
             lists["ids"][doc.id].append(path)
         stems = lists["stems"]
-        stems[normalize_name(stem(path))].append(path)
+        stems[normalize_name(_doc_stem(path))].append(path)
         if path.lower().endswith(DRAWING_SUFFIX):  # ![[Drawing]] names Drawing.excalidraw.md
             stems[normalize_name(stem(stem(path)))].append(path)
         base = posixpath.basename(path).lower()
@@ -157,7 +157,7 @@ class NameIndex:
         """Every (table, key) whose list holds ``doc``'s path."""
         path = doc.path
         keys = [(self.paths_ci, path.lower()), (self.brefs, bref(doc.bid)),
-                (self.stems, normalize_name(stem(path)))]
+                (self.stems, normalize_name(_doc_stem(path)))]
         if path.lower().endswith(DRAWING_SUFFIX):
             keys.append((self.stems, normalize_name(stem(stem(path)))))
         if doc.id:
@@ -187,6 +187,12 @@ class NameIndex:
         return sorted(names)
 
 
+def _doc_stem(path: SrcPath) -> str:
+    """The name a link finds a document by: a canvas by its file name with ``.canvas``
+    (Obsidian's ``[[Board.canvas]]``; ``[[Board]]`` is ``Board.md``), a note by its stem."""
+    return posixpath.basename(path) if path.lower().endswith(".canvas") else stem(path)
+
+
 def doc_keys(doc: Document) -> set[str]:
     """Every normalised name under which ``doc`` can be found (for invalidation)."""
     return {key for _kind, key in doc_key_places(doc)}
@@ -197,7 +203,7 @@ def doc_key_places(doc: Document) -> set[tuple[str, str]]:
     whose title is now its path (``# sub/alpha``) has the same keys, in other places,
     and a link to one of them may now find another note first."""
     keys = {
-        ("stem", normalize_name(stem(doc.path))),
+        ("stem", normalize_name(_doc_stem(doc.path))),
         ("path", normalize_name(doc.path)),
         ("path", normalize_name(doc.path.rsplit(".", 1)[0])),
         ("name", normalize_name(doc.title)),

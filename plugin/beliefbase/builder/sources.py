@@ -16,10 +16,11 @@ from typing import Literal
 
 from ..ids import SrcPath
 
-SourceKind = Literal["markdown", "toml", "network", "sidecar", "asset"]
+SourceKind = Literal["markdown", "toml", "network", "sidecar", "asset", "canvas"]
 
 NETWORK_FILE = "BeliefNetwork.toml"
 SIDECAR_SUFFIX = ".beliefs.json"
+CANVAS_SUFFIX = ".canvas"
 
 
 @dataclass(frozen=True, slots=True)
@@ -59,6 +60,8 @@ def classify(path: str) -> SourceKind:
         return "sidecar"
     if lower.endswith(".toml"):
         return "toml"
+    if lower.endswith(CANVAS_SUFFIX):  # issue 28: a JSON Canvas board (codecs/canvas.py)
+        return "canvas"
     return "asset"
 
 

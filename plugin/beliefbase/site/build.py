@@ -27,7 +27,7 @@ from .. import diagnostics as diag
 from .. import speedups
 from ..builder import make_sources
 from ..builder.compiler import Compiler
-from ..builder.documents import Document
+from ..builder.documents import Document, page_path
 from ..codecs.markdown import DECODED
 from ..config import BeliefbaseConfig
 from ..idle_gc import IdleCollector, freeze_at_exit
@@ -36,6 +36,7 @@ from ..obsidian import ObsidianSettings
 from ..project import compile_options, prepare, published_files
 from ..terminal import printable
 from .beliefs.pages import belief_options
+from .canvas import canvas_page_html  # issue 28: canvas pages
 from .escape import finalize
 from .generated_page import generated_page
 from .markdown.callouts import CalloutExtension
@@ -43,6 +44,7 @@ from .markdown.entity_overlay import EntityOverlayExtension, highlight_signature
 from .markdown.footnote_beliefs import FootnoteBeliefsExtension
 from .markdown.query_embeds import QueryExtension, build_site, pages_with_queries
 from .navigation import NavigationOptions, install_theme_overrides
+from .properties import dates_line_fields, properties_html  # issue 28: Properties block
 from .query_views import Views
 from .reader.dates import DatesCache
 from .reader.folders import FolderOptions
@@ -60,7 +62,8 @@ from .theme_defaults import default_palette, font_notice
 
 log = get_plugin_logger("beliefbase.plugin")
 
-_ASSETS = ("beliefbase.css", "beliefs.css", "reader.css", "beliefbase.js")
+_ASSETS = ("beliefbase.css", "beliefs.css", "reader.css", "beliefbase.js",
+           "properties.css", "canvas.css", "canvas.js")  # issue 28: properties, canvas
 
 #: Diagnostics of one code logged per file; the rest are counted on the last line
 #: (a note of 20,000 broken links logged 20,000 lines); diagnostics.json has them all.
@@ -287,7 +290,7 @@ class MkDocsBuild:
             if file.src_uri in drop or file.src_uri.startswith(views):
                 files.remove(file)
         for doc in compiled.documents.values():
-            if doc.kind == "toml" and doc.published:
+            if doc.kind in ("toml", "canvas") and doc.published:  # issue 28: canvas pages
                 self._add_node_page(files, config, doc)
         wanted = self.options.wanted_page.rstrip("/") + ".md"
         if files.get_file_from_path(wanted) is None:
@@ -351,7 +354,7 @@ class MkDocsBuild:
         static = files.get_file_from_path(doc.path)
         if static is not None:
             files.remove(static)
-        page_src = doc.path[: -len(".toml")] + ".md"
+        page_src = page_path(doc.parsed)  # X.toml -> X.md, Board.canvas -> Board.canvas.md
         if files.get_file_from_path(page_src) is not None:
             self.diagnostics.append(diag.make(
                 "page-conflict", self.site.compiled.options.display(doc.path), 1, 1,
@@ -429,6 +432,11 @@ class MkDocsBuild:
             return html
         if doc.kind == "toml":
             html += self.site.node_content(doc)
+        if doc.kind == "canvas":  # issue 28: a canvas's page is its board (site/canvas.py)
+            html += canvas_page_html(self.site.renderer, doc, page.url)
+        if self.options.properties:  # issue 28: the Properties block (site/properties.py)
+            html = properties_html(self.site.compiled, self.site.templates, doc, html, page.url,
+                                   dates_line_fields(self.site.recent))
         return self.site.page_top(doc, html, page.url)
 
     def page_context(self, context: dict[str, Any], page: Page) -> dict[str, Any]:

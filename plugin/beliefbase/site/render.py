@@ -36,6 +36,7 @@ from ..codecs.grammar import LINK_MARK, LINK_MARK_COUNT, link_mark, mark_index, 
 from ..codecs.grammar import SCHEME as _SCHEME
 from ..codecs.model import LinkRef
 from ..ids import SrcPath, asset_url, join_src, relative_segments, url_for_src
+from .canvas import canvas_embed_html  # issue 28
 from .templates import Templates
 
 #: The first link mark: a text without characters this high holds none (``max`` is C).
@@ -340,6 +341,8 @@ class PageRenderer:
         frame = self.frame
         assert frame is not None
         target = self.compiled.documents[resolution.target]
+        if target.kind == "canvas":  # issue 28: ![[Board.canvas]] shows the board
+            return canvas_embed_html(self, resolution, target)
         unit = unit_of(target, resolution.anchor)
         chain = (*frame.chain, (frame.doc.path, resolution.link.line))
         if blocked(unit, chain, self.compiled.options.embed_depth) or not self.budget.take(unit):

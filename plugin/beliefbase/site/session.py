@@ -138,7 +138,7 @@ class SiteBuild:
 
         Malformed frontmatter is not dropped: it is shown as a code block.
         """
-        if doc.kind == "toml":
+        if doc.kind in ("toml", "canvas"):  # issue 28: a canvas's board is added as HTML
             return ""
         parsed = doc.parsed
         text = self.read_text(doc.path)
