@@ -31,7 +31,8 @@ CODES: dict[str, tuple[Level, str]] = {
     "bad-frontmatter": (Level.WARNING, "frontmatter that is not valid YAML or TOML, or a bid "
                         "or sha256 value that is not a UUID / SHA-256"),
     "bad-encoding": (Level.WARNING, "a file that is not valid UTF-8"),
-    "duplicate-id": (Level.WARNING, "two notes share an id, a bid or a block id"),
+    "duplicate-id": (Level.WARNING, "two notes share an id, a bid or a block id (an id that "
+                     "no link uses: info)"),
     "cycle": (Level.WARNING, "a cycle in a relation declared acyclic (e.g. depends_on)"),
     "embed-cycle": (Level.WARNING, "a transclusion that embeds itself, directly or not"),
     "embed-depth": (Level.WARNING, "transclusions nested deeper than embed_depth"),
@@ -68,8 +69,8 @@ CODES: dict[str, tuple[Level, str]] = {
                      "it shows its source"),
     "unreadable-file": (Level.WARNING, "a file not read: not a regular file (a pipe, a "
                         "device), inside a symlink loop, or named with bytes that are not UTF-8"),
-    "bad-template": (Level.WARNING, "a frontmatter template: or icon: naming no file of the "
-                     "theme; the default is used"),
+    "bad-template": (Level.WARNING, "a frontmatter template: naming no file of the theme; "
+                     "the default is used"),
 }
 
 
@@ -98,10 +99,12 @@ class Diagnostic:
         }
 
 
-def make(code: str, file: str, line: int, column: int, message: str) -> Diagnostic:
-    """A diagnostic with the level registered for ``code``."""
-    level = CODES[code][0]
-    return Diagnostic(file, max(line, 1), max(column, 1), code, message, level)
+def make(code: str, file: str, line: int, column: int, message: str,
+         level: Level | None = None) -> Diagnostic:
+    """A diagnostic with the level registered for ``code`` (``level``: a lower one, for
+    the cases the code's table entry names, e.g. an ``id`` no link uses)."""
+    return Diagnostic(file, max(line, 1), max(column, 1), code, message,
+                      CODES[code][0] if level is None else level)
 
 
 def summary(diagnostics: Iterable[Diagnostic]) -> dict[str, int]:

@@ -33,7 +33,7 @@ TESTS = Path(__file__).resolve().parent.parent
 #: the site generates, which ``beliefbase check`` does not do.
 SITE_ONLY = frozenset({
     "render-error",  # a page's Markdown conversion raised
-    "bad-template",  # a page's template: or icon: the theme lacks
+    "bad-template",  # a page's template: the theme lacks
     "page-conflict",  # a generated page (belief index, node page) meets a page of the vault
 })
 

@@ -9,7 +9,7 @@ import hashlib
 import os
 import re
 from collections import defaultdict
-from collections.abc import Iterable
+from collections.abc import Collection, Iterable
 from dataclasses import dataclass
 from operator import attrgetter
 from pathlib import Path
@@ -40,10 +40,13 @@ def malformed_bids(docs: Iterable[Document], options: CompileOptions) -> list[di
 
 
 def duplicate_ids(docs: Iterable[Document], options: CompileOptions,
-                  memo: dict[str, tuple[Document, list[diag.Diagnostic]]] | None = None) -> (
-    list[diag.Diagnostic]
-):
+                  memo: dict[str, tuple[Document, list[diag.Diagnostic]]] | None = None,
+                  linked_ids: Collection[str] = ()) -> list[diag.Diagnostic]:
     """``id`` twice in one network, a ``bid`` twice, a block id twice in a note.
+
+    A frontmatter ``id`` is a warning only when a link names it (``linked_ids``):
+    Obsidian gives ``id:`` no meaning and Zettelkasten plugins write the same one
+    into many notes, so a vault that never links by id is told once, as info.
 
     ``memo`` (path -> (document, its duplicate blocks)) keeps the per-note part
     between compiles of ``mkdocs serve``: unchanged notes are the same objects.
@@ -62,26 +65,29 @@ def duplicate_ids(docs: Iterable[Document], options: CompileOptions,
             known = memo[doc.path] = (doc, _duplicate_blocks(doc, options))
         found += known[1]
     for (_net, value), group in sorted(by_id.items()):
-        found += _report(group, "id", value, options)
+        found += _report(group, "id", value, options, value in linked_ids)
     for value, group in sorted(by_bid.items()):
         found += _report(group, "bid", value, options)
     return found
 
 
-def _report(group: list[Document], field: str, value: str, options: CompileOptions) -> (
-    list[diag.Diagnostic]
-):
+def _report(group: list[Document], field: str, value: str, options: CompileOptions,
+            linked: bool = True) -> list[diag.Diagnostic]:
     if len(group) < 2:
         return []
     first = options.display(group[0].path)
     out = []
     for doc in group[1:]:
         line = doc.parsed.meta_lines.get(field, 1)
-        out.append(diag.make(
-            "duplicate-id", options.display(doc.path), line, 1,
-            f"{field} {value!r} is also used by {first}; links by {field} go to {first}. "
-            f"Give this note another {field}",
-        ))
+        if linked:
+            message = (f"{field} {value!r} is also used by {first}; links by {field} go to "
+                       f"{first}. Give this note another {field}")
+        else:
+            message = (f"{field} {value!r} is also used by {first}; no link uses it, so "
+                       "nothing goes wrong. If you mean to link by id ([[" + value + "]]), "
+                       f"give this note another {field}")
+        out.append(diag.make("duplicate-id", options.display(doc.path), line, 1, message,
+                             None if linked else diag.Level.INFO))
     return out
 
 
