@@ -42,7 +42,9 @@ CODES: dict[str, tuple[Level, str]] = {
                       "as such"),
     "path-escape": (Level.WARNING, "a path or symlink that leaves docs_dir (or the project)"),
     "math-error": (Level.INFO, "a formula (`$…$`, `$$…$$`) that cannot be converted to MathML"),
-    "link-to-unpublished": (Level.INFO, "a link to a draft / publish: false note"),
+    "link-to-unpublished": (Level.INFO, "a link to a draft / publish: false note, or to a "
+                            "file the site leaves out (exclude_docs, Obsidian's excluded "
+                            "files or templates folder)"),
     "too-many-tags": (Level.INFO, "a note with more different tags than a note may have (100)"),
     "too-many-entities": (Level.INFO,
                           "a note tagging more different entities than a note may (100)"),

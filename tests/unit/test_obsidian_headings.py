@@ -5,7 +5,6 @@ read as spaces. Each row is a heading and a link Obsidian follows to it."""
 from __future__ import annotations
 
 import pytest
-
 from beliefbase.builder.resolve import obsidian_heading_key
 
 RESOLVED = [

@@ -31,7 +31,7 @@ from __future__ import annotations
 import dataclasses
 import posixpath
 from collections import defaultdict
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from pathlib import Path
 
 from .. import diagnostics as diag
@@ -53,6 +53,8 @@ from .checks import SourceRef, SourceRefChecker, duplicate_ids, malformed_bids
 from .compiled import Compiled
 from .documents import Document, Network, make_document, place_home, with_sections
 from .embeds import EmbedMemo, check_embeds
+from .excluded import NONE as NOTHING_EXCLUDED
+from .excluded import Excluded
 from .index import NameIndex, doc_key_places, target_keys
 from .links import LinkResolver
 from .options import CompileOptions
@@ -145,11 +147,19 @@ class Compiler:
         self._home: SrcPath | None = None  # the root note serving as home page, if any
         #: sources of the last compile never read: path -> (path to report, why)
         self._refused: dict[SrcPath, tuple[str, str]] = {}
+        #: files left out of the site (path -> why): links to them say so
+        self._excluded: Excluded = NOTHING_EXCLUDED
 
     # -- the stages -------------------------------------------------------------------
 
-    def compile(self, sources: Iterable[SourceFile]) -> Compiled:
+    def compile(self, sources: Iterable[SourceFile],
+                excluded: Mapping[str, str] | None = None) -> Compiled:
+        """Compile ``sources``; ``excluded``: the files of docs_dir left out of the site
+        and why (``project.classify``), so a link to one says so."""
         self.generation += 1
+        excluded_changed = dict(excluded or {}) != self._excluded.reasons
+        if excluded_changed:
+            self._excluded = Excluded(excluded or {})
         escaped, readable = self._partition(sources)
         parsed = self._parse(s for s in readable if s.kind in ("markdown", "toml", "network"))
         self.cache.retain({s.path for s in readable})
@@ -165,7 +175,12 @@ class Compiler:
         # new Documents for notes whose heading anchors follow another note's title
         changed |= self._rederive_anchors(docs, changed, removed, bool(affected))
         self._docs, self._assets = docs, assets
+        assert self._links is not None
+        if self._links.excluded is not self._excluded:
+            self._links = self._links.with_excluded(self._excluded)
         to_resolve = self._dirty(docs, changed, removed, affected)
+        if excluded_changed:  # a link that matched nothing may name a file left out
+            to_resolve |= {p for p in self._unresolved if p in docs and docs[p].published}
         self._resolve(docs, to_resolve, removed)
         self._forget_checks(changed | removed | to_resolve, removed)
         compiled = self._check(docs, networks, assets, readable, escaped, parsed,

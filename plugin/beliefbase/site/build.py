@@ -33,7 +33,7 @@ from ..config import BeliefbaseConfig
 from ..idle_gc import IdleCollector, freeze_at_exit
 from ..ids import SrcPath
 from ..obsidian import ObsidianSettings
-from ..project import compile_options, prepare, published_files
+from ..project import classify, compile_options, prepare
 from ..terminal import printable
 from .beliefs.pages import belief_options
 from .escape import finalize
@@ -195,12 +195,12 @@ class MkDocsBuild:
         docs_dir = Path(config.docs_dir)
         # what is published is what is compiled: excluded files leave Files (MkDocs
         # would serve them) and the compiler never reads them
-        kept, dropped = published_files(files, options, self.obsidian, serving=state.serving)
+        kept, dropped, excluded = classify(files, options, self.obsidian, serving=state.serving)
         for file in dropped:
             files.remove(file)
         previous = state.compiler.previous
         DECODED.open()  # the notes' decoded texts, from the parse to the render (read once)
-        compiled = state.compiler.compile(make_sources(docs_dir, kept))
+        compiled = state.compiler.compile(make_sources(docs_dir, kept), excluded)
         if not state.serving and compiled.link_resolver is not None:
             compiled.link_resolver.suggester.release()  # no edit will need it again
         if not state.serving:  # nor another compile the notes' bodies the entities kept
