@@ -9,7 +9,7 @@ import hashlib
 import os
 import re
 from collections import defaultdict
-from collections.abc import Collection, Iterable
+from collections.abc import Callable, Collection, Iterable
 from dataclasses import dataclass
 from operator import attrgetter
 from pathlib import Path
@@ -41,10 +41,13 @@ def malformed_bids(docs: Iterable[Document], options: CompileOptions) -> list[di
 
 def duplicate_ids(docs: Iterable[Document], options: CompileOptions,
                   memo: dict[str, tuple[Document, list[diag.Diagnostic]]] | None = None,
-                  linked_ids: Collection[str] = ()) -> list[diag.Diagnostic]:
+                  linked_ids: Callable[[], Collection[str]] = frozenset) -> (
+    list[diag.Diagnostic]
+):
     """``id`` twice in one network, a ``bid`` twice, a block id twice in a note.
 
-    A frontmatter ``id`` is a warning only when a link names it (``linked_ids``):
+    A frontmatter ``id`` is a warning only when a link names it (``linked_ids()``,
+    asked only when an id is written twice):
     Obsidian gives ``id:`` no meaning and Zettelkasten plugins write the same one
     into many notes, so a vault that never links by id is told once, as info.
 
@@ -64,8 +67,11 @@ def duplicate_ids(docs: Iterable[Document], options: CompileOptions,
         if known is None or known[0] is not doc:
             known = memo[doc.path] = (doc, _duplicate_blocks(doc, options))
         found += known[1]
+    linked: Collection[str] | None = None
     for (_net, value), group in sorted(by_id.items()):
-        found += _report(group, "id", value, options, value in linked_ids)
+        if len(group) > 1:
+            linked = linked_ids() if linked is None else linked
+            found += _report(group, "id", value, options, value in linked)
     for value, group in sorted(by_bid.items()):
         found += _report(group, "bid", value, options)
     return found

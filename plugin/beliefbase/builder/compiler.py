@@ -498,9 +498,9 @@ class Compiler:
         for _links, link_diags in self._resolved.values():
             found.extend(link_diags)
         published = [d for d in docs.values() if d.published]
-        linked_ids = {rl.link.target.strip() for rls in links.values() for rl in rls
-                      if rl.step == 3}  # links that found a note by its frontmatter id
-        found += duplicate_ids(published, self.options, self._dup_memo, linked_ids)
+        found += duplicate_ids(published, self.options, self._dup_memo, lambda: {
+            rl.link.target.strip() for rls in links.values() for rl in rls
+            if rl.step == 3})  # the links that found a note by its frontmatter id
         found += malformed_bids(published, self.options)
         found += check_embeds(docs, links, self.options.embed_depth, self.options.display,
                               self._embedders, self._embed_memo)
