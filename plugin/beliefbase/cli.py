@@ -11,6 +11,7 @@ import sys
 from collections.abc import Callable
 from functools import partial
 from pathlib import Path
+from typing import Any
 
 import click
 
@@ -32,6 +33,7 @@ from .project import (
     compile_with_config,
     load_config,
     load_project,
+    plugin_config,
     vault_settings,
 )
 from .query.cli import register as register_query_command
@@ -70,8 +72,8 @@ def check(config_file: str | None, strict: bool, as_json: bool, events: bool, co
     graph = _graph(compiled)
     # the compile's diagnostics (beliefs and graph invariants included) and the
     # vault settings': what the build reports, less what only rendering finds
-    found = sorted(set(compiled.diagnostics) | set(vault_settings(config).diagnostics),
-                   key=diag.sort_key)
+    found = sorted(set(compiled.diagnostics) | set(vault_settings(config).diagnostics)
+                   | set(_page_queries(config, compiled)), key=diag.sort_key)
     snapshot_dir = cache_dir(config)
     if events:
         previous = load_snapshot(snapshot_dir)
@@ -90,6 +92,28 @@ def check(config_file: str | None, strict: bool, as_json: bool, events: bool, co
     failing = [d for d in found if d.level is diag.Level.ERROR or
                (strict and d.level is diag.Level.WARNING)]
     sys.exit(1 if failing else 0)
+
+
+def _page_queries(config: Any, compiled: Compiled) -> list[diag.Diagnostic]:
+    """The diagnostics of the pages' queries, as the build finds them (query_embeds)."""
+    from .codecs.markdown import decode, note_text
+    from .site.markdown.query_embeds import page_query_diagnostics
+    from .site.query_views import Views
+
+    options = plugin_config(config)
+    docs_dir = compiled.options.docs_dir
+
+    def read_text(path: SrcPath) -> str:  # as the build reads it (SiteBuild.read_text)
+        doc = compiled.documents.get(path)
+        read = note_text if doc is None or doc.kind == "markdown" else decode
+        try:
+            return str(read((docs_dir / path).read_bytes())[0])
+        except OSError:
+            return ""
+
+    return page_query_diagnostics(compiled, Views(docs_dir / options.views_dir, options.views),
+                                  read_text, float(options.query_timeout),
+                                  options.query_max_rows)
 
 
 @main.command()
