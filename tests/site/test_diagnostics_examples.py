@@ -12,7 +12,6 @@ from typing import Any
 
 import pytest
 import yaml
-
 from beliefbase.diagnostics import CODES
 
 from ..conftest import Project
