@@ -197,6 +197,24 @@ def _sync_verbs(what: list[str], check: bool) -> str:
     return ", ".join(parts)
 
 
+@main.command()
+@click.option("-f", "--config-file", "config_file", type=click.Path(dir_okay=False),
+              default=None, help="Path to mkdocs.yml (default: ./mkdocs.yml).")
+def doctor(config_file: str | None) -> None:
+    """Say what will and will not run the plugin: the MkDocs, ProperDocs and Zensical
+    installed here, and what mkdocs.yml asks for. Exit 1 when nothing builds the site
+    with beliefbase."""
+    from . import doctor as checkup
+
+    path = Path(config_file) if config_file else next(
+        (p for p in (Path("mkdocs.yml"), Path("mkdocs.yaml")) if p.is_file()), None)
+    found = checkup.report(path)
+    for finding in found.findings:
+        echo(str(finding))
+    echo(found.summary())
+    sys.exit(0 if found.ok else 1)
+
+
 @main.group()
 def graph() -> None:
     """Export the compiled graph."""
