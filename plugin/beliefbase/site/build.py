@@ -34,7 +34,6 @@ from ..idle_gc import IdleCollector, freeze_at_exit
 from ..ids import SrcPath
 from ..obsidian import ObsidianSettings
 from ..project import classify, compile_options, prepare
-from ..terminal import printable
 from .beliefs.pages import belief_options
 from .escape import finalize
 from .generated_page import generated_page
@@ -50,6 +49,7 @@ from .reader.reader import ReaderCache, reader_options
 from .reader.recent import RecentOptions, dates_plugin_enabled
 from .reader.search_index import EntryTexts, fix_search_index, material_search
 from .reader.tags import TagOptions, material_tags_enabled, remove_outputs
+from .log import DiagnosticLog
 from .render_errors import advice, describe, missing_theme_files
 from .serve import pages as unread
 from .serve.dependents import changed_keys, rewritten_notes
@@ -61,10 +61,6 @@ from .theme_defaults import default_palette, font_notice
 log = get_plugin_logger("beliefbase.plugin")
 
 _ASSETS = ("beliefbase.css", "beliefs.css", "reader.css", "beliefbase.js")
-
-#: Diagnostics of one code logged per file; the rest are counted on the last line
-#: (a note of 20,000 broken links logged 20,000 lines); diagnostics.json has them all.
-LOG_PER_FILE = 50
 
 #: plugins known to read neither a page's Markdown after it is converted nor its
 #: HTML after it is written
@@ -92,6 +88,7 @@ class ServeState:
     templates: tuple[Path | None, Templates] | None = None
     idle_gc: IdleCollector = field(default_factory=IdleCollector)  # --dirty: between saves
     diagnostic_texts: dict[diag.Diagnostic, str] = field(default_factory=dict)  # per line
+    log: DiagnosticLog = field(default_factory=DiagnosticLog)  # a rebuild logs what changed
     search_texts: EntryTexts = field(default_factory=EntryTexts)  # theme's entries as JSON
     invalidation: Invalidation = field(default_factory=Invalidation)
     # what the last build showed, for --dirty: a page whose part changed is re-rendered
@@ -272,6 +269,7 @@ class MkDocsBuild:
         else:
             state.invalidation.forget_pages()
         self.speedups.files(config, files, len(pages))
+        state.log.begin(state.built)
         self._log(self.diagnostics)
         return files
 
@@ -525,11 +523,8 @@ class MkDocsBuild:
         self.site.write_outputs(site_dir, self.diagnostics, self.state.diagnostic_texts)
         if not self._compile_outputs_written:
             self.write_compile_outputs(config)
-        counts = diag.summary(self.diagnostics)
-        if counts:
-            text = ", ".join(f"{n} {code}" for code, n in counts.items())
-            log.info(f"{len(self.diagnostics)} diagnostics: {text} "
-                     f"(all in {OUTPUT_DIR}/diagnostics.json)")
+        self.state.log.end(log, self.diagnostics, self.options.strict is False,
+                           f"{OUTPUT_DIR}/diagnostics.json")
         warnings = [d for d in self.diagnostics if d.level is not diag.Level.INFO]
         if self.options.strict and warnings:
             raise PluginError(f"beliefbase: strict: {len(warnings)} warnings (see above)")
@@ -600,18 +595,7 @@ class MkDocsBuild:
         self._log([found])
 
     def _log(self, found: list[diag.Diagnostic]) -> None:
-        quiet = self.options.strict is False
-        for d, more in diag.capped(found, LOG_PER_FILE):
-            text = printable(str(d))  # titles and targets may hold terminal escapes
-            if more:
-                text += (f" (and {more:,} more {d.code} in this file: all in "
-                         f"{OUTPUT_DIR}/diagnostics.json)")
-            if d.level is diag.Level.ERROR:
-                log.error(text)
-            elif d.level is diag.Level.WARNING and not quiet:
-                log.warning(text)
-            else:
-                log.info(text)
+        self.state.log.show(log, found, self.options.strict is False)  # site/log.py
 
 
 def _override_dir(config: MkDocsConfig) -> Path | None:
