@@ -37,6 +37,7 @@ from ..project import classify, compile_options, prepare
 from .beliefs.pages import belief_options
 from .escape import finalize
 from .generated_page import generated_page
+from .log import DiagnosticLog
 from .markdown.callouts import CalloutExtension
 from .markdown.entity_overlay import EntityOverlayExtension, highlight_signatures
 from .markdown.footnote_beliefs import FootnoteBeliefsExtension
@@ -49,7 +50,6 @@ from .reader.reader import ReaderCache, reader_options
 from .reader.recent import RecentOptions, dates_plugin_enabled
 from .reader.search_index import EntryTexts, fix_search_index, material_search
 from .reader.tags import TagOptions, material_tags_enabled, remove_outputs
-from .log import DiagnosticLog
 from .render_errors import advice, describe, missing_theme_files
 from .serve import pages as unread
 from .serve.dependents import changed_keys, rewritten_notes

@@ -68,8 +68,8 @@ class DiagnosticLog:
         fresh = [d for d in found if d not in self._shown]
         self._shown.update(fresh)
         if self._last is not None:
-            shown = [d for d in fresh if d not in self._last]
-            for d, more in diag.capped(shown, PER_FILE):
+            new = [d for d in fresh if d not in self._last]
+            for d, more in diag.capped(new, PER_FILE):
                 text = printable(str(d))  # titles and targets may hold terminal escapes
                 if more:
                     text += f" (and {more:,} more {d.code} in this file)"
