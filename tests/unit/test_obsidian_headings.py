@@ -88,3 +88,14 @@ def test_build_reports_none_of_them(project) -> None:  # type: ignore[no-untyped
     assert [line for line in result.lines if "anchor" in line] == []
     page = result.page("")
     assert page.count('href="note/#') == len(links)
+
+
+@pytest.mark.parametrize(("written", "link"), [("^intro-1", "^Intro-1"), ("^Key", "^key"),
+                                               ("^key", "^key ")])
+def test_block_ids_as_obsidian_reads_them(project, written: str, link: str) -> None:  # type: ignore[no-untyped-def]
+    project.write("note.md", f"# Note\n\nA paragraph. {written}\n")
+    project.write("index.md", f"[[note#{link}]]\n")
+    compiled = project.compile()
+    resolved = compiled.links["index.md"][0]
+    assert not resolved.anchor_missing
+    assert resolved.anchor == written

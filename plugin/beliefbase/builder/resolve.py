@@ -220,8 +220,13 @@ def resolve_fragment(doc: Document, fragment: str, slug: object) -> tuple[str | 
     if not fragment:
         return None, False
     if fragment.startswith("^"):
-        block = fragment[1:]
-        return ("^" + block, False) if block in doc.blocks else (None, True)
+        block = fragment[1:].strip()
+        if block in doc.blocks:
+            return "^" + block, False
+        # case aside, as Obsidian compares block ids: [[n#^Intro]] finds ^intro
+        lowered = block.lower()
+        found = next((known for known in doc.blocks if known.lower() == lowered), None)
+        return ("^" + found, False) if found is not None else (None, True)
     parts = [p for p in fragment.split("#") if p.strip()]
     if not parts:
         return None, False
