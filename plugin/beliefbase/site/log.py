@@ -1,7 +1,9 @@
 """What the build log says: diagnostics, quietly, and the progress of a long build.
 
-* The first build of a process logs each diagnostic; a code with more than
-  ``MANY`` of them shows its first ``FIRST`` and then one line with its count.
+* The first build of a process logs each diagnostic; a code the compile finds
+  more than ``MANY`` times shows its first ``FIRST`` and one line with its count,
+  and one met page by page while pages render (``query-error``) its first
+  ``MANY`` and, at the end, its count.
 * A rebuild of ``mkdocs serve`` logs only the diagnostics that are new since
   the last build and those that are gone, then one summary line
   ("12 warnings, 3 new, 1 gone").  The full list is always in
@@ -28,7 +30,7 @@ from ..terminal import printable
 #: a code with more diagnostics than this in one build: its first few, then a count
 MANY = 20
 FIRST = 5
-#: the diagnostics of one code in one file a log shows (the rest: a count)
+#: a rebuild's new (or gone) diagnostics of one code in one file shown (the rest: a count)
 PER_FILE = 50
 #: a first build of more notes than this shows its progress
 PROGRESS_NOTES = 300
@@ -56,10 +58,6 @@ class DiagnosticLog:
         self._shown = set()
         self._counts, self._hidden = Counter(), Counter()
         self._levels, self._summed = {}, set()
-
-    @property
-    def rebuild(self) -> bool:
-        return self._last is not None
 
     def show(self, logger: Logger, found: Iterable[diag.Diagnostic], quiet: bool) -> None:
         """Log ``found`` (quiet: warnings as info, for the plugin option ``strict: false``):
