@@ -23,7 +23,7 @@ class Excluded:
         for path in self.reasons:
             for key in _keys(path):
                 names.setdefault(key, path)  # the first by path, like the resolver's order
-        self._names = names
+        self._names = FrozenDict(names)
 
     def find(self, target: str) -> tuple[str, str] | None:
         """(path, reason) of the excluded file ``target`` names, or None."""
