@@ -55,6 +55,8 @@ class BeliefbasePlugin(BasePlugin[BeliefbaseConfig]):
 
     def on_files(self, files: Files, *, config: MkDocsConfig) -> Files:
         self.progress.compiling(len(files.documentation_pages()), not self.build.state.built)
+        if self.build.state.compiler is not None:
+            self.build.state.compiler.on_stage = self.progress.stage
         return self.build.files(files, config)
 
     @event_priority(-100)  # last: MkDocs' page loop starts right after

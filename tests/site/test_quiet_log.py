@@ -131,14 +131,19 @@ def test_progress_at_most_every_few_seconds() -> None:
     now = [0.0]
     progress = Progress(logger, clock=lambda: now[0], every=5.0, notes=300)
     progress.compiling(301, first=True)
-    now[0] = 4.0
+    now[0] = 2.0
+    progress.stage("parsed 301 files")  # 2 s after the last line: not said
+    now[0] = 6.0
+    progress.stage("checked")
+    now[0] = 7.0
     progress.rendering(1000)
     for i in range(1, 1001):
-        now[0] = 4.0 + i / 50  # 20 s of pages: a line every 5 s, never one per page
+        now[0] = 7.0 + i / 50  # 20 s of pages: a line every 5 s, never one per page
         progress.page()
     progress.done()
     assert out.lines == ["INFO compiling 301 files (parse, resolve, check)",
-                         "INFO compiled in 4.0 s; rendering 1,000 pages",
+                         "INFO compiling: checked (6.0 s)",
+                         "INFO compiled in 7.0 s; rendering 1,000 pages",
                          "INFO pages 250/1,000", "INFO pages 500/1,000", "INFO pages 750/1,000"]
     quiet, lines = _logger()
     small = Progress(quiet, clock=lambda: 0.0)

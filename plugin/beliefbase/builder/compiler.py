@@ -31,7 +31,7 @@ from __future__ import annotations
 import dataclasses
 import posixpath
 from collections import defaultdict
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from pathlib import Path
 
 from .. import diagnostics as diag
@@ -149,6 +149,9 @@ class Compiler:
         self._refused: dict[SrcPath, tuple[str, str]] = {}
         #: files left out of the site (path -> why): links to them say so
         self._excluded: Excluded = NOTHING_EXCLUDED
+        #: told when a stage of a compile is done ("parsed 791 files"): a long first
+        #: build's progress (``site/log.py``)
+        self.on_stage: Callable[[str], None] | None = None
 
     # -- the stages -------------------------------------------------------------------
 
@@ -162,6 +165,7 @@ class Compiler:
             self._excluded = Excluded(excluded or {})
         escaped, readable = self._partition(sources)
         parsed = self._parse(s for s in readable if s.kind in ("markdown", "toml", "network"))
+        self._stage(f"parsed {len(parsed):,} files")
         self.cache.retain({s.path for s in readable})
         if self.autosave:  # all the cache gets from this compile: write it meanwhile
             self.cache.save(background=self.background_save)
@@ -182,14 +186,20 @@ class Compiler:
         if excluded_changed:  # a link that matched nothing may name a file left out
             to_resolve |= {p for p in self._unresolved if p in docs and docs[p].published}
         self._resolve(docs, to_resolve, removed)
+        self._stage(f"resolved the links of {len(to_resolve):,} notes")
         self._forget_checks(changed | removed | to_resolve, removed)
         compiled = self._check(docs, networks, assets, readable, escaped, parsed,
                                changed, removed)
+        self._stage("checked")
         compiled = self._graph_and_beliefs(compiled)
         self.previous = compiled
         if self.autosave:  # what each link meant, for `beliefbase sync` after a rename
             self.save_link_record()
         return compiled
+
+    def _stage(self, done: str) -> None:
+        if self.on_stage is not None:
+            self.on_stage(done)
 
     def save_link_record(self) -> None:
         """Write the last compile's link record into the cache folder (``link_record``)."""

@@ -183,6 +183,16 @@ class Progress:
             self._started = self._said = self.clock()
             self.logger.info(f"compiling {sources:,} files (parse, resolve, check)")
 
+    def stage(self, done: str) -> None:
+        """A stage of the compile is done (``Compiler.on_stage``): said when the last
+        line is ``every`` seconds old."""
+        if not self.on:
+            return
+        now = self.clock()
+        if now - self._said >= self.every:
+            self._said = now
+            self.logger.info(f"compiling: {done} ({now - self._started:.1f} s)")
+
     def rendering(self, pages: int) -> None:
         """The compile is done; ``pages`` pages are rendered next."""
         if not self.on:
