@@ -11,6 +11,7 @@ import sys
 from collections.abc import Callable
 from functools import partial
 from pathlib import Path
+from typing import Any
 
 import click
 
@@ -32,6 +33,7 @@ from .project import (
     compile_with_config,
     load_config,
     load_project,
+    plugin_config,
     vault_settings,
 )
 from .query.cli import register as register_query_command
@@ -70,8 +72,8 @@ def check(config_file: str | None, strict: bool, as_json: bool, events: bool, co
     graph = _graph(compiled)
     # the compile's diagnostics (beliefs and graph invariants included) and the
     # vault settings': what the build reports, less what only rendering finds
-    found = sorted(set(compiled.diagnostics) | set(vault_settings(config).diagnostics),
-                   key=diag.sort_key)
+    found = sorted(set(compiled.diagnostics) | set(vault_settings(config).diagnostics)
+                   | set(_page_queries(config, compiled)), key=diag.sort_key)
     snapshot_dir = cache_dir(config)
     if events:
         previous = load_snapshot(snapshot_dir)
@@ -90,6 +92,28 @@ def check(config_file: str | None, strict: bool, as_json: bool, events: bool, co
     failing = [d for d in found if d.level is diag.Level.ERROR or
                (strict and d.level is diag.Level.WARNING)]
     sys.exit(1 if failing else 0)
+
+
+def _page_queries(config: Any, compiled: Compiled) -> list[diag.Diagnostic]:
+    """The diagnostics of the pages' queries, as the build finds them (query_embeds)."""
+    from .codecs.markdown import decode, note_text
+    from .site.markdown.query_embeds import page_query_diagnostics
+    from .site.query_views import Views
+
+    options = plugin_config(config)
+    docs_dir = compiled.options.docs_dir
+
+    def read_text(path: SrcPath) -> str:  # as the build reads it (SiteBuild.read_text)
+        doc = compiled.documents.get(path)
+        read = note_text if doc is None or doc.kind == "markdown" else decode
+        try:
+            return str(read((docs_dir / path).read_bytes())[0])
+        except OSError:
+            return ""
+
+    return page_query_diagnostics(compiled, Views(docs_dir / options.views_dir, options.views),
+                                  read_text, float(options.query_timeout),
+                                  options.query_max_rows)
 
 
 @main.command()
@@ -171,6 +195,24 @@ def _sync_verbs(what: list[str], check: bool) -> str:
         else:
             parts.append(f"{'fixed' if fixed else 'recorded'} {item}")
     return ", ".join(parts)
+
+
+@main.command()
+@click.option("-f", "--config-file", "config_file", type=click.Path(dir_okay=False),
+              default=None, help="Path to mkdocs.yml (default: ./mkdocs.yml).")
+def doctor(config_file: str | None) -> None:
+    """Say what will and will not run the plugin: the MkDocs, ProperDocs and Zensical
+    installed here, and what mkdocs.yml asks for. Exit 1 when nothing builds the site
+    with beliefbase."""
+    from . import doctor as checkup
+
+    path = Path(config_file) if config_file else next(
+        (p for p in (Path("mkdocs.yml"), Path("mkdocs.yaml")) if p.is_file()), None)
+    found = checkup.report(path)
+    for finding in found.findings:
+        echo(str(finding))
+    echo(found.summary())
+    sys.exit(0 if found.ok else 1)
 
 
 @main.group()

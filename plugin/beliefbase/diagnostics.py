@@ -33,7 +33,8 @@ CODES: dict[str, tuple[Level, str]] = {
     "bad-canvas": (Level.WARNING, "a .canvas file that is not valid JSON Canvas 1.0, or a "
                    "node or edge of it that is not"),  # issue 28 (codecs/canvas.py)
     "bad-encoding": (Level.WARNING, "a file that is not valid UTF-8"),
-    "duplicate-id": (Level.WARNING, "two notes share an id, a bid or a block id"),
+    "duplicate-id": (Level.WARNING, "two notes share an id, a bid or a block id (an id that "
+                     "no link uses: info)"),
     "cycle": (Level.WARNING, "a cycle in a relation declared acyclic (e.g. depends_on)"),
     "embed-cycle": (Level.WARNING, "a transclusion that embeds itself, directly or not"),
     "embed-depth": (Level.WARNING, "transclusions nested deeper than embed_depth"),
@@ -43,7 +44,9 @@ CODES: dict[str, tuple[Level, str]] = {
                       "as such"),
     "path-escape": (Level.WARNING, "a path or symlink that leaves docs_dir (or the project)"),
     "math-error": (Level.WARNING, "a formula (`$…$`, `$$…$$`) that cannot be converted to MathML"),
-    "link-to-unpublished": (Level.INFO, "a link to a draft / publish: false note"),
+    "link-to-unpublished": (Level.INFO, "a link to a draft / publish: false note, or to a "
+                            "file the site leaves out (exclude_docs, Obsidian's excluded "
+                            "files or templates folder)"),
     "too-many-tags": (Level.INFO, "a note with more different tags than a note may have (100)"),
     "too-many-entities": (Level.INFO,
                           "a note tagging more different entities than a note may (100)"),
@@ -70,8 +73,8 @@ CODES: dict[str, tuple[Level, str]] = {
                      "it shows its source"),
     "unreadable-file": (Level.WARNING, "a file not read: not a regular file (a pipe, a "
                         "device), inside a symlink loop, or named with bytes that are not UTF-8"),
-    "bad-template": (Level.WARNING, "a frontmatter template: or icon: naming no file of the "
-                     "theme; the default is used"),
+    "bad-template": (Level.WARNING, "a frontmatter template: naming no file of the theme; "
+                     "the default is used"),
 }
 
 
@@ -100,10 +103,12 @@ class Diagnostic:
         }
 
 
-def make(code: str, file: str, line: int, column: int, message: str) -> Diagnostic:
-    """A diagnostic with the level registered for ``code``."""
-    level = CODES[code][0]
-    return Diagnostic(file, max(line, 1), max(column, 1), code, message, level)
+def make(code: str, file: str, line: int, column: int, message: str,
+         level: Level | None = None) -> Diagnostic:
+    """A diagnostic with the level registered for ``code`` (``level``: a lower one, for
+    the cases the code's table entry names, e.g. an ``id`` no link uses)."""
+    return Diagnostic(file, max(line, 1), max(column, 1), code, message,
+                      CODES[code][0] if level is None else level)
 
 
 def summary(diagnostics: Iterable[Diagnostic]) -> dict[str, int]:

@@ -41,9 +41,17 @@ class ObsidianSettings:
 
     def excludes(self, path: str) -> bool:
         """Is ``path`` (relative to docs_dir, POSIX) excluded by these settings?"""
+        return self.why_excluded(path) is not None
+
+    def why_excluded(self, path: str) -> str | None:
+        """Which setting excludes ``path``, in words (None: none does)."""
         if self.templates_folder and (path + "/").startswith(self.templates_folder + "/"):
-            return True
-        return any(_matches(f, path) for f in self.ignore_filters)
+            return (f"Obsidian's templates folder {self.templates_folder + '/'!r} "
+                    f"({FOLDER}/templates.json)")
+        for text in self.ignore_filters:
+            if _matches(text, path):
+                return f"Obsidian's excluded files ({text!r} in {FOLDER}/app.json)"
+        return None
 
 
 def read_settings(docs_dir: Path, display_prefix: str = "") -> ObsidianSettings:

@@ -29,7 +29,7 @@ from typing import Any, cast
 
 from jinja2 import Environment
 from mkdocs.config.defaults import MkDocsConfig
-from mkdocs.plugins import BasePlugin, CombinedEvent, event_priority
+from mkdocs.plugins import BasePlugin, CombinedEvent, event_priority, get_plugin_logger
 from mkdocs.structure.files import Files
 from mkdocs.structure.pages import Page
 from mkdocs.utils.templates import TemplateContext
@@ -37,6 +37,7 @@ from mkdocs.utils.templates import TemplateContext
 from .builder import CompileOptions
 from .config import BeliefbaseConfig
 from .site.build import MkDocsBuild
+from .site.log import Progress
 
 
 class BeliefbasePlugin(BasePlugin[BeliefbaseConfig]):
@@ -44,6 +45,7 @@ class BeliefbasePlugin(BasePlugin[BeliefbaseConfig]):
 
     def __init__(self) -> None:
         self.build = MkDocsBuild(self.config)
+        self.progress = Progress(get_plugin_logger("beliefbase.plugin"))  # long first builds
 
     def on_startup(self, *, command: str, dirty: bool) -> None:
         self.build.startup(command, dirty)
@@ -52,11 +54,15 @@ class BeliefbasePlugin(BasePlugin[BeliefbaseConfig]):
         return self.build.configure(config, self.config)
 
     def on_files(self, files: Files, *, config: MkDocsConfig) -> Files:
+        self.progress.compiling(len(files.documentation_pages()), not self.build.state.built)
+        if self.build.state.compiler is not None:
+            self.build.state.compiler.on_stage = self.progress.stage
         return self.build.files(files, config)
 
     @event_priority(-100)  # last: MkDocs' page loop starts right after
     def on_nav(self, nav: Any, *, config: MkDocsConfig, files: Files) -> Any:
         self.build.nav(config, files, nav)
+        self.progress.rendering(len(files.documentation_pages()))
         return nav
 
     def on_page_read_source(self, *, page: Page, config: MkDocsConfig) -> str | None:
@@ -86,10 +92,12 @@ class BeliefbasePlugin(BasePlugin[BeliefbaseConfig]):
 
     @event_priority(-100)  # last: MkDocs writes ``output``; nothing reads the content again
     def on_post_page(self, output: str, *, page: Page, config: MkDocsConfig) -> str:
+        self.progress.page()
         return self.build.post_page(output, page)
 
     @event_priority(100)  # first: before the search plugin writes its index
     def _pages_done(self, *, config: MkDocsConfig) -> None:
+        self.progress.done()
         self.build.pages_done()
 
     @event_priority(-100)  # last: after the search plugin wrote its index

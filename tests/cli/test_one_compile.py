@@ -33,7 +33,7 @@ TESTS = Path(__file__).resolve().parent.parent
 #: the site generates, which ``beliefbase check`` does not do.
 SITE_ONLY = frozenset({
     "render-error",  # a page's Markdown conversion raised
-    "bad-template",  # a page's template: or icon: the theme lacks
+    "bad-template",  # a page's template: the theme lacks
     "page-conflict",  # a generated page (belief index, node page) meets a page of the vault
 })
 
@@ -130,3 +130,24 @@ def test_a_footnote_no_belief_covers(project: Project) -> None:
         os.chdir(cwd)
     assert "belief-coverage" in result.stdout and "[^2]" in result.stdout
     assert result.exit_code == 1
+
+
+def test_page_queries(project: Project) -> None:
+    """``beliefbase check`` runs the pages' queries as the build does (issue 29): a
+    failing fence, an embed of no Query note, a Query page, a view that does not
+    exist, fields of mixed types; in a list item and a quote too."""
+    project.write("a.md", "---\nschema: Task\nsize: 3\nkind: chore\n---\n# A\n")
+    project.write("b.md", "---\nschema: Task\nsize: large\n---\n# B\n")
+    project.write("q.md", "---\nschema: Query\nquery: MATCH (n) RETURN nope\n---\n# Q\n")
+    project.write("index.md", "# Home\n\n```query\nMATCH (n) RETURN m\n```\n\n"
+                              "{{query:nothing-here}}\n\n"
+                              "- item\n\n  ```query view=nope\n  MATCH (t:Task) RETURN t.title\n  ```\n\n"
+                              "> ```query\n> MATCH (t:Task) RETURN t.title, t.size\n> ```\n\n"
+                              "````markdown\n```query\nnot run: in a fence\n```\n````\n")
+    codes = assert_same_diagnostics(project)
+    assert {"query-error", "query-property-type", "query-property-renamed"} <= codes
+    checked = _check(project.root)
+    assert sorted((dict(k)["file"], dict(k)["line"]) for k in checked
+                  if dict(k)["code"] == "query-error") == [
+        ("docs/index.md", 3), ("docs/index.md", 7), ("docs/index.md", 11),
+        ("docs/q.md", 3)]

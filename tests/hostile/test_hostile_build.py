@@ -67,6 +67,8 @@ def test_every_hostile_file_is_a_diagnostic_and_the_rest_builds(
         found = [line for line in diagnostic_lines(result, code) if f" {file}:" in line]
         assert found, f"{name}: no {code} at {file}"
     assert not [line for line in result.lines if "sub/loop/" in line]  # the loop: once
+    # an icon: Material lacks is an icon plugin's (Obsidian), not an error: no word
+    assert not [line for line in result.lines if "-icon.md" in line]
     assert snapshot(project.root, _OUTPUTS) == before  # no user byte changed, nothing added
     with (project.root / ".beliefbase" / CACHE_FILE).open("rb") as fh:  # the others cached
         assert "ok.md" in pickle.load(fh)[2]  # noqa: S301 - our own cache
@@ -235,14 +237,27 @@ def test_a_page_the_theme_cannot_render_is_written_anyway(
 
 
 def test_a_bad_template_is_reported_at_its_frontmatter_line(project: Any) -> None:
-    """``bad-template`` names the line of the ``template:`` / ``icon:`` key."""
+    """``bad-template`` names the line of the ``template:`` key."""
     project.write("index.md", "# Home\n")
     project.write("t.md", "---\ntitle: T\ntags: [a]\ntemplate: nowhere.html\n---\n# T\n")
-    project.write("i.md", "---\ntitle: I\nicon: material/no-such-icon\n---\n# I\n")
     result = project.build()
     assert result.error is None
     assert any("docs/t.md:4:1: bad-template:" in line for line in result.lines)
-    assert any("docs/i.md:3:1: bad-template:" in line for line in result.lines)
+
+
+@pytest.mark.parametrize("icon", ["trees", "LiHome", "material/no-such-icon", "../x", "[a, b]"])
+def test_an_icon_material_lacks_is_left_alone(project: Any, icon: str) -> None:
+    """``icon:`` in an Obsidian vault belongs to icon plugins (Iconize, Icon Folder):
+    Material never sees a name it lacks, the build says nothing and the page is built
+    (``--strict`` too); an icon Material has is still shown."""
+    project.write("index.md", "# Home\n")
+    project.write("i.md", f"---\ntitle: I\nicon: {icon}\n---\n# I\n")
+    project.write("m.md", "---\ntitle: M\nicon: material/home\n---\n# M\n")
+    result = project.build(strict=True)
+    assert result.error is None
+    assert not [line for line in result.lines if "i.md" in line]
+    assert "I" in result.article("i/")
+    assert "md-nav__icon" in result.page("m/") or "svg" in result.page("m/")
 
 
 def test_a_sidecar_that_is_a_pipe_is_not_opened(tmp_path: Path) -> None:

@@ -63,8 +63,6 @@ def write_vault(project: Any) -> dict[str, tuple[str, str]]:
         "deep-emphasis": ("docs/deep-emphasis.md:3", "nesting-depth"),
         "bad-template": ("docs/bad-template.md", "bad-template"),
         "missing-template": ("docs/missing-template.md", "bad-template"),
-        "bad-icon": ("docs/bad-icon.md", "bad-template"),
-        "missing-icon": ("docs/missing-icon.md", "bad-template"),
         "bad-name": ("docs/bad-\\xff-name.md", "unreadable-file"),
         "loop": ("docs/sub/loop", "unreadable-file"),
         "pipe": ("docs/pipe.md", "unreadable-file"),

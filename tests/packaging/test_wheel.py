@@ -80,3 +80,13 @@ def test_installed_wheel_builds_a_site(wheel: Path, tmp_path: Path) -> None:
     home = (site / "index.html").read_text()
     assert 'href="other/">Other</a>' in home and "Other text." in home
     assert "Linked from" in (site / "other" / "index.html").read_text()
+
+
+def test_wheel_declares_its_licence_as_spdx(wheel: Path) -> None:
+    """PEP 639: an SPDX ``license`` string (setuptools>=77), not the table form that
+    setuptools stops building in February 2027."""
+    with zipfile.ZipFile(wheel) as archive:
+        (name,) = [n for n in archive.namelist() if n.endswith(".dist-info/METADATA")]
+        metadata = archive.read(name).decode()
+    assert "License-Expression: MIT\n" in metadata
+    assert "\nLicense: " not in metadata

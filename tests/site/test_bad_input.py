@@ -143,10 +143,25 @@ def test_symlink_out_of_docs_is_not_read(project, tmp_path) -> None:  # type: ig
 def test_duplicate_ids(project) -> None:  # type: ignore[no-untyped-def]
     project.write("a.md", "---\nid: same\n---\ntext ^blk\n\nmore ^blk\n")
     project.write("b.md", "---\ntitle: B\nid: same\n---\n")
+    project.write("c.md", "[[same]]\n")  # a link by that id: the duplicate matters
     result = ok(project)
     assert diagnostic_lines(result, "duplicate-id") == [
         "WARNING docs/a.md:6:6: duplicate-id: block id ^blk is already used on line 4; "
         "[[a#^blk]] goes to the first. Rename this one",
         "WARNING docs/b.md:3:1: duplicate-id: id 'same' is also used by docs/a.md; links by id "
         "go to docs/a.md. Give this note another id",
+    ]
+
+
+def test_duplicate_id_no_link_uses_is_info(project) -> None:  # type: ignore[no-untyped-def]
+    """Obsidian gives ``id:`` no meaning (Zettelkasten plugins reuse it): a vault that
+    never links by id is told once, as info, and ``--strict`` still passes."""
+    project.write("a.md", "---\nid: 202401\n---\n[[b]]\n")
+    project.write("b.md", "---\ntitle: B\nid: 202401\n---\n")
+    result = project.build(strict=True)
+    assert result.error is None
+    assert diagnostic_lines(result, "duplicate-id") == [
+        "INFO docs/b.md:3:1: duplicate-id: id '202401' is also used by docs/a.md; no link "
+        "uses it, so nothing goes wrong. If you mean to link by id ([[202401]]), give this "
+        "note another id",
     ]

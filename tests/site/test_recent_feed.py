@@ -131,8 +131,11 @@ def test_feed(project) -> None:  # type: ignore[no-untyped-def]
     assert entries[4].findtext(f"{ATOM}summary") == "Summary with tags & \ufffd more."
     assert "Secret" not in (result.site / "feed.xml").read_text()
     head = result.page("mid/")
+    # site-relative even with site_url: Material fetches sitemap.xml from the host of
+    # every link[rel=alternate], which must be the site's own (issue 29)
     assert ('<link rel="alternate" type="application/atom+xml" '
-            'href="https://example.org/kb/feed.xml" title="Test KB">') in head
+            'href="../feed.xml" title="Test KB">') in head
+    assert "https://example.org" not in head.split("<body")[0].split('rel="alternate"')[1][:80]
 
 
 def test_feed_without_site_url(project) -> None:  # type: ignore[no-untyped-def]

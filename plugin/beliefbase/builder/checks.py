@@ -9,7 +9,7 @@ import hashlib
 import os
 import re
 from collections import defaultdict
-from collections.abc import Iterable
+from collections.abc import Callable, Collection, Iterable
 from dataclasses import dataclass
 from operator import attrgetter
 from pathlib import Path
@@ -40,10 +40,16 @@ def malformed_bids(docs: Iterable[Document], options: CompileOptions) -> list[di
 
 
 def duplicate_ids(docs: Iterable[Document], options: CompileOptions,
-                  memo: dict[str, tuple[Document, list[diag.Diagnostic]]] | None = None) -> (
+                  memo: dict[str, tuple[Document, list[diag.Diagnostic]]] | None = None,
+                  linked_ids: Callable[[], Collection[str]] = frozenset) -> (
     list[diag.Diagnostic]
 ):
     """``id`` twice in one network, a ``bid`` twice, a block id twice in a note.
+
+    A frontmatter ``id`` is a warning only when a link names it (``linked_ids()``,
+    asked only when an id is written twice):
+    Obsidian gives ``id:`` no meaning and Zettelkasten plugins write the same one
+    into many notes, so a vault that never links by id is told once, as info.
 
     ``memo`` (path -> (document, its duplicate blocks)) keeps the per-note part
     between compiles of ``mkdocs serve``: unchanged notes are the same objects.
@@ -61,27 +67,33 @@ def duplicate_ids(docs: Iterable[Document], options: CompileOptions,
         if known is None or known[0] is not doc:
             known = memo[doc.path] = (doc, _duplicate_blocks(doc, options))
         found += known[1]
+    linked: Collection[str] | None = None
     for (_net, value), group in sorted(by_id.items()):
-        found += _report(group, "id", value, options)
+        if len(group) > 1:
+            linked = linked_ids() if linked is None else linked
+            found += _report(group, "id", value, options, value in linked)
     for value, group in sorted(by_bid.items()):
         found += _report(group, "bid", value, options)
     return found
 
 
-def _report(group: list[Document], field: str, value: str, options: CompileOptions) -> (
-    list[diag.Diagnostic]
-):
+def _report(group: list[Document], field: str, value: str, options: CompileOptions,
+            linked: bool = True) -> list[diag.Diagnostic]:
     if len(group) < 2:
         return []
     first = options.display(group[0].path)
     out = []
     for doc in group[1:]:
         line = doc.parsed.meta_lines.get(field, 1)
-        out.append(diag.make(
-            "duplicate-id", options.display(doc.path), line, 1,
-            f"{field} {value!r} is also used by {first}; links by {field} go to {first}. "
-            f"Give this note another {field}",
-        ))
+        if linked:
+            message = (f"{field} {value!r} is also used by {first}; links by {field} go to "
+                       f"{first}. Give this note another {field}")
+        else:
+            message = (f"{field} {value!r} is also used by {first}; no link uses it, so "
+                       "nothing goes wrong. If you mean to link by id ([[" + value + "]]), "
+                       f"give this note another {field}")
+        out.append(diag.make("duplicate-id", options.display(doc.path), line, 1, message,
+                             None if linked else diag.Level.INFO))
     return out
 
 

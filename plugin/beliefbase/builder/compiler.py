@@ -31,7 +31,7 @@ from __future__ import annotations
 import dataclasses
 import posixpath
 from collections import defaultdict
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from pathlib import Path
 
 from .. import diagnostics as diag
@@ -54,6 +54,8 @@ from .checks import SourceRef, SourceRefChecker, duplicate_ids, malformed_bids
 from .compiled import Compiled
 from .documents import Document, Network, make_document, place_home, with_sections
 from .embeds import EmbedMemo, check_embeds
+from .excluded import NONE as NOTHING_EXCLUDED
+from .excluded import Excluded
 from .index import NameIndex, doc_key_places, target_keys
 from .links import LinkResolver
 from .options import CompileOptions
@@ -148,14 +150,26 @@ class Compiler:
         self._home: SrcPath | None = None  # the root note serving as home page, if any
         #: sources of the last compile never read: path -> (path to report, why)
         self._refused: dict[SrcPath, tuple[str, str]] = {}
+        #: files left out of the site (path -> why): links to them say so
+        self._excluded: Excluded = NOTHING_EXCLUDED
+        #: told when a stage of a compile is done ("parsed 791 files"): a long first
+        #: build's progress (``site/log.py``)
+        self.on_stage: Callable[[str], None] | None = None
 
     # -- the stages -------------------------------------------------------------------
 
-    def compile(self, sources: Iterable[SourceFile]) -> Compiled:
+    def compile(self, sources: Iterable[SourceFile],
+                excluded: Mapping[str, str] | None = None) -> Compiled:
+        """Compile ``sources``; ``excluded``: the files of docs_dir left out of the site
+        and why (``project.classify``), so a link to one says so."""
         self.generation += 1
+        excluded_changed = dict(excluded or {}) != self._excluded.reasons
+        if excluded_changed:
+            self._excluded = Excluded(excluded or {})
         escaped, readable = self._partition(sources)
         parsed = self._parse(s for s in readable
                              if s.kind in ("markdown", "toml", "network", "canvas"))
+        self._stage(f"parsed {len(parsed):,} files")
         self.cache.retain({s.path for s in readable})
         if self.autosave:  # all the cache gets from this compile: write it meanwhile
             self.cache.save(background=self.background_save)
@@ -169,16 +183,27 @@ class Compiler:
         # new Documents for notes whose heading anchors follow another note's title
         changed |= self._rederive_anchors(docs, changed, removed, bool(affected))
         self._docs, self._assets = docs, assets
+        assert self._links is not None
+        if self._links.excluded is not self._excluded:
+            self._links = self._links.with_excluded(self._excluded)
         to_resolve = self._dirty(docs, changed, removed, affected)
+        if excluded_changed:  # a link that matched nothing may name a file left out
+            to_resolve |= {p for p in self._unresolved if p in docs and docs[p].published}
         self._resolve(docs, to_resolve, removed)
+        self._stage(f"resolved the links of {len(to_resolve):,} notes")
         self._forget_checks(changed | removed | to_resolve, removed)
         compiled = self._check(docs, networks, assets, readable, escaped, parsed,
                                changed, removed)
+        self._stage("checked")
         compiled = self._graph_and_beliefs(compiled)
         self.previous = compiled
         if self.autosave:  # what each link meant, for `beliefbase sync` after a rename
             self.save_link_record()
         return compiled
+
+    def _stage(self, done: str) -> None:
+        if self.on_stage is not None:
+            self.on_stage(done)
 
     def save_link_record(self) -> None:
         """Write the last compile's link record into the cache folder (``link_record``)."""
@@ -487,7 +512,9 @@ class Compiler:
         for _links, link_diags in self._resolved.values():
             found.extend(link_diags)
         published = [d for d in docs.values() if d.published]
-        found += duplicate_ids(published, self.options, self._dup_memo)
+        found += duplicate_ids(published, self.options, self._dup_memo, lambda: {
+            rl.link.target.strip() for rls in links.values() for rl in rls
+            if rl.step == 3})  # the links that found a note by its frontmatter id
         found += malformed_bids(published, self.options)
         found += check_embeds(docs, links, self.options.embed_depth, self.options.display,
                               self._embedders, self._embed_memo)

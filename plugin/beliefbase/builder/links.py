@@ -18,6 +18,8 @@ from .. import diagnostics as diag
 from ..codecs.model import LinkRef
 from ..ids import SrcPath, join_src
 from .documents import Document, is_drawing
+from .excluded import NONE as NOTHING_EXCLUDED
+from .excluded import Excluded
 from .index import NameIndex
 from .options import CompileOptions
 from .resolve import Found, ResolvedLink, Resolver, find_target, resolve_fragment
@@ -54,6 +56,14 @@ class LinkResolver:
         self.options = options
         self._asset_suggester: Suggester | None = None
         self._fragments: dict[tuple[int, str], tuple[Document, tuple[str | None, bool]]] = {}
+        #: files left out of the site: a link matching none but one of them says so
+        self.excluded: Excluded = NOTHING_EXCLUDED
+
+    def with_excluded(self, excluded: Excluded) -> LinkResolver:
+        """This resolver, its links to files left out of the site told by ``excluded``."""
+        out = copy.copy(self)
+        out.excluded = excluded
+        return out
 
     def for_compile(self) -> LinkResolver:
         """This resolver with memos of its own, for the next compile (which may leave
@@ -212,6 +222,14 @@ class LinkResolver:
         written = written_form(link)
         where = (display, link.line, link.column)
         if resolution.status == "unresolved":
+            left_out = self.excluded.find(link.target)
+            if left_out is not None:
+                path, why = left_out
+                return diag.make("link-to-unpublished", *where,
+                                 f"{written} names {self.options.display(path)}, which is "
+                                 f"excluded from the site by {why}; it renders as a broken "
+                                 "link. Link to a published note instead, or publish the file "
+                                 "by removing it from that exclusion")
             is_file = is_file_target(link.target)
             hint = self._asset_names().suggest(link.target) if is_file else (
                 self.suggester.suggest(link.target))

@@ -19,6 +19,7 @@ alphabetical) and the link is reported as ``ambiguous-link``.
 from __future__ import annotations
 
 import posixpath
+import re
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Literal
@@ -219,8 +220,13 @@ def resolve_fragment(doc: Document, fragment: str, slug: object) -> tuple[str | 
     if not fragment:
         return None, False
     if fragment.startswith("^"):
-        block = fragment[1:]
-        return ("^" + block, False) if block in doc.blocks else (None, True)
+        block = fragment[1:].strip()
+        if block in doc.blocks:
+            return "^" + block, False
+        # case aside, as Obsidian compares block ids: [[n#^Intro]] finds ^intro
+        lowered = block.lower()
+        found = next((known for known in doc.blocks if known.lower() == lowered), None)
+        return ("^" + found, False) if found is not None else (None, True)
     parts = [p for p in fragment.split("#") if p.strip()]
     if not parts:
         return None, False
@@ -229,12 +235,42 @@ def resolve_fragment(doc: Document, fragment: str, slug: object) -> tuple[str | 
 
 
 def _find_section(doc: Document, parts: list[str], slug: object) -> Section | None:
-    """The first section named ``parts[-1]`` whose ancestors include ``parts[:-1]`` in order."""
-    matches = _heading_matcher(parts[-1], slug)
-    for section in doc.sections:
-        if matches(section) and (len(parts) == 1 or _has_ancestors(doc, section, parts[:-1], slug)):
-            return section
+    """The first section named ``parts[-1]`` whose ancestors include ``parts[:-1]`` in order:
+    by its text, anchor or slug, else as Obsidian compares headings (``obsidian_heading_key``)."""
+    for matcher in (_heading_matcher, _obsidian_matcher):
+        matches = matcher(parts[-1], slug)
+        for section in doc.sections:
+            if matches(section) and (
+                len(parts) == 1 or _has_ancestors(doc, section, parts[:-1], slug)
+            ):
+                return section
     return None
+
+
+#: What Obsidian's heading links leave out: its link suggester writes ``[[N#Q what]]``
+#: for the heading ``Q: what?`` and ``TCP IP`` for ``TCP/IP``, and resolves such a link
+#: by comparing both texts with these characters (and ``[[``/``]]``) as spaces.
+_OBSIDIAN_DROPPED = re.compile(r"[!\"#$%&()*+,./:;<=>?@\[\\\]^`{|}~]")
+
+
+def obsidian_heading_key(text: str) -> str:
+    """``text`` compared as Obsidian compares a link's heading with a note's: its
+    punctuation (but ``-``, ``_`` and ``'``) read as spaces, case and runs of
+    whitespace ignored."""
+    return normalize_name(_OBSIDIAN_DROPPED.sub(" ", text))
+
+
+def _obsidian_matcher(text: str, slug: object) -> Callable[[Section], bool]:
+    """``text`` names the heading as Obsidian reads it: the heading as written
+    (``$\\Theta$``, ``\\_\\_init\\_\\_``, ``[[Other|the other]]``) or as shown,
+    each with Obsidian's punctuation left out."""
+    wanted = obsidian_heading_key(text)
+
+    def matches(section: Section) -> bool:
+        return bool(wanted) and wanted in (obsidian_heading_key(section.raw),
+                                           obsidian_heading_key(section.text))
+
+    return matches
 
 
 def _heading_matcher(text: str, slug: object) -> Callable[[Section], bool]:
@@ -265,6 +301,7 @@ def _has_ancestors(doc: Document, section: Section, names: list[str], slug: obje
         parent = doc.by_anchor[parent].parent
     remaining = list(reversed(names))
     for ancestor in chain:
-        if remaining and _heading_matches(ancestor, remaining[0], slug):
+        if remaining and (_heading_matches(ancestor, remaining[0], slug)
+                          or _obsidian_matcher(remaining[0], slug)(ancestor)):
             remaining.pop(0)
     return not remaining

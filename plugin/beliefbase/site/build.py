@@ -33,12 +33,12 @@ from ..config import BeliefbaseConfig
 from ..idle_gc import IdleCollector, freeze_at_exit
 from ..ids import SrcPath
 from ..obsidian import ObsidianSettings
-from ..project import compile_options, prepare, published_files
-from ..terminal import printable
+from ..project import classify, compile_options, prepare
 from .beliefs.pages import belief_options
 from .canvas import canvas_page_html  # issue 28: canvas pages
 from .escape import finalize
 from .generated_page import generated_page
+from .log import DiagnosticLog
 from .markdown.callouts import CalloutExtension
 from .markdown.entity_overlay import EntityOverlayExtension, highlight_signatures
 from .markdown.footnote_beliefs import FootnoteBeliefsExtension
@@ -64,10 +64,6 @@ log = get_plugin_logger("beliefbase.plugin")
 
 _ASSETS = ("beliefbase.css", "beliefs.css", "reader.css", "beliefbase.js",
            "properties.css", "canvas.css", "canvas.js")  # issue 28: properties, canvas
-
-#: Diagnostics of one code logged per file; the rest are counted on the last line
-#: (a note of 20,000 broken links logged 20,000 lines); diagnostics.json has them all.
-LOG_PER_FILE = 50
 
 #: plugins known to read neither a page's Markdown after it is converted nor its
 #: HTML after it is written
@@ -95,6 +91,7 @@ class ServeState:
     templates: tuple[Path | None, Templates] | None = None
     idle_gc: IdleCollector = field(default_factory=IdleCollector)  # --dirty: between saves
     diagnostic_texts: dict[diag.Diagnostic, str] = field(default_factory=dict)  # per line
+    log: DiagnosticLog = field(default_factory=DiagnosticLog)  # a rebuild logs what changed
     search_texts: EntryTexts = field(default_factory=EntryTexts)  # theme's entries as JSON
     invalidation: Invalidation = field(default_factory=Invalidation)
     # what the last build showed, for --dirty: a page whose part changed is re-rendered
@@ -198,12 +195,12 @@ class MkDocsBuild:
         docs_dir = Path(config.docs_dir)
         # what is published is what is compiled: excluded files leave Files (MkDocs
         # would serve them) and the compiler never reads them
-        kept, dropped = published_files(files, options, self.obsidian, serving=state.serving)
+        kept, dropped, excluded = classify(files, options, self.obsidian, serving=state.serving)
         for file in dropped:
             files.remove(file)
         previous = state.compiler.previous
         DECODED.open()  # the notes' decoded texts, from the parse to the render (read once)
-        compiled = state.compiler.compile(make_sources(docs_dir, kept))
+        compiled = state.compiler.compile(make_sources(docs_dir, kept), excluded)
         if not state.serving and compiled.link_resolver is not None:
             compiled.link_resolver.suggester.release()  # no edit will need it again
         if not state.serving:  # nor another compile the notes' bodies the entities kept
@@ -275,6 +272,7 @@ class MkDocsBuild:
         else:
             state.invalidation.forget_pages()
         self.speedups.files(config, files, len(pages))
+        state.log.begin(state.built)
         self._log(self.diagnostics)
         return files
 
@@ -533,11 +531,8 @@ class MkDocsBuild:
         self.site.write_outputs(site_dir, self.diagnostics, self.state.diagnostic_texts)
         if not self._compile_outputs_written:
             self.write_compile_outputs(config)
-        counts = diag.summary(self.diagnostics)
-        if counts:
-            text = ", ".join(f"{n} {code}" for code, n in counts.items())
-            log.info(f"{len(self.diagnostics)} diagnostics: {text} "
-                     f"(all in {OUTPUT_DIR}/diagnostics.json)")
+        self.state.log.end(log, self.diagnostics, self.options.strict is False,
+                           f"{OUTPUT_DIR}/diagnostics.json")
         warnings = [d for d in self.diagnostics if d.level is not diag.Level.INFO]
         if self.options.strict and warnings:
             raise PluginError(f"beliefbase: strict: {len(warnings)} warnings (see above)")
@@ -608,18 +603,7 @@ class MkDocsBuild:
         self._log([found])
 
     def _log(self, found: list[diag.Diagnostic]) -> None:
-        quiet = self.options.strict is False
-        for d, more in diag.capped(found, LOG_PER_FILE):
-            text = printable(str(d))  # titles and targets may hold terminal escapes
-            if more:
-                text += (f" (and {more:,} more {d.code} in this file: all in "
-                         f"{OUTPUT_DIR}/diagnostics.json)")
-            if d.level is diag.Level.ERROR:
-                log.error(text)
-            elif d.level is diag.Level.WARNING and not quiet:
-                log.warning(text)
-            else:
-                log.info(text)
+        self.state.log.show(log, found, self.options.strict is False)  # site/log.py
 
 
 def _override_dir(config: MkDocsConfig) -> Path | None:

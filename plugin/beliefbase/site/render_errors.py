@@ -43,6 +43,11 @@ def missing_theme_files(env: Environment, pages: Iterable[Page],
     is a ``TemplateNotFound`` that ends the build.  Checked once per name, at
     ``on_env`` (after every page's meta is read, before any is rendered); the
     page then gets the default.
+
+    Only a ``template:`` is reported.  An ``icon:`` Material lacks is dropped
+    without a word: in an Obsidian vault ``icon:`` belongs to icon plugins
+    (``icon: trees``, ``icon: LiHome``), so Material's lookup failing is not the
+    author's error; the note's frontmatter keeps the value.
     """
     found: list[Diagnostic] = []
     known: dict[str, bool] = {}
@@ -63,11 +68,12 @@ def missing_theme_files(env: Environment, pages: Iterable[Page],
             if ok:
                 continue
             del meta[key]
+            if key == "icon":
+                continue
             shown = ascii(name) if not isinstance(name, str) else repr(str(name))
-            what = "template" if key == "template" else "icon"
             found.append(make(
                 "bad-template", display(page.file.src_uri), _key_line(page, key), 1,
-                f"{key}: {shown} names no {what} of the theme, so the page has the default "
+                f"{key}: {shown} names no template of the theme, so the page has the default "
                 f"(name a file of the theme or of its custom_dir, without ../)"))
     return found
 

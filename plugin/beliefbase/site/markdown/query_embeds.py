@@ -208,6 +208,20 @@ def build_site(compiled: Compiled, renderer: PageRenderer, views: Views,
     return QuerySite(compiled, views, host, report, timeout, max_rows)
 
 
+def page_query_diagnostics(compiled: Compiled, views: Views,
+                           read_text: Callable[[SrcPath], str], timeout: float,
+                           max_rows: int) -> list[diag.Diagnostic]:
+    """What the page queries of ``compiled`` report, without building a page:
+    ``beliefbase check`` runs every query fence, ``{{query:…}}`` embed, Query page and
+    type page through the same preprocessor as the build (``QueryBlocks``), so both
+    report the same ``query-error`` and ``query-property-*`` diagnostics."""
+    site = QuerySite(compiled, views, lambda: None, lambda _found: None, timeout, max_rows)
+    try:
+        return site.unrendered_diagnostics(read_text)
+    finally:
+        site.release()
+
+
 def pages_with_queries(compiled: Compiled, read_text: Callable[[SrcPath], str],
                        known: dict[SrcPath, tuple[str, bool]] | None = None) -> set[SrcPath]:
     """Every published note whose page shows a query result (or may: a superset).

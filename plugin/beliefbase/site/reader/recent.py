@@ -218,11 +218,16 @@ class RecentSite:
     # -- the feed ----------------------------------------------------------------------
 
     def head_link(self, page_url: str) -> str:
-        """The ``<link rel="alternate">`` to the feed for ``page_url``'s head ("" if none)."""
+        """The ``<link rel="alternate">`` to the feed for ``page_url``'s head ("" if none).
+
+        Relative to the page even with ``site_url``: Material's script reads every
+        ``link[rel=alternate]`` as a language version and fetches ``sitemap.xml``
+        from its host, so an absolute address made every page load ask another host
+        when the site is previewed locally or served from a mirror (an error
+        offline).  The feed itself keeps absolute addresses."""
         if not self.options.feed:
             return ""
-        href = (urljoin(self._site_url(), FEED_XML) if self.options.site_url
-                else get_relative_url(FEED_XML, page_url))
+        href = get_relative_url(FEED_XML, page_url)
         return self.templates.render("feed-link.html", href=href,
                                      title=UserText(self.options.site_name or "Feed"))
 
