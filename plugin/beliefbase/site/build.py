@@ -31,28 +31,22 @@ from ..builder.documents import Document
 from ..codecs.markdown import DECODED
 from ..config import BeliefbaseConfig
 from ..idle_gc import IdleCollector, freeze_at_exit
-from ..ids import SrcPath
 from ..obsidian import ObsidianSettings
 from ..project import compile_options, prepare, published_files
 from ..terminal import printable
-from .beliefs.pages import belief_options
 from .escape import finalize
-from .generated_page import generated_page
 from .markdown.callouts import CalloutExtension
-from .markdown.entity_overlay import EntityOverlayExtension, highlight_signatures
+from .markdown.entity_overlay import EntityOverlayExtension
 from .markdown.footnote_beliefs import FootnoteBeliefsExtension
-from .markdown.query_embeds import QueryExtension, build_site, pages_with_queries
-from .navigation import NavigationOptions, install_theme_overrides
+from .markdown.query_embeds import QueryExtension, build_site
+from .navigation import install_theme_overrides
 from .query_views import Views
 from .reader.dates import DatesCache
-from .reader.folders import FolderOptions
-from .reader.reader import ReaderCache, reader_options
-from .reader.recent import RecentOptions, dates_plugin_enabled
+from .reader.entity_pages import EntitySite
+from .reader.reader import ReaderCache
 from .reader.search_index import EntryTexts, fix_search_index, material_search
-from .reader.tags import TagOptions, material_tags_enabled, remove_outputs
 from .render_errors import advice, describe, missing_theme_files
 from .serve import pages as unread
-from .serve.dependents import changed_keys, rewritten_notes
 from .serve.dirty import Invalidation
 from .session import OUTPUT_DIR, SiteBuild
 from .templates import MemoryBytecodeCache, Templates, templates_stamp, theme_dir
@@ -93,17 +87,8 @@ class ServeState:
     idle_gc: IdleCollector = field(default_factory=IdleCollector)  # --dirty: between saves
     diagnostic_texts: dict[diag.Diagnostic, str] = field(default_factory=dict)  # per line
     search_texts: EntryTexts = field(default_factory=EntryTexts)  # theme's entries as JSON
+    #: --dirty: what the last build showed, and what this one re-renders
     invalidation: Invalidation = field(default_factory=Invalidation)
-    # what the last build showed, for --dirty: a page whose part changed is re-rendered
-    home_recent: tuple[Any, ...] | None = None  # the home page's list of recent notes
-    belief_pages: dict[SrcPath, str] | None = None  # belief panels
-    tag_dests: set[str] = field(default_factory=set)  # the tag pages written
-    folder_dests: set[str] = field(default_factory=set)  # the folder pages written
-    folder_shown: dict[SrcPath, str] | None = None  # each note's breadcrumbs, listing
-    entity_dests: set[str] = field(default_factory=set)  # the entity pages written
-    entity_shown: dict[SrcPath, str] | None = None  # each note's entity highlights
-    #: each note's digest and whether it shows a query's result (pages_with_queries)
-    query_hosts: dict[SrcPath, tuple[str, bool]] = field(default_factory=dict)
 
 
 class MkDocsBuild:
@@ -224,20 +209,10 @@ class MkDocsBuild:
             self._query_error, float(options.query_timeout), options.query_max_rows)
         self.diagnostics = [*self.obsidian.diagnostics, *compiled.diagnostics]
         files = self._arrange_files(files, config)
-        self.diagnostics += site.add_beliefs(belief_options(config, options),
-                                             self.footnote_links, files, config)
-        self.diagnostics += site.add_reader(reader_options(config, options, state.serving),
-                                            state.reader_cache, files, config)
-        site.add_navigation(NavigationOptions(options.explorer, options.all_notes_page),
-                            files, config)
-        if options.explorer:
-            files.append(File.generated(config, f"{OUTPUT_DIR}/explorer.js",
-                                        abs_src_path=str(theme_dir() / "assets" / "explorer.js")))
-        self._add_tags_and_home(files, config)
-        self._add_entities(files, config)
-        self.diagnostics += site.add_recent(self._recent_options(config),
-                                            state.dates_cache, files, config)
-        self._add_folders(files, config)
+        self.diagnostics += site.add_features(options, config, files, serving=state.serving,
+                                              reader_cache=state.reader_cache,
+                                              dates_cache=state.dates_cache)
+        self._wire_extensions(site)
         # `mkdocs serve` also shows draft_docs pages, and published_files compiled them
         pages = files.documentation_pages(
             inclusion=InclusionLevel.is_in_serve if state.serving else InclusionLevel.is_included)
@@ -248,22 +223,8 @@ class MkDocsBuild:
         self.diagnostics += site.check_generated_pages(page_urls)
         if state.dirty:  # MkDocs re-renders only changed files: make it re-render dependents
             state.invalidation.remember_search_index(Path(config.site_dir))
-            rewritten = rewritten_notes(previous, compiled) if previous is not None else {}
-            also = site.reader.mention_changes(rewritten) if site.reader else set()
-            beliefs = site.beliefs.page_signatures() if site.beliefs else {}
-            also |= changed_keys(state.belief_pages, beliefs)
-            also |= self._home_if_recent_changed()
-            also |= pages_with_queries(compiled, site.read_text, state.query_hosts)  # results
-            state.belief_pages = beliefs
-            folders = site.folders.signatures() if site.folders else {}
-            also |= changed_keys(state.folder_shown, folders)  # breadcrumbs, listings
-            state.folder_shown = folders
-            shown = highlight_signatures(self.entity_overlay.overlay.index)
-            also |= changed_keys(state.entity_shown, shown)  # entity highlights (SPEC §7)
-            state.entity_shown = shown
-            state.invalidation.invalidate(previous, compiled, files, config,
-                                          nav_in_every_page=not options.explorer, also=also,
-                                          read=site.read_text, rewritten=rewritten)
+            plan = state.invalidation.plan(previous, site, nav_in_every_page=not options.explorer)
+            state.invalidation.invalidate(previous, compiled, files, config, plan)
             if state.serving:  # (a one-off `build --dirty` has no next build to compare)
                 custom_dir = getattr(config.theme, "custom_dir", None)
                 state.invalidation.keep_unchanged(  # tag, folder pages... not changed
@@ -286,79 +247,26 @@ class MkDocsBuild:
         for file in list(files):
             if file.src_uri in drop or file.src_uri.startswith(views):
                 files.remove(file)
-        for doc in compiled.documents.values():
-            if doc.kind == "toml" and doc.published:
-                self._add_node_page(files, config, doc)
-        wanted = self.options.wanted_page.rstrip("/") + ".md"
-        if files.get_file_from_path(wanted) is None:
-            files.append(generated_page(config, wanted, "# Wanted notes\n",
-                                        InclusionLevel.NOT_IN_NAV))
-            self.site.wanted_src = wanted
         for name in _ASSETS:
             files.append(File.generated(config, f"{OUTPUT_DIR}/{name}",
                                         abs_src_path=str(theme_dir() / "assets" / name)))
         return files
 
-    def _add_tags_and_home(self, files: Files, config: MkDocsConfig) -> None:
-        assert self.site is not None
-        options = TagOptions(self.options.tags_page, material_tags_enabled(config.plugins))
-        for url in self.site.add_tags(options, files, config):
-            log.info(f"the site has its own page at {url}: no tag page is generated there")
-        dests = self.site.tags.dest_uris if self.site.tags is not None else set()
-        if self.state.dirty:  # the pages of tags no note carries any more
-            remove_outputs(Path(config.site_dir), self.state.tag_dests - dests)
-        self.state.tag_dests = dests
-        home = self.site.add_home(files, config)
-        if home is not None:
-            log.info(home)
-
-    def _add_entities(self, files: Files, config: MkDocsConfig) -> None:
-        """Entity pages and the overlay (SPEC §7); --dirty drops the pages of gone ones."""
-        assert self.site is not None
-        self.diagnostics += self.site.add_entities(self.entity_overlay.overlay, files, config)
-        dests = self.site.entities.dest_uris if self.site.entities is not None else set()
-        if self.state.dirty:
-            remove_outputs(Path(config.site_dir), self.state.entity_dests - dests)
-        self.state.entity_dests = dests
-
-    def _recent_options(self, config: MkDocsConfig) -> RecentOptions:
-        o = self.options
-        return RecentOptions(o.dates, o.reading_time, o.recent_page, o.recent_notes, o.feed,
-                             config.site_url or "", config.site_name,
-                             dates_plugin_enabled(config.plugins))
-
-    def _home_if_recent_changed(self) -> set[SrcPath]:
-        """The home note, when the recent notes it lists changed (--dirty)."""
-        recent = self.site.recent if self.site is not None else None
-        if recent is None:
-            return set()
-        before, self.state.home_recent = self.state.home_recent, recent.home_signature()
-        if before is None or before == self.state.home_recent:
-            return set()
-        return {d.path for d in recent.compiled.published.values() if recent.is_home(d)}
-
-    def _add_folders(self, files: Files, config: MkDocsConfig) -> None:
-        assert self.site is not None
-        options = FolderOptions(self.options.folder_pages, self.options.breadcrumbs)
-        self.site.add_folders(options, files, config)
-        dests = self.site.folders.dest_uris if self.site.folders is not None else set()
-        if self.state.dirty:  # the pages of folders that hold no note any more
-            remove_outputs(Path(config.site_dir), self.state.folder_dests - dests)
-        self.state.folder_dests = dests
-
-    def _add_node_page(self, files: Files, config: MkDocsConfig, doc: Document) -> None:
-        assert self.site is not None
-        static = files.get_file_from_path(doc.path)
-        if static is not None:
-            files.remove(static)
-        page_src = doc.path[: -len(".toml")] + ".md"
-        if files.get_file_from_path(page_src) is not None:
-            self.diagnostics.append(diag.make(
-                "page-conflict", self.site.compiled.options.display(doc.path), 1, 1,
-                f"{page_src} already exists, so this node gets no page of its own; "
-                "rename one of them"))
-            return
-        files.append(generated_page(config, page_src))
+    def _wire_extensions(self, site: SiteBuild) -> None:
+        """Give the Markdown extensions made at on_config this build's features."""
+        if site.beliefs is not None:
+            self.footnote_links.links = site.beliefs.footnote_links
+        entities = site.made.get("entities")
+        if isinstance(entities, EntitySite):
+            overlay = self.entity_overlay.overlay
+            overlay.index = entities.index if entities.index else None
+            overlay.templates = site.templates
+            overlay.made = {}
+            overlay.url_of = entities.url_of
+            renderer = site.renderer
+            overlay.page_url = lambda: frame.host_url if (frame := renderer.frame) else None
+            overlay.page_path = lambda: (renderer.frames[0].doc.path
+                                         if len(renderer.frames) == 1 else None)
 
     def nav(self, config: MkDocsConfig, files: Files, nav: Any) -> None:
         """MkDocs' page loop starts next."""
@@ -427,18 +335,14 @@ class MkDocsBuild:
         doc = self.doc(page)
         if doc is None:
             return html
-        if doc.kind == "toml":
-            html += self.site.node_content(doc)
         return self.site.page_top(doc, html, page.url)
 
     def page_context(self, context: dict[str, Any], page: Page) -> dict[str, Any]:
         doc = self.doc(page)
         if doc is not None and self.site is not None and page.content is not None:
-            page.content += self.site.panels_after(doc, page.url, self.options.backlinks)
+            page.content += self.site.panels_after(doc, page.url)
         if self.site is not None:
-            context.update(self.site.nav_context(doc))
-            if self.site.tags is not None and self.site.tags.options.material_tags:
-                self.site.tags.material_links(context)  # after Material's tags plugin
+            self.site.page_context(context, doc)
         if self.options.explorer:
             # A knowledge base has no reading order; without previous/next links a
             # page shows nothing of its neighbours in the file list, so a --dirty
@@ -476,7 +380,7 @@ class MkDocsBuild:
             pages = [(doc, file.page.url) for file in files.documentation_pages()
                      if file.page is not None and file.page.content is not None
                      and (doc := site.by_page.get(file.src_uri)) is not None]
-            site.make_panels_ahead(pages, self.options.backlinks)
+            site.make_panels_ahead(pages)
         return env
 
     def post_page(self, output: str, page: Page) -> str:
@@ -484,9 +388,9 @@ class MkDocsBuild:
             # MkDocs keeps every page's HTML until the build ends, all of it in memory
             # at once; with only plugins known not to read it later, let it go now
             page.content = ""  # not None: Page.title would fall back to the Markdown
-        if self.site is not None and self.site.recent is not None:
+        if self.site is not None:
             # the feed's <link> in the head, whatever the theme (no template override)
-            link = self.site.recent.head_link(page.url)
+            link = self.site.head(page.url)
             end = output.find("</head>") if link else -1
             if end >= 0:
                 output = output[:end] + link + output[end:]

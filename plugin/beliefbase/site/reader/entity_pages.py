@@ -18,18 +18,29 @@ from mkdocs.config.defaults import MkDocsConfig
 from mkdocs.structure.files import Files
 from mkdocs.utils import get_relative_url
 
+from ... import diagnostics as diag
 from ...builder.compiled import Compiled
+from ...entities import compile_entities
 from ...entities.index import EntityIndex
 from ...entities.model import Entity
 from ...entities.source import entity_src, entity_url, index_src
 from ...ids import SrcPath, url_for_src
 from ..escape import UserText
+from ..feature import Change, FeatureContext, Shown, SiteFeature
+from ..markdown.entity_overlay import highlight_signatures
 from ..templates import Templates
 from .generated import GeneratedPages, dest_uris
 
 
-class EntitySite:
+class EntitySite(SiteFeature):
     """The entity pages of one build."""
+
+    name = "entities"
+
+    @classmethod
+    def make(cls, ctx: FeatureContext) -> EntitySite:
+        index, _found = compile_entities(ctx.compiled)  # found: [] (in the compile's)
+        return cls(ctx.compiled, ctx.templates, index)
 
     def __init__(self, compiled: Compiled, templates: Templates, index: EntityIndex) -> None:
         self.compiled = compiled
@@ -42,13 +53,19 @@ class EntitySite:
             entity_src(root, e.slug): e for e in index.entities.values()}
         self._generated: set[str] = set()
 
-    def add_files(self, files: Files, config: MkDocsConfig) -> None:
+    def add_files(self, files: Files, config: MkDocsConfig) -> list[diag.Diagnostic]:
         if not self.index:
-            return
+            return []
         generated = GeneratedPages(files, config)
         for src, listed in [(self.index_src, True)] + [(s, False) for s in self._by_src]:
             if generated.add(src, listed)[1]:
                 self._generated.add(src)
+        return []
+
+    def shown(self, change: Change) -> Shown:
+        """The pages written, and what each note's highlights depend on (SPEC §7)."""
+        return Shown(notes=highlight_signatures(self.index if self.index else None),
+                     outputs=frozenset(self.dest_uris))
 
     @property
     def dest_uris(self) -> set[str]:
@@ -56,7 +73,7 @@ class EntitySite:
         entities)."""
         return dest_uris(self._generated, self.compiled.options.use_directory_urls)
 
-    def is_entity_page(self, src: str) -> bool:
+    def owns(self, src: str) -> bool:
         return src in self._generated
 
     def url_of(self, slug: str) -> str:
