@@ -9,7 +9,8 @@ A feature is one object per build.  It says
   under the title (``title_row``), HTML after the text (``after_text``), a
   panel after the page (``panel``), template variables (``page_context``), a
   line in the page's ``<head>`` (``head``); ``release`` drops what only the
-  pages needed once they are rendered;
+  pages needed once they are rendered; ``write_compile_outputs`` and
+  ``write_page_outputs`` write its files;
 * what it showed (``shown``): one ``Shown`` record, which ``mkdocs serve
   --dirty`` compares with the last build's (``serve/plan.py``) to decide what
   a save re-renders.
@@ -25,6 +26,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
+from pathlib import Path
 from typing import TYPE_CHECKING, Any, ClassVar
 
 from .. import diagnostics as diag
@@ -148,6 +150,16 @@ class SiteFeature:
     def head(self, page_url: str) -> str:
         """A line for the page's ``<head>``."""
         return ""
+
+    # -- files made from the compile and after the pages -------------------------------
+
+    def write_compile_outputs(self, site_dir: Path) -> None:
+        """Write the files made from the compile alone (a forked worker may, while
+        the pages render: ``render_ahead``)."""
+
+    def write_page_outputs(self, site_dir: Path) -> None:
+        """Write the files made once every page is rendered (after the theme's
+        search index)."""
 
     def release(self) -> None:
         """Every page is converted: drop what only rendering them needed."""

@@ -94,6 +94,8 @@ class NavigationSite(SiteFeature):
         """Template variables for ``partials/nav.html`` (our override)."""
         context["bb_all_notes"] = self.all_notes_url
 
-    def write_outputs(self, out: Path) -> None:
+    def write_compile_outputs(self, site_dir: Path) -> None:
+        out = site_dir / OUTPUT_DIR
+        out.mkdir(parents=True, exist_ok=True)
         data = json_for_html(explorer_json(self.tree), separators=(",", ":"))
         (out / EXPLORER_JSON).write_text(data, encoding="utf-8")

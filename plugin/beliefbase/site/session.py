@@ -39,18 +39,16 @@ from ..graph.invariants import GENERATED_PAGES, missing_pages
 from ..graph.model import Graph
 from ..html_json import flat_json_for_html
 from ..ids import SrcPath, fit_name, url_for_dest, url_slug
+from . import features as registry
 from .beliefs.pages import BeliefSite
 from .escape import ascii_html, user_text
 from .feature import Change, FeatureContext, Shown, SiteFeature
-from .features import FEATURES
 from .markdown.markdown_ext import WikiLinkExtension
-from .navigation import NavigationSite
 from .output import write_chunks, write_text
 from .panels import drift_banner_html
 from .panels_ahead import MadePanels, PageKey, panels_ahead
 from .reader.dates import DatesCache
 from .reader.reader import ReaderCache, ReaderSite
-from .reader.recent import FEED_XML, RecentSite
 from .render import PageRenderer
 from .render_errors import describe
 from .templates import Templates
@@ -232,11 +230,11 @@ class SiteBuild:
     def add_features(self, options: BeliefbaseConfig, config: MkDocsConfig, files: Files, *,
                      serving: bool, reader_cache: ReaderCache, dates_cache: DatesCache
                      ) -> list[diag.Diagnostic]:
-        """Make every feature of ``FEATURES`` (in order); each adds its files."""
+        """Make every feature of ``features.FEATURES`` (in order); each adds its files."""
         ctx = FeatureContext(self.compiled, self.templates, self.renderer, self.read_text,
                              options, config, serving, reader_cache, dates_cache, self.made)
         found: list[diag.Diagnostic] = []
-        for make in FEATURES:
+        for make in registry.FEATURES:
             feature = make(ctx)
             if feature is None:
                 continue
@@ -266,16 +264,8 @@ class SiteBuild:
         return cast("ReaderSite | None", self.made.get("reader"))
 
     @property
-    def recent(self) -> RecentSite | None:
-        return cast("RecentSite | None", self.made.get("recent"))
-
-    @property
     def beliefs(self) -> BeliefSite | None:
         return cast("BeliefSite | None", self.made.get("beliefs"))
-
-    @property
-    def navigation(self) -> NavigationSite | None:
-        return cast("NavigationSite | None", self.made.get("navigation"))
 
     def generated_meta(self, src: str) -> dict[str, Any]:
         """``page.meta`` of a generated page (title, search exclusion); empty if not ours."""
@@ -336,8 +326,8 @@ class SiteBuild:
     def _write_compile_files(self, site_dir: Path, use_directory_urls: bool,
                              taken_dest: AbstractSet[str]) -> None:
         self._write_graph_outputs(site_dir / OUTPUT_DIR)
-        if self.recent is not None and self.recent.options.feed:
-            write_text(site_dir / FEED_XML, self.recent.feed_xml())
+        for feature in self.features:
+            feature.write_compile_outputs(site_dir)
         self.write_redirects(site_dir, use_directory_urls, taken_dest)
 
     def _write_graph_outputs(self, out: Path) -> None:
@@ -361,8 +351,6 @@ class SiteBuild:
                 write_chunks(graph_file, chunks)
         if self.reader is not None:
             self.reader.write_outputs(out, self.graph, graph_changed=not same)
-        if self.navigation is not None:
-            self.navigation.write_outputs(out)
 
     def write_outputs(self, site_dir: Path, diagnostics: list[diag.Diagnostic],
                       kept_diagnostics: dict[diag.Diagnostic, str] | None = None) -> None:
@@ -370,8 +358,8 @@ class SiteBuild:
         out = site_dir / OUTPUT_DIR
         out.mkdir(parents=True, exist_ok=True)
         hidden = self.compiled.hidden_files()  # drafts and their sidecars
-        if self.beliefs is not None:
-            self.beliefs.write_outputs(out)
+        for feature in self.features:
+            feature.write_page_outputs(site_dir)
         public = [d for d in diagnostics if d.file not in hidden]
         write_text(out / "diagnostics.json",
                    diagnostics_json(sorted(public, key=diag.sort_key), kept_diagnostics))

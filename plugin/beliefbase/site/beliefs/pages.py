@@ -53,6 +53,7 @@ if TYPE_CHECKING:
     from ..render import PageRenderer
 
 log = get_plugin_logger(__name__)
+OUTPUT_DIR = "_beliefbase"  # session.OUTPUT_DIR (session imports this module)
 
 SCRIPT = "beliefs.js"
 _TITLE_LENGTH = 72  # page titles (<title>, search results) of belief pages
@@ -229,6 +230,9 @@ class BeliefSite(SiteFeature):
                 for footnote, beliefs in found.items() if beliefs}
 
     # -- outputs -----------------------------------------------------------------------
+
+    def write_page_outputs(self, site_dir: Path) -> None:
+        self.write_outputs(site_dir / OUTPUT_DIR)
 
     def write_outputs(self, out_dir: Path) -> None:
         """``beliefs.json`` (always, when verified), schema, search index and lunr.js.

@@ -31,6 +31,7 @@ import re
 from collections.abc import Callable
 from dataclasses import dataclass
 from datetime import UTC, date, datetime
+from pathlib import Path
 from typing import Any
 from urllib.parse import quote, urljoin
 
@@ -45,6 +46,7 @@ from ...graph.graphml import xml_text
 from ...ids import SrcPath, root_url
 from ..escape import UserText
 from ..feature import Change, FeatureContext, Shown, SiteFeature
+from ..output import write_text
 from ..panels import _titles
 from ..previews import excerpt, first_paragraph, first_sentence
 from ..templates import Templates
@@ -255,6 +257,10 @@ class RecentSite(SiteFeature):
                 else get_relative_url(FEED_XML, page_url))
         return self.templates.render("feed-link.html", href=href,
                                      title=UserText(self.options.site_name or "Feed"))
+
+    def write_compile_outputs(self, site_dir: Path) -> None:
+        if self.options.feed:
+            write_text(site_dir / FEED_XML, self.feed_xml())
 
     def feed_xml(self) -> str:
         """``feed.xml``: the ``FEED_SIZE`` latest notes as Atom.
