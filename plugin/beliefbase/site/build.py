@@ -9,7 +9,6 @@ called from here at the hooks where it starts and ends.
 
 from __future__ import annotations
 
-import functools
 import gc
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -46,10 +45,9 @@ from .reader.entity_pages import EntitySite
 from .reader.reader import ReaderCache
 from .reader.search_index import EntryTexts, fix_search_index, material_search
 from .render_errors import advice, describe, missing_theme_files
-from .serve import pages as unread
 from .serve.dirty import Invalidation
 from .session import OUTPUT_DIR, SiteBuild
-from .templates import MemoryBytecodeCache, Templates, templates_stamp, theme_dir
+from .templates import MemoryBytecodeCache, Templates, theme_dir
 from .theme_defaults import default_palette, font_notice
 
 log = get_plugin_logger("beliefbase.plugin")
@@ -222,14 +220,9 @@ class MkDocsBuild:
         self._dest_uris |= {"sitemap.xml", "sitemap.xml.gz"}
         self.diagnostics += site.check_generated_pages(page_urls)
         if state.dirty:  # MkDocs re-renders only changed files: make it re-render dependents
-            state.invalidation.remember_search_index(Path(config.site_dir))
-            plan = state.invalidation.plan(previous, site, nav_in_every_page=not options.explorer)
-            state.invalidation.invalidate(previous, compiled, files, config, plan)
-            if state.serving:  # (a one-off `build --dirty` has no next build to compare)
-                custom_dir = getattr(config.theme, "custom_dir", None)
-                state.invalidation.keep_unchanged(  # tag, folder pages... not changed
-                    files, functools.partial(unread.shown, site), templates_stamp(custom_dir))
-            state.invalidation.live = page_urls
+            state.invalidation.files(previous, site, files, config, page_urls,
+                                     serving=state.serving,
+                                     nav_in_every_page=not options.explorer)
         else:
             state.invalidation.forget_pages()
         self.speedups.files(config, files, len(pages))
@@ -273,10 +266,8 @@ class MkDocsBuild:
         assert self.speedups is not None
         self._compile_outputs_written = False
         if self.state.dirty and self.site is not None:
-            if not self.options.explorer:  # Material's navigation is in every page
-                self.state.invalidation.follow_navigation(
-                    files, unread.navigation_signature(self.site, nav))
-            unread.title_unread_pages(self.site, files)
+            self.state.invalidation.nav(self.site, files, nav,
+                                        nav_in_every_page=not self.options.explorer)
         steps = () if self.site is None else self.site.compile_output_steps(
             Path(config.site_dir), config.use_directory_urls, self._dest_uris)
         self.speedups.nav(config, files, steps)

@@ -12,6 +12,7 @@ Material merges assuming a single changed page.
 
 from __future__ import annotations
 
+import functools
 import os
 from collections.abc import Callable
 from pathlib import Path
@@ -25,6 +26,8 @@ from ...ids import SrcPath
 from ..feature import Shown
 from ..generated_page import GeneratedPage
 from ..reader.search_index import DirtyMerge, read_index
+from ..templates import templates_stamp
+from . import pages as unread
 from .dependents import rewritten_notes
 from .plan import RenderPlan, plan_renders
 
@@ -53,6 +56,25 @@ class Invalidation:
         self._navigation: str | None = None  # the navigation the last build printed
         #: what each page feature showed in the last dirty build (``SiteFeature.shown``)
         self.features_shown: dict[str, Shown] = {}
+
+    def files(self, old: Compiled | None, site: SiteBuild, files: Files, config: Any,
+              page_urls: set[str], *, serving: bool, nav_in_every_page: bool) -> None:
+        """At ``on_files`` of a dirty build: plan what it renders and remove those
+        outputs; under serve, mark the generated pages that show what they showed."""
+        self.remember_search_index(Path(config.site_dir))
+        plan = self.plan(old, site, nav_in_every_page)
+        self.invalidate(old, site.compiled, files, config, plan)
+        if serving:  # (a one-off `build --dirty` has no next build to compare)
+            custom_dir = getattr(config.theme, "custom_dir", None)
+            self.keep_unchanged(  # tag, folder pages... not changed
+                files, functools.partial(unread.shown, site), templates_stamp(custom_dir))
+        self.live = page_urls
+
+    def nav(self, site: SiteBuild, files: Files, nav: Any, nav_in_every_page: bool) -> None:
+        """At ``on_nav`` of a dirty build, before MkDocs asks which pages changed."""
+        if nav_in_every_page:  # Material's navigation is in every page
+            self.follow_navigation(files, unread.navigation_signature(site, nav))
+        unread.title_unread_pages(site, files)
 
     def plan(self, old: Compiled | None, site: SiteBuild, nav_in_every_page: bool
              ) -> RenderPlan:
