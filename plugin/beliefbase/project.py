@@ -11,8 +11,8 @@ from markdown.extensions.toc import slugify as toc_slugify
 
 from .beliefs.dates import build_date
 from .builder import Compiled, CompileOptions, SourceFile, discover
-from .builder.belief_step import page_facts as page_facts  # for the belief commands
-from .builder.compiler import Compiler
+from .compile import Compiler
+from .compile.beliefs import page_facts as page_facts  # for the belief commands
 from .config import BeliefbaseConfig
 from .obsidian import FOLDER as OBSIDIAN_FOLDER
 from .obsidian import ObsidianSettings, read_settings

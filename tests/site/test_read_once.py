@@ -18,7 +18,7 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
-import beliefbase.builder.compiler as compiler_module
+import beliefbase.builder.parse as compiler_module
 import beliefbase.codecs.markdown as codec
 import pytest
 

@@ -38,10 +38,10 @@ from typing import Any
 import markdown
 
 from ..builder.compiled import Compiled
+from ..compile.schema import check_schemas
 from ..project import compile_project
 from ..query.load import load, prepare
 from ..query.reach import reach
-from ..query.schema import check_schemas
 from ..query.source import graph_of
 from ..site.markdown.query_embeds import QueryExtension, build_site, pages_with_queries
 from ..site.query_views import Views

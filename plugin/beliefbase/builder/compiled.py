@@ -50,6 +50,8 @@ class Compiled:
     beliefs: BeliefSet | None = None
     #: the entities the notes tag or mention (SPEC §7; ``entity-*`` diagnostics above)
     entities: EntityIndex | None = None
+    #: display paths of the sidecars of drafts: their diagnostics are not public
+    draft_sidecars: frozenset[str] = frozenset()
 
     @property
     def published(self) -> dict[SrcPath, Document]:
@@ -67,9 +69,7 @@ class Compiled:
     def hidden_files(self) -> set[str]:
         """Display paths whose diagnostics stay out of ``diagnostics.json``: drafts
         and the sidecars of drafts."""
-        from .belief_step import draft_sidecars  # the beliefs layer, on first use
-
-        return {self.options.display(p) for p in self.drafts} | draft_sidecars(self)
+        return {self.options.display(p) for p in self.drafts} | self.draft_sidecars
 
     def doc_by_url(self) -> dict[str, Document]:
         return {d.url: d for d in self.documents.values() if d.url is not None}

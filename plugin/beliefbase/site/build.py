@@ -25,9 +25,9 @@ from mkdocs.structure.pages import Page
 from .. import diagnostics as diag
 from .. import speedups
 from ..builder import make_sources
-from ..builder.compiler import Compiler
 from ..builder.documents import Document
 from ..codecs.markdown import DECODED
+from ..compile import Compiler
 from ..config import BeliefbaseConfig
 from ..idle_gc import IdleCollector, freeze_at_exit
 from ..obsidian import ObsidianSettings

@@ -4,7 +4,7 @@
 
 1. ``sync_index()`` (``on_files``, right after the compile): the compile
    verified every sidecar against the compiled pages and raw_dir
-   (``builder/belief_step.py``; its diagnostics are the compile's, so
+   (``compile/beliefs.py``; its diagnostics are the compile's, so
    ``beliefbase check`` reports them too); ``cache_dir/beliefs.sqlite`` is
    synced with the result.
 2. ``add_files(files, config)``: the generated pages, ``File.generated`` with
@@ -107,7 +107,7 @@ class BeliefSite(SiteFeature):
         """Take the compile's verified beliefs and sync the SQLite index with them.
 
         The verification and its diagnostics are the compile's
-        (``builder/belief_step.py``): ``beliefbase check`` reports them too."""
+        (``compile/beliefs.py``): ``beliefbase check`` reports them too."""
         self.belief_set = self.compiled.beliefs
         if self.belief_set is not None and self.options.cache_dir is not None:
             try:

@@ -42,10 +42,10 @@ from ...codecs.grammar import QUERY_FENCE_VIEW as _FENCE_VIEW
 from ...codecs.grammar import split_wikilink
 from ...codecs.mask import code_regions
 from ...codecs.model import LinkRef
+from ...compile.schema import NODE_TYPE
 from ...ids import SrcPath, asset_url
 from ...query.load import quote_name
 from ...query.run import QueryEngine, QueryResult
-from ...query.schema import NODE_TYPE
 from ...query.source import graph_of
 from ..query_views import LinkTarget, ViewError, Views
 from ..render import PageRenderer

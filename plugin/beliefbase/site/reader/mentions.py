@@ -381,7 +381,7 @@ class MentionCache:
     def scan_ahead(self, docs: Iterable[Document], body_of: Callable[[Document], str],
                    names: MentionNames, workers: int = 0) -> None:
         """Scan the notes never scanned, in several processes when there are many
-        (a cold build: every note).  ``workers`` as ``builder.compiler.parse_many``."""
+        (a cold build: every note).  ``workers`` as ``builder.parse.parse_many``."""
         todo = {d.parsed.digest: d for d in docs if self._unscanned(d.parsed.digest)}
         if len(todo) < SCAN_POOL_THRESHOLD:
             return  # ``hits`` scans each as it comes

@@ -11,7 +11,7 @@ Stages, in order (each a function of the previous stage's records):
 5. **check**    – duplicate ids, embed cycles/depth, ``source_refs`` drift.
 6. **graph**    – nodes and edges (``GraphBuilder``, parts kept per document) and
                   the invariants, the compiled pages' URLs included.
-7. **beliefs**  – every sidecar verified against the pages (``belief_step.py``).
+7. **beliefs**  – every sidecar verified against the pages (``compile/beliefs.py``).
 
 This is the one compile: the plugin and every command (``project.compile_project``)
 run it, so both report the same diagnostics.  Its result is immutable.
@@ -31,79 +31,37 @@ from __future__ import annotations
 import dataclasses
 import posixpath
 from collections import defaultdict
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable
 from pathlib import Path
 
 from .. import diagnostics as diag
 from ..beliefs.dates import build_date
+from ..builder import link_record
+from ..builder.cache import ParseCache
+from ..builder.checks import SourceRef, SourceRefChecker, duplicate_ids, malformed_bids
+from ..builder.compiled import Compiled
+from ..builder.documents import Document, Network, make_document, place_home, with_sections
+from ..builder.embeds import EmbedMemo, check_embeds
+from ..builder.index import NameIndex, doc_key_places, target_keys
+from ..builder.links import LinkResolver
+from ..builder.options import CompileOptions
+from ..builder.parse import parse_many
+from ..builder.resolve import Found, ResolvedLink, Resolver
+from ..builder.sources import SourceFile, Symlinks, escapes, unreadable
+from ..builder.suggest import Suggester
+from ..builder.wikitext import auto_title
 from ..codecs.inline import WikiText
-from ..codecs.markdown import DECODED, digest, note_text, parse_markdown
+from ..codecs.markdown import DECODED, digest, note_text
 from ..codecs.model import ParsedDoc
-from ..codecs.toml_node import parse_toml
 from ..entities.source import EntityStage
 from ..frozen import FrozenDict
 from ..graph.build import GraphBuilder
 from ..graph.invariants import COMPILED_PAGES, check_graph
 from ..ids import SrcPath, parse_bid, provisional_bid
-from ..query.schema import check_schemas
-from . import link_record
-from .belief_step import verify_beliefs
-from .cache import ParseCache
-from .checks import SourceRef, SourceRefChecker, duplicate_ids, malformed_bids
-from .compiled import Compiled
-from .documents import Document, Network, make_document, place_home, with_sections
-from .embeds import EmbedMemo, check_embeds
-from .index import NameIndex, doc_key_places, target_keys
-from .links import LinkResolver
-from .options import CompileOptions
-from .parallel import map_if_it_pays
-from .resolve import Found, ResolvedLink, Resolver
-from .sources import SourceFile, Symlinks, escapes, unreadable
-from .suggest import Suggester
-from .wikitext import auto_title
+from .beliefs import draft_sidecars, verify_beliefs
+from .schema import check_schemas
 
 _Identity = tuple[object, ...]
-
-
-def parse_source(path: SrcPath, kind: str, data: bytes, display: str) -> ParsedDoc:
-    """Run the codec for one source file."""
-    if kind == "markdown":
-        return parse_markdown(path, data, display)
-    return parse_toml(path, data, display, "network" if kind == "network" else "toml")
-
-
-_Job = tuple[SrcPath, str, bytes, str]
-
-
-def _parse_job(job: _Job) -> ParsedDoc:
-    return parse_source(*job)
-
-
-def _parse_job_with_text(job: _Job) -> tuple[ParsedDoc, str | None]:
-    """``_parse_job`` in a worker, with the note's text as it decoded it (if a build keeps
-    texts: ``DECODED`` is open), for the build to keep: the page, its embeds, the
-    entities and the panels then read the note from it, not from disk again."""
-    doc = parse_source(*job)
-    return doc, DECODED.take(doc.path, doc.digest)
-
-
-#: Below this many files to parse, other processes cost more than they save.
-POOL_THRESHOLD = 300
-
-
-def parse_many(jobs: Sequence[_Job], workers: int = 0) -> list[ParsedDoc]:
-    """Parse ``jobs`` in order; in several processes when there are enough of them.
-
-    ``workers``: 0 = one per CPU (at most 4), 1 = in this process.  The output
-    is the same either way: parsing is a pure function of the bytes.
-    """
-    parsed = map_if_it_pays(_parse_job_with_text, jobs, POOL_THRESHOLD, workers)
-    if parsed is None:
-        return [_parse_job(job) for job in jobs]
-    for doc, text in parsed:
-        if text is not None:  # (a worker's DECODED is its own: the text comes back here)
-            DECODED.keep(doc.path, doc.digest, text)
-    return [doc for doc, _text in parsed]
 
 
 class Compiler:
@@ -541,7 +499,8 @@ class Compiler:
         diagnostics = (set(compiled.diagnostics) | set(found) | set(beliefs.diagnostics)
                        | set(entity_found) | set(check_schemas(compiled)))
         return dataclasses.replace(compiled, graph=graph, beliefs=beliefs,
-                                   diagnostics=tuple(sorted(diagnostics, key=diag.sort_key)))
+                                   diagnostics=tuple(sorted(diagnostics, key=diag.sort_key)),
+                                   draft_sidecars=frozenset(draft_sidecars(compiled)))
 
 
 def _recording(wikitext: WikiText, links: LinkResolver, doc: Document,

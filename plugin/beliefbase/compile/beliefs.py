@@ -13,8 +13,8 @@ from datetime import date
 from ..beliefs.facts import PageFacts, page_candidates
 from ..beliefs.model import BeliefSet
 from ..beliefs.verify import verify_project
+from ..builder.compiled import Compiled
 from ..ids import SrcPath
-from .compiled import Compiled
 
 
 def page_facts(compiled: Compiled) -> dict[str, PageFacts]:
