@@ -7,14 +7,14 @@ here imports a later stage.  Nothing here imports MkDocs.
 
 from __future__ import annotations
 
-from .compiled import Compiled
+from .compiled import Linked
 from .options import COMPILER_VERSION, CompileOptions
 from .sources import SourceFile, discover, make_sources
 
 __all__ = [
     "COMPILER_VERSION",
     "CompileOptions",
-    "Compiled",
+    "Linked",
     "SourceFile",
     "discover",
     "make_sources",

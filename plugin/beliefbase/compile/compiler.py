@@ -28,7 +28,6 @@ object.
 
 from __future__ import annotations
 
-import dataclasses
 import posixpath
 from collections import defaultdict
 from collections.abc import Iterable
@@ -39,7 +38,7 @@ from ..beliefs.dates import build_date
 from ..builder import link_record
 from ..builder.cache import ParseCache
 from ..builder.checks import SourceRef, SourceRefChecker, duplicate_ids, malformed_bids
-from ..builder.compiled import Compiled
+from ..builder.compiled import Linked
 from ..builder.documents import Document, Network, make_document, place_home, with_sections
 from ..builder.embeds import EmbedMemo, check_embeds
 from ..builder.index import NameIndex, doc_key_places, target_keys
@@ -59,6 +58,8 @@ from ..graph.build import GraphBuilder
 from ..graph.invariants import COMPILED_PAGES, check_graph
 from ..ids import SrcPath, parse_bid, provisional_bid
 from .beliefs import draft_sidecars, verify_beliefs
+from .compiled import Compiled
+from .entity_graph import entity_parts
 from .schema import check_schemas
 
 _Identity = tuple[object, ...]
@@ -432,7 +433,8 @@ class Compiler:
         parsed: dict[SrcPath, ParsedDoc],
         changed: set[SrcPath],
         removed: set[SrcPath],
-    ) -> Compiled:
+    ) -> Linked:
+        assert self._links is not None  # made by _resolve
         links = {p: self._resolved[p][0] for p in sorted(self._resolved)}
         backlinks = self._updated_backlinks(links)
         found: list[diag.Diagnostic] = []
@@ -464,7 +466,7 @@ class Compiler:
                 "this file is a symlink to a place outside the docs folder; it is not read "
                 "or published (copy the file in, or link to it instead)",
             ))
-        return Compiled(
+        return Linked(
             options=self.options,
             generation=self.generation,
             documents=FrozenDict(docs),
@@ -483,7 +485,7 @@ class Compiler:
         )
 
 
-    def _graph_and_beliefs(self, compiled: Compiled) -> Compiled:
+    def _graph_and_beliefs(self, compiled: Linked) -> Compiled:
         """The entities, the graph with its invariants, the verified beliefs and the
         checks of declared node types, added to ``compiled``.
 
@@ -491,16 +493,15 @@ class Compiler:
         generates (tag pages) once it has made them.
         """
         entities, entity_found = self.entity_stage.run(compiled)
-        compiled = dataclasses.replace(compiled, entities=entities)
-        graph = self.graph_builder.build(compiled)
+        graph = self.graph_builder.build(compiled, entity_parts(compiled, entities))
         urls = {d.url for d in compiled.documents.values() if d.published and d.url is not None}
         found = check_graph(graph, urls, self.options.display, COMPILED_PAGES)
         beliefs = verify_beliefs(compiled, build_date())
         diagnostics = (set(compiled.diagnostics) | set(found) | set(beliefs.diagnostics)
                        | set(entity_found) | set(check_schemas(compiled)))
-        return dataclasses.replace(compiled, graph=graph, beliefs=beliefs,
-                                   diagnostics=tuple(sorted(diagnostics, key=diag.sort_key)),
-                                   draft_sidecars=frozenset(draft_sidecars(compiled)))
+        return Compiled.of(compiled, entities=entities, graph=graph, beliefs=beliefs,
+                           diagnostics=tuple(sorted(diagnostics, key=diag.sort_key)),
+                           draft_sidecars=frozenset(draft_sidecars(compiled)))
 
 
 def _recording(wikitext: WikiText, links: LinkResolver, doc: Document,

@@ -30,8 +30,8 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any, ClassVar
 
 from .. import diagnostics as diag
-from ..builder.compiled import Compiled
 from ..builder.documents import Document
+from ..compile.compiled import Compiled
 from ..frozen import FrozenDict
 from ..ids import SrcPath
 

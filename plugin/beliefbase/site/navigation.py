@@ -17,8 +17,8 @@ from mkdocs.structure.files import File, Files, InclusionLevel
 from mkdocs.utils import get_relative_url
 
 from .. import diagnostics as diag
-from ..builder.compiled import Compiled
 from ..builder.documents import Document
+from ..compile.compiled import Compiled
 from .escape import json_for_html
 from .explorer import EXPLORER_JSON, build_tree, explorer_json, flat_index
 from .feature import FeatureContext, SiteFeature

@@ -13,10 +13,10 @@ from typing import Any
 
 from mkdocs.utils import get_relative_url
 
-from ..builder.compiled import Compiled
 from ..builder.documents import Document
 from ..builder.resolve import ResolvedLink
 from ..codecs.inline import WikiText, plain_text, snippet_parts
+from ..compile.compiled import Compiled
 from ..ids import SrcPath, normalize_name
 from .feature import FeatureContext, SiteFeature
 from .templates import Templates

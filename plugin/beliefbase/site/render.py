@@ -26,7 +26,6 @@ from markdown.util import AtomicString
 from markupsafe import Markup
 from mkdocs.utils import get_relative_url
 
-from ..builder.compiled import Compiled
 from ..builder.documents import DRAWING_SUFFIX, Document, page_path
 from ..builder.embeds import Budget, Chain, blocked, unit_of
 from ..builder.resolve import ResolvedLink
@@ -35,6 +34,7 @@ from ..codecs.grammar import LINK as _LINK
 from ..codecs.grammar import LINK_MARK, LINK_MARK_COUNT, link_mark, mark_index, split_wikilink
 from ..codecs.grammar import SCHEME as _SCHEME
 from ..codecs.model import LinkRef
+from ..compile.compiled import Compiled
 from ..ids import SrcPath, asset_url, join_src, relative_segments, url_for_src
 from .templates import Templates
 

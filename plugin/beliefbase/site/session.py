@@ -28,15 +28,13 @@ from mkdocs.structure.files import Files
 from mkdocs.utils import get_relative_url
 
 from .. import diagnostics as diag
-from ..builder.compiled import Compiled
 from ..builder.documents import Document, page_path
 from ..codecs.guards import make_renderable
 from ..codecs.markdown import DECODED, decode, note_text
+from ..compile.compiled import Compiled
 from ..config import BeliefbaseConfig
-from ..graph.build import GraphBuilder
 from ..graph.emit import graph_json_chunks
 from ..graph.invariants import GENERATED_PAGES, missing_pages
-from ..graph.model import Graph
 from ..html_json import flat_json_for_html
 from ..ids import SrcPath, fit_name, url_for_dest, url_slug
 from . import features as registry
@@ -82,7 +80,6 @@ class SiteBuild:
         for doc in compiled.documents.values():
             if doc.published:
                 self.by_page[page_path(doc.parsed)] = doc
-        self.graph: Graph | None = compiled.graph  # the compile's, invariants checked
         #: the page features of this build (``features.FEATURES``), by name
         self.made: dict[str, SiteFeature] = {}
         self._rows: list[SiteFeature] = []  # by row_rank
@@ -297,9 +294,7 @@ class SiteBuild:
         """Graph nodes whose page the site generates (tag pages) and did not make.
 
         Every other invariant is the compile's (``Compiler.compile``)."""
-        if self.graph is None:
-            return []
-        return missing_pages(self.graph, page_urls, GENERATED_PAGES,
+        return missing_pages(self.compiled.graph, page_urls, GENERATED_PAGES,
                              self.compiled.options.display)
 
     def write_compile_outputs(self, site_dir: Path, use_directory_urls: bool,
@@ -332,25 +327,24 @@ class SiteBuild:
 
     def _write_graph_outputs(self, out: Path) -> None:
         out.mkdir(parents=True, exist_ok=True)
-        if self.graph is None:  # a Compiled made without its graph (tests)
-            self.graph = GraphBuilder().build(self.compiled)
+        graph = self.compiled.graph
         graph_file = out / "graph.json"
         # under serve the next rebuild compares its pieces with these; a one-off
         # build writes each piece as it is made and keeps none
         serving = self.reader is not None and self.reader.options.background
         if not serving:
-            write_chunks(graph_file, graph_json_chunks(self.graph, keep=False))
+            write_chunks(graph_file, graph_json_chunks(graph, keep=False))
             same = False
             if self.reader is not None:  # a later rebuild of this process compares anew
                 self.reader.forget_graph()
         else:
-            chunks = list(graph_json_chunks(self.graph))
+            chunks = list(graph_json_chunks(graph))
             same = self.reader is not None and self.reader.same_graph(chunks) \
                 and graph_file.exists()
             if not same:
                 write_chunks(graph_file, chunks)
         if self.reader is not None:
-            self.reader.write_outputs(out, self.graph, graph_changed=not same)
+            self.reader.write_outputs(out, graph, graph_changed=not same)
 
     def write_outputs(self, site_dir: Path, diagnostics: list[diag.Diagnostic],
                       kept_diagnostics: dict[diag.Diagnostic, str] | None = None) -> None:

@@ -37,8 +37,8 @@ from ... import diagnostics as diag
 from ...beliefs import BeliefSet, BeliefStore
 from ...beliefs.dates import build_date as build_date  # the compile's "today" (re-exported)
 from ...beliefs.emit import write_beliefs_json, write_schema
-from ...builder.compiled import Compiled
 from ...builder.documents import Document
+from ...compile.compiled import Compiled
 from ...config import BeliefbaseConfig
 from ...ids import SrcPath
 from ...project import cache_dir

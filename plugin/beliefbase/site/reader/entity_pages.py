@@ -19,8 +19,7 @@ from mkdocs.structure.files import Files
 from mkdocs.utils import get_relative_url
 
 from ... import diagnostics as diag
-from ...builder.compiled import Compiled
-from ...entities import compile_entities
+from ...compile.compiled import Compiled
 from ...entities.index import EntityIndex
 from ...entities.model import Entity
 from ...entities.source import entity_src, entity_url, index_src
@@ -39,8 +38,7 @@ class EntitySite(SiteFeature):
 
     @classmethod
     def make(cls, ctx: FeatureContext) -> EntitySite:
-        index, _found = compile_entities(ctx.compiled)  # found: [] (in the compile's)
-        return cls(ctx.compiled, ctx.templates, index)
+        return cls(ctx.compiled, ctx.templates, ctx.compiled.entities)
 
     def __init__(self, compiled: Compiled, templates: Templates, index: EntityIndex) -> None:
         self.compiled = compiled

@@ -35,8 +35,8 @@ from mkdocs.structure.files import Files
 from mkdocs.utils import get_relative_url
 
 from ... import diagnostics as diag
-from ...builder.compiled import Compiled
 from ...builder.documents import Document, page_path
+from ...compile.compiled import Compiled
 from ...ids import SrcPath, is_index_name, normalize_name, url_for_src
 from ..escape import UserText
 from ..explorer import Folder, build_tree

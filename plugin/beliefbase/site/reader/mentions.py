@@ -29,11 +29,11 @@ from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass, field
 from typing import Any
 
-from ...builder.compiled import Compiled
 from ...builder.documents import Document
 from ...builder.parallel import map_if_it_pays
 from ...codecs.inline import SnippetPart, WikiText, plain_text, snippet_parts
 from ...codecs.mask import code_regions
+from ...compile.compiled import Compiled
 from ...ids import SrcPath, normalize_name
 
 #: Names shorter than this are never looked for ("AI", "Go" would be everywhere).

@@ -38,9 +38,9 @@ from mkdocs.structure.files import File, Files
 from mkdocs.utils import get_relative_url
 
 from ... import diagnostics as diag
-from ...builder.compiled import Compiled
 from ...builder.documents import Document
 from ...codecs.inline import WikiText
+from ...compile.compiled import Compiled
 from ...config import BeliefbaseConfig
 from ...graph.model import Graph
 from ...graph.view import ViewKept, graph_view_text

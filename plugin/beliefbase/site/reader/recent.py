@@ -40,8 +40,8 @@ from mkdocs.structure.files import Files
 from mkdocs.utils import get_relative_url
 
 from ... import diagnostics as diag
-from ...builder.compiled import Compiled
 from ...builder.documents import Document
+from ...compile.compiled import Compiled
 from ...graph.graphml import xml_text
 from ...ids import SrcPath, root_url
 from ..escape import UserText

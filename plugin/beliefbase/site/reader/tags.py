@@ -33,8 +33,8 @@ from mkdocs.structure.files import Files
 from mkdocs.utils import get_relative_url
 
 from ... import diagnostics as diag
-from ...builder.compiled import Compiled
 from ...builder.documents import Document
+from ...compile.compiled import Compiled
 from ...ids import SrcPath, normalize_name, tag_key, tag_page_src, url_for_src
 from ..escape import UserText
 from ..feature import Change, FeatureContext, Shown, SiteFeature

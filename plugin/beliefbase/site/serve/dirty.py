@@ -20,8 +20,8 @@ from typing import TYPE_CHECKING, Any
 
 from mkdocs.structure.files import Files
 
-from ...builder.compiled import Compiled
 from ...builder.documents import page_path
+from ...compile.compiled import Compiled
 from ...ids import SrcPath
 from ..feature import Shown
 from ..generated_page import GeneratedPage

@@ -12,7 +12,7 @@ from __future__ import annotations
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 
-from ...builder.compiled import Compiled
+from ...compile.compiled import Compiled
 from ...ids import SrcPath
 from ..feature import Shown
 from .dependents import changed_keys, dependent_pages
