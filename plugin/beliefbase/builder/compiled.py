@@ -13,6 +13,7 @@ from .links import LinkResolver
 from .options import CompileOptions
 from .resolve import ResolvedLink
 from .sources import SourceFile
+from .texts import DecodedTexts
 
 
 @dataclass(frozen=True, slots=True)
@@ -33,6 +34,8 @@ class Linked:
     source_refs: dict[SrcPath, tuple[SourceRef, ...]]
     diagnostics: tuple[Diagnostic, ...]
     link_resolver: LinkResolver  # resolves links the renderer meets
+    #: the notes' texts as the parse decoded them, for the render to take once
+    texts: DecodedTexts
     sidecars: tuple[SourceFile, ...] = ()
     escaped: tuple[SourceFile, ...] = ()  # symlinks out of docs_dir
     changed: frozenset[SrcPath] = frozenset()  # added/modified since the last compile

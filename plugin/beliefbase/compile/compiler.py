@@ -48,9 +48,10 @@ from ..builder.parse import parse_many
 from ..builder.resolve import Found, ResolvedLink, Resolver
 from ..builder.sources import SourceFile, Symlinks, escapes, unreadable
 from ..builder.suggest import Suggester
+from ..builder.texts import DecodedTexts
 from ..builder.wikitext import auto_title
 from ..codecs.inline import WikiText
-from ..codecs.markdown import DECODED, digest, note_text
+from ..codecs.markdown import digest, note_text
 from ..codecs.model import ParsedDoc
 from ..entities.source import EntityStage
 from ..frozen import FrozenDict
@@ -77,6 +78,10 @@ class Compiler:
         self.autosave = True
         #: ... in a forked child while the compile goes on (``cache.wait()`` for it)
         self.background_save = False
+        #: keep the notes' decoded texts in each ``Compiled`` for the render to take
+        #: (a build: it reads every note again; the command line does not)
+        self.keep_texts = False
+        self._texts = DecodedTexts()  # this compile's
         self.previous: Compiled | None = None
         #: keeps each document's part of the graph until the document changes
         self.graph_builder = GraphBuilder()
@@ -110,6 +115,9 @@ class Compiler:
     def compile(self, sources: Iterable[SourceFile]) -> Compiled:
         self.generation += 1
         escaped, readable = self._partition(sources)
+        self._texts = DecodedTexts()
+        if self.keep_texts:
+            self._texts.open()
         parsed = self._parse(s for s in readable if s.kind in ("markdown", "toml", "network"))
         self.cache.retain({s.path for s in readable})
         if self.autosave:  # all the cache gets from this compile: write it meanwhile
@@ -180,12 +188,12 @@ class Compiler:
                 if doc is None:
                     todo.append((source, data, stat))
                     continue
-                if DECODED.keeping and doc.kind == "markdown":  # read, so the render need not
-                    DECODED.keep(doc.path, doc.digest, note_text(data)[0])
+                if self._texts.keeping and doc.kind == "markdown":  # read: the render need not
+                    self._texts.keep(doc.path, doc.digest, note_text(data)[0])
             parsed[source.path] = doc
         jobs = [(s.path, s.kind, data, self.options.display(s.path)) for s, data, _ in todo]
-        for (source, _data, stat), doc in zip(todo, parse_many(jobs, self.options.jobs),
-                                              strict=True):
+        done = parse_many(jobs, self.options.jobs, self._texts)
+        for (source, _data, stat), doc in zip(todo, done, strict=True):
             self.cache.store(doc, stat)
             parsed[source.path] = doc
         return dict(sorted(parsed.items()))
@@ -482,6 +490,7 @@ class Compiler:
             removed=frozenset(removed),
             link_resolver=self._links,
             home=self._home,
+            texts=self._texts,
         )
 
 

@@ -13,7 +13,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from .. import diagnostics as diag
-from ..codecs.markdown import DECODED, note_text
+from ..codecs.markdown import note_text
 from ..ids import SrcPath, url_for_src
 from .index import EntityIndex, _Note, build_index, note_of
 
@@ -49,7 +49,7 @@ def _index(compiled: Linked, known: dict[SrcPath, tuple[str, _Note]]
         digest = doc.parsed.digest
         kept = known.get(path)
         if kept is None or kept[0] != digest:
-            text = DECODED.peek(path, digest)  # as the parse decoded it
+            text = compiled.texts.peek(path, digest)  # as the parse decoded it
             if text is None:
                 try:
                     text, _ok = note_text((docs_dir / path).read_bytes())

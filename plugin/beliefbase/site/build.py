@@ -26,7 +26,6 @@ from .. import diagnostics as diag
 from .. import speedups
 from ..builder import make_sources
 from ..builder.documents import Document
-from ..codecs.markdown import DECODED
 from ..compile import Compiler
 from ..config import BeliefbaseConfig
 from ..idle_gc import IdleCollector, freeze_at_exit
@@ -141,6 +140,8 @@ class MkDocsBuild:
             # `mkdocs build`: a child writes the parse cache while the build goes on
             # (waited for in on_post_build); serve writes it on exit instead
             state.compiler.background_save = not state.serving
+            # the notes' decoded texts, from the parse to the render (read once)
+            state.compiler.keep_texts = True
             state.theme_bytecode.directory = cache_dir.resolve() / "templates"
         # our wikilink extension goes here once the compile has made its renderer
         # (``files``): the extensions' order is as if it had been added now
@@ -182,7 +183,6 @@ class MkDocsBuild:
         for file in dropped:
             files.remove(file)
         previous = state.compiler.previous
-        DECODED.open()  # the notes' decoded texts, from the parse to the render (read once)
         compiled = state.compiler.compile(make_sources(docs_dir, kept))
         if not state.serving and compiled.link_resolver is not None:
             compiled.link_resolver.suggester.release()  # no edit will need it again

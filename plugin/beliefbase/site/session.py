@@ -30,7 +30,7 @@ from mkdocs.utils import get_relative_url
 from .. import diagnostics as diag
 from ..builder.documents import Document, page_path
 from ..codecs.guards import make_renderable
-from ..codecs.markdown import DECODED, decode, note_text
+from ..codecs.markdown import decode, note_text
 from ..compile.compiled import Compiled
 from ..config import BeliefbaseConfig
 from ..graph.emit import graph_json_chunks
@@ -97,8 +97,8 @@ class SiteBuild:
         text = self._texts.get(path)
         if text is None:
             doc = self.compiled.documents.get(path)
-            # the text the compile decoded, if it kept it (codecs.markdown.DECODED)
-            text = DECODED.take(path, doc.parsed.digest) if doc is not None else None
+            # the text the compile decoded, if it kept it (``Compiled.texts``)
+            text = self.compiled.texts.take(path, doc.parsed.digest) if doc is not None else None
             if text is None:
                 file = self.compiled.options.docs_dir / path
                 read = note_text if doc is None or doc.kind == "markdown" else decode
@@ -116,7 +116,7 @@ class SiteBuild:
         if isinstance(self._panels_made, MadePanels):
             self._panels_made.close()  # its temporary files
         self._panels_made = {}
-        DECODED.close()
+        self.compiled.texts.close()
         self.renderer.release()
         for feature in self.features:
             feature.release()
