@@ -34,13 +34,8 @@ from ..project import compile_options, prepare, published_files
 from ..terminal import printable
 from .escape import finalize
 from .markdown.callouts import CalloutExtension
-from .markdown.entity_overlay import EntityOverlayExtension
-from .markdown.footnote_beliefs import FootnoteBeliefsExtension
-from .markdown.query_embeds import QueryExtension, build_site
 from .navigation import install_theme_overrides
-from .query_views import Views
 from .reader.dates import DatesCache
-from .reader.entity_pages import EntitySite
 from .reader.reader import ReaderCache
 from .reader.search_index import EntryTexts, fix_search_index, material_search
 from .render_errors import advice, describe, missing_theme_files
@@ -95,10 +90,7 @@ class MkDocsBuild:
         self.options = options
         self.state = ServeState()
         self.site: SiteBuild | None = None
-        self._wikilinks_at = 0  # where our wikilink extension goes in markdown_extensions
-        self.footnote_links = FootnoteBeliefsExtension()
-        self.entity_overlay = EntityOverlayExtension()  # SPEC §7 (entity_overlay.py)
-        self.queries = QueryExtension()  # {{query:…}}, ```query, Query pages (SPEC §8)
+        self._ours_at = 0  # where our extensions go in markdown_extensions
         self.obsidian = ObsidianSettings()  # the vault's .obsidian settings, read at on_config
         self.speedups: speedups.Speedups | None = None
         self.diagnostics: list[diag.Diagnostic] = []
@@ -143,14 +135,10 @@ class MkDocsBuild:
             # the notes' decoded texts, from the parse to the render (read once)
             state.compiler.keep_texts = True
             state.theme_bytecode.directory = cache_dir.resolve() / "templates"
-        # our wikilink extension goes here once the compile has made its renderer
-        # (``files``): the extensions' order is as if it had been added now
-        self._wikilinks_at = len(config.markdown_extensions)
-        self.footnote_links = FootnoteBeliefsExtension()
-        self.entity_overlay = EntityOverlayExtension()
-        self.queries = QueryExtension()
-        config.markdown_extensions += [CalloutExtension(),
-                                       self.footnote_links, self.entity_overlay, self.queries]
+        # the extensions that need this build's compile go here once it is made
+        # (``files``: SiteBuild.add_markdown_extensions), in the order as if added now
+        self._ours_at = len(config.markdown_extensions)
+        config.markdown_extensions.append(CalloutExtension())
         for name in _ASSETS:
             target = config.extra_css if name.endswith(".css") else config.extra_javascript
             url = f"{OUTPUT_DIR}/{name}"
@@ -197,20 +185,17 @@ class MkDocsBuild:
             # one environment for the whole serve: Jinja compiles each template once
             # and reloads it when its file changes
             state.templates = (override, Templates(override))
-        extensions = list(config.markdown_extensions)
+        extensions = list(config.markdown_extensions)  # the nested Markdown's
         self.site = site = SiteBuild(compiled, state.templates[1], extensions,
                                      dict(config.mdx_configs))
-        extensions.insert(self._wikilinks_at, site.extension)  # nested Markdown's too
-        config.markdown_extensions.insert(self._wikilinks_at, site.extension)
-        self.queries.site = build_site(
-            compiled, site.renderer, Views(docs_dir / options.views_dir, options.views),
-            self._query_error, float(options.query_timeout), options.query_max_rows)
         self.diagnostics = [*self.obsidian.diagnostics, *compiled.diagnostics]
         files = self._arrange_files(files, config)
         self.diagnostics += site.add_features(options, config, files, serving=state.serving,
                                               reader_cache=state.reader_cache,
-                                              dates_cache=state.dates_cache)
-        self._wire_extensions(site)
+                                              dates_cache=state.dates_cache,
+                                              report=self._query_error)
+        site.add_markdown_extensions(config.markdown_extensions, self._ours_at)
+        site.add_markdown_extensions(extensions, self._ours_at)
         # `mkdocs serve` also shows draft_docs pages, and published_files compiled them
         pages = files.documentation_pages(
             inclusion=InclusionLevel.is_in_serve if state.serving else InclusionLevel.is_included)
@@ -244,22 +229,6 @@ class MkDocsBuild:
             files.append(File.generated(config, f"{OUTPUT_DIR}/{name}",
                                         abs_src_path=str(theme_dir() / "assets" / name)))
         return files
-
-    def _wire_extensions(self, site: SiteBuild) -> None:
-        """Give the Markdown extensions made at on_config this build's features."""
-        if site.beliefs is not None:
-            self.footnote_links.links = site.beliefs.footnote_links
-        entities = site.made.get("entities")
-        if isinstance(entities, EntitySite):
-            overlay = self.entity_overlay.overlay
-            overlay.index = entities.index if entities.index else None
-            overlay.templates = site.templates
-            overlay.made = {}
-            overlay.url_of = entities.url_of
-            renderer = site.renderer
-            overlay.page_url = lambda: frame.host_url if (frame := renderer.frame) else None
-            overlay.page_path = lambda: (renderer.frames[0].doc.path
-                                         if len(renderer.frames) == 1 else None)
 
     def nav(self, config: MkDocsConfig, files: Files, nav: Any) -> None:
         """MkDocs' page loop starts next."""
@@ -393,10 +362,9 @@ class MkDocsBuild:
         """First in on_post_build, before the search plugin writes its index."""
         if self.speedups is not None:
             if self.speedups.pages_taken_ahead() and self.site is not None \
-                    and self.queries.site is not None:
+                    and self.site.queries is not None:
                 # query-errors of the pages the worker converted (query_embeds.py)
-                self.diagnostics += self.queries.site.unrendered_diagnostics(
-                    self.site.read_text)
+                self.diagnostics += self.site.queries.unrendered_diagnostics()
             self.speedups.pages_done()
         if self.state.compiler is not None:
             self.state.compiler.cache.wait()  # the build's parse cache is on disk when it ends
@@ -405,8 +373,6 @@ class MkDocsBuild:
                 # previews.json is written after the texts go: its paragraphs now
                 self.site.reader.keep_paragraphs()
             self.site.release_page_caches()
-        if self.queries.site is not None:
-            self.queries.site.release()  # every page is converted: no query runs after
 
     def write_outputs(self, config: MkDocsConfig) -> None:
         """Last in on_post_build, after the search plugin wrote its index."""

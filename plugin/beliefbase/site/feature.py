@@ -5,7 +5,8 @@ A feature is one object per build.  It says
 
 * which files it adds to MkDocs' (``add_files``) and which pages it owns
   (``owns``), with their ``meta`` and ``content``;
-* what it adds to the pages of notes: HTML above the text (``above``), a row
+* what it adds to the pages of notes: Markdown extensions
+  (``markdown_extensions``), HTML above the text (``above``), a row
   under the title (``title_row``), HTML after the text (``after_text``), a
   panel after the page (``panel``), template variables (``page_context``), a
   line in the page's ``<head>`` (``head``); ``release`` drops what only the
@@ -81,6 +82,7 @@ class FeatureContext:
     templates: Templates
     renderer: PageRenderer
     read_text: Callable[[SrcPath], str]
+    report: Callable[[diag.Diagnostic], None]  # a diagnostic found while pages render
     options: BeliefbaseConfig
     config: MkDocsConfig
     serving: bool
@@ -150,6 +152,11 @@ class SiteFeature:
     def head(self, page_url: str) -> str:
         """A line for the page's ``<head>``."""
         return ""
+
+    def markdown_extensions(self) -> list[Any]:
+        """Python-Markdown extensions for the pages of this build, made with what they
+        need (after the callouts, in the order of ``FEATURES``)."""
+        return []
 
     # -- files made from the compile and after the pages -------------------------------
 

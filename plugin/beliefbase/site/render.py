@@ -78,6 +78,7 @@ class PageRenderer:
         templates: Templates,
         read_text: Callable[[SrcPath], str],
         render_markdown: Callable[[str, int], str],
+        tag_page: Callable[[str], SrcPath | None] | None = None,
     ) -> None:
         self.compiled = compiled
         self.templates = templates
@@ -85,8 +86,8 @@ class PageRenderer:
         self.render_markdown = render_markdown  # (markdown, depth) -> html
         self.frames: list[Frame] = []
         self.budget = Budget()
-        #: tag -> the source path of its page, None if it has none (set by the tag pages)
-        self.tag_page: Callable[[str], SrcPath | None] | None = None
+        #: tag -> the source path of its page, None if it has none (the tag pages')
+        self.tag_page = tag_page
 
     # -- frames ------------------------------------------------------------------------
 
@@ -104,6 +105,15 @@ class PageRenderer:
     @property
     def frame(self) -> Frame | None:
         return self.frames[-1] if self.frames else None
+
+    def page_url(self) -> str | None:
+        """The URL of the page being rendered (an embed's HTML ends up there too)."""
+        frame = self.frame
+        return frame.host_url if frame is not None else None
+
+    def page_path(self) -> SrcPath | None:
+        """The note being rendered, when the Markdown is its own (not an embed's)."""
+        return self.frames[0].doc.path if len(self.frames) == 1 else None
 
     # -- links -------------------------------------------------------------------------
 

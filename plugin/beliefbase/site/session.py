@@ -45,8 +45,10 @@ from .markdown.markdown_ext import WikiLinkExtension
 from .output import write_chunks, write_text
 from .panels import drift_banner_html
 from .panels_ahead import MadePanels, PageKey, panels_ahead
+from .query_pages import QueryPages
 from .reader.dates import DatesCache
 from .reader.reader import ReaderCache, ReaderSite
+from .reader.tags import TagSite
 from .render import PageRenderer
 from .render_errors import describe
 from .templates import Templates
@@ -73,7 +75,8 @@ class SiteBuild:
         self._md_extensions = md_extensions  # the build's, ``extension`` among them
         self._md_configs = md_configs
         self._nested: dict[int, markdown.Markdown] = {}
-        self.renderer = PageRenderer(compiled, templates, self.read_text, self._render_nested)
+        self.renderer = PageRenderer(compiled, templates, self.read_text, self._render_nested,
+                                     self._tag_page)
         #: the Markdown extension rendering every wikilink, embed and tag of this build
         self.extension = WikiLinkExtension(self.renderer)
         self.by_page: dict[str, Document] = {}
@@ -225,11 +228,13 @@ class SiteBuild:
         return list(self.made.values())
 
     def add_features(self, options: BeliefbaseConfig, config: MkDocsConfig, files: Files, *,
-                     serving: bool, reader_cache: ReaderCache, dates_cache: DatesCache
-                     ) -> list[diag.Diagnostic]:
-        """Make every feature of ``features.FEATURES`` (in order); each adds its files."""
+                     serving: bool, reader_cache: ReaderCache, dates_cache: DatesCache,
+                     report: Callable[[diag.Diagnostic], None]) -> list[diag.Diagnostic]:
+        """Make every feature of ``features.FEATURES`` (in order); each adds its files.
+        ``report``: where a diagnostic found while pages render goes."""
         ctx = FeatureContext(self.compiled, self.templates, self.renderer, self.read_text,
-                             options, config, serving, reader_cache, dates_cache, self.made)
+                             report, options, config, serving, reader_cache, dates_cache,
+                             self.made)
         found: list[diag.Diagnostic] = []
         for make in registry.FEATURES:
             feature = make(ctx)
@@ -245,6 +250,23 @@ class SiteBuild:
         self._panels_ahead = sorted((f for f in features if f.panel_ahead),
                                     key=lambda f: f.panel_rank)
         return found
+
+    def add_markdown_extensions(self, extensions: list[Any], at: int) -> list[Any]:
+        """Put this build's extensions into ``extensions`` (MkDocs', or a copy of it),
+        made with what they need: the wikilinks at ``at``, where the plugin's
+        extensions start, and the features' after the item there (the callouts)."""
+        ours = [e for feature in self.features for e in feature.markdown_extensions()]
+        extensions[at:at + 1] = [self.extension, extensions[at], *ours]
+        return extensions
+
+    def _tag_page(self, tag: str) -> SrcPath | None:
+        """The source path of ``tag``'s page, None if it has none."""
+        tags = self.made.get("tags")
+        return tags.src_of(tag) if isinstance(tags, TagSite) else None
+
+    @property
+    def queries(self) -> QueryPages | None:
+        return cast("QueryPages | None", self.made.get("queries"))
 
     def shown(self, previous: Compiled | None, rewritten: dict[SrcPath, set[int]],
               before: dict[str, Shown]) -> dict[str, Shown]:

@@ -45,6 +45,7 @@ from ...project import cache_dir
 from ..escape import UserText, ascii_html
 from ..feature import Change, FeatureContext, Shown, SiteFeature
 from ..generated_page import generated_page
+from ..markdown.footnote_beliefs import FootnoteBeliefsExtension
 from ..templates import Templates, theme_dir
 from .search import SEARCH_JSON, search_json, write_lunr
 from .views import BeliefPlan, BeliefViews, plan_pages, raw_site_urls
@@ -197,6 +198,10 @@ class BeliefSite(SiteFeature):
         """"Beliefs on this page" for a page with a sidecar, else ``""``."""
         data = self.views.panel(doc.path, page_url) if self.views else None
         return ascii_html(self.templates.render("beliefs/panel.html", **data)) if data else ""
+
+    def markdown_extensions(self) -> list[Any]:
+        """The footnotes' links to the beliefs citing them."""
+        return [FootnoteBeliefsExtension(self.footnote_links)]
 
     def shown(self, change: Change) -> Shown:
         """What each wiki page shows of beliefs (``page_signatures``)."""

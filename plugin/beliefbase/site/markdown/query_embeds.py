@@ -178,9 +178,7 @@ class QuerySite:
                 doc = self.compiled.documents[path]
                 page = (doc, doc.url or "", True)
                 self.host = lambda page=page: page  # type: ignore[misc]
-                extension = QueryExtension()
-                extension.site = self
-                md = Markdown(extensions=[extension])
+                md = Markdown(extensions=[QueryExtension(self)])
                 body = read_text(path)[doc.parsed.body_offset:]
                 md.preprocessors["bb_queries"].run(body.split("\n"))
         finally:
@@ -465,10 +463,10 @@ def _longest_backtick_run(text: str) -> int:
 
 
 class QueryExtension(Extension):
-    """Registers ``QueryBlocks``; the plugin gives it a ``QuerySite`` per build."""
+    """Registers ``QueryBlocks``; ``site``: the build's ``QuerySite``."""
 
-    def __init__(self, **kwargs: object) -> None:
-        self.site: QuerySite | None = None
+    def __init__(self, site: QuerySite | None = None, **kwargs: object) -> None:
+        self.site = site
         super().__init__(**kwargs)
 
     def extendMarkdown(self, md: Markdown) -> None:  # noqa: N802 - Python-Markdown API

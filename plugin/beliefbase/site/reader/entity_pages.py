@@ -26,7 +26,12 @@ from ...entities.source import entity_src, entity_url, index_src
 from ...ids import SrcPath, url_for_src
 from ..escape import UserText
 from ..feature import Change, FeatureContext, Shown, SiteFeature
-from ..markdown.entity_overlay import highlight_signatures
+from ..markdown.entity_overlay import (
+    EntityOverlay,
+    EntityOverlayExtension,
+    PageBeingRendered,
+    highlight_signatures,
+)
 from ..templates import Templates
 from .generated import GeneratedPages, dest_uris
 
@@ -38,9 +43,10 @@ class EntitySite(SiteFeature):
 
     @classmethod
     def make(cls, ctx: FeatureContext) -> EntitySite:
-        return cls(ctx.compiled, ctx.templates, ctx.compiled.entities)
+        return cls(ctx.compiled, ctx.templates, ctx.compiled.entities, ctx.renderer)
 
-    def __init__(self, compiled: Compiled, templates: Templates, index: EntityIndex) -> None:
+    def __init__(self, compiled: Compiled, templates: Templates, index: EntityIndex,
+                 page: PageBeingRendered | None = None) -> None:
         self.compiled = compiled
         self.templates = templates
         self.index = index
@@ -50,6 +56,8 @@ class EntitySite(SiteFeature):
         self._by_src: dict[str, Entity] = {
             entity_src(root, e.slug): e for e in index.entities.values()}
         self._generated: set[str] = set()
+        #: the highlights of the notes' mentions (``markdown/entity_overlay.py``)
+        self.overlay = EntityOverlay(index, templates, self.url_of, page)
 
     def add_files(self, files: Files, config: MkDocsConfig) -> list[diag.Diagnostic]:
         if not self.index:
@@ -59,6 +67,9 @@ class EntitySite(SiteFeature):
             if generated.add(src, listed)[1]:
                 self._generated.add(src)
         return []
+
+    def markdown_extensions(self) -> list[Any]:
+        return [EntityOverlayExtension(self.overlay)]
 
     def shown(self, change: Change) -> Shown:
         """The pages written, and what each note's highlights depend on (SPEC §7)."""

@@ -78,9 +78,7 @@ class TagSite(SiteFeature):
     @classmethod
     def make(cls, ctx: FeatureContext) -> TagSite:
         options = TagOptions(ctx.options.tags_page, material_tags_enabled(ctx.config.plugins))
-        tags = cls(ctx.compiled, ctx.templates, options)
-        ctx.renderer.tag_page = tags.src_of
-        return tags
+        return cls(ctx.compiled, ctx.templates, options)
 
     def __init__(self, compiled: Compiled, templates: Templates, options: TagOptions) -> None:
         self.compiled = compiled
