@@ -31,13 +31,13 @@ from ..config import BeliefbaseConfig
 from ..idle_gc import IdleCollector, freeze_at_exit
 from ..obsidian import ObsidianSettings
 from ..project import compile_options, prepare, published_files
+from ..search_index import EntryTexts, fix_search_index, material_search
 from ..terminal import printable
 from .escape import finalize
+from .feature import Kept
 from .markdown.callouts import CalloutExtension
 from .navigation import install_theme_overrides
-from .reader.dates import DatesCache
 from .reader.reader import ReaderCache
-from .reader.search_index import EntryTexts, fix_search_index, material_search
 from .render_errors import advice, describe, missing_theme_files
 from .serve.dirty import Invalidation
 from .session import OUTPUT_DIR, SiteBuild
@@ -71,8 +71,7 @@ class ServeState:
     dirty: bool = False
     built: bool = False  # a build of this process finished (later ones are rebuilds)
     compiler: Compiler | None = None
-    reader_cache: ReaderCache = field(default_factory=ReaderCache)  # per-note reader work
-    dates_cache: DatesCache = field(default_factory=DatesCache)  # the vault's git history
+    kept: Kept = field(default_factory=Kept)  # the features' (reader, dates)
     theme_bytecode: MemoryBytecodeCache = field(default_factory=MemoryBytecodeCache)
     #: one Jinja environment for our templates (by override folder): each compiled once
     templates: tuple[Path | None, Templates] | None = None
@@ -119,7 +118,8 @@ class MkDocsBuild:
         state = self.state
         # a serve rebuild starts: the last one's search index, still being built
         # in the background, would only slow it down and be replaced
-        state.reader_cache.cancel()
+        if (reader := state.kept.made(ReaderCache)) is not None:
+            reader.cancel()
         if state.serving and state.dirty and state.built:
             state.idle_gc.rebuild_starts()
         # Markdown defaults first: MkDocs builds its Markdown from this list after
@@ -191,8 +191,7 @@ class MkDocsBuild:
         self.diagnostics = [*self.obsidian.diagnostics, *compiled.diagnostics]
         files = self._arrange_files(files, config)
         self.diagnostics += site.add_features(options, config, files, serving=state.serving,
-                                              reader_cache=state.reader_cache,
-                                              dates_cache=state.dates_cache,
+                                              kept=state.kept,
                                               report=self._query_error)
         site.add_markdown_extensions(config.markdown_extensions, self._ours_at)
         site.add_markdown_extensions(extensions, self._ours_at)
@@ -414,7 +413,8 @@ class MkDocsBuild:
             self.speedups.close()
         self.state.idle_gc.stop()
         speedups.uninstall()
-        self.state.reader_cache.wait()
+        if (reader := self.state.kept.made(ReaderCache)) is not None:
+            reader.wait()
         if self.state.compiler is not None:
             self.state.compiler.cache.save()  # waits for a background save first
             self.state.compiler.save_link_record()

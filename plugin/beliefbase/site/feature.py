@@ -28,7 +28,7 @@ from __future__ import annotations
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, ClassVar
+from typing import TYPE_CHECKING, Any, ClassVar, TypeVar, cast
 
 from .. import diagnostics as diag
 from ..builder.documents import Document
@@ -41,10 +41,10 @@ if TYPE_CHECKING:
     from mkdocs.structure.files import Files
 
     from ..config import BeliefbaseConfig
-    from .reader.dates import DatesCache
-    from .reader.reader import ReaderCache
     from .render import PageRenderer
     from .templates import Templates
+
+T = TypeVar("T")
 
 
 @dataclass(frozen=True)
@@ -74,6 +74,26 @@ class Change:
     before: Shown | None  # what this feature showed in the last build
 
 
+class Kept:
+    """What the features keep from one build to the next under ``mkdocs serve``
+    (the reader's per-note work, the vault's git history): one object of each type,
+    made on first use."""
+
+    def __init__(self) -> None:
+        self._by_type: dict[type, object] = {}
+
+    def get(self, kind: type[T]) -> T:
+        """The kept ``kind``, made now if no build made it yet."""
+        found = self._by_type.get(kind)
+        if found is None:
+            found = self._by_type[kind] = kind()
+        return cast(T, found)
+
+    def made(self, kind: type[T]) -> T | None:
+        """The kept ``kind`` if a build made it."""
+        return cast("T | None", self._by_type.get(kind))
+
+
 @dataclass(frozen=True)
 class FeatureContext:
     """What every feature of one build is made with (``FEATURES`` in ``features.py``)."""
@@ -86,8 +106,7 @@ class FeatureContext:
     options: BeliefbaseConfig
     config: MkDocsConfig
     serving: bool
-    reader_cache: ReaderCache  # per-note reader work, kept between serve rebuilds
-    dates_cache: DatesCache  # the vault's git history, kept between serve rebuilds
+    kept: Kept  # what outlives this build under serve
     #: the features made so far, by name (one made earlier is there when a later one
     #: is made; any may look another up while pages render)
     made: Mapping[str, SiteFeature]
@@ -178,4 +197,4 @@ class SiteFeature:
         return Shown()
 
 
-__all__ = ["Change", "FeatureContext", "SiteFeature", "Shown"]
+__all__ = ["Change", "FeatureContext", "Kept", "SiteFeature", "Shown"]

@@ -40,14 +40,13 @@ from ..ids import SrcPath, fit_name, url_for_dest, url_slug
 from . import features as registry
 from .beliefs.pages import BeliefSite
 from .escape import ascii_html, user_text
-from .feature import Change, FeatureContext, Shown, SiteFeature
+from .feature import Change, FeatureContext, Kept, Shown, SiteFeature
 from .markdown.markdown_ext import WikiLinkExtension
 from .output import write_chunks, write_text
 from .panels import drift_banner_html
 from .panels_ahead import MadePanels, PageKey, panels_ahead
 from .query_pages import QueryPages
-from .reader.dates import DatesCache
-from .reader.reader import ReaderCache, ReaderSite
+from .reader.reader import ReaderSite
 from .reader.tags import TagSite
 from .render import PageRenderer
 from .render_errors import describe
@@ -228,12 +227,12 @@ class SiteBuild:
         return list(self.made.values())
 
     def add_features(self, options: BeliefbaseConfig, config: MkDocsConfig, files: Files, *,
-                     serving: bool, reader_cache: ReaderCache, dates_cache: DatesCache,
+                     serving: bool, kept: Kept,
                      report: Callable[[diag.Diagnostic], None]) -> list[diag.Diagnostic]:
         """Make every feature of ``features.FEATURES`` (in order); each adds its files.
         ``report``: where a diagnostic found while pages render goes."""
         ctx = FeatureContext(self.compiled, self.templates, self.renderer, self.read_text,
-                             report, options, config, serving, reader_cache, dates_cache,
+                             report, options, config, serving, kept,
                              self.made)
         found: list[diag.Diagnostic] = []
         for make in registry.FEATURES:

@@ -133,7 +133,7 @@ class ReaderSite(SiteFeature):
     @classmethod
     def make(cls, ctx: FeatureContext) -> ReaderSite:
         options = reader_options(ctx.config, ctx.options, ctx.serving)
-        return cls(ctx.compiled, ctx.templates, ctx.read_text, options, ctx.reader_cache)
+        return cls(ctx.compiled, ctx.templates, ctx.read_text, options, ctx.kept.get(ReaderCache))
 
     def __init__(self, compiled: Compiled, templates: Templates,
                  read_text: Callable[[SrcPath], str], options: ReaderOptions,

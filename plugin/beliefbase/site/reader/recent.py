@@ -50,7 +50,7 @@ from ..output import write_text
 from ..panels import _titles
 from ..previews import excerpt, first_paragraph, first_sentence
 from ..templates import Templates
-from .dates import NoteDates, note_dates, sort_key
+from .dates import DatesCache, NoteDates, note_dates, sort_key
 from .generated import GeneratedPages
 
 #: Reading speed, words a minute (the common figure for prose on a screen).
@@ -115,7 +115,7 @@ class RecentSite(SiteFeature):
         options = RecentOptions(o.dates, o.reading_time, o.recent_page, o.recent_notes, o.feed,
                                 ctx.config.site_url or "", ctx.config.site_name,
                                 dates_plugin_enabled(ctx.config.plugins))
-        dates, found = note_dates(ctx.compiled, ctx.dates_cache)
+        dates, found = note_dates(ctx.compiled, ctx.kept.get(DatesCache))
         return cls(ctx.compiled, ctx.templates, ctx.read_text, dates, options, found)
 
     def __init__(self, compiled: Compiled, templates: Templates,

@@ -23,9 +23,9 @@ from mkdocs.structure.files import Files
 from ...builder.documents import page_path
 from ...compile.compiled import Compiled
 from ...ids import SrcPath
+from ...search_index import DirtyMerge, read_index
 from ..feature import Shown
 from ..generated_page import GeneratedPage
-from ..reader.search_index import DirtyMerge, read_index
 from ..templates import templates_stamp
 from . import pages as unread
 from .dependents import rewritten_notes
