@@ -20,8 +20,8 @@ from typing import Any
 
 import pytest
 import yaml
-from beliefbase.builder import Compiled
-from beliefbase.builder.compiler import Compiler
+from beliefbase.compile import Compiler
+from beliefbase.compile.compiled import Compiled
 from beliefbase.project import compile_options, load_config, load_project, plugin_config
 
 BASE_CONFIG: dict[str, Any] = {

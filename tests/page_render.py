@@ -6,8 +6,8 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 import markdown
-from beliefbase.builder.compiled import Compiled
 from beliefbase.codecs.markdown import note_text
+from beliefbase.compile.compiled import Compiled
 from beliefbase.ids import SrcPath
 from beliefbase.site.markdown.markdown_ext import EmbeddedLinks, WikiLinkExtension
 from beliefbase.site.render import PageRenderer

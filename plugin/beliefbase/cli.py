@@ -19,8 +19,8 @@ from . import diagnostics as diag
 from . import relink
 from .beliefs.cli import register as register_belief_commands
 from .builder import link_record
-from .builder.compiled import Compiled
 from .builder.links import written_form
+from .compile.compiled import Compiled
 from .entities.cli import register as register_entity_commands
 from .graph.emit import graph_json_text
 from .graph.events import diff_graphs, load_snapshot, save_snapshot
@@ -176,7 +176,6 @@ def sync(config_file: str | None, source_refs: bool, check: bool, diff: bool) ->
 
 
 def _graph(compiled: Compiled) -> Graph:
-    assert compiled.graph is not None  # Compiler.compile always builds it
     return compiled.graph
 
 

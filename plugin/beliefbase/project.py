@@ -9,10 +9,10 @@ from typing import TYPE_CHECKING, Any
 import pathspec
 from markdown.extensions.toc import slugify as toc_slugify
 
-from .beliefs.dates import build_date
-from .builder import Compiled, CompileOptions, SourceFile, discover
-from .builder.belief_step import page_facts as page_facts  # for the belief commands
-from .builder.compiler import Compiler
+from .builder import CompileOptions, SourceFile, discover
+from .compile import Compiler
+from .compile.beliefs import page_facts as page_facts  # for the belief commands
+from .compile.compiled import Compiled
 from .config import BeliefbaseConfig
 from .obsidian import FOLDER as OBSIDIAN_FOLDER
 from .obsidian import ObsidianSettings, read_settings
@@ -224,6 +224,6 @@ def belief_context(config_file: str | Path | None = None) -> Any:
         cache_dir=cache_dir(config),
         pages=page_facts(compiled),
         sidecars=tuple(s.abs_path for s in compiled.sidecars),
-        today=compiled.beliefs.today if compiled.beliefs is not None else build_date(),
+        today=compiled.beliefs.today,
         verified=compiled.beliefs,
     )

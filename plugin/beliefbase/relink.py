@@ -23,13 +23,13 @@ from dataclasses import dataclass
 from urllib.parse import quote, unquote
 
 from .builder import link_record
-from .builder.compiled import Compiled
 from .builder.documents import Document
 from .builder.link_record import LinkRecord
 from .codecs import frontmatter as fm
 from .codecs.grammar import split_wikilink
 from .codecs.markdown import LINK_PATTERN
 from .codecs.model import LinkRef
+from .compile.compiled import Compiled
 from .ids import SrcPath, bref
 from .writeback import EditError
 

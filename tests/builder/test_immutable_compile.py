@@ -18,10 +18,10 @@ from typing import Any
 
 import pytest
 import yaml
-from beliefbase.builder import Compiled
-from beliefbase.builder.compiler import Compiler
 from beliefbase.builder.options import CompileOptions
 from beliefbase.builder.suggest import Suggester
+from beliefbase.compile import Compiler
+from beliefbase.compile.compiled import Compiled
 from beliefbase.frozen import MAX_DEPTH, FrozenDict, freeze, thaw
 from beliefbase.project import load_project
 

@@ -9,7 +9,7 @@ from html.parser import HTMLParser
 import markdown
 from beliefbase.codecs.entity_syntax import render_text, tag_text
 from beliefbase.entities.index import build_index, note_of
-from beliefbase.site.markdown.entity_overlay import EntityOverlayExtension
+from beliefbase.site.markdown.entity_overlay import EntityOverlay, EntityOverlayExtension
 from beliefbase.site.templates import Templates
 from hypothesis import given, settings
 from hypothesis import strategies as st
@@ -185,11 +185,8 @@ def test_visible_text_is_the_render_text(pieces: list[tuple[str, str]], lead: st
         source += " | x |"
     index, _ = build_index([note_of("a.md", "#Smaug:PLACE #[Mount Doom]:PLACE #Cory:PERSON\n"),
                             note_of("b.md", source)])
-    ext = EntityOverlayExtension()
-    ext.overlay.index = index
-    ext.overlay.templates = Templates()
-    ext.overlay.url_of = lambda slug: f"entities/{slug}/"
-    ext.overlay.page_url = lambda: "b/"
+    ext = EntityOverlayExtension(EntityOverlay(index, Templates(),
+                                               lambda slug: f"entities/{slug}/", _PageB()))
     shown = markdown.Markdown(extensions=[ext, "tables"]).convert(source)
     plain = markdown.Markdown(extensions=["tables"]).convert(render_text(source))
     assert visible(shown) == visible(plain)
@@ -213,3 +210,13 @@ def test_a_note_tags_at_most_100_entities(project: Project) -> None:
     assert len(pages) == 100 and "name099" in pages and "name100" not in pages
     text = re.sub(r"<[^>]+>", "", result.article("list/"))
     assert "Name099 #Name100:THING" in text and "#Name099" not in text
+
+
+class _PageB:
+    """The page ``b/`` is being rendered, from Markdown that is no note's own."""
+
+    def page_url(self) -> str | None:
+        return "b/"
+
+    def page_path(self) -> None:
+        return None

@@ -35,7 +35,7 @@ def wheel(tmp_path_factory: pytest.TempPathFactory) -> Path:
 def test_wheel_contains_theme_and_packages(wheel: Path) -> None:
     names = zipfile.ZipFile(wheel).namelist()
     for expected in ("beliefbase/theme/embed.html", "beliefbase/theme/backlinks.html",
-                     "beliefbase/theme/assets/beliefbase.css", "beliefbase/builder/compiler.py",
+                     "beliefbase/theme/assets/beliefbase.css", "beliefbase/compile/compiler.py",
                      "beliefbase/beliefs/schema.json", "beliefbase/py.typed"):
         assert expected in names
     packages = {p.parent.relative_to(ROOT / "plugin").as_posix().replace("/", ".")

@@ -9,7 +9,7 @@ the targets of what changed get their list made again.
 
 from __future__ import annotations
 
-from beliefbase.builder.compiler import Compiler
+from beliefbase.compile import Compiler
 from beliefbase.site.reader.mentions import MentionCache, find_mentions
 from beliefbase.site.serve.dependents import changed_mentions
 from hypothesis import given, settings

@@ -15,7 +15,7 @@ retitling, aliasing, renaming or deleting beta moves the anchor that
 
 from __future__ import annotations
 
-from beliefbase.builder.compiler import Compiler
+from beliefbase.compile import Compiler
 from hypothesis import given, settings
 from hypothesis import strategies as st
 

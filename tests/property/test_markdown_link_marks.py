@@ -18,8 +18,8 @@ import shutil
 import tempfile
 from pathlib import Path
 
-from beliefbase.builder.compiled import Compiled
 from beliefbase.codecs.grammar import LINK_MARK
+from beliefbase.compile.compiled import Compiled
 from beliefbase.ids import SrcPath
 from hypothesis import HealthCheck, assume, given, settings
 from hypothesis import strategies as st

@@ -9,7 +9,7 @@ import copy
 import json
 from typing import Any
 
-from beliefbase.site.reader.search_index import DirtyMerge, EntryTexts, merged_and_escaped_entries
+from beliefbase.search_index import DirtyMerge, EntryTexts, merged_and_escaped_entries
 from hypothesis import given, settings
 from hypothesis import strategies as st
 

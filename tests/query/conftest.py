@@ -6,7 +6,6 @@ from collections.abc import Iterator
 
 import pytest
 from beliefbase.query.run import QueryEngine
-from beliefbase.query.source import graph_of
 
 from tests.conftest import Project
 
@@ -61,4 +60,4 @@ def write_vault(project: Project, extra: dict[str, str] | None = None) -> None:
 @pytest.fixture
 def engine(project: Project) -> Iterator[QueryEngine]:
     write_vault(project)
-    yield QueryEngine(graph_of(project.compile()))
+    yield QueryEngine(project.compile().graph)

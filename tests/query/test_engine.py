@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import pytest
 from beliefbase.query.run import QueryEngine
-from beliefbase.query.source import graph_of
 
 from tests.conftest import Project
 
@@ -122,7 +121,7 @@ def test_identical_queries_run_once(engine: QueryEngine) -> None:
 
 def test_no_query_loads_nothing(project: Project) -> None:
     write_vault(project)
-    engine = QueryEngine(graph_of(project.compile()))
+    engine = QueryEngine(project.compile().graph)
     assert engine._loaded is None  # a build without queries pays nothing
 
 
@@ -139,7 +138,7 @@ def test_engine_errors_are_results(engine: QueryEngine, text: str, message: str)
 
 def test_row_limit(project: Project) -> None:
     write_vault(project)
-    engine = QueryEngine(graph_of(project.compile()), max_rows=2)
+    engine = QueryEngine(project.compile().graph, max_rows=2)
     result = engine.run("MATCH (p:Project) RETURN p.title")
     assert result.error is not None and "query_max_rows" in result.error
     assert engine.run("MATCH (p:Project) RETURN p.title LIMIT 2").error is None
@@ -147,14 +146,14 @@ def test_row_limit(project: Project) -> None:
 
 def test_time_limit(project: Project) -> None:
     write_vault(project)
-    engine = QueryEngine(graph_of(project.compile()), timeout=0.05)
+    engine = QueryEngine(project.compile().graph, timeout=0.05)
     result = engine.run("UNWIND range(1, 5000) AS x UNWIND range(1, 5000) AS y RETURN sum(x * y)")
     assert result.error is not None and "query_timeout" in result.error
 
 
 def test_disagreeing_types_become_text_with_one_diagnostic(project: Project) -> None:
     write_vault(project, {"delta.md": "---\nschema: Project\npriority: high\n---\n# Delta\n"})
-    engine = QueryEngine(graph_of(project.compile()))
+    engine = QueryEngine(project.compile().graph)
     assert engine.loaded.labels["Project"]["priority"] == "STRING"
     found = engine.diagnostics
     assert [d.code for d in found] == ["query-property-type"]
@@ -167,7 +166,7 @@ def test_hostile_values_load_intact(project: Project) -> None:
     nasty = 'a, "quoted" \\ back, <script>alert(1)</script>'
     project.write("nasty.md", f"---\nschema: Odd\nnote: '{nasty}'\nlines: \"one\\ntwo\"\n"
                   "items: ['x,y', 'plain']\n---\n# It's \"odd\", really\n")
-    engine = QueryEngine(graph_of(project.compile()))
+    engine = QueryEngine(project.compile().graph)
     result = engine.run("MATCH (o:Odd) RETURN o.title, o.note, o.lines, o.items")
     assert result.error is None
     assert result.rows == (("It's \"odd\", really", nasty, "one\ntwo", '["x,y", "plain"]'),)

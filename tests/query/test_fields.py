@@ -8,7 +8,6 @@ import shutil
 from pathlib import Path
 
 from beliefbase.query.run import QueryEngine
-from beliefbase.query.source import graph_of
 from beliefbase.speedups import render_ahead
 
 from tests.conftest import Project, diagnostic_lines, differing
@@ -49,7 +48,7 @@ CLASHING = {
 
 def test_link_values_load_as_text_and_lists(project: Project) -> None:
     write_vault(project, LINKED)
-    engine = QueryEngine(graph_of(project.compile()))
+    engine = QueryEngine(project.compile().graph)
     result = engine.run("MATCH (p:Project {title: 'Delta'}) RETURN p.related, p.refs")
     assert result.rows == (("[[ada]]", ["[[beta]]", "[[gamma|the last, done]]", "[[Nobody]]"]),)
     assert engine.loaded.labels["Project"]["refs"] == "STRING[]"
@@ -101,7 +100,7 @@ def test_link_values_resolve_from_their_note(project: Project) -> None:
 
 def test_fields_named_like_built_in_properties(project: Project) -> None:
     write_vault(project, CLASHING)
-    engine = QueryEngine(graph_of(project.compile()))
+    engine = QueryEngine(project.compile().graph)
     result = engine.run("MATCH (p:Project) WHERE p.field_label IS NOT NULL "
                         "RETURN p.title, p.kind, p.field_label, p.field_kind, p.field_url, "
                         "p.url, p.field_path ORDER BY p.title")

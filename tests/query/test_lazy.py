@@ -7,7 +7,6 @@ import pytest
 from beliefbase.graph.model import Graph
 from beliefbase.query.reach import reach
 from beliefbase.query.run import QueryEngine
-from beliefbase.query.source import graph_of
 
 from tests.conftest import Project
 
@@ -83,7 +82,7 @@ CASES = [
 @pytest.fixture
 def graph(project: Project) -> Graph:
     write_vault(project, EXTRA)
-    return graph_of(project.compile())
+    return project.compile().graph
 
 
 def full_engine(graph: Graph) -> QueryEngine:

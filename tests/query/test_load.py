@@ -56,12 +56,11 @@ def test_none_and_empty_cells_stay_bare(tmp_path: Path) -> None:
 
 def test_hostile_values_through_the_engine(project: Project) -> None:
     from beliefbase.query.run import QueryEngine
-    from beliefbase.query.source import graph_of
 
     project.write("a.md", '---\nschema: Odd\nnote: ""\nother: "x, \\"y\\"\\r\\nz"\n---\n'
                   "# A, \"quoted\"\n[[b|shown, \"here\"]]\n")
     project.write("b.md", "---\nschema: Odd\nnote: plain\n---\n# B\n")
-    engine = QueryEngine(graph_of(project.compile()))
+    engine = QueryEngine(project.compile().graph)
     result = engine.run("MATCH (o:Odd) RETURN o.title, o.note, o.other ORDER BY o.title")
     assert result.error is None, result.error
     assert result.rows == (('A, "quoted"', None, 'x, "y"\r\nz'), ("B", "plain", None))

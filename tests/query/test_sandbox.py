@@ -7,7 +7,6 @@ from pathlib import Path
 import pytest
 from beliefbase.query.run import QueryEngine
 from beliefbase.query.sandbox import Refused, check, has_order_by
-from beliefbase.query.source import graph_of
 
 from tests.conftest import Project
 
@@ -57,7 +56,7 @@ def test_refused_before_the_engine(project: Project, tmp_path: Path, text: str) 
     outside.mkdir()
     (outside / "in.csv").write_text("bid\nx\n", encoding="utf-8")
     write_vault(project)
-    engine = QueryEngine(graph_of(project.compile()))
+    engine = QueryEngine(project.compile().graph)
     before = sorted(p for p in tmp_path.rglob("*"))
     text = text.replace("{outside}", str(outside))
     with pytest.raises(Refused):

@@ -176,6 +176,7 @@ def test_graph_view_text_is_the_json_of_graph_view_json_through_rebuilds(kb: Any
     depends on changed, the last edge list; it must stay exactly the JSON of the
     plain computation through every kind of edit, and the edge list must really
     be reused when only titles or lines changed."""
+    from beliefbase.compile.entity_graph import entity_parts
     from beliefbase.graph.build import GraphBuilder
     from beliefbase.graph.emit import dumps
     from beliefbase.graph.view import ViewKept, graph_view_text
@@ -212,7 +213,8 @@ def test_graph_view_text_is_the_json_of_graph_view_json_through_rebuilds(kb: Any
                 (kb.docs / path).unlink()
             else:
                 kb.write(path, text, dedent=False)
-        graph = builder.build(kb.compile(compiler))
+        compiled = kb.compile(compiler)
+        graph = builder.build(compiled, entity_parts(compiled, compiled.entities))
         before = kept.edges
         text = graph_view_text(graph, kept)
         reused.append(kept.edges is before)

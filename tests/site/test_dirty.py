@@ -175,6 +175,7 @@ def test_a_rebuild_stops_the_last_background_search_index(project) -> None:  # t
     that rebuild, which writes a newer index) and its own index is the right one."""
     import multiprocessing
 
+    from beliefbase.site.reader.reader import ReaderCache
     from mkdocs.commands.build import build
     from mkdocs.config import load_config
 
@@ -189,7 +190,7 @@ def test_a_rebuild_stops_the_last_background_search_index(project) -> None:  # t
         slow = multiprocessing.get_context("fork").Process(target=time.sleep, args=(60,),
                                                             daemon=True)
         slow.start()
-        plugin.build.state.reader_cache.pending = slow  # as if the last index were being built
+        plugin.build.state.kept.get(ReaderCache).pending = slow  # as if the last index were being built
         alive_during_rebuild = []
         on_files = plugin.on_files
 
@@ -202,7 +203,7 @@ def test_a_rebuild_stops_the_last_background_search_index(project) -> None:  # t
         project.write("b.md", "# Beta Renamed\n\nText.\n", dedent=False)
         build(load_config(str(project.root / "mkdocs.yml")), dirty=True)
         assert alive_during_rebuild == [False]  # stopped as the rebuild began
-        assert plugin.build.state.reader_cache.pending is not slow
+        assert plugin.build.state.kept.get(ReaderCache).pending is not slow
     finally:
         config.plugins.on_shutdown()  # waits for the rebuild's own index
     index = (project.root / "site" / "_beliefbase" / "search-index.json").read_text(

@@ -76,7 +76,7 @@ def test_a_missing_note_is_still_unresolved(project: Project) -> None:
 def test_serve_tells_when_a_file_is_excluded_later(project: Project) -> None:
     """The compiler of ``mkdocs serve`` words the message again when the set of
     excluded files changes (a template added after the link was written)."""
-    from beliefbase.builder.compiler import Compiler
+    from beliefbase.compile import Compiler
     from beliefbase.project import load_project
 
     obsidian = project.docs / ".obsidian"

@@ -11,7 +11,7 @@ import shutil
 import time
 from pathlib import Path
 
-from beliefbase.builder.compiler import Compiler
+from beliefbase.compile import Compiler
 
 VAULT = {
     "index.md": "# Home\n\nSee [[alpha]], [[Beta Title]] and [[Gamma]].\n\n![[alpha#Part]]\n",

@@ -2,7 +2,7 @@
 
 The parse of a cold compile shares the notes with a worker process
 (``builder.parallel``); the text a worker decodes comes back with its parse
-(``compiler._parse_job_with_text``) into ``codecs.markdown.DECODED``, where the
+(``builder.parse.parse_many``) into the compile's ``Compiled.texts``, where the
 entities, the page, its embeds and the panels take it.  Every ``open`` of a note
 and every ``decode`` of one, in any process of the build, is logged here (the
 log is appended to with ``os.write``, which a forked worker shares).
@@ -18,7 +18,7 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
-import beliefbase.builder.compiler as compiler_module
+import beliefbase.builder.parse as compiler_module
 import beliefbase.codecs.markdown as codec
 import pytest
 

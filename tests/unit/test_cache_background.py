@@ -7,7 +7,7 @@ from pathlib import Path
 
 import pytest
 from beliefbase.builder.cache import BACKGROUND_THRESHOLD, CACHE_FILE, ParseCache
-from beliefbase.builder.compiler import parse_many
+from beliefbase.builder.parse import parse_many
 from beliefbase.ids import SrcPath
 
 DIGEST = "options-digest"

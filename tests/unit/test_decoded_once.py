@@ -10,7 +10,9 @@ from collections import Counter
 from typing import Any
 
 import pytest
-from beliefbase.codecs.markdown import DECODED, DecodedTexts, digest, parse_markdown
+from beliefbase.builder.parse import parse_many
+from beliefbase.builder.texts import DecodedTexts
+from beliefbase.codecs.markdown import digest
 from beliefbase.ids import SrcPath
 
 from ..conftest import Project
@@ -32,13 +34,14 @@ def test_kept_only_while_open_and_taken_once() -> None:
 
 def test_the_parse_keeps_the_text_it_decoded() -> None:
     data = "\ufeffA\r\nB %%hidden%% C\r\n".encode()
-    DECODED.open()
-    try:
-        parsed = parse_markdown(SrcPath("a.md"), data, "docs/a.md")
-        assert parsed.digest == digest(data)
-        assert DECODED.take(SrcPath("a.md"), parsed.digest) == "A\nB  C\n"
-    finally:
-        DECODED.close()
+    texts = DecodedTexts()
+    texts.open()
+    [parsed] = parse_many([(SrcPath("a.md"), "markdown", data, "docs/a.md")], 1, texts)
+    assert parsed.digest == digest(data)
+    assert texts.take(SrcPath("a.md"), parsed.digest) == "A\nB  C\n"
+    closed = DecodedTexts()  # a compile that keeps no texts (the command line)
+    parse_many([(SrcPath("a.md"), "markdown", data, "docs/a.md")], 1, closed)
+    assert closed.take(SrcPath("a.md"), parsed.digest) is None
 
 
 def test_a_build_reads_each_note_once(project: Project, monkeypatch: pytest.MonkeyPatch) -> None:

@@ -14,8 +14,8 @@ import dataclasses
 import re
 
 import pytest
-from beliefbase.builder.compiled import Compiled
 from beliefbase.codecs.grammar import LINK_MARK
+from beliefbase.compile.compiled import Compiled
 from beliefbase.ids import SrcPath
 
 from ..conftest import Project

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import pytest
 from beliefbase.builder import parallel
-from beliefbase.builder.compiler import Compiler
+from beliefbase.compile import Compiler
 from beliefbase.site.reader.mentions import SCAN_POOL_THRESHOLD, MentionCache, find_mentions
 
 from ..property.vault_edits import edited_vault

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from beliefbase.builder.compiler import POOL_THRESHOLD, parse_many
+from beliefbase.builder.parse import POOL_THRESHOLD, parse_many
 from beliefbase.ids import SrcPath
 
 

@@ -4,9 +4,9 @@ from __future__ import annotations
 
 import random
 
-from beliefbase.builder import Compiled
-from beliefbase.builder.compiler import Compiler
 from beliefbase.builder.resolve import Resolver, nearness
+from beliefbase.compile import Compiler
+from beliefbase.compile.compiled import Compiled
 
 
 def targets(compiled: Compiled, source: str) -> list[tuple[str, str, str | None, str | None]]:

@@ -5,7 +5,7 @@ from __future__ import annotations
 import json
 from typing import Any
 
-from beliefbase.site.reader.search_index import EntryTexts
+from beliefbase.search_index import EntryTexts
 
 CONFIG = {"lang": ["en"], "separator": "[\\s\\-]+", "pipeline": ["stemmer"],
           "fields": {"title": {"boost": 1000.0}}, "jieba_dict": None}

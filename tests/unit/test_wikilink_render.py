@@ -14,11 +14,11 @@ from collections.abc import Callable
 
 import markdown
 import pytest
-from beliefbase.builder.compiled import Compiled
 from beliefbase.builder.resolve import ResolvedLink
 from beliefbase.codecs.grammar import LINK_MARK
 from beliefbase.codecs.guards import MAX_INDENT, make_renderable
 from beliefbase.codecs.markdown import note_text
+from beliefbase.compile.compiled import Compiled
 from beliefbase.ids import SrcPath
 from beliefbase.site.markdown.markdown_ext import WikiLinkExtension
 from beliefbase.site.render import PageRenderer

@@ -20,7 +20,7 @@ from .context import RecordSet
 from .values import Date, FileRecord, Link, to_value
 
 if TYPE_CHECKING:
-    from ..builder.compiled import Compiled
+    from ..compile.compiled import Compiled
 
 #: path -> (created, modified), each a date, a datetime or None
 DatesOf = Callable[[str], tuple[Any, Any]]

@@ -37,12 +37,11 @@ from typing import Any
 
 import markdown
 
-from ..builder.compiled import Compiled
+from ..compile.compiled import Compiled
+from ..compile.schema import check_schemas
 from ..project import compile_project
 from ..query.load import load, prepare
 from ..query.reach import reach
-from ..query.schema import check_schemas
-from ..query.source import graph_of
 from ..site.markdown.query_embeds import QueryExtension, build_site, pages_with_queries
 from ..site.query_views import Views
 from ..site.render import Frame
@@ -75,7 +74,7 @@ DOCUMENTS = "MATCH (d) WHERE d.kind = 'Document' RETURN count(*)"
 def measure(size: int, work: Path, runs: int, first: bool = False) -> dict[str, Any]:
     vault = generate_vault(work / f"vault{size}", size)
     compiled = compile_project(vault / "mkdocs.yml")
-    graph = graph_of(compiled)
+    graph = compiled.graph
     loads, cpus, partial, documents, page_tables = [], [], [], [], []
     for _ in range(runs):
         start, cpu = time.perf_counter(), time.process_time()

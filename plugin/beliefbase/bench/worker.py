@@ -38,8 +38,8 @@ def _compiler_api() -> _Api:
     Raises ImportError while the compiler does not offer them; the task then
     reports ``"unavailable"`` instead of a time.
     """
-    from beliefbase.builder.compiler import Compiler
     from beliefbase.cli import load_project
+    from beliefbase.compile import Compiler
 
     try:  # the one compile (issue 17); older checkouts named it compile_from_config
         from beliefbase.cli import compile_project as compile_from_config

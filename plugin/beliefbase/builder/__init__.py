@@ -1,22 +1,20 @@
 """The builder: sources -> parsed -> identified -> indexed -> resolved -> checked.
 
-``builder.compiler.Compiler(options, cache_dir).compile(sources)`` returns a
-``Compiled``.  Nothing here imports MkDocs.  The compiler is not imported here: it
-runs the later stages (``graph``, ``entities``, ``beliefs``, ``query.schema``), which
-import this package's parts, so importing it here would make every one of them an
-import cycle when imported first.
+The driver that runs these stages and the later ones (``graph``, ``entities``,
+``beliefs``, the schema checks) is ``compile.Compiler``, above them all: nothing
+here imports a later stage.  Nothing here imports MkDocs.
 """
 
 from __future__ import annotations
 
-from .compiled import Compiled
+from .compiled import Linked
 from .options import COMPILER_VERSION, CompileOptions
 from .sources import SourceFile, discover, make_sources
 
 __all__ = [
     "COMPILER_VERSION",
     "CompileOptions",
-    "Compiled",
+    "Linked",
     "SourceFile",
     "discover",
     "make_sources",

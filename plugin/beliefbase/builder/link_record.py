@@ -38,7 +38,7 @@ from typing import Any
 
 from ..atomic import write_text
 from ..ids import SrcPath, parse_bid
-from .compiled import Compiled
+from .compiled import Linked
 from .documents import Document
 from .resolve import ResolvedLink
 
@@ -138,7 +138,7 @@ def link_key(rl_form: str, target: str) -> str | None:
     return None
 
 
-def record(compiled: Compiled, previous: LinkRecord | None) -> LinkRecord:
+def record(compiled: Linked, previous: LinkRecord | None) -> LinkRecord:
     """This compile's record, keeping what ``previous`` knew of links now broken."""
     docs = compiled.documents
     tracker = Tracker(previous, docs) if previous is not None else None
@@ -221,7 +221,7 @@ def save(cache_dir: Path, rec: LinkRecord) -> bool:
     return True
 
 
-def update(cache_dir: Path, compiled: Compiled) -> LinkRecord:
+def update(cache_dir: Path, compiled: Linked) -> LinkRecord:
     """Record ``compiled`` (merged with the record on disk) and write it."""
     rec = record(compiled, load(cache_dir))
     save(cache_dir, rec)

@@ -106,60 +106,15 @@ def digest(data: bytes) -> str:
     return hashlib.sha256(data).hexdigest()
 
 
-class DecodedTexts:
-    """Each note's text as ``parse_markdown`` decoded it, kept for the page render to
-    take (``SiteBuild.read_text``) instead of reading and decoding the file again.
-
-    Keyed by path and digest: the render takes exactly the text the compile parsed.
-    Kept only while a build has it open (the CLI and the tests keep nothing), and
-    each text only until it is taken or the build's pages are rendered (``close``).
-    A note parsed in a worker process (``builder.parallel``) comes back with the
-    text the worker decoded (``compiler.parse_many``).  One the parse cache knew by
-    its content (read to hash it, a new modification time) is decoded by
-    ``Compiler._parse``; one it knew by modification time and size was not read:
-    the render reads it, once.
-    """
-
-    __slots__ = ("_texts",)
-
-    def __init__(self) -> None:
-        self._texts: dict[tuple[SrcPath, str], str] | None = None
-
-    def open(self) -> None:
-        """Keep what the parses of this process decode from now on."""
-        self._texts = {}
-
-    def close(self) -> None:
-        """Keep nothing more; drop what nobody took."""
-        self._texts = None
-
-    @property
-    def keeping(self) -> bool:
-        """Is a build keeping texts (``open``)?"""
-        return self._texts is not None
-
-    def keep(self, path: SrcPath, sha: str, text: str) -> None:
-        if self._texts is not None:
-            self._texts[(path, sha)] = text
-
-    def peek(self, path: SrcPath, sha: str) -> str | None:
-        """The text kept for this version of ``path``, left for the render to take."""
-        return self._texts.get((path, sha)) if self._texts else None
-
-    def take(self, path: SrcPath, sha: str) -> str | None:
-        """The text kept for this version of ``path`` (once), else None."""
-        return self._texts.pop((path, sha), None) if self._texts else None
-
-
-#: The one handoff of decoded note texts from the parse to the render (per process).
-DECODED = DecodedTexts()
-
-
 def parse_markdown(path: SrcPath, data: bytes, display: str) -> ParsedDoc:
     """Parse one note.  ``display`` is the path diagnostics print (``docs/a.md``)."""
+    return parse_markdown_text(path, data, display)[0]
+
+
+def parse_markdown_text(path: SrcPath, data: bytes, display: str) -> tuple[ParsedDoc, str]:
+    """``parse_markdown``, and the note's text as it decoded it (``note_text``)."""
     text, utf8 = note_text(data)
     sha = digest(data)
-    DECODED.keep(path, sha, text)
     found: list[diag.Diagnostic] = []
     if not utf8:
         line, col = _first_bad_byte(data)
@@ -190,7 +145,7 @@ def parse_markdown(path: SrcPath, data: bytes, display: str) -> ParsedDoc:
             f"limit is {MAX_EMPHASIS} levels); the paragraph is shown as plain text. Close "
             "the * or _ runs, or escape them as \\*",
         ))
-    return _scan(path, sha, body, first_line, front, found, display)
+    return _scan(path, sha, body, first_line, front, found, display), text
 
 
 def _scan(

@@ -15,19 +15,31 @@ import hashlib
 import math
 import re
 from collections.abc import Callable, Mapping
-from typing import TYPE_CHECKING, Any
+from typing import Any, Protocol
 
 import regex
 
 from ..frozen import FrozenDict
+from .arithmetic import binary_op
 from .dates import date_only, format_date, format_duration, parse_duration, parse_iso
 from .dates import parse_with_format as parse_date_format
 from .errors import DataviewError
 from .text import to_text
 from .values import Duration, ExternalLink, Lambda, Link, compare, sort_key, truthy, type_name
 
-if TYPE_CHECKING:
-    from .evaluate import Evaluator
+
+class Evaluator(Protocol):
+    """What a function may ask of the evaluator calling it (``evaluate.Evaluator``)."""
+
+    now: dt.datetime
+    page_of: Callable[[Link], Mapping[str, Any] | None]
+    normalize_link: Callable[[Link], Link]
+
+    def call_lambda(self, fn: Any, args: tuple[Any, ...],
+                    where: tuple[int, int] = (0, 0)) -> Any: ...
+
+    def index(self, obj: Any, key: Any) -> Any: ...
+
 
 Func = Callable[["Evaluator", tuple[Any, ...]], Any]
 FUNCTIONS: dict[str, Func] = {}
@@ -237,8 +249,6 @@ def _max(ev: Evaluator, a: tuple[Any, ...]) -> Any:
 
 
 def _fold(op: str, values: tuple[Any, ...]) -> Any:
-    from .evaluate import binary_op
-
     if not values:
         return None
     acc = values[0]
@@ -285,8 +295,6 @@ def _reduce(ev: Evaluator, a: tuple[Any, ...]) -> Any:
 
 @_register("average", arity=(1, 1))
 def _average(ev: Evaluator, a: tuple[Any, ...]) -> Any:
-    from .evaluate import binary_op
-
     if a[0] is None:
         return None
     values = _seq(a[0], "average")

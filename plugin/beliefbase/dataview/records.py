@@ -22,7 +22,7 @@ from .items import ListItem, extract_items
 from .values import freeze_value
 
 if TYPE_CHECKING:
-    from ..builder.compiled import Compiled
+    from ..compile.compiled import Compiled
 
 _TAG_CHAR = r"[^\s#,.;:!?()\[\]{}\"'`|<>=*~\\]"
 # a tag has a letter somewhere (#123 is not a tag), as in Obsidian

@@ -13,12 +13,12 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from .. import diagnostics as diag
-from ..codecs.markdown import DECODED, note_text
+from ..codecs.markdown import note_text
 from ..ids import SrcPath, url_for_src
 from .index import EntityIndex, _Note, build_index, note_of
 
 if TYPE_CHECKING:
-    from ..builder import Compiled
+    from ..builder import Linked
 
 class EntityStage:
     """Makes each compile's ``EntityIndex``; kept by the ``Compiler`` across compiles."""
@@ -26,7 +26,7 @@ class EntityStage:
     def __init__(self) -> None:
         self._notes: dict[SrcPath, tuple[str, _Note]] = {}  # path -> (digest, its parse)
 
-    def run(self, compiled: Compiled) -> tuple[EntityIndex, list[diag.Diagnostic]]:
+    def run(self, compiled: Linked) -> tuple[EntityIndex, list[diag.Diagnostic]]:
         """The ``EntityIndex`` of ``compiled``'s published notes, and its diagnostics."""
         index, found, self._notes = _index(compiled, self._notes)
         return index, found
@@ -38,14 +38,7 @@ class EntityStage:
         self._notes = {}
 
 
-def compile_entities(compiled: Compiled) -> tuple[EntityIndex, list[diag.Diagnostic]]:
-    """The ``EntityIndex`` of a compile: the one it carries, else made now."""
-    if compiled.entities is not None:
-        return compiled.entities, []
-    return EntityStage().run(compiled)
-
-
-def _index(compiled: Compiled, known: dict[SrcPath, tuple[str, _Note]]
+def _index(compiled: Linked, known: dict[SrcPath, tuple[str, _Note]]
            ) -> tuple[EntityIndex, list[diag.Diagnostic], dict[SrcPath, tuple[str, _Note]]]:
     docs_dir = Path(compiled.options.docs_dir)
     notes: list[_Note] = []
@@ -56,7 +49,7 @@ def _index(compiled: Compiled, known: dict[SrcPath, tuple[str, _Note]]
         digest = doc.parsed.digest
         kept = known.get(path)
         if kept is None or kept[0] != digest:
-            text = DECODED.peek(path, digest)  # as the parse decoded it
+            text = compiled.texts.peek(path, digest)  # as the parse decoded it
             if text is None:
                 try:
                     text, _ok = note_text((docs_dir / path).read_bytes())
@@ -78,7 +71,7 @@ def index_src(root: str) -> SrcPath:
     return entity_src(root, "index")
 
 
-def entity_url(compiled: Compiled, slug: str) -> str:
+def entity_url(compiled: Linked, slug: str) -> str:
     """The site-relative URL of an entity's page."""
     options = compiled.options
     return url_for_src(entity_src(options.entities_page, slug), options.use_directory_urls)

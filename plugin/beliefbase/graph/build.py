@@ -1,4 +1,4 @@
-"""``Compiled`` -> ``Graph``: one node per published thing, one edge per relation.
+"""``Linked`` -> ``Graph``: one node per published thing, one edge per relation.
 
 Drafts contribute nothing: no node, no edge, not even a target of a link
 (links to drafts are unresolved links).
@@ -16,18 +16,21 @@ from __future__ import annotations
 
 import functools
 import posixpath
+from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
 
-from ..builder.compiled import Compiled
+from ..builder.compiled import Linked
 from ..builder.documents import Document, section_bid, section_of_line
 from ..builder.resolve import ResolvedLink
 from ..codecs.frontmatter import jsonable
-from ..entities.graph import MentionPart, entity_parts
 from ..frozen import FrozenDict, freeze
 from ..html_json import compact_json_for_html
-from ..ids import asset_url, provisional_bid, tag_page_src, url_for_src
+from ..ids import SrcPath, asset_url, provisional_bid, tag_page_src, url_for_src
 from .model import Edge, Graph, Node, WeightKind
+
+#: a note's Entity nodes and ``mentions`` edges (``compile/entity_graph.py``)
+MentionPart = tuple[tuple[Node, Edge], ...]
 
 #: Frontmatter keys the graph shows as node fields rather than properties.
 _OWN_FIELDS = {"title", "tags", "tag", "aliases", "alias", "schema", "bid", "draft", "publish"}
@@ -48,7 +51,7 @@ class DocPart:
     nodes: tuple[Node, ...] = ()  # the document, sections, blocks
     shared: tuple[Node, ...] = ()  # tags, assets, externals (deduplicated)
     edges: tuple[Edge, ...] = ()
-    entities: MentionPart = ()  # its Entity nodes and mentions edges (entities/graph.py)
+    entities: MentionPart = ()  # its Entity nodes and mentions edges
 
     # one encoding per list, its brackets cut off: the same text as the records
     # encoded one by one and joined, without an encoder call per record (hundreds
@@ -82,11 +85,11 @@ class GraphBuilder:
     def __init__(self) -> None:
         self._parts: dict[str, DocPart] = {}
 
-    def build(self, compiled: Compiled) -> Graph:
+    def build(self, compiled: Linked, mentions: Mapping[SrcPath, MentionPart]) -> Graph:
+        """The graph of ``compiled``; ``mentions``: each note's entity part."""
         parts: dict[str, DocPart] = {}
         seen: set[str] = set()
         duplicates = False
-        mentions = entity_parts(compiled)
         for path, doc in compiled.published.items():  # sorted by path
             if doc.bid in seen:
                 # a bid written twice (``duplicate-id``): the id is one node, the
@@ -117,7 +120,7 @@ class GraphBuilder:
         return Graph(graph.nodes, edges).frozen([parts[p] for p in sorted(parts)])
 
 
-def _without_dangling_edges(parts: dict[str, DocPart], compiled: Compiled) -> dict[str, DocPart]:
+def _without_dangling_edges(parts: dict[str, DocPart], compiled: Linked) -> dict[str, DocPart]:
     """The parts with no edge to a node that a duplicate bid left out (a section or
     block of the note that lost its id).  New parts, not the kept ones: the next
     build, with the duplicate gone, must see every edge again."""
@@ -133,11 +136,6 @@ def _without_dangling_edges(parts: dict[str, DocPart], compiled: Compiled) -> di
     return out
 
 
-def build_graph(compiled: Compiled) -> Graph:
-    """The graph of one compile (no reuse: the command line)."""
-    return GraphBuilder().build(compiled)
-
-
 def _json_value(value: Any) -> Any:
     """A frontmatter value as the graph keeps it: JSON, read-only all the way down."""
     if type(value) is str or type(value) is int or value is None:  # most values: as they are
@@ -147,7 +145,7 @@ def _json_value(value: Any) -> Any:
     return freeze(jsonable(value))
 
 
-def _document_part(compiled: Compiled, doc: Document, links: tuple[ResolvedLink, ...] | None,
+def _document_part(compiled: Linked, doc: Document, links: tuple[ResolvedLink, ...] | None,
                    ents: MentionPart = ()) -> DocPart:
     nodes: list[Node] = []
     shared: list[Node] = []
@@ -187,7 +185,7 @@ def _document_part(compiled: Compiled, doc: Document, links: tuple[ResolvedLink,
     return DocPart(doc, links, tuple(nodes), tuple(shared), tuple(edges), entities=ents)
 
 
-def _add_link(shared: list[Node], edges: list[Edge], compiled: Compiled, doc: Document,
+def _add_link(shared: list[Node], edges: list[Edge], compiled: Linked, doc: Document,
               resolution: ResolvedLink) -> None:
     link = resolution.link
     weight = WeightKind.PRAGMATIC if link.form == "meta" else WeightKind.EPISTEMIC

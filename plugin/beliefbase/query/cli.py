@@ -19,7 +19,6 @@ import click
 from ..project import compile_project, load_config, plugin_config
 from ..terminal import echo
 from .run import QueryEngine, QueryResult, is_node, json_default
-from .source import graph_of
 
 FORMATS = ("table", "json", "csv")
 
@@ -41,7 +40,7 @@ def query_command(cypher: str, fmt: str, config_file: Path | None) -> None:
     config = load_config(config_file)
     options = plugin_config(config)
     compiled = compile_project(config_file, use_cache=True)
-    engine = QueryEngine(graph_of(compiled), timeout=float(options.query_timeout),
+    engine = QueryEngine(compiled.graph, timeout=float(options.query_timeout),
                          max_rows=options.query_max_rows, display=compiled.options.display)
     result = engine.run(cypher)
     if result.error is not None:

@@ -9,7 +9,6 @@ called from here at the hooks where it starts and ends.
 
 from __future__ import annotations
 
-import functools
 import gc
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -26,38 +25,23 @@ from mkdocs.structure.pages import Page
 from .. import diagnostics as diag
 from .. import speedups
 from ..builder import make_sources
-from ..builder.compiler import Compiler
-from ..builder.documents import Document, page_path
-from ..codecs.markdown import DECODED
+from ..builder.documents import Document
+from ..compile import Compiler
 from ..config import BeliefbaseConfig
 from ..idle_gc import IdleCollector, freeze_at_exit
-from ..ids import SrcPath
 from ..obsidian import ObsidianSettings
 from ..project import classify, compile_options, prepare
-from .beliefs.pages import belief_options
-from .canvas import canvas_page_html  # issue 28: canvas pages
+from ..search_index import EntryTexts, fix_search_index, material_search
 from .escape import finalize
-from .generated_page import generated_page
+from .feature import Kept
 from .log import DiagnosticLog
 from .markdown.callouts import CalloutExtension
-from .markdown.entity_overlay import EntityOverlayExtension, highlight_signatures
-from .markdown.footnote_beliefs import FootnoteBeliefsExtension
-from .markdown.query_embeds import QueryExtension, build_site, pages_with_queries
-from .navigation import NavigationOptions, install_theme_overrides
-from .properties import dates_line_fields, properties_html  # issue 28: Properties block
-from .query_views import Views
-from .reader.dates import DatesCache
-from .reader.folders import FolderOptions
-from .reader.reader import ReaderCache, reader_options
-from .reader.recent import RecentOptions, dates_plugin_enabled
-from .reader.search_index import EntryTexts, fix_search_index, material_search
-from .reader.tags import TagOptions, material_tags_enabled, remove_outputs
+from .navigation import install_theme_overrides
+from .reader.reader import ReaderCache
 from .render_errors import advice, describe, missing_theme_files
-from .serve import pages as unread
-from .serve.dependents import changed_keys, rewritten_notes
 from .serve.dirty import Invalidation
 from .session import OUTPUT_DIR, SiteBuild
-from .templates import MemoryBytecodeCache, Templates, templates_stamp, theme_dir
+from .templates import MemoryBytecodeCache, Templates, theme_dir
 from .theme_defaults import default_palette, font_notice
 
 log = get_plugin_logger("beliefbase.plugin")
@@ -84,8 +68,7 @@ class ServeState:
     dirty: bool = False
     built: bool = False  # a build of this process finished (later ones are rebuilds)
     compiler: Compiler | None = None
-    reader_cache: ReaderCache = field(default_factory=ReaderCache)  # per-note reader work
-    dates_cache: DatesCache = field(default_factory=DatesCache)  # the vault's git history
+    kept: Kept = field(default_factory=Kept)  # the features' (reader, dates)
     theme_bytecode: MemoryBytecodeCache = field(default_factory=MemoryBytecodeCache)
     #: one Jinja environment for our templates (by override folder): each compiled once
     templates: tuple[Path | None, Templates] | None = None
@@ -93,17 +76,8 @@ class ServeState:
     diagnostic_texts: dict[diag.Diagnostic, str] = field(default_factory=dict)  # per line
     log: DiagnosticLog = field(default_factory=DiagnosticLog)  # a rebuild logs what changed
     search_texts: EntryTexts = field(default_factory=EntryTexts)  # theme's entries as JSON
+    #: --dirty: what the last build showed, and what this one re-renders
     invalidation: Invalidation = field(default_factory=Invalidation)
-    # what the last build showed, for --dirty: a page whose part changed is re-rendered
-    home_recent: tuple[Any, ...] | None = None  # the home page's list of recent notes
-    belief_pages: dict[SrcPath, str] | None = None  # belief panels
-    tag_dests: set[str] = field(default_factory=set)  # the tag pages written
-    folder_dests: set[str] = field(default_factory=set)  # the folder pages written
-    folder_shown: dict[SrcPath, str] | None = None  # each note's breadcrumbs, listing
-    entity_dests: set[str] = field(default_factory=set)  # the entity pages written
-    entity_shown: dict[SrcPath, str] | None = None  # each note's entity highlights
-    #: each note's digest and whether it shows a query's result (pages_with_queries)
-    query_hosts: dict[SrcPath, tuple[str, bool]] = field(default_factory=dict)
 
 
 class MkDocsBuild:
@@ -113,10 +87,7 @@ class MkDocsBuild:
         self.options = options
         self.state = ServeState()
         self.site: SiteBuild | None = None
-        self._wikilinks_at = 0  # where our wikilink extension goes in markdown_extensions
-        self.footnote_links = FootnoteBeliefsExtension()
-        self.entity_overlay = EntityOverlayExtension()  # SPEC §7 (entity_overlay.py)
-        self.queries = QueryExtension()  # {{query:…}}, ```query, Query pages (SPEC §8)
+        self._ours_at = 0  # where our extensions go in markdown_extensions
         self.obsidian = ObsidianSettings()  # the vault's .obsidian settings, read at on_config
         self.speedups: speedups.Speedups | None = None
         self.diagnostics: list[diag.Diagnostic] = []
@@ -145,7 +116,8 @@ class MkDocsBuild:
         state = self.state
         # a serve rebuild starts: the last one's search index, still being built
         # in the background, would only slow it down and be replaced
-        state.reader_cache.cancel()
+        if (reader := state.kept.made(ReaderCache)) is not None:
+            reader.cancel()
         if state.serving and state.dirty and state.built:
             state.idle_gc.rebuild_starts()
         # Markdown defaults first: MkDocs builds its Markdown from this list after
@@ -158,15 +130,13 @@ class MkDocsBuild:
             # `mkdocs build`: a child writes the parse cache while the build goes on
             # (waited for in on_post_build); serve writes it on exit instead
             state.compiler.background_save = not state.serving
+            # the notes' decoded texts, from the parse to the render (read once)
+            state.compiler.keep_texts = True
             state.theme_bytecode.directory = cache_dir.resolve() / "templates"
-        # our wikilink extension goes here once the compile has made its renderer
-        # (``files``): the extensions' order is as if it had been added now
-        self._wikilinks_at = len(config.markdown_extensions)
-        self.footnote_links = FootnoteBeliefsExtension()
-        self.entity_overlay = EntityOverlayExtension()
-        self.queries = QueryExtension()
-        config.markdown_extensions += [CalloutExtension(),
-                                       self.footnote_links, self.entity_overlay, self.queries]
+        # the extensions that need this build's compile go here once it is made
+        # (``files``: SiteBuild.add_markdown_extensions), in the order as if added now
+        self._ours_at = len(config.markdown_extensions)
+        config.markdown_extensions.append(CalloutExtension())
         for name in _ASSETS:
             target = config.extra_css if name.endswith(".css") else config.extra_javascript
             url = f"{OUTPUT_DIR}/{name}"
@@ -199,7 +169,6 @@ class MkDocsBuild:
         for file in dropped:
             files.remove(file)
         previous = state.compiler.previous
-        DECODED.open()  # the notes' decoded texts, from the parse to the render (read once)
         compiled = state.compiler.compile(make_sources(docs_dir, kept), excluded)
         if not state.serving and compiled.link_resolver is not None:
             compiled.link_resolver.suggester.release()  # no edit will need it again
@@ -214,30 +183,16 @@ class MkDocsBuild:
             # one environment for the whole serve: Jinja compiles each template once
             # and reloads it when its file changes
             state.templates = (override, Templates(override))
-        extensions = list(config.markdown_extensions)
+        extensions = list(config.markdown_extensions)  # the nested Markdown's
         self.site = site = SiteBuild(compiled, state.templates[1], extensions,
                                      dict(config.mdx_configs))
-        extensions.insert(self._wikilinks_at, site.extension)  # nested Markdown's too
-        config.markdown_extensions.insert(self._wikilinks_at, site.extension)
-        self.queries.site = build_site(
-            compiled, site.renderer, Views(docs_dir / options.views_dir, options.views),
-            self._query_error, float(options.query_timeout), options.query_max_rows)
         self.diagnostics = [*self.obsidian.diagnostics, *compiled.diagnostics]
         files = self._arrange_files(files, config)
-        self.diagnostics += site.add_beliefs(belief_options(config, options),
-                                             self.footnote_links, files, config)
-        self.diagnostics += site.add_reader(reader_options(config, options, state.serving),
-                                            state.reader_cache, files, config)
-        site.add_navigation(NavigationOptions(options.explorer, options.all_notes_page),
-                            files, config)
-        if options.explorer:
-            files.append(File.generated(config, f"{OUTPUT_DIR}/explorer.js",
-                                        abs_src_path=str(theme_dir() / "assets" / "explorer.js")))
-        self._add_tags_and_home(files, config)
-        self._add_entities(files, config)
-        self.diagnostics += site.add_recent(self._recent_options(config),
-                                            state.dates_cache, files, config)
-        self._add_folders(files, config)
+        self.diagnostics += site.add_features(options, config, files, serving=state.serving,
+                                              kept=state.kept,
+                                              report=self._query_error)
+        site.add_markdown_extensions(config.markdown_extensions, self._ours_at)
+        site.add_markdown_extensions(extensions, self._ours_at)
         # `mkdocs serve` also shows draft_docs pages, and published_files compiled them
         pages = files.documentation_pages(
             inclusion=InclusionLevel.is_in_serve if state.serving else InclusionLevel.is_included)
@@ -247,28 +202,9 @@ class MkDocsBuild:
         self._dest_uris |= {"sitemap.xml", "sitemap.xml.gz"}
         self.diagnostics += site.check_generated_pages(page_urls)
         if state.dirty:  # MkDocs re-renders only changed files: make it re-render dependents
-            state.invalidation.remember_search_index(Path(config.site_dir))
-            rewritten = rewritten_notes(previous, compiled) if previous is not None else {}
-            also = site.reader.mention_changes(rewritten) if site.reader else set()
-            beliefs = site.beliefs.page_signatures() if site.beliefs else {}
-            also |= changed_keys(state.belief_pages, beliefs)
-            also |= self._home_if_recent_changed()
-            also |= pages_with_queries(compiled, site.read_text, state.query_hosts)  # results
-            state.belief_pages = beliefs
-            folders = site.folders.signatures() if site.folders else {}
-            also |= changed_keys(state.folder_shown, folders)  # breadcrumbs, listings
-            state.folder_shown = folders
-            shown = highlight_signatures(self.entity_overlay.overlay.index)
-            also |= changed_keys(state.entity_shown, shown)  # entity highlights (SPEC §7)
-            state.entity_shown = shown
-            state.invalidation.invalidate(previous, compiled, files, config,
-                                          nav_in_every_page=not options.explorer, also=also,
-                                          read=site.read_text, rewritten=rewritten)
-            if state.serving:  # (a one-off `build --dirty` has no next build to compare)
-                custom_dir = getattr(config.theme, "custom_dir", None)
-                state.invalidation.keep_unchanged(  # tag, folder pages... not changed
-                    files, functools.partial(unread.shown, site), templates_stamp(custom_dir))
-            state.invalidation.live = page_urls
+            state.invalidation.files(previous, site, files, config, page_urls,
+                                     serving=state.serving,
+                                     nav_in_every_page=not options.explorer)
         else:
             state.invalidation.forget_pages()
         self.speedups.files(config, files, len(pages))
@@ -287,89 +223,18 @@ class MkDocsBuild:
         for file in list(files):
             if file.src_uri in drop or file.src_uri.startswith(views):
                 files.remove(file)
-        for doc in compiled.documents.values():
-            if doc.kind in ("toml", "canvas") and doc.published:  # issue 28: canvas pages
-                self._add_node_page(files, config, doc)
-        wanted = self.options.wanted_page.rstrip("/") + ".md"
-        if files.get_file_from_path(wanted) is None:
-            files.append(generated_page(config, wanted, "# Wanted notes\n",
-                                        InclusionLevel.NOT_IN_NAV))
-            self.site.wanted_src = wanted
         for name in _ASSETS:
             files.append(File.generated(config, f"{OUTPUT_DIR}/{name}",
                                         abs_src_path=str(theme_dir() / "assets" / name)))
         return files
-
-    def _add_tags_and_home(self, files: Files, config: MkDocsConfig) -> None:
-        assert self.site is not None
-        options = TagOptions(self.options.tags_page, material_tags_enabled(config.plugins))
-        for url in self.site.add_tags(options, files, config):
-            log.info(f"the site has its own page at {url}: no tag page is generated there")
-        dests = self.site.tags.dest_uris if self.site.tags is not None else set()
-        if self.state.dirty:  # the pages of tags no note carries any more
-            remove_outputs(Path(config.site_dir), self.state.tag_dests - dests)
-        self.state.tag_dests = dests
-        home = self.site.add_home(files, config)
-        if home is not None:
-            log.info(home)
-
-    def _add_entities(self, files: Files, config: MkDocsConfig) -> None:
-        """Entity pages and the overlay (SPEC §7); --dirty drops the pages of gone ones."""
-        assert self.site is not None
-        self.diagnostics += self.site.add_entities(self.entity_overlay.overlay, files, config)
-        dests = self.site.entities.dest_uris if self.site.entities is not None else set()
-        if self.state.dirty:
-            remove_outputs(Path(config.site_dir), self.state.entity_dests - dests)
-        self.state.entity_dests = dests
-
-    def _recent_options(self, config: MkDocsConfig) -> RecentOptions:
-        o = self.options
-        return RecentOptions(o.dates, o.reading_time, o.recent_page, o.recent_notes, o.feed,
-                             config.site_url or "", config.site_name,
-                             dates_plugin_enabled(config.plugins))
-
-    def _home_if_recent_changed(self) -> set[SrcPath]:
-        """The home note, when the recent notes it lists changed (--dirty)."""
-        recent = self.site.recent if self.site is not None else None
-        if recent is None:
-            return set()
-        before, self.state.home_recent = self.state.home_recent, recent.home_signature()
-        if before is None or before == self.state.home_recent:
-            return set()
-        return {d.path for d in recent.compiled.published.values() if recent.is_home(d)}
-
-    def _add_folders(self, files: Files, config: MkDocsConfig) -> None:
-        assert self.site is not None
-        options = FolderOptions(self.options.folder_pages, self.options.breadcrumbs)
-        self.site.add_folders(options, files, config)
-        dests = self.site.folders.dest_uris if self.site.folders is not None else set()
-        if self.state.dirty:  # the pages of folders that hold no note any more
-            remove_outputs(Path(config.site_dir), self.state.folder_dests - dests)
-        self.state.folder_dests = dests
-
-    def _add_node_page(self, files: Files, config: MkDocsConfig, doc: Document) -> None:
-        assert self.site is not None
-        static = files.get_file_from_path(doc.path)
-        if static is not None:
-            files.remove(static)
-        page_src = page_path(doc.parsed)  # X.toml -> X.md, Board.canvas -> Board.canvas.md
-        if files.get_file_from_path(page_src) is not None:
-            self.diagnostics.append(diag.make(
-                "page-conflict", self.site.compiled.options.display(doc.path), 1, 1,
-                f"{page_src} already exists, so this node gets no page of its own; "
-                "rename one of them"))
-            return
-        files.append(generated_page(config, page_src))
 
     def nav(self, config: MkDocsConfig, files: Files, nav: Any) -> None:
         """MkDocs' page loop starts next."""
         assert self.speedups is not None
         self._compile_outputs_written = False
         if self.state.dirty and self.site is not None:
-            if not self.options.explorer:  # Material's navigation is in every page
-                self.state.invalidation.follow_navigation(
-                    files, unread.navigation_signature(self.site, nav))
-            unread.title_unread_pages(self.site, files)
+            self.state.invalidation.nav(self.site, files, nav,
+                                        nav_in_every_page=not self.options.explorer)
         steps = () if self.site is None else self.site.compile_output_steps(
             Path(config.site_dir), config.use_directory_urls, self._dest_uris)
         self.speedups.nav(config, files, steps)
@@ -428,23 +293,14 @@ class MkDocsBuild:
         doc = self.doc(page)
         if doc is None:
             return html
-        if doc.kind == "toml":
-            html += self.site.node_content(doc)
-        if doc.kind == "canvas":  # issue 28: a canvas's page is its board (site/canvas.py)
-            html += canvas_page_html(self.site.renderer, doc, page.url)
-        if self.options.properties:  # issue 28: the Properties block (site/properties.py)
-            html = properties_html(self.site.compiled, self.site.templates, doc, html, page.url,
-                                   dates_line_fields(self.site.recent))
         return self.site.page_top(doc, html, page.url)
 
     def page_context(self, context: dict[str, Any], page: Page) -> dict[str, Any]:
         doc = self.doc(page)
         if doc is not None and self.site is not None and page.content is not None:
-            page.content += self.site.panels_after(doc, page.url, self.options.backlinks)
+            page.content += self.site.panels_after(doc, page.url)
         if self.site is not None:
-            context.update(self.site.nav_context(doc))
-            if self.site.tags is not None and self.site.tags.options.material_tags:
-                self.site.tags.material_links(context)  # after Material's tags plugin
+            self.site.page_context(context, doc)
         if self.options.explorer:
             # A knowledge base has no reading order; without previous/next links a
             # page shows nothing of its neighbours in the file list, so a --dirty
@@ -482,7 +338,7 @@ class MkDocsBuild:
             pages = [(doc, file.page.url) for file in files.documentation_pages()
                      if file.page is not None and file.page.content is not None
                      and (doc := site.by_page.get(file.src_uri)) is not None]
-            site.make_panels_ahead(pages, self.options.backlinks)
+            site.make_panels_ahead(pages)
         return env
 
     def post_page(self, output: str, page: Page) -> str:
@@ -490,9 +346,9 @@ class MkDocsBuild:
             # MkDocs keeps every page's HTML until the build ends, all of it in memory
             # at once; with only plugins known not to read it later, let it go now
             page.content = ""  # not None: Page.title would fall back to the Markdown
-        if self.site is not None and self.site.recent is not None:
+        if self.site is not None:
             # the feed's <link> in the head, whatever the theme (no template override)
-            link = self.site.recent.head_link(page.url)
+            link = self.site.head(page.url)
             end = output.find("</head>") if link else -1
             if end >= 0:
                 output = output[:end] + link + output[end:]
@@ -504,10 +360,9 @@ class MkDocsBuild:
         """First in on_post_build, before the search plugin writes its index."""
         if self.speedups is not None:
             if self.speedups.pages_taken_ahead() and self.site is not None \
-                    and self.queries.site is not None:
+                    and self.site.queries is not None:
                 # query-errors of the pages the worker converted (query_embeds.py)
-                self.diagnostics += self.queries.site.unrendered_diagnostics(
-                    self.site.read_text)
+                self.diagnostics += self.site.queries.unrendered_diagnostics()
             self.speedups.pages_done()
         if self.state.compiler is not None:
             self.state.compiler.cache.wait()  # the build's parse cache is on disk when it ends
@@ -516,8 +371,6 @@ class MkDocsBuild:
                 # previews.json is written after the texts go: its paragraphs now
                 self.site.reader.keep_paragraphs()
             self.site.release_page_caches()
-        if self.queries.site is not None:
-            self.queries.site.release()  # every page is converted: no query runs after
 
     def write_outputs(self, config: MkDocsConfig) -> None:
         """Last in on_post_build, after the search plugin wrote its index."""
@@ -556,7 +409,8 @@ class MkDocsBuild:
             self.speedups.close()
         self.state.idle_gc.stop()
         speedups.uninstall()
-        self.state.reader_cache.wait()
+        if (reader := self.state.kept.made(ReaderCache)) is not None:
+            reader.wait()
         if self.state.compiler is not None:
             self.state.compiler.cache.save()  # waits for a background save first
             self.state.compiler.save_link_record()

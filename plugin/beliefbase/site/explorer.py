@@ -20,8 +20,8 @@ import posixpath
 from dataclasses import dataclass, field
 from typing import Any
 
-from ..builder.compiled import Compiled
 from ..builder.documents import Document, page_path
+from ..compile.compiled import Compiled
 from ..ids import is_index_name, normalize_name
 
 EXPLORER_JSON = "explorer.json"

@@ -13,11 +13,12 @@ from typing import Any
 
 from mkdocs.utils import get_relative_url
 
-from ..builder.compiled import Compiled
 from ..builder.documents import Document
 from ..builder.resolve import ResolvedLink
 from ..codecs.inline import WikiText, plain_text, snippet_parts
+from ..compile.compiled import Compiled
 from ..ids import SrcPath, normalize_name
+from .feature import FeatureContext, SiteFeature
 from .templates import Templates
 
 # list markers, quote markers and heading hashes at the start of a snippet
@@ -27,8 +28,16 @@ _LINE_MARKUP = re.compile(r"^\s*(?:[-*+]\s+|\d{1,9}[.)]\s+|>\s*|#{1,6}\s+)+")
 _QUOTE_MARKUP = re.compile(r"(?:(?<=\s)>+(?=\s)|\[![\w-]+\][+-]?)\s*")
 
 
-class Panels:
-    """Renders panels for the pages of one build (caches per-source lookups)."""
+class Panels(SiteFeature):
+    """The "Linked from" panel of the pages of one build (caches per-source lookups)."""
+
+    name = "backlinks"
+    panel_rank = 30
+    panel_ahead = True
+
+    @classmethod
+    def make(cls, ctx: FeatureContext) -> Panels | None:
+        return cls(ctx.compiled, ctx.templates) if ctx.options.backlinks else None
 
     def __init__(self, compiled: Compiled, templates: Templates) -> None:
         self.compiled = compiled
@@ -37,6 +46,9 @@ class Panels:
 
     def release(self) -> None:
         self._wikitexts.clear()
+
+    def panel(self, doc: Document, page_url: str) -> str:
+        return self.backlinks(doc, page_url)
 
     def backlinks(self, doc: Document, page_url: str) -> str:
         """The "Linked from" panel of ``doc``: each linking page with its sentences."""

@@ -19,12 +19,12 @@ import re
 from collections.abc import Callable
 from typing import Any
 
-from ..builder.compiled import Compiled
 from ..builder.documents import Document
 from ..codecs.entity_syntax import render_text
 from ..codecs.grammar import BLOCK_ID_AT_END as _BLOCK_ID  # a `` ^id`` ending a line
 from ..codecs.inline import WikiText, plain_text
 from ..codecs.mask import mask
+from ..compile.compiled import Compiled
 from .escape import json_for_html
 
 PREVIEWS_JSON = "previews.json"

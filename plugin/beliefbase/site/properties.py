@@ -23,12 +23,13 @@ from urllib.parse import quote
 
 from mkdocs.utils import get_relative_url
 
-from ..builder.compiled import Compiled
 from ..builder.documents import Document
 from ..builder.resolve import ResolvedLink
 from ..builder.wikitext import link_text, unresolved_text
 from ..codecs.grammar import split_wikilink
+from ..compile.compiled import Compiled
 from ..ids import asset_url
+from .feature import FeatureContext, SiteFeature
 from .reader.dates import CREATED_KEYS, MODIFIED_KEYS
 from .templates import Templates
 
@@ -54,21 +55,26 @@ MAX_TEXT = 2000
 _FRAGMENT_SAFE = "^-_.~!$&()*+,;=:@"  # as render.py's hrefs
 _URL = re.compile(r"^(?:https?|mailto):\S+$", re.IGNORECASE)
 _WIKILINK = re.compile(r"^\[\[([^\[\]]+)\]\]$")
-_H1_END = re.compile(r"\s*<h1[^>]*>.*?</h1>\s*", re.DOTALL)
 
 
-def properties_html(compiled: Compiled, templates: Templates, doc: Document, html: str,
-                    page_url: str, left_out: frozenset[str] = frozenset()) -> str:
-    """``html`` (a note's page) with its Properties block under its title (or first).
+class PropertiesBlock(SiteFeature):
+    """The Properties block under a note's title, after the other rows (dates,
+    aliases, tags); none when the plugin option ``properties`` is off."""
 
-    Unchanged when the note has nothing to show or says ``properties: false``.
-    ``left_out``: fields another line of the page shows (``dates_line_fields``).
-    """
-    block = properties_block(compiled, templates, doc, page_url, left_out)
-    if not block:
-        return html
-    m = _H1_END.match(html)
-    return html[: m.end()] + block + html[m.end():] if m else block + html
+    name = "properties"
+    row_rank = 90
+
+    @classmethod
+    def make(cls, ctx: FeatureContext) -> PropertiesBlock | None:
+        return cls(ctx) if ctx.options.properties else None
+
+    def __init__(self, ctx: FeatureContext) -> None:
+        self.ctx = ctx
+
+    def title_row(self, doc: Document, page_url: str) -> str:
+        left_out = dates_line_fields(self.ctx.feature("recent"))
+        return properties_block(self.ctx.compiled, self.ctx.templates, doc, page_url,
+                                left_out)
 
 
 def dates_line_fields(recent: RecentSite | None) -> frozenset[str]:

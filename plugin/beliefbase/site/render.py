@@ -16,7 +16,7 @@ from __future__ import annotations
 
 import functools
 import posixpath
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from itertools import accumulate
 from urllib.parse import quote, unquote
@@ -26,7 +26,6 @@ from markdown.util import AtomicString
 from markupsafe import Markup
 from mkdocs.utils import get_relative_url
 
-from ..builder.compiled import Compiled
 from ..builder.documents import DRAWING_SUFFIX, Document, page_path
 from ..builder.embeds import Budget, Chain, blocked, unit_of
 from ..builder.resolve import ResolvedLink
@@ -35,8 +34,8 @@ from ..codecs.grammar import LINK as _LINK
 from ..codecs.grammar import LINK_MARK, LINK_MARK_COUNT, link_mark, mark_index, split_wikilink
 from ..codecs.grammar import SCHEME as _SCHEME
 from ..codecs.model import LinkRef
+from ..compile.compiled import Compiled
 from ..ids import SrcPath, asset_url, join_src, relative_segments, url_for_src
-from .canvas import canvas_embed_html  # issue 28
 from .templates import Templates
 
 #: The first link mark: a text without characters this high holds none (``max`` is C).
@@ -70,6 +69,10 @@ class Frame:
         return bool(self.chain)
 
 
+#: renders ``![[...]]`` of a document of its kind: (renderer, the link, the target)
+Embedder = Callable[["PageRenderer", ResolvedLink, Document], str]
+
+
 class PageRenderer:
     """Answers "what does this wikilink/embed render as?" for the current frame."""
 
@@ -79,6 +82,8 @@ class PageRenderer:
         templates: Templates,
         read_text: Callable[[SrcPath], str],
         render_markdown: Callable[[str, int], str],
+        tag_page: Callable[[str], SrcPath | None] | None = None,
+        embedders: Mapping[str, Embedder] | None = None,
     ) -> None:
         self.compiled = compiled
         self.templates = templates
@@ -86,8 +91,11 @@ class PageRenderer:
         self.render_markdown = render_markdown  # (markdown, depth) -> html
         self.frames: list[Frame] = []
         self.budget = Budget()
-        #: tag -> the source path of its page, None if it has none (set by the tag pages)
-        self.tag_page: Callable[[str], SrcPath | None] | None = None
+        #: tag -> the source path of its page, None if it has none (the tag pages')
+        self.tag_page = tag_page
+        #: document kind -> what ``![[...]]`` of such a document shows (a canvas's
+        #: board: ``canvas.py``); a kind without one is transcluded as a note
+        self.embedders = dict(embedders or {})
 
     # -- frames ------------------------------------------------------------------------
 
@@ -105,6 +113,15 @@ class PageRenderer:
     @property
     def frame(self) -> Frame | None:
         return self.frames[-1] if self.frames else None
+
+    def page_url(self) -> str | None:
+        """The URL of the page being rendered (an embed's HTML ends up there too)."""
+        frame = self.frame
+        return frame.host_url if frame is not None else None
+
+    def page_path(self) -> SrcPath | None:
+        """The note being rendered, when the Markdown is its own (not an embed's)."""
+        return self.frames[0].doc.path if len(self.frames) == 1 else None
 
     # -- links -------------------------------------------------------------------------
 
@@ -341,8 +358,9 @@ class PageRenderer:
         frame = self.frame
         assert frame is not None
         target = self.compiled.documents[resolution.target]
-        if target.kind == "canvas":  # issue 28: ![[Board.canvas]] shows the board
-            return canvas_embed_html(self, resolution, target)
+        embedder = self.embedders.get(target.kind)
+        if embedder is not None:
+            return embedder(self, resolution, target)
         unit = unit_of(target, resolution.anchor)
         chain = (*frame.chain, (frame.doc.path, resolution.link.line))
         if blocked(unit, chain, self.compiled.options.embed_depth) or not self.budget.take(unit):

@@ -14,11 +14,12 @@ import hashlib
 import json
 import os
 import posixpath
+import re
 from collections.abc import Callable
 from collections.abc import Set as AbstractSet
 from functools import lru_cache
 from pathlib import Path
-from typing import Any
+from typing import Any, cast
 
 import markdown
 from markupsafe import Markup
@@ -27,41 +28,35 @@ from mkdocs.structure.files import Files
 from mkdocs.utils import get_relative_url
 
 from .. import diagnostics as diag
-from ..builder.compiled import Compiled
 from ..builder.documents import Document, page_path
-from ..codecs.frontmatter import jsonable
 from ..codecs.guards import make_renderable
-from ..codecs.markdown import DECODED, decode, note_text
-from ..entities import compile_entities
-from ..graph.build import GraphBuilder
+from ..codecs.markdown import decode, note_text
+from ..compile.compiled import Compiled
+from ..config import BeliefbaseConfig
 from ..graph.emit import graph_json_chunks
 from ..graph.invariants import GENERATED_PAGES, missing_pages
-from ..graph.model import Graph
 from ..html_json import flat_json_for_html
-from ..ids import SrcPath, fit_name, root_url, url_for_dest, url_slug
-from .beliefs.pages import BeliefOptions, BeliefSite
-from .escape import UserText, ascii_html, user_text
-from .explorer import build_tree, flat_index
-from .generated_page import generated_page
-from .markdown.entity_overlay import EntityOverlay
-from .markdown.footnote_beliefs import FootnoteBeliefsExtension
+from ..ids import SrcPath, fit_name, url_for_dest, url_slug
+from . import features as registry
+from .beliefs.pages import BeliefSite
+from .canvas import canvas_embed_html
+from .escape import ascii_html, user_text
+from .feature import Change, FeatureContext, Kept, Shown, SiteFeature
 from .markdown.markdown_ext import WikiLinkExtension
-from .navigation import NavigationOptions, NavigationSite
 from .output import write_chunks, write_text
-from .panels import Panels, drift_banner_html, wanted_html
+from .panels import drift_banner_html
 from .panels_ahead import MadePanels, PageKey, panels_ahead
-from .reader.dates import DatesCache, note_dates
-from .reader.entity_pages import EntitySite
-from .reader.folders import FolderOptions, FolderSite
-from .reader.reader import ReaderCache, ReaderOptions, ReaderSite
-from .reader.recent import FEED_XML, RecentOptions, RecentSite
-from .reader.tags import TagOptions, TagSite
+from .query_pages import QueryPages
+from .reader.reader import ReaderSite
+from .reader.tags import TagSite
 from .render import PageRenderer
 from .render_errors import describe
 from .templates import Templates
 
 REDIRECTS_JSON = "redirects.json"
 OUTPUT_DIR = "_beliefbase"
+# The page's title heading, if its HTML starts with one: the rows go under it.
+_TITLE = re.compile(r"\A\s*<h1\b[^>]*>.*?</h1>", re.DOTALL)
 
 
 class SiteBuild:
@@ -80,24 +75,19 @@ class SiteBuild:
         self._md_extensions = md_extensions  # the build's, ``extension`` among them
         self._md_configs = md_configs
         self._nested: dict[int, markdown.Markdown] = {}
-        self.renderer = PageRenderer(compiled, templates, self.read_text, self._render_nested)
+        self.renderer = PageRenderer(compiled, templates, self.read_text, self._render_nested,
+                                     self._tag_page, embedders={"canvas": canvas_embed_html})
         #: the Markdown extension rendering every wikilink, embed and tag of this build
         self.extension = WikiLinkExtension(self.renderer)
-        self.panels = Panels(compiled, templates)
         self.by_page: dict[str, Document] = {}
         for doc in compiled.documents.values():
             if doc.published:
                 self.by_page[page_path(doc.parsed)] = doc
-        self.wanted_src: str | None = None
-        self.graph: Graph | None = compiled.graph  # the compile's, invariants checked
-        self.beliefs: BeliefSite | None = None
-        self.reader: ReaderSite | None = None
-        self.navigation: NavigationSite | None = None
-        self.tags: TagSite | None = None
-        self.entities: EntitySite | None = None  # entity pages (entity_pages.py)
-        self.recent: RecentSite | None = None  # dates, recent notes, feed (recent.py)
-        self.folders: FolderSite | None = None  # breadcrumbs, folder pages (folders.py)
-        self.home_src: str | None = None  # the generated home page, if the vault has none
+        #: the page features of this build (``features.FEATURES``), by name
+        self.made: dict[str, SiteFeature] = {}
+        self._rows: list[SiteFeature] = []  # by row_rank
+        self._panels_now: list[SiteFeature] = []  # by panel_rank, made as each page comes
+        self._panels_ahead: list[SiteFeature] = []  # by panel_rank, made ahead if it pays
         #: panels made ahead, by (document path, page URL), each taken once
         self._panels_made: MadePanels | dict[tuple[str, str], str] = {}
         self.panels_taken = 0  # pages whose panels were made ahead
@@ -110,8 +100,8 @@ class SiteBuild:
         text = self._texts.get(path)
         if text is None:
             doc = self.compiled.documents.get(path)
-            # the text the compile decoded, if it kept it (codecs.markdown.DECODED)
-            text = DECODED.take(path, doc.parsed.digest) if doc is not None else None
+            # the text the compile decoded, if it kept it (``Compiled.texts``)
+            text = self.compiled.texts.take(path, doc.parsed.digest) if doc is not None else None
             if text is None:
                 file = self.compiled.options.docs_dir / path
                 read = note_text if doc is None or doc.kind == "markdown" else decode
@@ -129,9 +119,10 @@ class SiteBuild:
         if isinstance(self._panels_made, MadePanels):
             self._panels_made.close()  # its temporary files
         self._panels_made = {}
-        DECODED.close()
+        self.compiled.texts.close()
         self.renderer.release()
-        self.panels.release()
+        for feature in self.features:
+            feature.release()
 
     def page_markdown(self, doc: Document) -> str:
         """The Markdown MkDocs renders for ``doc``: its body, frontmatter removed.
@@ -181,166 +172,124 @@ class SiteBuild:
     def panels_before(self, doc: Document) -> str:
         return drift_banner_html(self.compiled, doc, self.templates)
 
-    def panels_after(self, doc: Document, page_url: str, backlinks: bool) -> str:
-        beliefs = ascii_html(self.beliefs.panel(doc, page_url)) if self.beliefs else ""
-        if self.recent is not None and self.recent.is_home(doc):
-            beliefs = self.recent.home_html(page_url) + beliefs  # first, like the text's end
+    def panels_after(self, doc: Document, page_url: str) -> str:
+        """The features' panels after the page, by ``panel_rank``."""
+        now = "".join(feature.panel(doc, page_url) for feature in self._panels_now)
         made = self._panels_made.pop((doc.path, page_url), None)
         if made is None:
-            return beliefs + self._panels(doc, page_url, backlinks)
+            return now + self._panels(doc, page_url)
         self.panels_taken += 1
-        return beliefs + made
+        return now + made
 
-    def make_panels_ahead(self, pages: list[PageKey], backlinks: bool) -> None:
+    def make_panels_ahead(self, pages: list[PageKey]) -> None:
         """Make the panels of ``pages`` now, on every core (see ``panels_ahead``)."""
         if self.reader is not None:
             self.reader.mentions()  # here: the workers inherit them, the cache stays here
-        self._panels_made = panels_ahead(
-            functools.partial(self._panels, backlinks=backlinks), pages)
+        self._panels_made = panels_ahead(self._panels, pages)
 
-    def _panels(self, doc: Document, page_url: str, backlinks: bool) -> str:
-        """The panels after a page's text but the belief panel (which reads the belief
-        index: not in a forked worker)."""
-        reader = self.reader.panels_html(doc, page_url) if self.reader else ""
-        if not backlinks:
-            return ascii_html(reader)
-        return ascii_html(self.panels.backlinks(doc, page_url) + reader)
+    def _panels(self, doc: Document, page_url: str) -> str:
+        """The panels a forked worker may make (``SiteFeature.panel_ahead``); the others
+        (the belief panel reads the belief index) come as each page comes."""
+        return ascii_html("".join(feature.panel(doc, page_url)
+                                  for feature in self._panels_ahead))
 
     def page_top(self, doc: Document, html: str, page_url: str) -> str:
-        """``html`` with the drift banner first, the aliases and tags under the title.
+        """``html`` with what the features add above the text (breadcrumbs), the drift
+        banner, the rows under the title and what comes after the text.
 
         A note whose first content is not an H1 but that has one further down (a
         section) gets its title as a heading first: the theme prints the title only
         when the page has no ``<h1>`` at all.
         """
-        crumbs = self.folders.breadcrumbs_html(doc, page_url) if self.folders else ""
-        if not doc.parsed.leading_h1 and ("<h1" in html or crumbs):
+        above = "".join(feature.above(doc, page_url) for feature in self.features)
+        if not doc.parsed.leading_h1 and ("<h1" in html or above):
             # with breadcrumbs, the title too: the theme would print it above them
             html = self.templates.render("title.html", title=doc.title) + html
-        html = self.tags.row_html(doc, html, page_url) if self.tags else html
-        html = self.reader.aliases_html(doc, html) if self.reader else html
-        html = self.recent.meta_html(doc, html) if self.recent else html  # right under the H1
-        if self.folders is not None:
-            html += self.folders.listing_html(doc, page_url)
-        return crumbs + self.panels_before(doc) + html
+        rows = "".join(feature.title_row(doc, page_url) for feature in self._rows)
+        if rows:
+            m = _TITLE.match(html)
+            html = html[: m.end()] + rows + html[m.end():] if m else rows + html
+        html += "".join(feature.after_text(doc, page_url) for feature in self.features)
+        return above + self.panels_before(doc) + html
 
-    # -- dates, recent notes, the feed (issue 21; see recent.py) -------------------------
+    def head(self, page_url: str) -> str:
+        """What the features add to the ``<head>`` of the page at ``page_url``."""
+        return "".join(feature.head(page_url) for feature in self.features)
 
-    def add_recent(self, options: RecentOptions, cache: DatesCache, files: Files,
-                   config: MkDocsConfig) -> list[diag.Diagnostic]:
-        """Date every published note (one ``git log``) and add the recent notes page."""
-        dates, found = note_dates(self.compiled, cache)
-        self.recent = RecentSite(self.compiled, self.templates, self.read_text, dates, options)
-        return found + self.recent.add_files(files, config)
+    def page_context(self, context: dict[str, Any], doc: Document | None) -> None:
+        for feature in self.features:
+            feature.page_context(context, doc)
 
-    # -- the reader's features (SPEC 9; see reader.py) -----------------------------------
+    # -- the page features (feature.py, features.py) ----------------------------------
 
-    def add_reader(self, options: ReaderOptions, cache: ReaderCache, files: Files,
-                   config: MkDocsConfig) -> list[diag.Diagnostic]:
-        """Add the graph page, the viewer's assets and lunr.js to ``files``."""
-        self.reader = ReaderSite(self.compiled, self.templates, self.read_text, options, cache)
-        return self.reader.add_files(files, config)
+    @property
+    def features(self) -> list[SiteFeature]:
+        """This build's features, in the order of ``FEATURES``."""
+        return list(self.made.values())
 
-    # -- beliefs (SPEC 6.5; see beliefs.py) ----------------------------------------------
+    def add_features(self, options: BeliefbaseConfig, config: MkDocsConfig, files: Files, *,
+                     serving: bool, kept: Kept,
+                     report: Callable[[diag.Diagnostic], None]) -> list[diag.Diagnostic]:
+        """Make every feature of ``features.FEATURES`` (in order); each adds its files.
+        ``report``: where a diagnostic found while pages render goes."""
+        ctx = FeatureContext(self.compiled, self.templates, self.renderer, self.read_text,
+                             report, options, config, serving, kept,
+                             self.made)
+        found: list[diag.Diagnostic] = []
+        for make in registry.FEATURES:
+            feature = make(ctx)
+            if feature is None:
+                continue
+            assert feature.name not in self.made, feature.name
+            self.made[feature.name] = feature
+            found += feature.add_files(files, config)
+        features = self.features
+        self._rows = sorted(features, key=lambda f: f.row_rank)
+        self._panels_now = sorted((f for f in features if not f.panel_ahead),
+                                  key=lambda f: f.panel_rank)
+        self._panels_ahead = sorted((f for f in features if f.panel_ahead),
+                                    key=lambda f: f.panel_rank)
+        return found
 
-    def add_beliefs(self, options: BeliefOptions, footnotes: FootnoteBeliefsExtension,
-                    files: Files, config: MkDocsConfig) -> list[diag.Diagnostic]:
-        """Sync the belief index with the compile's verified beliefs; add the belief pages
-        to ``files`` (the verification and its diagnostics are the compile's)."""
-        self.beliefs = BeliefSite(self.compiled, self.templates, self.renderer, options)
-        footnotes.links = self.beliefs.footnote_links
-        self.beliefs.sync_index()
-        return self.beliefs.add_pages(files, config)
+    def add_markdown_extensions(self, extensions: list[Any], at: int) -> list[Any]:
+        """Put this build's extensions into ``extensions`` (MkDocs', or a copy of it),
+        made with what they need: the wikilinks at ``at``, where the plugin's
+        extensions start, and the features' after the item there (the callouts)."""
+        ours = [e for feature in self.features for e in feature.markdown_extensions()]
+        extensions[at:at + 1] = [self.extension, extensions[at], *ours]
+        return extensions
+
+    def _tag_page(self, tag: str) -> SrcPath | None:
+        """The source path of ``tag``'s page, None if it has none."""
+        tags = self.made.get("tags")
+        return tags.src_of(tag) if isinstance(tags, TagSite) else None
+
+    @property
+    def queries(self) -> QueryPages | None:
+        return cast("QueryPages | None", self.made.get("queries"))
+
+    def shown(self, previous: Compiled | None, rewritten: dict[SrcPath, set[int]],
+              before: dict[str, Shown]) -> dict[str, Shown]:
+        """What each feature showed in this build (``--dirty``)."""
+        return {name: feature.shown(Change(previous, self.compiled, rewritten,
+                                           before.get(name)))
+                for name, feature in self.made.items()}
+
+    def _owner(self, src: str) -> SiteFeature | None:
+        return next((f for f in self.made.values() if f.owns(src)), None)
+
+    @property
+    def reader(self) -> ReaderSite | None:
+        return cast("ReaderSite | None", self.made.get("reader"))
+
+    @property
+    def beliefs(self) -> BeliefSite | None:
+        return cast("BeliefSite | None", self.made.get("beliefs"))
 
     def generated_meta(self, src: str) -> dict[str, Any]:
         """``page.meta`` of a generated page (title, search exclusion); empty if not ours."""
-        if src == self.wanted_src:
-            # a list of every dangling link: nothing to search for, and parsing it
-            # costs the theme's search a second per rebuild in a large vault
-            return {"title": "Wanted notes", "search": {"exclude": True}}
-        if self.navigation is not None and self.navigation.is_all_notes(src):
-            # every title once more: the notes themselves are searched already
-            return {"title": "All notes", "search": {"exclude": True}}
-        if src == self.home_src:  # likewise
-            name = self.compiled.options.site_name or "Home"
-            return {"title": UserText(name), "search": {"exclude": True}}
-        if self.tags is not None and self.tags.is_tag_page(src):
-            return self.tags.meta(src)
-        if self.entities is not None and self.entities.is_entity_page(src):
-            return self.entities.meta(src)
-        if self.recent is not None and self.recent.is_recent_page(src):
-            return self.recent.meta()
-        if self.folders is not None and self.folders.is_folder_page(src):
-            return self.folders.meta(src)
-        return self.beliefs.meta(src) if self.beliefs else {}
-
-    def add_folders(self, options: FolderOptions, files: Files, config: MkDocsConfig) -> None:
-        """Breadcrumbs on every note in a folder; the folder pages (see folders.py)."""
-        excerpt_of = self.reader.excerpt if self.reader is not None else None
-        date_of = self.recent.listed_date if self.recent is not None else None
-        self.folders = FolderSite(self.compiled, self.templates, options, excerpt_of, date_of)
-        self.folders.add_files(files, config)
-        if self.navigation is not None:  # the explorer's folders link to their pages too
-            self.folders.link(self.navigation.tree)
-
-    def add_navigation(self, options: NavigationOptions, files: Files, config: Any) -> None:
-        """The explorer (plugin option ``explorer``): tree, breadcrumbs, "All notes"."""
-        if options.explorer:
-            self.navigation = NavigationSite(self.compiled, self.templates, options)
-            self.navigation.add_files(files, config)
-
-    # -- tags and the home page (SPEC 9; see tags.py) -------------------------------------
-
-    def add_tags(self, options: TagOptions, files: Files, config: MkDocsConfig) -> list[str]:
-        """The tag index and tag pages; returns the URLs a page of the site already had."""
-        self.tags = TagSite(self.compiled, self.templates, options)
-        self.renderer.tag_page = self.tags.src_of
-        return self.tags.add_files(files, config)
-
-    def add_entities(self, overlay: EntityOverlay, files: Files, config: MkDocsConfig
-                     ) -> list[diag.Diagnostic]:
-        """The entity pages and the overlay's view of this build (SPEC §7)."""
-        index, found = compile_entities(self.compiled)  # found: [] (in the compile's)
-        self.entities = EntitySite(self.compiled, self.templates, index)
-        self.entities.add_files(files, config)
-        overlay.index = index if index else None
-        overlay.templates = self.templates
-        overlay.made = {}
-        overlay.url_of = self.entities.url_of
-        overlay.page_url = lambda: frame.host_url if (frame := self.renderer.frame) else None
-        overlay.page_path = lambda: (self.renderer.frames[0].doc.path
-                                     if len(self.renderer.frames) == 1 else None)
-        return found
-
-    def add_home(self, files: Files, config: MkDocsConfig) -> str | None:
-        """Make sure the site root has a page; says how, when the vault has no index.md.
-
-        The compiler gave a home-named root note (``Home.md``) the root URL
-        (``place_home``): its page is written there.  Else, when nothing is at
-        the root, a generated page lists the vault's notes by folder.
-        """
-        home_url = root_url(self.compiled.options.use_directory_urls)
-        taken = any(f.dest_uri == "index.html" for f in files)
-        for doc in self.compiled.published.values():
-            if doc.url != home_url:
-                continue
-            file = files.get_file_from_path(page_path(doc.parsed))
-            if file is not None and file.url != home_url and not taken:
-                # the compiler's home note, or an ``Index.md`` MkDocs would not put there
-                file.dest_uri = "index.html"
-                for cached in ("url", "abs_dest_path"):
-                    file.__dict__.pop(cached, None)
-            if self.compiled.home is None:
-                return None
-            return f"no index.md: the home page is {doc.path}"
-        if taken:
-            return None
-        self.home_src = "index.md"
-        files.append(generated_page(config, self.home_src))
-        return "no index.md: the home page is a generated list of notes"
-
-    def nav_context(self, doc: Document | None) -> dict[str, Any]:
-        return self.navigation.page_context(doc) if self.navigation else {}
+        owner = self._owner(src)
+        return owner.meta(src) if owner is not None else {}
 
     def page_title(self, src: str) -> Any:
         """The title of the page ``src`` (None: MkDocs' own, from its Markdown)."""
@@ -349,35 +298,8 @@ class SiteBuild:
 
     def generated_content(self, src: str, page_url: str) -> str | None:
         """The HTML the page ``src`` gets after its Markdown's (None: not a page of ours)."""
-        if src == self.wanted_src:
-            return wanted_html(self.compiled, page_url, self.templates)
-        if self.navigation is not None and self.navigation.is_all_notes(src):
-            return self.navigation.all_notes_html(page_url)
-        if src == self.home_src:
-            base = get_relative_url("index.html", page_url).removesuffix("index.html")
-            recent = self.recent.home_html(page_url) if self.recent else ""
-            return self.templates.render("all-notes.html",
-                                         tree=flat_index(build_tree(self.compiled)),
-                                         base=base) + recent
-        if self.tags is not None and self.tags.is_tag_page(src):
-            return self.tags.content(src, page_url)
-        if self.entities is not None and self.entities.is_entity_page(src):
-            return self.entities.content(src, page_url)
-        if self.folders is not None and self.folders.is_folder_page(src):
-            return self.folders.content(src, page_url)
-        if self.reader is not None and self.reader.is_graph_page(src):
-            return self.reader.graph_page_html(page_url)
-        if self.recent is not None and self.recent.is_recent_page(src):
-            return self.recent.page_html(page_url)
-        return self.beliefs.content(src, page_url) if self.beliefs else None
-
-    def node_content(self, doc: Document) -> str:
-        rows = []
-        for key, value in doc.meta.items():
-            if key in ("title",):
-                continue
-            rows.append({"key": key, "value": _show(value)})
-        return self.templates.render("node.html", properties=rows, path=doc.path)
+        owner = self._owner(src)
+        return owner.content(src, page_url) if owner is not None else None
 
     # -- outputs -----------------------------------------------------------------------
 
@@ -394,9 +316,7 @@ class SiteBuild:
         """Graph nodes whose page the site generates (tag pages) and did not make.
 
         Every other invariant is the compile's (``Compiler.compile``)."""
-        if self.graph is None:
-            return []
-        return missing_pages(self.graph, page_urls, GENERATED_PAGES,
+        return missing_pages(self.compiled.graph, page_urls, GENERATED_PAGES,
                              self.compiled.options.display)
 
     def write_compile_outputs(self, site_dir: Path, use_directory_urls: bool,
@@ -423,33 +343,30 @@ class SiteBuild:
     def _write_compile_files(self, site_dir: Path, use_directory_urls: bool,
                              taken_dest: AbstractSet[str]) -> None:
         self._write_graph_outputs(site_dir / OUTPUT_DIR)
-        if self.recent is not None and self.recent.options.feed:
-            write_text(site_dir / FEED_XML, self.recent.feed_xml())
+        for feature in self.features:
+            feature.write_compile_outputs(site_dir)
         self.write_redirects(site_dir, use_directory_urls, taken_dest)
 
     def _write_graph_outputs(self, out: Path) -> None:
         out.mkdir(parents=True, exist_ok=True)
-        if self.graph is None:  # a Compiled made without its graph (tests)
-            self.graph = GraphBuilder().build(self.compiled)
+        graph = self.compiled.graph
         graph_file = out / "graph.json"
         # under serve the next rebuild compares its pieces with these; a one-off
         # build writes each piece as it is made and keeps none
         serving = self.reader is not None and self.reader.options.background
         if not serving:
-            write_chunks(graph_file, graph_json_chunks(self.graph, keep=False))
+            write_chunks(graph_file, graph_json_chunks(graph, keep=False))
             same = False
             if self.reader is not None:  # a later rebuild of this process compares anew
                 self.reader.forget_graph()
         else:
-            chunks = list(graph_json_chunks(self.graph))
+            chunks = list(graph_json_chunks(graph))
             same = self.reader is not None and self.reader.same_graph(chunks) \
                 and graph_file.exists()
             if not same:
                 write_chunks(graph_file, chunks)
         if self.reader is not None:
-            self.reader.write_outputs(out, self.graph, graph_changed=not same)
-        if self.navigation is not None:
-            self.navigation.write_outputs(out)
+            self.reader.write_outputs(out, graph, graph_changed=not same)
 
     def write_outputs(self, site_dir: Path, diagnostics: list[diag.Diagnostic],
                       kept_diagnostics: dict[diag.Diagnostic, str] | None = None) -> None:
@@ -457,8 +374,8 @@ class SiteBuild:
         out = site_dir / OUTPUT_DIR
         out.mkdir(parents=True, exist_ok=True)
         hidden = self.compiled.hidden_files()  # drafts and their sidecars
-        if self.beliefs is not None:
-            self.beliefs.write_outputs(out)
+        for feature in self.features:
+            feature.write_page_outputs(site_dir)
         public = [d for d in diagnostics if d.file not in hidden]
         write_text(out / "diagnostics.json",
                    diagnostics_json(sorted(public, key=diag.sort_key), kept_diagnostics))
@@ -555,11 +472,6 @@ def _read_manifest(path: Path) -> dict[str, str]:
         return {}
     return {k: v for k, v in redirects.items() if isinstance(k, str) and isinstance(v, str)} \
         if isinstance(redirects, dict) else {}
-
-
-def _show(value: Any) -> str:
-    data = jsonable(value)
-    return data if isinstance(data, str) else json.dumps(data, ensure_ascii=False)
 
 
 def _longest_run(text: str, char: str) -> int:

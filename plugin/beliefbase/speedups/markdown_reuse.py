@@ -19,13 +19,10 @@ The option ``reuse_markdown: false`` turns this off.
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
-from typing import TYPE_CHECKING, Any
+from typing import Any, Protocol
 
 import mkdocs.structure.pages as mkdocs_pages
 from markdown import Markdown
-
-if TYPE_CHECKING:
-    from .render_ahead import RenderAhead
 
 # Python-Markdown's built-in extensions, by the short names mkdocs.yml uses.
 _BUILTIN = {"abbr", "admonition", "attr_list", "codehilite", "def_list", "extra",
@@ -45,6 +42,17 @@ def reusable(extensions: Sequence[Any]) -> bool:
             continue
         return False
     return True
+
+
+class ConvertedAhead(Protocol):
+    """Pages converted ahead of MkDocs' loop (``render_ahead.RenderAhead``)."""
+
+    def converted(self, md: Markdown, markdown: str) -> str | None:
+        """The HTML of ``markdown`` converted ahead (``md`` left as converting it
+        would), or None."""
+
+    def record(self, md: Markdown, markdown: str, html: str) -> None:
+        """``markdown`` was converted here (the worker's process records its pages)."""
 
 
 class _MarkdownModule:
@@ -71,7 +79,7 @@ class MarkdownReuse:
         self._busy = False
         self.reused = 0
         #: pages converted by a worker ahead of MkDocs' loop (see ``render_ahead``)
-        self.ahead: RenderAhead | None = None
+        self.ahead: ConvertedAhead | None = None
 
     def install(self) -> None:
         """Hand MkDocs this build's instance (replacing a previous build's)."""

@@ -14,7 +14,7 @@ from __future__ import annotations
 from collections.abc import Callable, Mapping
 from typing import Any
 
-from ..site.reader.search_index import (
+from ..search_index import (
     DirtyMerge,
     EntryTexts,
     is_material_index,

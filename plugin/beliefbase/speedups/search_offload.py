@@ -39,7 +39,7 @@ from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
 
-from ..site.reader.search_index import is_material_index
+from ..search_index import is_material_index
 from .search_flat import flatten
 
 #: Below this many pages to render, starting a worker costs more than it saves.

@@ -4,10 +4,10 @@
 
 1. ``sync_index()`` (``on_files``, right after the compile): the compile
    verified every sidecar against the compiled pages and raw_dir
-   (``builder/belief_step.py``; its diagnostics are the compile's, so
+   (``compile/beliefs.py``; its diagnostics are the compile's, so
    ``beliefbase check`` reports them too); ``cache_dir/beliefs.sqlite`` is
    synced with the result.
-2. ``add_pages(files, config)``: the generated pages, ``File.generated`` with
+2. ``add_files(files, config)``: the generated pages, ``File.generated`` with
    empty Markdown: ``beliefs/`` (in the nav), ``beliefs/topic/<topic>/`` and
    ``beliefs/<belief>/`` (not in the nav), plus ``_beliefbase/beliefs.js``.
 3. ``title()`` / ``content()`` while pages render: the templates in
@@ -37,13 +37,15 @@ from ... import diagnostics as diag
 from ...beliefs import BeliefSet, BeliefStore
 from ...beliefs.dates import build_date as build_date  # the compile's "today" (re-exported)
 from ...beliefs.emit import write_beliefs_json, write_schema
-from ...builder.compiled import Compiled
 from ...builder.documents import Document
+from ...compile.compiled import Compiled
 from ...config import BeliefbaseConfig
 from ...ids import SrcPath
 from ...project import cache_dir
-from ..escape import UserText
+from ..escape import UserText, ascii_html
+from ..feature import Change, FeatureContext, Shown, SiteFeature
 from ..generated_page import generated_page
+from ..markdown.footnote_beliefs import FootnoteBeliefsExtension
 from ..templates import Templates, theme_dir
 from .search import SEARCH_JSON, search_json, write_lunr
 from .views import BeliefPlan, BeliefViews, plan_pages, raw_site_urls
@@ -52,6 +54,7 @@ if TYPE_CHECKING:
     from ..render import PageRenderer
 
 log = get_plugin_logger(__name__)
+OUTPUT_DIR = "_beliefbase"  # session.OUTPUT_DIR (session imports this module)
 
 SCRIPT = "beliefs.js"
 _TITLE_LENGTH = 72  # page titles (<title>, search results) of belief pages
@@ -73,8 +76,20 @@ def belief_options(config: MkDocsConfig, plugin_config: BeliefbaseConfig) -> Bel
                          cache_dir=cache_dir(config), today=build_date())
 
 
-class BeliefSite:
+class BeliefSite(SiteFeature):
     """The belief side of one site build."""
+
+    name = "beliefs"
+    panel_rank = 20  # made as each page comes: it reads the SQLite belief index
+
+    @classmethod
+    def make(cls, ctx: FeatureContext) -> BeliefSite:
+        """Sync the belief index with the compile's verified beliefs (the verification
+        and its diagnostics are the compile's)."""
+        site = cls(ctx.compiled, ctx.templates, ctx.renderer,
+                   belief_options(ctx.config, ctx.options))
+        site.sync_index()
+        return site
 
     def __init__(self, compiled: Compiled, templates: Templates, renderer: PageRenderer,
                  options: BeliefOptions) -> None:
@@ -93,7 +108,7 @@ class BeliefSite:
         """Take the compile's verified beliefs and sync the SQLite index with them.
 
         The verification and its diagnostics are the compile's
-        (``builder/belief_step.py``): ``beliefbase check`` reports them too."""
+        (``compile/beliefs.py``): ``beliefbase check`` reports them too."""
         self.belief_set = self.compiled.beliefs
         if self.belief_set is not None and self.options.cache_dir is not None:
             try:
@@ -103,7 +118,7 @@ class BeliefSite:
                 log.warning(f"the belief index in {self.options.cache_dir} could not be "
                             f"updated ({exc}); `beliefbase why` may answer from old data")
 
-    def add_pages(self, files: Files, config: MkDocsConfig) -> list[diag.Diagnostic]:
+    def add_files(self, files: Files, config: MkDocsConfig) -> list[diag.Diagnostic]:
         """Add the generated belief pages (none when no published page has beliefs)."""
         belief_set = self.belief_set
         if belief_set is None or not belief_set.beliefs:
@@ -182,7 +197,15 @@ class BeliefSite:
     def panel(self, doc: Document, page_url: str) -> str:
         """"Beliefs on this page" for a page with a sidecar, else ``""``."""
         data = self.views.panel(doc.path, page_url) if self.views else None
-        return self.templates.render("beliefs/panel.html", **data) if data else ""
+        return ascii_html(self.templates.render("beliefs/panel.html", **data)) if data else ""
+
+    def markdown_extensions(self) -> list[Any]:
+        """The footnotes' links to the beliefs citing them."""
+        return [FootnoteBeliefsExtension(self.footnote_links)]
+
+    def shown(self, change: Change) -> Shown:
+        """What each wiki page shows of beliefs (``page_signatures``)."""
+        return Shown(notes=self.page_signatures())
 
     def page_signatures(self) -> dict[SrcPath, str]:
         """What each wiki page shows of beliefs (panel and footnote links), as text.
@@ -212,6 +235,9 @@ class BeliefSite:
                 for footnote, beliefs in found.items() if beliefs}
 
     # -- outputs -----------------------------------------------------------------------
+
+    def write_page_outputs(self, site_dir: Path) -> None:
+        self.write_outputs(site_dir / OUTPUT_DIR)
 
     def write_outputs(self, out_dir: Path) -> None:
         """``beliefs.json`` (always, when verified), schema, search index and lunr.js.

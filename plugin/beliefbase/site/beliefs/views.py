@@ -22,7 +22,7 @@ from mkdocs.utils import get_relative_url
 
 from ...beliefs import BeliefSet, VerifiedBelief, VerifiedProvenance
 from ...beliefs.emit import counts
-from ...builder.compiled import Compiled
+from ...compile.compiled import Compiled
 from ...ids import SrcPath, asset_url, fit_name, url_for_src, url_slug
 
 #: Slugs a belief page may not take: they name the folders next to it.

@@ -22,7 +22,7 @@ from __future__ import annotations
 
 import hashlib
 from collections.abc import Callable
-from typing import Any
+from typing import Any, Protocol
 
 from markdown import Extension, Markdown
 from markdown.preprocessors import Preprocessor
@@ -36,19 +36,37 @@ from ..escape import UserText
 from ..templates import Templates
 
 
-class EntityOverlay:
-    """What the overlay needs for the pages of one build (set by the plugin)."""
+class PageBeingRendered(Protocol):
+    """Which page is being rendered (``render.PageRenderer``)."""
 
-    def __init__(self) -> None:
-        self.index: EntityIndex | None = None
-        self.templates: Templates | None = None
-        self.url_of: Callable[[str], str] = lambda slug: slug  # slug -> site-relative URL
-        self.page_url: Callable[[], str | None] = lambda: None  # the page being rendered
+    def page_url(self) -> str | None:
+        """The URL of the page the HTML ends up in (None: no page)."""
+
+    def page_path(self) -> SrcPath | None:
+        """The note being rendered, when the Markdown is its own (not an embed's)."""
+
+
+class _NoPage:
+    def page_url(self) -> str | None:
+        return None
+
+    def page_path(self) -> SrcPath | None:
+        return None
+
+
+class EntityOverlay:
+    """What the overlay needs for the pages of one build, given when it is made."""
+
+    def __init__(self, index: EntityIndex | None = None, templates: Templates | None = None,
+                 url_of: Callable[[str], str] | None = None,
+                 page: PageBeingRendered | None = None) -> None:
+        self.index = index if index else None  # none: a project without entities
+        self.templates = templates
+        self.url_of = url_of or _same  # slug -> site-relative URL
+        self.page = page or _NoPage()
         #: each highlight's HTML by (key, source, name, href): pages at one depth
         #: share them (a template render per mention cost too much on busy pages)
         self.made: dict[tuple[str, str, str, str], str] = {}
-        #: the note being rendered, when the Markdown is its own (not an embed's)
-        self.page_path: Callable[[], SrcPath | None] = lambda: None
 
     def active(self, text: str) -> bool:
         """Could ``text`` show anything of the overlay?"""
@@ -85,7 +103,7 @@ class EntityPreprocessor(Preprocessor):
         if not overlay.active(text):
             return lines
         index, templates = overlay.index, overlay.templates
-        known = index.page_spans(overlay.page_path(), text)
+        known = index.page_spans(overlay.page.page_path(), text)
         if known is not None:  # the page is the note the compile read: its spans
             spans, manual = known
         else:  # an embed, or a body other extensions changed: the same pipeline
@@ -96,7 +114,7 @@ class EntityPreprocessor(Preprocessor):
         rejects = [(m.start, m.end, m.name) for m in manual if m.kind == "reject"]
         if not spans and not rejects:
             return lines
-        page_url = overlay.page_url() or ""
+        page_url = overlay.page.page_url() or ""
         cuts: list[tuple[int, int, str]] = []
         made = overlay.made
         for span in spans:
@@ -129,8 +147,12 @@ class EntityPreprocessor(Preprocessor):
         return "".join(out).split("\n")
 
 
+def _same(slug: str) -> str:
+    return slug
+
+
 class EntityOverlayExtension(Extension):
-    """Registers the overlay; ``overlay`` is shared with the plugin."""
+    """Registers the overlay of one build (``EntityOverlay``)."""
 
     def __init__(self, overlay: EntityOverlay | None = None, **kwargs: Any) -> None:
         self.overlay = overlay if overlay is not None else EntityOverlay()

@@ -4,7 +4,7 @@ A page's sidecar says which belief each footnote supports
 (``footnote_ids``).  This Python-Markdown extension adds, inside each
 footnote of the page being rendered, a small list of links to those belief
 pages.  The list's HTML comes from the ``beliefs/footnote-links.html``
-template (through ``links``, set by the site build for the current page);
+template (through ``links``, given by the site build: the current page's);
 this module only finds the footnotes and places the fragment.
 
 Treeprocessor ``bb_footnote_beliefs`` (13, and why): the ``footnotes``
@@ -66,10 +66,11 @@ class FootnoteBeliefs(Treeprocessor):
 
 
 class FootnoteBeliefsExtension(Extension):
-    """Registers ``FootnoteBeliefs``; ``links`` is bound once the site build exists."""
+    """Registers ``FootnoteBeliefs``; ``links``: the belief links of the page being
+    rendered (``BeliefSite.footnote_links``), None for none."""
 
-    def __init__(self, **kwargs: object) -> None:
-        self.links: FootnoteLinks | None = None
+    def __init__(self, links: FootnoteLinks | None = None, **kwargs: object) -> None:
+        self.links = links
         super().__init__(**kwargs)
 
     def extendMarkdown(self, md: Markdown) -> None:  # noqa: N802 - Python-Markdown API

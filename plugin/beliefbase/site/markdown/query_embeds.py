@@ -33,7 +33,6 @@ from markdown.preprocessors import Preprocessor
 from markupsafe import Markup
 
 from ... import diagnostics as diag
-from ...builder.compiled import Compiled
 from ...builder.documents import Document
 from ...builder.resolve import ResolvedLink
 from ...builder.wikitext import link_text, unresolved_text
@@ -42,11 +41,11 @@ from ...codecs.grammar import QUERY_FENCE_VIEW as _FENCE_VIEW
 from ...codecs.grammar import split_wikilink
 from ...codecs.mask import code_regions
 from ...codecs.model import LinkRef
+from ...compile.compiled import Compiled
+from ...compile.schema import NODE_TYPE
 from ...ids import SrcPath, asset_url
 from ...query.load import quote_name
 from ...query.run import QueryEngine, QueryResult
-from ...query.schema import NODE_TYPE
-from ...query.source import graph_of
 from ..query_views import LinkTarget, ViewError, Views
 from ..render import PageRenderer
 
@@ -91,7 +90,7 @@ class QuerySite:
     def engine(self) -> QueryEngine:
         """Made on the first query: a build without one loads no database."""
         if self._engine is None:
-            self._engine = QueryEngine(graph_of(self.compiled), timeout=self.timeout,
+            self._engine = QueryEngine(self.compiled.graph, timeout=self.timeout,
                                        max_rows=self.max_rows,
                                        display=self.compiled.options.display)
         return self._engine
@@ -179,9 +178,7 @@ class QuerySite:
                 doc = self.compiled.documents[path]
                 page = (doc, doc.url or "", True)
                 self.host = lambda page=page: page  # type: ignore[misc]
-                extension = QueryExtension()
-                extension.site = self
-                md = Markdown(extensions=[extension])
+                md = Markdown(extensions=[QueryExtension(self)])
                 body = read_text(path)[doc.parsed.body_offset:]
                 md.preprocessors["bb_queries"].run(body.split("\n"))
         finally:
@@ -480,10 +477,10 @@ def _longest_backtick_run(text: str) -> int:
 
 
 class QueryExtension(Extension):
-    """Registers ``QueryBlocks``; the plugin gives it a ``QuerySite`` per build."""
+    """Registers ``QueryBlocks``; ``site``: the build's ``QuerySite``."""
 
-    def __init__(self, **kwargs: object) -> None:
-        self.site: QuerySite | None = None
+    def __init__(self, site: QuerySite | None = None, **kwargs: object) -> None:
+        self.site = site
         super().__init__(**kwargs)
 
     def extendMarkdown(self, md: Markdown) -> None:  # noqa: N802 - Python-Markdown API

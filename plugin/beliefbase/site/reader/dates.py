@@ -31,7 +31,7 @@ from pathlib import Path
 from typing import Any, Literal
 
 from ... import diagnostics as diag
-from ...builder.compiled import Compiled
+from ...compile.compiled import Compiled
 from ...frozen import thaw
 from ...ids import SrcPath
 

@@ -18,20 +18,35 @@ from mkdocs.config.defaults import MkDocsConfig
 from mkdocs.structure.files import Files
 from mkdocs.utils import get_relative_url
 
-from ...builder.compiled import Compiled
+from ... import diagnostics as diag
+from ...compile.compiled import Compiled
 from ...entities.index import EntityIndex
 from ...entities.model import Entity
 from ...entities.source import entity_src, entity_url, index_src
 from ...ids import SrcPath, url_for_src
 from ..escape import UserText
+from ..feature import Change, FeatureContext, Shown, SiteFeature
+from ..markdown.entity_overlay import (
+    EntityOverlay,
+    EntityOverlayExtension,
+    PageBeingRendered,
+    highlight_signatures,
+)
 from ..templates import Templates
 from .generated import GeneratedPages, dest_uris
 
 
-class EntitySite:
+class EntitySite(SiteFeature):
     """The entity pages of one build."""
 
-    def __init__(self, compiled: Compiled, templates: Templates, index: EntityIndex) -> None:
+    name = "entities"
+
+    @classmethod
+    def make(cls, ctx: FeatureContext) -> EntitySite:
+        return cls(ctx.compiled, ctx.templates, ctx.compiled.entities, ctx.renderer)
+
+    def __init__(self, compiled: Compiled, templates: Templates, index: EntityIndex,
+                 page: PageBeingRendered | None = None) -> None:
         self.compiled = compiled
         self.templates = templates
         self.index = index
@@ -41,14 +56,25 @@ class EntitySite:
         self._by_src: dict[str, Entity] = {
             entity_src(root, e.slug): e for e in index.entities.values()}
         self._generated: set[str] = set()
+        #: the highlights of the notes' mentions (``markdown/entity_overlay.py``)
+        self.overlay = EntityOverlay(index, templates, self.url_of, page)
 
-    def add_files(self, files: Files, config: MkDocsConfig) -> None:
+    def add_files(self, files: Files, config: MkDocsConfig) -> list[diag.Diagnostic]:
         if not self.index:
-            return
+            return []
         generated = GeneratedPages(files, config)
         for src, listed in [(self.index_src, True)] + [(s, False) for s in self._by_src]:
             if generated.add(src, listed)[1]:
                 self._generated.add(src)
+        return []
+
+    def markdown_extensions(self) -> list[Any]:
+        return [EntityOverlayExtension(self.overlay)]
+
+    def shown(self, change: Change) -> Shown:
+        """The pages written, and what each note's highlights depend on (SPEC §7)."""
+        return Shown(notes=highlight_signatures(self.index if self.index else None),
+                     outputs=frozenset(self.dest_uris))
 
     @property
     def dest_uris(self) -> set[str]:
@@ -56,7 +82,7 @@ class EntitySite:
         entities)."""
         return dest_uris(self._generated, self.compiled.options.use_directory_urls)
 
-    def is_entity_page(self, src: str) -> bool:
+    def owns(self, src: str) -> bool:
         return src in self._generated
 
     def url_of(self, slug: str) -> str:

@@ -34,11 +34,13 @@ from mkdocs.config.defaults import MkDocsConfig
 from mkdocs.structure.files import Files
 from mkdocs.utils import get_relative_url
 
-from ...builder.compiled import Compiled
+from ... import diagnostics as diag
 from ...builder.documents import Document, page_path
+from ...compile.compiled import Compiled
 from ...ids import SrcPath, is_index_name, normalize_name, url_for_src
 from ..escape import UserText
 from ..explorer import Folder, build_tree
+from ..feature import Change, FeatureContext, Shown, SiteFeature
 from ..previews import first_sentence
 from ..templates import Templates
 from .generated import GeneratedPages
@@ -57,12 +59,26 @@ class FolderOptions:
 
 
 
-class FolderSite:
+class FolderSite(SiteFeature):
     """The folder tree of one build, its pages and every note's breadcrumbs."""
+
+    name = "folders"
+
+    @classmethod
+    def make(cls, ctx: FeatureContext) -> FolderSite:
+        reader, recent = ctx.feature("reader"), ctx.feature("recent")
+        navigation = ctx.feature("navigation")
+        return cls(ctx.compiled, ctx.templates,
+                   FolderOptions(ctx.options.folder_pages, ctx.options.breadcrumbs),
+                   reader.excerpt if reader is not None else None,
+                   recent.listed_date if recent is not None else None,
+                   navigation.tree if navigation is not None else None)
 
     def __init__(self, compiled: Compiled, templates: Templates, options: FolderOptions,
                  excerpt_of: Callable[[Document], str] | None = None,
-                 date_of: Callable[[Document], dict[str, str] | None] | None = None) -> None:
+                 date_of: Callable[[Document], dict[str, str] | None] | None = None,
+                 explorer: Folder | None = None) -> None:
+        self.explorer = explorer  # the explorer's tree: its folders link to our pages too
         self.compiled = compiled
         self.templates = templates
         self.options = options
@@ -84,8 +100,14 @@ class FolderSite:
 
     # -- pages -------------------------------------------------------------------------
 
-    def add_files(self, files: Files, config: MkDocsConfig) -> None:
+    def add_files(self, files: Files, config: MkDocsConfig) -> list[diag.Diagnostic]:
         """Generate the page of every folder without a note of its own."""
+        self._add_pages(files, config)
+        if self.explorer is not None:
+            self.link(self.explorer)
+        return []
+
+    def _add_pages(self, files: Files, config: MkDocsConfig) -> None:
         if not self.options.folder_pages:
             return
         use_dirs = self.compiled.options.use_directory_urls
@@ -124,7 +146,7 @@ class FolderSite:
         return {f.url + "index.html" if f.url and f.url.endswith("/") else f.url or ""
                 for f in self._generated.values()}
 
-    def is_folder_page(self, src: str) -> bool:
+    def owns(self, src: str) -> bool:
         return src in self._generated
 
     def meta(self, src: str) -> dict[str, Any]:
@@ -144,7 +166,7 @@ class FolderSite:
             crumbs=self._crumbs(posixpath.dirname(folder.path), folder.label, page_url),
             **self._listing(folder, page_url))
 
-    def listing_html(self, doc: Document, page_url: str) -> str:
+    def after_text(self, doc: Document, page_url: str) -> str:
         """The listing under a folder note's text ("" for any other note)."""
         folder = self._folder_notes.get(doc.path) if self.options.folder_pages else None
         if folder is None:
@@ -167,7 +189,7 @@ class FolderSite:
 
     # -- breadcrumbs -------------------------------------------------------------------
 
-    def breadcrumbs_html(self, doc: Document, page_url: str) -> str:
+    def above(self, doc: Document, page_url: str) -> str:
         """The breadcrumb row of a note ("" at the root of the site, or when off)."""
         if not self.options.breadcrumbs:
             return ""
@@ -200,6 +222,10 @@ class FolderSite:
         return crumbs
 
     # -- mkdocs serve --dirty ----------------------------------------------------------
+
+    def shown(self, change: Change) -> Shown:
+        """The folder pages written, and what each note shows of other notes here."""
+        return Shown(notes=self.signatures(), outputs=frozenset(self.dest_uris))
 
     def signatures(self) -> dict[SrcPath, str]:
         """What each note shows of other notes here (its breadcrumbs' folders; a folder

@@ -25,7 +25,7 @@ from pathlib import Path
 from typing import Any
 
 from ...atomic import write_text
-from ...builder.compiled import Compiled
+from ...compile.compiled import Compiled
 from ..escape import json_for_html
 
 SEARCH_INDEX = "search-index.json"

@@ -29,11 +29,11 @@ from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass, field
 from typing import Any
 
-from ...builder.compiled import Compiled
 from ...builder.documents import Document
 from ...builder.parallel import map_if_it_pays
 from ...codecs.inline import SnippetPart, WikiText, plain_text, snippet_parts
 from ...codecs.mask import code_regions
+from ...compile.compiled import Compiled
 from ...ids import SrcPath, normalize_name
 
 #: Names shorter than this are never looked for ("AI", "Go" would be everywhere).
@@ -381,7 +381,7 @@ class MentionCache:
     def scan_ahead(self, docs: Iterable[Document], body_of: Callable[[Document], str],
                    names: MentionNames, workers: int = 0) -> None:
         """Scan the notes never scanned, in several processes when there are many
-        (a cold build: every note).  ``workers`` as ``builder.compiler.parse_many``."""
+        (a cold build: every note).  ``workers`` as ``builder.parse.parse_many``."""
         todo = {d.parsed.digest: d for d in docs if self._unscanned(d.parsed.digest)}
         if len(todo) < SCAN_POOL_THRESHOLD:
             return  # ``hits`` scans each as it comes

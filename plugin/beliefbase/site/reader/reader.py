@@ -1,16 +1,16 @@
 """The reader's side of the site (SPEC §9): graph page, local graph, previews,
 unlinked mentions, aliases, and the JSON files they read.
 
-``SiteBuild`` owns one ``ReaderSite`` per build and forwards to it:
+One ``ReaderSite`` per build, a ``SiteFeature`` (``site/feature.py``):
 
 1. ``add_files(files, config)`` (``on_files``): the ``graph/`` page
    (``File.generated``, its Markdown is only frontmatter), the viewer's
    modules and CSS under ``_beliefbase/graph/``, and MkDocs' ``lunr.js`` as
    ``_beliefbase/lunr.js``.
-2. While pages render: ``graph_page_html()`` fills the graph page from
-   ``theme/graph.html``; ``aliases_html()`` is the "Also called" line under a
+2. While pages render: ``content()`` fills the graph page from
+   ``theme/graph.html``; ``title_row()`` is the "Also called" line under a
    note's title (page content, so MkDocs-Material's search indexes the
-   aliases); ``panels_html()`` adds the local graph (``local-graph.html``) and
+   aliases); ``panel()`` adds the local graph (``local-graph.html``) and
    the unlinked mentions (``mentions.html``) after the other panels.
 3. ``write_outputs()`` (``on_post_build``), one file per consumer:
    ``graph-view.json`` (the viewer), ``search-index.json`` (the viewer's
@@ -25,7 +25,6 @@ from __future__ import annotations
 import contextlib
 import multiprocessing
 import os
-import re
 import threading
 from collections.abc import Callable, Mapping
 from collections.abc import Set as AbstractSet
@@ -39,15 +38,16 @@ from mkdocs.structure.files import File, Files
 from mkdocs.utils import get_relative_url
 
 from ... import diagnostics as diag
-from ...builder.compiled import Compiled
 from ...builder.documents import Document
 from ...codecs.inline import WikiText
+from ...compile.compiled import Compiled
 from ...config import BeliefbaseConfig
 from ...graph.model import Graph
 from ...graph.view import ViewKept, graph_view_text
 from ...ids import SrcPath
 from ...project import cache_dir
 from ..escape import UserText
+from ..feature import Change, FeatureContext, Shown, SiteFeature
 from ..generated_page import generated_page
 from ..output import write_text
 from ..panels import _titles
@@ -78,7 +78,6 @@ search:
   exclude: true
 ---
 """
-_H1_END = re.compile(r"\A\s*<h1\b[^>]*>.*?</h1>", re.DOTALL)
 
 
 @dataclass(frozen=True)
@@ -123,8 +122,18 @@ class ReaderCache:
         self.wait()
 
 
-class ReaderSite:
+class ReaderSite(SiteFeature):
     """The reader's features for one build."""
+
+    name = "reader"
+    row_rank = 20  # "Also called" under the dates
+    panel_rank = 40  # the local graph and unlinked mentions last
+    panel_ahead = True
+
+    @classmethod
+    def make(cls, ctx: FeatureContext) -> ReaderSite:
+        options = reader_options(ctx.config, ctx.options, ctx.serving)
+        return cls(ctx.compiled, ctx.templates, ctx.read_text, options, ctx.kept.get(ReaderCache))
 
     def __init__(self, compiled: Compiled, templates: Templates,
                  read_text: Callable[[SrcPath], str], options: ReaderOptions,
@@ -177,21 +186,25 @@ class ReaderSite:
             "graph_page_url": rel(self.options.graph_page),
         }
 
-    def is_graph_page(self, src: str) -> bool:
+    def owns(self, src: str) -> bool:
         return src == self.graph_src
 
-    def graph_page_html(self, page_url: str) -> str:
+    def content(self, src: str, page_url: str) -> str | None:
+        if not self.owns(src):
+            return None
         return self.templates.render("graph.html", **self._urls(page_url))
 
-    def aliases_html(self, doc: Document, html: str) -> str:
-        """``html`` with the "Also called" line under its title (or first, if it has no H1)."""
+    def title_row(self, doc: Document, page_url: str) -> str:
+        """The "Also called" line under the note's title."""
         if not doc.aliases:
-            return html
-        line = self.templates.render("aliases.html", aliases=[UserText(a) for a in doc.aliases])
-        m = _H1_END.match(html)
-        return html[: m.end()] + line + html[m.end():] if m else line + html
+            return ""
+        return self.templates.render("aliases.html", aliases=[UserText(a) for a in doc.aliases])
 
-    def panels_html(self, doc: Document, page_url: str) -> str:
+    def shown(self, change: Change) -> Shown:
+        """The pages whose "Unlinked mentions" panel changed since the last build."""
+        return Shown(pages=frozenset(self.mention_changes(change.rewritten)))
+
+    def panel(self, doc: Document, page_url: str) -> str:
         """The local graph and the unlinked mentions of ``doc``'s page."""
         html = ""
         if self.options.local_graph and doc.url is not None:

@@ -31,6 +31,7 @@ import re
 from collections.abc import Callable
 from dataclasses import dataclass
 from datetime import UTC, date, datetime
+from pathlib import Path
 from typing import Any
 from urllib.parse import quote, urljoin
 
@@ -39,15 +40,17 @@ from mkdocs.structure.files import Files
 from mkdocs.utils import get_relative_url
 
 from ... import diagnostics as diag
-from ...builder.compiled import Compiled
 from ...builder.documents import Document
+from ...compile.compiled import Compiled
 from ...graph.graphml import xml_text
 from ...ids import SrcPath, root_url
 from ..escape import UserText
+from ..feature import Change, FeatureContext, Shown, SiteFeature
+from ..output import write_text
 from ..panels import _titles
 from ..previews import excerpt, first_paragraph, first_sentence
 from ..templates import Templates
-from .dates import NoteDates, sort_key
+from .dates import DatesCache, NoteDates, note_dates, sort_key
 from .generated import GeneratedPages
 
 #: Reading speed, words a minute (the common figure for prose on a screen).
@@ -62,8 +65,6 @@ _MONTHS = ("January", "February", "March", "April", "May", "June", "July", "Augu
 # CJK characters: those scripts write no spaces, and each character reads like a short word.
 _CJK = re.compile(r"[\u3040-\u30ff\u3400-\u4dbf\u4e00-\u9fff\uac00-\ud7af\uf900-\ufaff]")
 # The end of a paragraph's first sentence: . ! ? (or their CJK forms) and a space or the end.
-# The title heading the page's HTML starts with, if any: our line goes under it.
-_H1 = re.compile(r"\A\s*<h1\b[^>]*>.*?</h1>", re.DOTALL)
 
 
 @dataclass(frozen=True)
@@ -100,12 +101,27 @@ def dates_plugin_enabled(plugins: Any) -> bool:
                for p in plugins.values())
 
 
-class RecentSite:
+class RecentSite(SiteFeature):
     """The dates, reading times, recent lists and feed of one build."""
+
+    name = "recent"
+    row_rank = 10  # the dates right under the title
+    panel_rank = 10  # the home page's list first, like the end of its text
+
+    @classmethod
+    def make(cls, ctx: FeatureContext) -> RecentSite:
+        """Date every published note (one ``git log``)."""
+        o = ctx.options
+        options = RecentOptions(o.dates, o.reading_time, o.recent_page, o.recent_notes, o.feed,
+                                ctx.config.site_url or "", ctx.config.site_name,
+                                dates_plugin_enabled(ctx.config.plugins))
+        dates, found = note_dates(ctx.compiled, ctx.kept.get(DatesCache))
+        return cls(ctx.compiled, ctx.templates, ctx.read_text, dates, options, found)
 
     def __init__(self, compiled: Compiled, templates: Templates,
                  read_text: Callable[[SrcPath], str], dates: dict[SrcPath, NoteDates],
-                 options: RecentOptions) -> None:
+                 options: RecentOptions, dating: list[diag.Diagnostic] | None = None) -> None:
+        self._dating = dating or []  # what dating the notes found wrong
         self.compiled = compiled
         self.templates = templates
         self.read_text = read_text
@@ -125,19 +141,37 @@ class RecentSite:
     def add_files(self, files: Files, config: MkDocsConfig) -> list[diag.Diagnostic]:
         """The "Recent notes" page, unless a page of the site has its URL."""
         if not GeneratedPages(files, config).add(self.src)[1]:
-            return [diag.make("page-conflict", self.compiled.options.display(self.src), 1, 1,
-                              f"{self.src} has the URL of the recent notes page "
-                              f"({self.options.recent_page}); the note keeps it: rename it or "
-                              "set the plugin's recent_page option")]
+            return [*self._dating, diag.make(
+                "page-conflict", self.compiled.options.display(self.src), 1, 1,
+                f"{self.src} has the URL of the recent notes page "
+                f"({self.options.recent_page}); the note keeps it: rename it or "
+                "set the plugin's recent_page option")]
         self.generated = True
-        return []
+        return list(self._dating)
 
-    def is_recent_page(self, src: str) -> bool:
+    def owns(self, src: str) -> bool:
         return self.generated and src == self.src
 
-    def meta(self) -> dict[str, Any]:
+    def meta(self, src: str) -> dict[str, Any]:
         """``page.meta`` of the recent page (its titles are the notes', searched there)."""
+        if not self.owns(src):
+            return {}
         return {"title": UserText("Recent notes"), "search": {"exclude": True}}
+
+    def content(self, src: str, page_url: str) -> str | None:
+        return self.page_html(page_url) if self.owns(src) else None
+
+    def panel(self, doc: Document, page_url: str) -> str:
+        return self.home_html(page_url) if self.is_home(doc) else ""
+
+    def head(self, page_url: str) -> str:
+        return self.head_link(page_url)
+
+    def shown(self, change: Change) -> Shown:
+        """What the home note's list shows: its page is rendered again when it changed."""
+        signature = repr(self.home_signature())
+        return Shown(notes={d.path: signature for d in self.compiled.published.values()
+                            if self.is_home(d)})
 
     # -- pages -------------------------------------------------------------------------
 
@@ -147,8 +181,8 @@ class RecentSite:
         latest = dates.latest if dates is not None and self.options.dates else None
         return display_date(latest) if latest is not None else None
 
-    def meta_html(self, doc: Document, html: str) -> str:
-        """``html`` with the dates and reading time under its title (or first)."""
+    def title_row(self, doc: Document, page_url: str) -> str:
+        """The dates and reading time under its title."""
         dates = self.dates.get(doc.path)
         created = modified = None
         if dates is not None and self.options.dates and not self.options.dates_elsewhere:
@@ -160,11 +194,9 @@ class RecentSite:
         if self.options.reading_time and doc.kind == "markdown":
             minutes = reading_minutes(self.read_text(doc.path)[doc.parsed.body_offset:])
         if not (created or modified or minutes):
-            return html
-        line = self.templates.render("note-meta.html", created=created, modified=modified,
+            return ""
+        return self.templates.render("note-meta.html", created=created, modified=modified,
                                      minutes=minutes)
-        m = _H1.match(html)
-        return html[: m.end()] + line + html[m.end():] if m else line + html
 
     def page_html(self, page_url: str) -> str:
         """The "Recent notes" page."""
@@ -230,6 +262,10 @@ class RecentSite:
         href = get_relative_url(FEED_XML, page_url)
         return self.templates.render("feed-link.html", href=href,
                                      title=UserText(self.options.site_name or "Feed"))
+
+    def write_compile_outputs(self, site_dir: Path) -> None:
+        if self.options.feed:
+            write_text(site_dir / FEED_XML, self.feed_xml())
 
     def feed_xml(self) -> str:
         """``feed.xml``: the ``FEED_SIZE`` latest notes as Atom.

@@ -21,29 +21,27 @@ tag pages unless one of its listings already features the tag.
 
 from __future__ import annotations
 
-import contextlib
 import posixpath
-import re
 from collections import Counter, defaultdict
-from collections.abc import Set as AbstractSet
 from dataclasses import dataclass, field
-from pathlib import Path
 from typing import Any
 
 from markupsafe import Markup
 from mkdocs.config.defaults import MkDocsConfig
+from mkdocs.plugins import get_plugin_logger
 from mkdocs.structure.files import Files
 from mkdocs.utils import get_relative_url
 
-from ...builder.compiled import Compiled
+from ... import diagnostics as diag
 from ...builder.documents import Document
+from ...compile.compiled import Compiled
 from ...ids import SrcPath, normalize_name, tag_key, tag_page_src, url_for_src
 from ..escape import UserText
+from ..feature import Change, FeatureContext, Shown, SiteFeature
 from ..templates import Templates
 from .generated import GeneratedPages, dest_uris
 
-# The page's title heading, if its HTML starts with one: the tag row goes under it.
-_H1 = re.compile(r"\A\s*<h1\b[^>]*>.*?</h1>", re.DOTALL)
+log = get_plugin_logger("beliefbase.plugin")
 
 
 @dataclass(frozen=True)
@@ -71,8 +69,16 @@ def material_tags_enabled(plugins: Any) -> bool:
                for p in plugins.values())
 
 
-class TagSite:
+class TagSite(SiteFeature):
     """The tags of one build and their pages."""
+
+    name = "tags"
+    row_rank = 30
+
+    @classmethod
+    def make(cls, ctx: FeatureContext) -> TagSite:
+        options = TagOptions(ctx.options.tags_page, material_tags_enabled(ctx.config.plugins))
+        return cls(ctx.compiled, ctx.templates, options)
 
     def __init__(self, compiled: Compiled, templates: Templates, options: TagOptions) -> None:
         self.compiled = compiled
@@ -121,21 +127,21 @@ class TagSite:
 
     # -- pages -------------------------------------------------------------------------
 
-    def add_files(self, files: Files, config: MkDocsConfig) -> list[str]:
-        """Add the index and the tag pages to ``files``; return the URLs a page of the
+    def add_files(self, files: Files, config: MkDocsConfig) -> list[diag.Diagnostic]:
+        """Add the index and the tag pages to ``files``; say which URLs a page of the
         site already had (kept: a link to that tag goes to that page)."""
         if not self.tags:
             return []
         generated = GeneratedPages(files, config)
-        kept: list[str] = []
         pages = [(self.index_src, True)] + [(t.src, False) for t in self.tags.values()]
         for src, listed in pages:
             file, added = generated.add(src, listed)
             if added:
                 self._generated.add(src)
             else:
-                kept.append(file.url)
-        return kept
+                log.info(f"the site has its own page at {file.url}: no tag page is generated "
+                         "there")
+        return []
 
     @property
     def dest_uris(self) -> set[str]:
@@ -143,7 +149,7 @@ class TagSite:
         pages of tags that are gone)."""
         return dest_uris(self._generated, self.compiled.options.use_directory_urls)
 
-    def is_tag_page(self, src: str) -> bool:
+    def owns(self, src: str) -> bool:
         return src in self._generated
 
     def meta(self, src: str) -> dict[str, Any]:
@@ -221,18 +227,23 @@ class TagSite:
         found = self.tags.get(tag_key(tag))
         return found.src if found is not None else None
 
-    def row_html(self, doc: Document, html: str, page_url: str) -> str:
-        """``html`` with the note's tags as links under its title (or first, without an
-        H1); unchanged when Material's tags plugin shows them instead."""
+    def title_row(self, doc: Document, page_url: str) -> str:
+        """The note's tags as links under its title; none when Material's tags plugin
+        shows them instead."""
         if self.options.material_tags or not doc.tags:
-            return html
+            return ""
         shown = [{"name": UserText(t), "href": self._href(url, page_url)}
                  for t in doc.tags if (url := self.url_of(t)) is not None]
         if not shown:
-            return html
-        row = self.templates.render("tags-row.html", tags=shown)
-        m = _H1.match(html)
-        return html[: m.end()] + row + html[m.end():] if m else row + html
+            return ""
+        return self.templates.render("tags-row.html", tags=shown)
+
+    def page_context(self, context: dict[str, Any], doc: Document | None) -> None:
+        if self.options.material_tags:
+            self.material_links(context)  # after Material's tags plugin
+
+    def shown(self, change: Change) -> Shown:
+        return Shown(outputs=frozenset(self.dest_uris))
 
     def material_links(self, context: dict[str, Any]) -> None:
         """Point Material's tag chips that link nowhere (no listing features the tag)
@@ -253,12 +264,5 @@ def _from_root(base: str, url: str) -> str:
     return base + url if url != "./" else base or "./"
 
 
-def remove_outputs(site_dir: Path, dests: AbstractSet[str]) -> None:
-    """Delete the written pages ``dests`` (paths under ``site_dir``) that are there."""
-    for dest in dests:
-        with contextlib.suppress(OSError):
-            (site_dir / dest).unlink()
 
-
-
-__all__ = ["Markup", "TagOptions", "TagSite", "material_tags_enabled", "remove_outputs"]
+__all__ = ["Markup", "TagOptions", "TagSite", "material_tags_enabled"]

@@ -28,9 +28,9 @@ from collections import defaultdict
 from collections.abc import Callable, Iterable, Sequence
 from collections.abc import Set as AbstractSet
 
-from ...builder.compiled import Compiled
 from ...builder.documents import Document
 from ...builder.resolve import ResolvedLink
+from ...compile.compiled import Compiled
 from ...ids import SrcPath
 from ..reader.mentions import Mention
 

@@ -1,9 +1,10 @@
 """Making ``mkdocs serve --dirty`` correct: rebuild what a change touches.
 
 A dirty build re-renders a page only when its source is newer than its output.
-After each compile, ``Invalidation`` removes the output of every page that
-shows something of the changed notes (``dependents.dependent_pages``) and of
-deleted notes, so MkDocs re-renders exactly those; a generated page (which has
+After each compile, ``Invalidation`` carries out the build's ``RenderPlan``
+(``plan.py``): it removes the output of every page that shows something of the
+change and of deleted notes, and of generated pages no feature makes any more,
+so MkDocs re-renders exactly those; a generated page (which has
 no source to compare) is kept when what it shows is what the last build showed
 (``keep_unchanged``).  After the build it repairs the search index, which
 Material merges assuming a single changed page.
@@ -11,20 +12,27 @@ Material merges assuming a single changed page.
 
 from __future__ import annotations
 
+import functools
 import os
 from collections.abc import Callable
-from collections.abc import Set as AbstractSet
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from mkdocs.structure.files import Files
 
-from ...builder.compiled import Compiled
 from ...builder.documents import page_path
+from ...compile.compiled import Compiled
 from ...ids import SrcPath
+from ...search_index import DirtyMerge, read_index
+from ..feature import Shown
 from ..generated_page import GeneratedPage
-from ..reader.search_index import DirtyMerge, read_index
-from .dependents import dependent_pages
+from ..templates import templates_stamp
+from . import pages as unread
+from .dependents import rewritten_notes
+from .plan import RenderPlan, plan_renders
+
+if TYPE_CHECKING:
+    from ..session import SiteBuild
 
 
 def _page_src(new: Compiled, path: SrcPath) -> str:
@@ -46,31 +54,59 @@ class Invalidation:
         self._shown: dict[str, str] = {}  # generated page -> what it showed last build
         self._templates = ""  # the templates it was rendered with (templates_stamp)
         self._navigation: str | None = None  # the navigation the last build printed
+        #: what each page feature showed in the last dirty build (``SiteFeature.shown``)
+        self.features_shown: dict[str, Shown] = {}
+
+    def files(self, old: Compiled | None, site: SiteBuild, files: Files, config: Any,
+              page_urls: set[str], *, serving: bool, nav_in_every_page: bool) -> None:
+        """At ``on_files`` of a dirty build: plan what it renders and remove those
+        outputs; under serve, mark the generated pages that show what they showed."""
+        self.remember_search_index(Path(config.site_dir))
+        plan = self.plan(old, site, nav_in_every_page)
+        self.invalidate(old, site.compiled, files, config, plan)
+        if serving:  # (a one-off `build --dirty` has no next build to compare)
+            custom_dir = getattr(config.theme, "custom_dir", None)
+            self.keep_unchanged(  # tag, folder pages... not changed
+                files, functools.partial(unread.shown, site), templates_stamp(custom_dir))
+        self.live = page_urls
+
+    def nav(self, site: SiteBuild, files: Files, nav: Any, nav_in_every_page: bool) -> None:
+        """At ``on_nav`` of a dirty build, before MkDocs asks which pages changed."""
+        if nav_in_every_page:  # Material's navigation is in every page
+            self.follow_navigation(files, unread.navigation_signature(site, nav))
+        unread.title_unread_pages(site, files)
+
+    def plan(self, old: Compiled | None, site: SiteBuild, nav_in_every_page: bool
+             ) -> RenderPlan:
+        """This build's plan (``plan.py``), from what the features show now and showed
+        in the last build; remembered for the next."""
+        rewritten = rewritten_notes(old, site.compiled) if old is not None else {}
+        now = site.shown(old, rewritten, self.features_shown)
+        plan = plan_renders(old, site.compiled, self.features_shown, now,
+                            nav_in_every_page=nav_in_every_page, read=site.read_text,
+                            rewritten=rewritten)
+        self.features_shown = dict(plan.shown)
+        return plan
 
     def invalidate(self, old: Compiled | None, new: Compiled, files: Files, config: Any,
-                   nav_in_every_page: bool, also: AbstractSet[SrcPath] = frozenset(),
-                   read: Callable[[SrcPath], str] | None = None,
-                   rewritten: dict[SrcPath, set[int]] | None = None) -> int:
-        """Delete the outputs of dependent and deleted pages; returns how many.
-
-        ``also``: more pages that depend on the change in ways the compile does not
-        know (the reader's unlinked mentions).
-        """
+                   plan: RenderPlan) -> int:
+        """Delete the outputs of the plan's pages, of deleted notes' pages and of gone
+        generated pages; returns how many."""
         self._rendered = set()
-        pages = dependent_pages(old, new, nav_in_every_page, read, rewritten)
-        if pages is not None:
-            pages |= also
+        pages = plan.pages
         wanted = {_page_src(new, p) for p in pages} if pages is not None else None
         count = 0
         for file in files.documentation_pages():
             if wanted is None or file.src_uri in wanted:
                 count += _remove(file.abs_dest_path)
+        site = Path(config.site_dir)
         if old is not None:
-            site = Path(config.site_dir)
             for path in new.removed:
                 doc = old.documents.get(path)
                 if doc is not None and doc.url is not None:
                     count += _remove(str(site / _dest(doc.url)))
+        for dest in plan.gone:
+            count += _remove(str(site / dest))
         return count
 
     def keep_unchanged(self, files: Files, shown: Callable[[str, str], str],

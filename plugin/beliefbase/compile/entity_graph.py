@@ -2,24 +2,22 @@
 node's ``schema``), a ``mentions`` edge from a document to each entity it mentions
 (one per mention, with its line).
 
-``entity_parts(compiled)`` gives, per note, the (node, edge) pairs its graph part
-adds; the ``GraphBuilder`` compares them to reuse a part whose mentions did not
-change (an entity tagged elsewhere adds auto mentions to unchanged notes).
+``entity_parts(linked, index)`` gives, per note, the (node, edge) pairs its graph
+part adds; the compile hands them to the ``GraphBuilder``, which compares them to
+reuse a part whose mentions did not change (an entity tagged elsewhere adds auto
+mentions to unchanged notes).  A compile stage between two others (entities,
+graph): neither imports the other.
 """
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
-
+from ..builder.compiled import Linked
+from ..entities.index import EntityIndex
+from ..entities.source import entity_url
 from ..frozen import FrozenDict
+from ..graph.build import MentionPart
 from ..graph.model import Edge, Node, WeightKind
 from ..ids import SrcPath, provisional_bid
-from .source import compile_entities, entity_url
-
-if TYPE_CHECKING:
-    from ..builder import Compiled
-
-MentionPart = tuple[tuple[Node, Edge], ...]
 
 
 def entity_bid(key: str) -> str:
@@ -27,9 +25,8 @@ def entity_bid(key: str) -> str:
     return provisional_bid("entity", key)
 
 
-def entity_parts(compiled: Compiled) -> dict[SrcPath, MentionPart]:
+def entity_parts(compiled: Linked, index: EntityIndex) -> dict[SrcPath, MentionPart]:
     """Per note, the Entity nodes and ``mentions`` edges of its mentions."""
-    index, _found = compile_entities(compiled)
     if not index:
         return {}
     out: dict[SrcPath, list[tuple[Node, Edge]]] = {}

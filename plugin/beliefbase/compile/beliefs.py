@@ -13,11 +13,11 @@ from datetime import date
 from ..beliefs.facts import PageFacts, page_candidates
 from ..beliefs.model import BeliefSet
 from ..beliefs.verify import verify_project
+from ..builder.compiled import Linked
 from ..ids import SrcPath
-from .compiled import Compiled
 
 
-def page_facts(compiled: Compiled) -> dict[str, PageFacts]:
+def page_facts(compiled: Linked) -> dict[str, PageFacts]:
     """What the belief verifier needs to know about each page of a compile."""
     facts: dict[str, PageFacts] = {}
     for doc in compiled.documents.values():
@@ -35,7 +35,7 @@ def page_facts(compiled: Compiled) -> dict[str, PageFacts]:
     return facts
 
 
-def verify_beliefs(compiled: Compiled, today: date) -> BeliefSet:
+def verify_beliefs(compiled: Linked, today: date) -> BeliefSet:
     """Every sidecar of ``compiled`` checked against its pages and raw_dir."""
     opts = compiled.options
     raw_dir = opts.raw_dir or opts.project_dir / "raw"
@@ -45,7 +45,7 @@ def verify_beliefs(compiled: Compiled, today: date) -> BeliefSet:
     return verify_project(sidecars, pages, opts.docs_dir, raw_dir, opts.project_dir, today)
 
 
-def draft_sidecars(compiled: Compiled) -> set[str]:
+def draft_sidecars(compiled: Linked) -> set[str]:
     """Display paths of the sidecars of draft pages (their diagnostics are not public)."""
     drafts = compiled.drafts
     return {compiled.options.display(s.path) for s in compiled.sidecars

@@ -11,7 +11,7 @@ Stages, in order (each a function of the previous stage's records):
 5. **check**    – duplicate ids, embed cycles/depth, ``source_refs`` drift.
 6. **graph**    – nodes and edges (``GraphBuilder``, parts kept per document) and
                   the invariants, the compiled pages' URLs included.
-7. **beliefs**  – every sidecar verified against the pages (``belief_step.py``).
+7. **beliefs**  – every sidecar verified against the pages (``compile/beliefs.py``).
 
 This is the one compile: the plugin and every command (``project.compile_project``)
 run it, so both report the same diagnostics.  Its result is immutable.
@@ -28,87 +28,44 @@ object.
 
 from __future__ import annotations
 
-import dataclasses
 import posixpath
 from collections import defaultdict
-from collections.abc import Callable, Iterable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping
 from pathlib import Path
 
 from .. import diagnostics as diag
 from ..beliefs.dates import build_date
-from ..codecs.canvas import parse_canvas  # issue 28
+from ..builder import link_record
+from ..builder.cache import ParseCache
+from ..builder.checks import SourceRef, SourceRefChecker, duplicate_ids, malformed_bids
+from ..builder.compiled import Linked
+from ..builder.documents import Document, Network, make_document, place_home, with_sections
+from ..builder.embeds import EmbedMemo, check_embeds
+from ..builder.excluded import NONE as NOTHING_EXCLUDED
+from ..builder.excluded import Excluded
+from ..builder.index import NameIndex, doc_key_places, target_keys
+from ..builder.links import LinkResolver
+from ..builder.options import CompileOptions
+from ..builder.parse import parse_many
+from ..builder.resolve import Found, ResolvedLink, Resolver
+from ..builder.sources import SourceFile, Symlinks, escapes, unreadable
+from ..builder.suggest import Suggester
+from ..builder.texts import DecodedTexts
+from ..builder.wikitext import auto_title
 from ..codecs.inline import WikiText
-from ..codecs.markdown import DECODED, digest, note_text, parse_markdown
+from ..codecs.markdown import digest, note_text
 from ..codecs.model import ParsedDoc
-from ..codecs.toml_node import parse_toml
 from ..entities.source import EntityStage
 from ..frozen import FrozenDict
 from ..graph.build import GraphBuilder
 from ..graph.invariants import COMPILED_PAGES, check_graph
 from ..ids import SrcPath, parse_bid, provisional_bid
-from ..query.schema import check_schemas
-from . import link_record
-from .belief_step import verify_beliefs
-from .cache import ParseCache
-from .checks import SourceRef, SourceRefChecker, duplicate_ids, malformed_bids
+from .beliefs import draft_sidecars, verify_beliefs
 from .compiled import Compiled
-from .documents import Document, Network, make_document, place_home, with_sections
-from .embeds import EmbedMemo, check_embeds
-from .excluded import NONE as NOTHING_EXCLUDED
-from .excluded import Excluded
-from .index import NameIndex, doc_key_places, target_keys
-from .links import LinkResolver
-from .options import CompileOptions
-from .parallel import map_if_it_pays
-from .resolve import Found, ResolvedLink, Resolver
-from .sources import SourceFile, Symlinks, escapes, unreadable
-from .suggest import Suggester
-from .wikitext import auto_title
+from .entity_graph import entity_parts
+from .schema import check_schemas
 
 _Identity = tuple[object, ...]
-
-
-def parse_source(path: SrcPath, kind: str, data: bytes, display: str) -> ParsedDoc:
-    """Run the codec for one source file."""
-    if kind == "markdown":
-        return parse_markdown(path, data, display)
-    if kind == "canvas":  # issue 28: a JSON Canvas board
-        return parse_canvas(path, data, display)
-    return parse_toml(path, data, display, "network" if kind == "network" else "toml")
-
-
-_Job = tuple[SrcPath, str, bytes, str]
-
-
-def _parse_job(job: _Job) -> ParsedDoc:
-    return parse_source(*job)
-
-
-def _parse_job_with_text(job: _Job) -> tuple[ParsedDoc, str | None]:
-    """``_parse_job`` in a worker, with the note's text as it decoded it (if a build keeps
-    texts: ``DECODED`` is open), for the build to keep: the page, its embeds, the
-    entities and the panels then read the note from it, not from disk again."""
-    doc = parse_source(*job)
-    return doc, DECODED.take(doc.path, doc.digest)
-
-
-#: Below this many files to parse, other processes cost more than they save.
-POOL_THRESHOLD = 300
-
-
-def parse_many(jobs: Sequence[_Job], workers: int = 0) -> list[ParsedDoc]:
-    """Parse ``jobs`` in order; in several processes when there are enough of them.
-
-    ``workers``: 0 = one per CPU (at most 4), 1 = in this process.  The output
-    is the same either way: parsing is a pure function of the bytes.
-    """
-    parsed = map_if_it_pays(_parse_job_with_text, jobs, POOL_THRESHOLD, workers)
-    if parsed is None:
-        return [_parse_job(job) for job in jobs]
-    for doc, text in parsed:
-        if text is not None:  # (a worker's DECODED is its own: the text comes back here)
-            DECODED.keep(doc.path, doc.digest, text)
-    return [doc for doc, _text in parsed]
 
 
 class Compiler:
@@ -123,6 +80,10 @@ class Compiler:
         self.autosave = True
         #: ... in a forked child while the compile goes on (``cache.wait()`` for it)
         self.background_save = False
+        #: keep the notes' decoded texts in each ``Compiled`` for the render to take
+        #: (a build: it reads every note again; the command line does not)
+        self.keep_texts = False
+        self._texts = DecodedTexts()  # this compile's
         self.previous: Compiled | None = None
         #: keeps each document's part of the graph until the document changes
         self.graph_builder = GraphBuilder()
@@ -167,6 +128,9 @@ class Compiler:
         if excluded_changed:
             self._excluded = Excluded(excluded or {})
         escaped, readable = self._partition(sources)
+        self._texts = DecodedTexts()
+        if self.keep_texts:
+            self._texts.open()
         parsed = self._parse(s for s in readable
                              if s.kind in ("markdown", "toml", "network", "canvas"))
         self._stage(f"parsed {len(parsed):,} files")
@@ -250,12 +214,12 @@ class Compiler:
                 if doc is None:
                     todo.append((source, data, stat))
                     continue
-                if DECODED.keeping and doc.kind == "markdown":  # read, so the render need not
-                    DECODED.keep(doc.path, doc.digest, note_text(data)[0])
+                if self._texts.keeping and doc.kind == "markdown":  # read: the render need not
+                    self._texts.keep(doc.path, doc.digest, note_text(data)[0])
             parsed[source.path] = doc
         jobs = [(s.path, s.kind, data, self.options.display(s.path)) for s, data, _ in todo]
-        for (source, _data, stat), doc in zip(todo, parse_many(jobs, self.options.jobs),
-                                              strict=True):
+        done = parse_many(jobs, self.options.jobs, self._texts)
+        for (source, _data, stat), doc in zip(todo, done, strict=True):
             self.cache.store(doc, stat)
             parsed[source.path] = doc
         return dict(sorted(parsed.items()))
@@ -503,7 +467,8 @@ class Compiler:
         parsed: dict[SrcPath, ParsedDoc],
         changed: set[SrcPath],
         removed: set[SrcPath],
-    ) -> Compiled:
+    ) -> Linked:
+        assert self._links is not None  # made by _resolve
         links = {p: self._resolved[p][0] for p in sorted(self._resolved)}
         backlinks = self._updated_backlinks(links)
         found: list[diag.Diagnostic] = []
@@ -537,7 +502,7 @@ class Compiler:
                 "this file is a symlink to a place outside the docs folder; it is not read "
                 "or published (copy the file in, or link to it instead)",
             ))
-        return Compiled(
+        return Linked(
             options=self.options,
             generation=self.generation,
             documents=FrozenDict(docs),
@@ -553,10 +518,11 @@ class Compiler:
             removed=frozenset(removed),
             link_resolver=self._links,
             home=self._home,
+            texts=self._texts,
         )
 
 
-    def _graph_and_beliefs(self, compiled: Compiled) -> Compiled:
+    def _graph_and_beliefs(self, compiled: Linked) -> Compiled:
         """The entities, the graph with its invariants, the verified beliefs and the
         checks of declared node types, added to ``compiled``.
 
@@ -564,15 +530,15 @@ class Compiler:
         generates (tag pages) once it has made them.
         """
         entities, entity_found = self.entity_stage.run(compiled)
-        compiled = dataclasses.replace(compiled, entities=entities)
-        graph = self.graph_builder.build(compiled)
+        graph = self.graph_builder.build(compiled, entity_parts(compiled, entities))
         urls = {d.url for d in compiled.documents.values() if d.published and d.url is not None}
         found = check_graph(graph, urls, self.options.display, COMPILED_PAGES)
         beliefs = verify_beliefs(compiled, build_date())
         diagnostics = (set(compiled.diagnostics) | set(found) | set(beliefs.diagnostics)
                        | set(entity_found) | set(check_schemas(compiled)))
-        return dataclasses.replace(compiled, graph=graph, beliefs=beliefs,
-                                   diagnostics=tuple(sorted(diagnostics, key=diag.sort_key)))
+        return Compiled.of(compiled, entities=entities, graph=graph, beliefs=beliefs,
+                           diagnostics=tuple(sorted(diagnostics, key=diag.sort_key)),
+                           draft_sidecars=frozenset(draft_sidecars(compiled)))
 
 
 def _recording(wikitext: WikiText, links: LinkResolver, doc: Document,

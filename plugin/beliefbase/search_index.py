@@ -20,8 +20,8 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from ...identity_texts import TextsByIdentity
-from ..output import write_text
+from .atomic import write_text
+from .identity_texts import TextsByIdentity
 
 INDEX = Path("search") / "search_index.json"
 

@@ -22,7 +22,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from .. import diagnostics as diag
-from ..builder.compiled import Compiled
+from ..builder.compiled import Linked
 from ..builder.documents import Document
 
 #: The schema of a type declaration.
@@ -43,7 +43,7 @@ class NodeType:
     properties: tuple[Property, ...]
 
 
-def node_types(compiled: Compiled) -> dict[str, NodeType]:
+def node_types(compiled: Linked) -> dict[str, NodeType]:
     """Every declared type by name (the first declaration by path wins)."""
     types: dict[str, NodeType] = {}
     for doc in compiled.published.values():
@@ -67,7 +67,7 @@ def _properties(value: Any) -> tuple[Property, ...]:
     return tuple(found)
 
 
-def check_schemas(compiled: Compiled) -> list[diag.Diagnostic]:
+def check_schemas(compiled: Linked) -> list[diag.Diagnostic]:
     """``schema-violation`` for every node that breaks its declared type."""
     types = node_types(compiled)
     if not types:
