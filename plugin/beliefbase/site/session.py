@@ -500,7 +500,7 @@ class SiteBuild:
                             target.parent.mkdir(parents=True, exist_ok=True)
                             write_text(target, self.templates.render(
                                 "redirect.html", title=doc.title, url=rel))
-                        except OSError:  # a file where its folder would be (``sitemap.xml/``)
+                        except (OSError, ValueError):  # a file where its folder would be
                             continue
                     taken.add(url)
                     now[dest] = digest
@@ -532,8 +532,8 @@ def _alias_pages(alias: str, folder: str, use_directory_urls: bool) -> tuple[tup
     """(output path, URL) of the redirect pages ``alias`` may get, in order of preference."""
     pages = []
     for name in dict.fromkeys((url_slug(alias), alias.strip())):
-        if not name or "/" in name or name.startswith("."):
-            continue
+        if not name or "/" in name or "\0" in name or name.startswith("."):
+            continue  # (no file name can hold a NUL)
         name = fit_name(name)  # an alias may be longer than a file name
         dest = (f"{name}/index.html" if use_directory_urls else f"{name}.html")
         dest = posixpath.join(folder, dest) if folder else dest
