@@ -37,7 +37,7 @@ from ..graph.build import GraphBuilder
 from ..graph.emit import graph_json_chunks
 from ..graph.invariants import GENERATED_PAGES, missing_pages
 from ..graph.model import Graph
-from ..html_json import flat_json_for_html
+from ..html_json import flat_json_for_html, json_for_html
 from ..ids import SrcPath, fit_name, root_url, url_for_dest, url_slug
 from .beliefs.pages import BeliefOptions, BeliefSite
 from .escape import UserText, ascii_html, user_text
@@ -509,8 +509,8 @@ class SiteBuild:
             with contextlib.suppress(OSError):
                 (site_dir / dest).unlink()
         if now != before:
-            write_text(manifest, json.dumps({"version": 1, "redirects": now}, indent=0,
-                                            sort_keys=True))
+            write_text(manifest, json_for_html({"version": 1, "redirects": now}, indent=0,
+                                               sort_keys=True))
         return written
 
 
