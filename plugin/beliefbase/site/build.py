@@ -36,7 +36,7 @@ from ..obsidian import ObsidianSettings
 from ..project import compile_options, prepare, published_files
 from ..terminal import printable
 from .beliefs.pages import belief_options
-from .escape import finalize
+from .escape import escape_section_titles, finalize
 from .generated_page import generated_page
 from .markdown.callouts import CalloutExtension
 from .markdown.entity_overlay import EntityOverlayExtension, highlight_signatures
@@ -364,6 +364,7 @@ class MkDocsBuild:
         """MkDocs' page loop starts next."""
         assert self.speedups is not None
         self._compile_outputs_written = False
+        escape_section_titles(nav.items)  # folder names: the theme prints them
         if self.state.dirty and self.site is not None:
             if not self.options.explorer:  # Material's navigation is in every page
                 self.state.invalidation.follow_navigation(

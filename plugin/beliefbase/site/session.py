@@ -40,7 +40,7 @@ from ..graph.model import Graph
 from ..html_json import flat_json_for_html, json_for_html
 from ..ids import SrcPath, fit_name, root_url, url_for_dest, url_slug
 from .beliefs.pages import BeliefOptions, BeliefSite
-from .escape import UserText, ascii_html, user_text
+from .escape import UserText, ascii_html, theme_meta
 from .explorer import build_tree, flat_index
 from .generated_page import generated_page
 from .markdown.entity_overlay import EntityOverlay
@@ -151,12 +151,11 @@ class SiteBuild:
 
     def page_meta(self, doc: Document) -> dict[str, Any]:
         """``page.meta``: frontmatter, title and tags, every string as UserText."""
-        meta = dict(doc.meta)  # user_text makes the rest plain dicts and lists
+        meta = dict(doc.meta)  # theme_meta makes the rest plain dicts and lists
         meta["title"] = doc.title
         if doc.tags:
             meta["tags"] = list(doc.tags)
-        wrapped: dict[str, Any] = user_text(meta)
-        return wrapped
+        return theme_meta(meta)
 
     # -- rendering ---------------------------------------------------------------------
 
