@@ -36,6 +36,7 @@ from ..obsidian import ObsidianSettings
 from ..project import compile_options, prepare, published_files
 from ..terminal import printable
 from .beliefs.pages import belief_options
+from .conflicts import keep_user_files, restore_user_files
 from .escape import escape_section_titles, finalize
 from .generated_page import generated_page
 from .markdown.callouts import CalloutExtension
@@ -121,6 +122,7 @@ class MkDocsBuild:
         self.speedups: speedups.Speedups | None = None
         self.diagnostics: list[diag.Diagnostic] = []
         self._dest_uris: set[str] = set()
+        self._user_data_files: list[File] = []  # the user's, under _beliefbase/ (conflicts.py)
         self._search_escaped = False  # the theme's search index escaped in memory
         self._compile_outputs_written = False  # by the worker converting pages ahead
         #: no plugin of the site reads a page's Markdown once converted, or its HTML
@@ -223,6 +225,7 @@ class MkDocsBuild:
             compiled, site.renderer, Views(docs_dir / options.views_dir, options.views),
             self._query_error, float(options.query_timeout), options.query_max_rows)
         self.diagnostics = [*self.obsidian.diagnostics, *compiled.diagnostics]
+        users = dict(files.src_uris)  # the site's own files: they win (conflicts.py)
         files = self._arrange_files(files, config)
         self.diagnostics += site.add_beliefs(belief_options(config, options),
                                              self.footnote_links, files, config)
@@ -238,6 +241,9 @@ class MkDocsBuild:
         self.diagnostics += site.add_recent(self._recent_options(config),
                                             state.dates_cache, files, config)
         self._add_folders(files, config)
+        found, self._user_data_files = keep_user_files(
+            files, users, compiled.options.display, self._reserved_pages())
+        self.diagnostics += found
         # `mkdocs serve` also shows draft_docs pages, and published_files compiled them
         pages = files.documentation_pages(
             inclusion=InclusionLevel.is_in_serve if state.serving else InclusionLevel.is_included)
@@ -274,6 +280,15 @@ class MkDocsBuild:
         self.speedups.files(config, files, len(pages))
         self._log(self.diagnostics)
         return files
+
+    def _reserved_pages(self) -> list[tuple[str, str, str]]:
+        """The generated pages that step aside for a note at their source path."""
+        o = self.options
+        pages = [(o.wanted_page.rstrip("/") + ".md", "wanted notes page", "wanted_page")]
+        if o.explorer:
+            pages.append((o.all_notes_page.rstrip("/") + ".md", "All notes page",
+                          "all_notes_page"))
+        return pages
 
     def _arrange_files(self, files: Files, config: MkDocsConfig) -> Files:
         """Drop what must not be published; add generated pages and our assets."""
@@ -526,6 +541,7 @@ class MkDocsBuild:
         self.site.write_outputs(site_dir, self.diagnostics, self.state.diagnostic_texts)
         if not self._compile_outputs_written:
             self.write_compile_outputs(config)
+        restore_user_files(self._user_data_files)  # the user's file wins (conflicts.py)
         counts = diag.summary(self.diagnostics)
         if counts:
             text = ", ".join(f"{n} {code}" for code, n in counts.items())
