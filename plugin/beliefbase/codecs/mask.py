@@ -25,6 +25,7 @@ Every pattern here is linear: no nested quantifiers over the same characters.
 from __future__ import annotations
 
 import re
+from bisect import bisect_left
 
 from .math import find_math
 
@@ -68,7 +69,8 @@ _COMMENT = re.compile(r"<!--.*?(?:-->|\Z)", re.DOTALL)
 # "``*" rather than "`+": a literal first character lets the regex engine jump to
 # each backtick at C speed (`_backtick_runs` checks for the escaping backslash).
 _BACKTICKS = re.compile(r"``*")
-_BLANK_LINE = re.compile(r"\n[ \t]*\n")
+#: where each blank line starts (the newline before it): every start, overlapping ones too
+_BLANK_LINE = re.compile(r"\n(?=[ \t]*\n)")
 
 
 def code_regions(text: str) -> list[tuple[int, int]]:
@@ -178,6 +180,7 @@ def _code_spans(text: str, blocks: list[tuple[int, int]]) -> list[tuple[int, int
         return []
     spans: list[tuple[int, int]] = []
     runs = _backtick_runs(text)
+    blanks = [m.start() for m in _BLANK_LINE.finditer(text)]
     block_iter = iter(blocks)
     next_block = next(block_iter, None)
     i = 0
@@ -189,7 +192,7 @@ def _code_spans(text: str, blocks: list[tuple[int, int]]) -> list[tuple[int, int
             i += 1
             continue
         width = end - start
-        closing = _find_closing(text, runs, i, width, next_block)
+        closing = _find_closing(text, runs, i, width, next_block, blanks)
         if closing is None:
             i += 1
             continue
@@ -217,10 +220,11 @@ def _find_closing(
     i: int,
     width: int,
     next_block: tuple[int, int] | None,
+    blanks: list[int],
 ) -> int | None:
     """Index of the run that closes run ``i``: same width, same block."""
-    blank = _BLANK_LINE.search(text, runs[i][1])
-    limit = blank.start() if blank else len(text)
+    at = bisect_left(blanks, runs[i][1])  # (a search from here on a long line: quadratic)
+    limit = blanks[at] if at < len(blanks) else len(text)
     if next_block is not None:
         limit = min(limit, next_block[0])
     for j in range(i + 1, len(runs)):
