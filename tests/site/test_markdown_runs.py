@@ -119,6 +119,7 @@ def test_runs_across_tags_and_code_render_as_one_by_one(
     project.write("index.md", SENTENCES, dedent=False)
     project.write("a.md", "# A\n")
     project.write("b.md", "# B\n")
+    monkeypatch.setattr(markdown_ext, "_LONG_TEXT", 0)  # (a long line's runs, here too)
     together = project.build().article("")
     monkeypatch.setattr(markdown_ext, "_RUN_MAX", 1)  # every match on its own
     assert project.build().article("") == together

@@ -110,6 +110,9 @@ _INERT = re.compile(r"[A-Za-z0-9 \t\n:,.]*")
 # one); no later pattern that could span two matches (emphasis, links) has a character
 # in it.  Without it a line of sentences each with a link, a tag and code (issue 32:
 # an 800 KB line) was copied once per link and per tag.
+#: Texts shorter than this keep the inert runs only: each tail of a run goes through the
+#: later patterns on its own, which costs more than copying a paragraph a few times.
+_LONG_TEXT = 20_000
 _GLUED_HASH = re.compile(r"[^ \t\n]#")
 _SPACED = re.compile(r"[ \t\n](?:[A-Za-z0-9 \t\n:,.#\x02\x03]*[ \t\n])?")
 #: How many texts ``RenderedPattern.matchless`` remembers its answer for.
@@ -174,7 +177,7 @@ class RenderedPattern(InlineProcessor):
         """May ``data[start:end]``, between two matches, be a tail of a run's element?"""
         if _INERT.fullmatch(data, start, end) is not None:
             return True
-        if _SPACED.fullmatch(data, start, end) is None:
+        if len(data) < _LONG_TEXT or _SPACED.fullmatch(data, start, end) is None:
             return False
         if data.find("#", start, end) < 0:
             return True
