@@ -96,3 +96,18 @@ def test_html_safe_keeps_the_value() -> None:
     value = {"a": "<b>&</b>\u2028", "<k>": ["x > y"]}
     text = html_safe(json.dumps(value))
     assert json.loads(text) == value and not set("<>&") & set(text)
+
+
+def test_a_redirects_json_of_the_user_deletes_nothing_outside_the_site(project: Any) -> None:
+    """The site's ``_beliefbase/redirects.json`` is the user's (it wins): what it names is
+    no redirect of ours to delete, least of all outside the site."""
+    project.write("index.md", "# Home\n")
+    outside = project.root / "outside.html"
+    outside.write_text("keep", encoding="utf-8")
+    project.write("_beliefbase/redirects.json", json.dumps(
+        {"version": 1, "redirects": {"../outside.html": "x", "/etc/x.html": "y"}}))
+    result = project.build()
+    assert result.error is None
+    assert outside.read_text(encoding="utf-8") == "keep"
+    assert any("docs/_beliefbase/redirects.json:1:1: page-conflict" in line
+               for line in result.lines)

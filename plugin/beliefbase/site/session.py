@@ -552,8 +552,16 @@ def _read_manifest(path: Path) -> dict[str, str]:
         redirects = data["redirects"]
     except (OSError, ValueError, KeyError, TypeError):
         return {}
-    return {k: v for k, v in redirects.items() if isinstance(k, str) and isinstance(v, str)} \
-        if isinstance(redirects, dict) else {}
+    return {k: v for k, v in redirects.items() if isinstance(k, str) and isinstance(v, str)
+            and _inside(k)} if isinstance(redirects, dict) else {}
+
+
+def _inside(dest: str) -> bool:
+    """A redirect page's path the manifest may name: inside the site, an HTML file (a
+    ``docs/_beliefbase/redirects.json`` of the user's is what the site holds there,
+    and what it names is deleted when no alias asks for it)."""
+    return (dest.endswith(".html") and posixpath.normpath(dest) == dest
+            and not dest.startswith(("/", "../")) and "\0" not in dest)
 
 
 def _show(value: Any) -> str:
