@@ -16,9 +16,10 @@ from ..ids import SrcPath
 Slugify = Callable[[str, str], str]
 
 #: Bump when anything cached (ParsedDoc and friends) changes shape or meaning.
+# 4: an unclosed frontmatter fence before fields is a bad-frontmatter (issue 32)
 # 3: frontmatter frozen (FrozenDict, tuples)
 # 2: %%comments%% removed, math masked and checked, blocks on their own line
-COMPILER_VERSION = "3"
+COMPILER_VERSION = "4"
 
 
 @cache
