@@ -9,6 +9,7 @@ import copy
 import json
 from typing import Any
 
+from beliefbase.html_json import html_safe
 from beliefbase.search_index import DirtyMerge, EntryTexts, merged_and_escaped_entries
 from hypothesis import given, settings
 from hypothesis import strategies as st
@@ -34,7 +35,9 @@ _rebuild = st.tuples(st.lists(_entry, max_size=8), st.sets(st.sampled_from(PAGES
 
 
 def _material(entries: list[Any]) -> str:
-    return json.dumps({"config": CONFIG, "docs": entries}, separators=(",", ":"), default=str)
+    """Material's index of ``entries``, as the site ships it: HTML-safe (issue 32)."""
+    return html_safe(json.dumps({"config": CONFIG, "docs": entries}, separators=(",", ":"),
+                                default=str))
 
 
 @settings(max_examples=300, deadline=None)
