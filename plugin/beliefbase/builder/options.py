@@ -18,7 +18,9 @@ Slugify = Callable[[str, str], str]
 #: Bump when anything cached (ParsedDoc and friends) changes shape or meaning.
 # 3: frontmatter frozen (FrozenDict, tuples)
 # 2: %%comments%% removed, math masked and checked, blocks on their own line
-COMPILER_VERSION = "3"
+# 4: every Dataview inline field recorded typed (ParsedDoc.inline_fields), read by
+#    Dataview's rules (`- key:: v` list lines are no longer fields)
+COMPILER_VERSION = "4"
 
 
 @cache
