@@ -144,6 +144,8 @@ def _closing(text: str, open_at: int) -> int:
     return -1
 
 
+# where a bracketed field may open; a wikilink's "[[" is skipped whole
+_OPENER = re.compile(r"\[\[|[\[(]")
 _BRACKET_KEY = re.compile(r"([^\[\]()\n:`]+?)::")
 
 
@@ -151,18 +153,20 @@ def _bracket_fields(masked: str, body: str, line_start: int, line_end: int) -> l
         tuple[int, int, str, str, str]]:
     found: list[tuple[int, int, str, str, str]] = []
     i = line_start
-    while i < line_end:
-        ch = masked[i]
-        wikilink = ch == "[" and (masked[i + 1:i + 2] == "[" or masked[i - 1:i] == "[")
-        if ch in "[(" and not wikilink:
-            m = _BRACKET_KEY.match(masked, i + 1)
-            if m and m.end() <= line_end and clean_key(m.group(1)):
-                close = _closing(masked, i)
-                if close != -1:
-                    style = "bracket" if ch == "[" else "paren"
-                    found.append((i, close + 1, m.group(1), body[m.end():close], style))
-                    i = close + 1
-                    continue
+    while (opener := _OPENER.search(masked, i, line_end)) is not None:
+        i = opener.start()
+        if opener.group() == "[[":  # a wikilink holds no field: on after its "]]"
+            close = masked.find("]]", i + 2, line_end)
+            i = i + 2 if close == -1 else close + 2
+            continue
+        m = _BRACKET_KEY.match(masked, i + 1)
+        if m and m.end() <= line_end and clean_key(m.group(1)):
+            close = _closing(masked, i)
+            if close != -1:
+                style = "bracket" if opener.group() == "[" else "paren"
+                found.append((i, close + 1, m.group(1), body[m.end():close], style))
+                i = close + 1
+                continue
         i += 1
     return found
 
