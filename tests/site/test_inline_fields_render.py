@@ -10,6 +10,8 @@ from typing import Any
 NOTE = """\
 # Home
 
+## Plan [due:: 2022-01-04]
+
 Rating:: 4
 Read it [mood:: *calm*] on (finished:: 2022-01-02), owner [owner:: [[a]]] #tag.
 
@@ -62,3 +64,5 @@ def test_inline_fields_render_as_in_reading_view(project: Any) -> None:
     assert "data-dv-key=\"m\"" not in article and "data-dv-key=\"k\"" not in article
     assert _field("foot", "yes") in article
     assert 'href="http://e.org"' in article
+    # a heading keeps its field as written: its anchor is made from its text
+    assert '<h2 id="plan-due-2022-01-04">Plan [due:: 2022-01-04]<a' in article

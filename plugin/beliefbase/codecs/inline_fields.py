@@ -206,3 +206,21 @@ def extract_inline_fields(body: str, first_line: int = 1, *,
                                    f_start - start + 1, f_start, f_end))
         at = masked.find("::", end)
     return tuple(out)
+
+
+def fields_as_text(text: str) -> str:
+    """``text`` with each ``[key:: value]`` as ``key: value`` and each
+    ``(key:: value)`` as its value: what a plain-text snippet of reading view
+    shows (``Key:: value`` lines stay as written, as on the page)."""
+    if "::" not in text:
+        return text
+    out: list[str] = []
+    at = 0
+    for f in extract_inline_fields(text):
+        if f.style == "line":
+            continue
+        out.append(text[at:f.start])
+        out.append(f"{f.key}: {f.raw}" if f.style == "bracket" else f.raw)
+        at = f.end
+    out.append(text[at:])
+    return "".join(out)

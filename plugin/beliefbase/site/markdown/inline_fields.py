@@ -16,7 +16,8 @@ The inline pattern (``bb_inline_field``, 187) runs after code spans (190: a
 field in code is code) and before wikilinks (185), backslash escapes (180),
 links (170), emphasis and tags: a value is Markdown, its wikilinks resolved
 links, its tags tags.  A date or duration value shows as Dataview formats it
-(``January 2, 2022``, ``3 days``); every other value as written.
+(``January 2, 2022``, ``3 days``); every other value as written.  A field in a
+heading stays as written (the heading's anchor is made from its text).
 """
 
 from __future__ import annotations
@@ -38,7 +39,11 @@ PRIORITY = 187
 
 
 class InlineFieldPattern(InlineProcessor):
-    """``[key:: value]`` and ``(key:: value)`` -> Dataview's spans."""
+    """``[key:: value]`` and ``(key:: value)`` -> Dataview's spans.  Not in a
+    heading: its anchor and the note's title are its text as written (the
+    compile's ``plain_text``), so a field there stays as written."""
+
+    ANCESTOR_EXCLUDES = ("h1", "h2", "h3", "h4", "h5", "h6")
 
     def __init__(self, md: Markdown) -> None:
         super().__init__(_CANDIDATE, md)
