@@ -43,3 +43,19 @@ def test_a_key_given_twice_is_a_list(project: Project) -> None:
     engine = QueryEngine(project.compile().graph)
     both = engine.run("MATCH (n:Note {title: 'Both'}) RETURN n.weight")
     assert both.rows == (("[3, 4]",),)  # as a frontmatter list of numbers loads: JSON text
+
+
+def test_only_the_first_keys_are_properties(project: Project) -> None:
+    """A note with more different keys than MAX_PROPERTY_KEYS: the rest are not
+    columns (reported once, where the first one too many is)."""
+    from beliefbase.codecs.inline_fields import MAX_PROPERTY_KEYS
+
+    many = "".join(f"k{i}:: {i}\n" for i in range(MAX_PROPERTY_KEYS + 5))
+    project.write("many.md", "# Many\n" + many)
+    compiled = project.compile()
+    (diagnostic,) = [d for d in compiled.diagnostics if d.code == "too-many-fields"]
+    assert (diagnostic.line, diagnostic.column) == (MAX_PROPERTY_KEYS + 2, 1)
+    (node,) = [n for n in compiled.graph.nodes.values()
+               if n.path == "many.md" and n.kind == "Document"]
+    assert f"k{MAX_PROPERTY_KEYS - 1}" in node.properties
+    assert f"k{MAX_PROPERTY_KEYS}" not in node.properties

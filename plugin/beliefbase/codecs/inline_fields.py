@@ -19,6 +19,11 @@ from typing import Any, NamedTuple
 from .field_values import link_from_text, parse_duration, parse_iso
 from .mask import code_regions, mask
 
+#: Different keys of one note that become properties of its graph node (Cypher):
+#: each is a column of its label, and a note with thousands of them (a generated
+#: list) would give every query thousands of columns.  Dataview reads them all.
+MAX_PROPERTY_KEYS = 200
+
 
 class InlineField(NamedTuple):
     """One inline field: where it is (1-based line and column of its first
@@ -53,12 +58,17 @@ _LIST_ELEMENT = re.compile(r'\s*("(?:[^"\\]|\\.)*"|!?\[\[[^\[\]\n]*\]\]|[^,"]+?)
 _NOT_KEY_CHAR = re.compile(r"[^\w\s\-\u2600-\u27BF\U0001F300-\U0001FAFF]+")
 
 
+_MARK_CHAR = re.compile(r"[*_~=`]")
+# a key that is its own sanitised twin: lowercase letters, digits and "-", or snake_case
+_PLAIN_KEY = re.compile(r"[a-z0-9-]+|[a-z0-9]+(?:_+[a-z0-9]+)+")
 _MARKS = re.compile(r"\*\*|~~|==|`|(?<!\w)[*_]+|[*_]+(?!\w)")
 
 
 def clean_key(key: str) -> str:
     """The key without its formatting: ``**Bold Field**`` → ``Bold Field``,
     ``_italic_ key`` → ``italic key`` (``my_key`` keeps its underscore)."""
+    if _MARK_CHAR.search(key) is None:  # most keys: nothing to remove but blanks
+        return key.strip(" \t")
     return _MARKS.sub("", key).strip(_FORMATTING)
 
 
@@ -66,6 +76,8 @@ def clean_key(key: str) -> str:
 def sanitize_key(key: str) -> str:
     """Dataview's simplified name: lowercase, formatting and punctuation dropped,
     spaces to ``-`` (``Basic Field`` → ``basic-field``, ``Hello!`` → ``hello``)."""
+    if _PLAIN_KEY.fullmatch(key):  # most keys are their own twin
+        return key
     text = _NOT_KEY_CHAR.sub("", clean_key(key).lower())
     return re.sub(r"\s+", "-", text.strip())
 
@@ -160,11 +172,12 @@ def _bracket_fields(masked: str, body: str, line_start: int, line_end: int) -> l
             i = i + 2 if close == -1 else close + 2
             continue
         m = _BRACKET_KEY.match(masked, i + 1)
-        if m and m.end() <= line_end and clean_key(m.group(1)):
+        name = clean_key(m.group(1)) if m and m.end() <= line_end else ""
+        if m and name:
             close = _closing(masked, i)
             if close != -1:
                 style = "bracket" if opener.group() == "[" else "paren"
-                found.append((i, close + 1, m.group(1), body[m.end():close], style))
+                found.append((i, close + 1, name, body[m.end():close], style))
                 i = close + 1
                 continue
         i += 1
@@ -195,12 +208,12 @@ def extract_inline_fields(body: str, first_line: int = 1, *,
         if not found and not _LIST_ITEM.match(line):
             sep = line.find("::")
             m = _LINE_KEY.fullmatch(line, 0, sep)
-            if m and clean_key(m.group("key")):
+            name = clean_key(m.group("key")) if m else ""
+            if name:
                 begin = _LINE_START.match(line)
                 begin_at = start + (begin.end() if begin else 0)
-                found = [(begin_at, end, m.group("key"), body[start + sep + 2:end], "line")]
-        for f_start, f_end, key, raw, style in found:
-            name = clean_key(key)
+                found = [(begin_at, end, name, body[start + sep + 2:end], "line")]
+        for f_start, f_end, name, raw, style in found:
             out.append(InlineField(name, sanitize_key(name), raw.strip(),
                                    parse_inline_value(raw), style, line_no,
                                    f_start - start + 1, f_start, f_end))

@@ -34,7 +34,7 @@ from .grammar import SCHEME as _SCHEME
 from .grammar import TAG as _TAG
 from .grammar import split_wikilink
 from .guards import MAX_EMPHASIS, MAX_INDENT, deep_blocks, deep_emphasis
-from .inline_fields import InlineField, extract_inline_fields
+from .inline_fields import MAX_PROPERTY_KEYS, InlineField, extract_inline_fields
 from .mask import code_and_math, mask
 from .math import Formula, to_mathml
 from .model import BlockId, Footnote, Heading, LinkForm, LinkRef, ParsedDoc, Tag
@@ -165,6 +165,8 @@ def _scan(
     masked = mask(body, regions)
     headings = tuple(_headings(masked, body, pos))
     fields = extract_inline_fields(body, first_line, masked=masked)
+    if len(fields) > MAX_PROPERTY_KEYS:
+        found.extend(_too_many_keys(fields, display))
     links = list(_links(masked, body, pos, _relation_spans(fields)))
     meta_lines = fm.key_lines(front.raw, first_line=2) if front.data else {}
     links += meta_links(front.data, meta_lines)
@@ -317,6 +319,22 @@ def _relation_spans(fields: tuple[InlineField, ...]) -> _FieldSpans:
                 spans.ends.append(f.end)
                 spans.relations.append(relation)
     return spans
+
+
+def _too_many_keys(fields: tuple[InlineField, ...], display: str) -> list[diag.Diagnostic]:
+    """``too-many-fields`` at the first field whose key is one too many for the
+    graph (``graph.inline_properties`` stops at the same key)."""
+    keys: set[str] = set()
+    for f in fields:
+        keys.add(f.key.lower())
+        if len(keys) > MAX_PROPERTY_KEYS:
+            return [diag.make(
+                "too-many-fields", display, f.line, f.column,
+                f"this note has more than {MAX_PROPERTY_KEYS} different inline-field keys; "
+                f"from `{f.key}::` on they are not properties of its node in Cypher "
+                "queries (Dataview still reads them all): split the note, or make the "
+                "list a table")]
+    return []
 
 
 def field_key(text: str) -> str:

@@ -8,7 +8,9 @@ the time when it has one), as a YAML date is; a link as its wikilink text
 as a list.  A key given twice holds a list of its values (as in Dataview); a key
 with capitals, spaces or formatting also gives its sanitised twin
 (``Basic Field`` → ``basic-field``).  The frontmatter wins a clash: a field whose
-key (or twin) the frontmatter has, in any case, is not a property.
+key (or twin) the frontmatter has, in any case, is not a property.  Only the
+first ``MAX_PROPERTY_KEYS`` different keys of a note are properties (the codec
+reports the rest: ``too-many-fields``).
 """
 
 from __future__ import annotations
@@ -18,7 +20,7 @@ from collections.abc import Collection, Iterable
 from typing import Any
 
 from ..codecs.field_values import Duration, Link
-from ..codecs.inline_fields import InlineField
+from ..codecs.inline_fields import MAX_PROPERTY_KEYS, InlineField
 
 
 def field_json(field: InlineField) -> Any:
@@ -48,7 +50,11 @@ def inline_properties(fields: Iterable[InlineField], taken: Collection[str]) -> 
     frontmatter's and the node's own fields) are left out."""
     values: dict[str, list[Any]] = {}
     spelling: dict[str, str] = {}  # lowercase -> the first spelling seen
+    seen: set[str] = set()
     for f in fields:
+        seen.add(f.key.lower())
+        if len(seen) > MAX_PROPERTY_KEYS:
+            break
         value = field_json(f)
         if value is None:
             continue
