@@ -21,6 +21,7 @@ Read it [mood:: *calm*] on (finished:: 2022-01-02), owner [owner:: [[a]]] #tag.
 | col | [cell:: x] |
 |-----|------------|
 | a | `[code:: no]` |
+| [who:: [[a|Alias]]] | b |
 
 Math $[m:: 1]$ and [[a]] and [^1] and [x](http://e.org) and [[a|[k:: no]]].
 
@@ -61,6 +62,7 @@ def test_inline_fields_render_as_in_reading_view(project: Any) -> None:
     assert f"plain:: {link}" in article  # a list line needs brackets
     assert _field("cell", "x") in article and "<table>" in article
     assert "<code>[code:: no]</code>" in article
+    assert _field("who", '<a class="bb-link" href="a/">Alias</a>') in article  # a | in a cell
     assert "data-dv-key=\"m\"" not in article and "data-dv-key=\"k\"" not in article
     assert _field("foot", "yes") in article
     assert 'href="http://e.org"' in article
