@@ -25,6 +25,13 @@ def _safe_json(text: str) -> str:
     return text
 
 
+def html_safe(json_text: str) -> str:
+    """JSON text someone else made (Material's search index), made HTML-safe: the same
+    value, with ``<``, ``>``, ``&`` and U+2028/9 as ``\\uXXXX`` escapes.  Only for JSON
+    text: those characters may appear in its strings alone."""
+    return _safe_json(json_text)
+
+
 def json_for_html(data: Any, **kwargs: Any) -> str:
     """JSON that is safe inside ``<script>`` and HTML attributes."""
     return _safe_json(json.dumps(data, ensure_ascii=False, **kwargs))

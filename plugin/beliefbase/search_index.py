@@ -21,6 +21,7 @@ from pathlib import Path
 from typing import Any
 
 from .atomic import write_text
+from .html_json import html_safe
 from .identity_texts import TextsByIdentity
 
 INDEX = Path("search") / "search_index.json"
@@ -45,8 +46,8 @@ def fix_search_index(
         return
     previous = dirty.previous.get("docs", []) if dirty and dirty.previous else None
     index["docs"] = merged_and_escaped_entries(previous, index.get("docs", []), dirty, strings)
-    write_text(site_dir / INDEX, json.dumps(index, ensure_ascii=ascii_only,
-                                                  separators=(",", ":")))
+    write_text(site_dir / INDEX, html_safe(json.dumps(index, ensure_ascii=ascii_only,
+                                                       separators=(",", ":"))))
 
 
 def escape_entries(entries: list[Any], strings: Mapping[str, tuple[str, tuple[str, ...]]]) -> None:
@@ -102,8 +103,8 @@ class EntryTexts:
         parts = [self._texts.text(run, _run_json) for _, run in self._runs]
         self._texts.end_round()
         head = {key: config[key] for key in ("lang", "separator", "pipeline", "fields")}
-        return ('{"config":' + json.dumps(head, separators=_SEPARATORS, default=str)
-                + ',"docs":[' + ",".join(parts) + "]}")
+        return html_safe('{"config":' + json.dumps(head, separators=_SEPARATORS, default=str)
+                         + ',"docs":[' + ",".join(parts) + "]}")
 
 
 def _runs(entries: list[Any]) -> list[tuple[str, tuple[Any, ...]]]:

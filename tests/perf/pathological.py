@@ -67,6 +67,15 @@ def _cases(k: float) -> dict[str, Callable[[], str]]:
         "math dollars": lambda: "$a " * n(30_000) + "\n",
         "comment markers": lambda: "%% a " * n(30_000) + "\n",
         "embed bomb": lambda: "".join(f"![[n0-{i}]]\n\n" for i in range(10)),
+        # issue 32's campaign: declarations as blocks and in text, closed
+        "html declaration blocks": lambda: "<!X a>\n\n<!X b> text <!X c>\n\n" * n(20_000),
+        # a link, a tag and code in every sentence of one 800 KB line
+        "sentences on one line": lambda: ("A sentence with [[index]] and #tag and `code`. "
+                                          * n(17_000) + "\n"),
+        # 5 MB of such sentences in paragraphs, with a code block now and then
+        "huge prose note (5 MB)": lambda: (
+            ("A sentence with [[index]] and #tag and `code`. " * 8 + "\n\n") * n(12_000)
+            + "```\ncode\n```\n"),
     }
 
 

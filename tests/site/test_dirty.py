@@ -8,6 +8,7 @@ import time
 from pathlib import Path
 
 import pytest
+from beliefbase.html_json import html_safe
 
 from tests.site.test_incremental import VAULT, edit, site_files, write_vault
 
@@ -125,9 +126,10 @@ def test_search_index_stays_whole_over_many_dirty_rebuilds(project, tmp_path: Pa
     index = lambda site: sorted(json.dumps(e, sort_keys=True) for e in json.loads(  # noqa: E731
         (site / "search/search_index.json").read_text(encoding="utf-8"))["docs"])
     assert index(built.site) == index(clean.site)
-    # put together from kept entry texts, still exactly the JSON Material writes
+    # put together from kept entry texts, still exactly the JSON Material writes, made
+    # HTML-safe (issue 32)
     text = (built.site / "search/search_index.json").read_text(encoding="utf-8")
-    assert text == json.dumps(json.loads(text), separators=(",", ":"))
+    assert text == html_safe(json.dumps(json.loads(text), separators=(",", ":")))
     assert any('"title": "Beta 2 &lt;b&gt;"' in e for e in index(built.site))
     # home embeds alpha#Part, whose link to beta shows beta's title: rebuilt too
     pages = lambda site: {k: v for k, v in site_files(site).items()  # noqa: E731

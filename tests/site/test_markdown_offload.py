@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import logging
+import multiprocessing
 import os
 import shutil
 from pathlib import Path
@@ -81,8 +82,65 @@ def started(monkeypatch: pytest.MonkeyPatch) -> list[render_ahead.RenderAhead]:
     return made
 
 
+def _first_page_waits_for(monkeypatch: pytest.MonkeyPatch, event: Any,
+                          then: Any = None) -> None:
+    """This process converts its first page only once the worker set ``event`` (and
+    sets ``then`` when it has claimed that page).  The wait is bounded only so that a
+    broken worker fails the test instead of hanging it."""
+    begin = render_ahead.RenderAhead.begin
+
+    def waiting(self: Any, src_uri: str) -> None:
+        if not self.in_worker and not event.is_set():
+            assert event.wait(_NEVER), "the worker never got there"
+        begin(self, src_uri)
+        if then is not None and not self.in_worker:
+            then.set()
+
+    monkeypatch.setattr(render_ahead.RenderAhead, "begin", waiting)
+
+
+def _worker_spill(monkeypatch: pytest.MonkeyPatch) -> Any:
+    """A test of ``fd``: is it the worker's file of results, written by the worker
+    (not by a child of its own, whose steps write files too)?"""
+    worker: list[tuple[int, int]] = []  # (pid, fd), set in the worker
+    work = render_ahead.RenderAhead._work
+
+    def working(self: Any, writer: Any) -> None:
+        worker.append((os.getpid(), self._spill.fileno()))
+        work(self, writer)
+
+    monkeypatch.setattr(render_ahead.RenderAhead, "_work", working)
+    return lambda fd: (os.getpid(), fd) in worker
+
+
+def _both_convert(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Each process converts some pages, whatever the machine's load: this one waits
+    for the worker's first result, the worker for this one to claim its first page."""
+    wrote, claimed = _FORK.Event(), _FORK.Event()
+    real = os.pwrite
+    spill = _worker_spill(monkeypatch)
+
+    def pwrite(fd: int, data: bytes, offset: int) -> int:
+        done = real(fd, data, offset)
+        if spill(fd) and not wrote.is_set():
+            wrote.set()
+            assert claimed.wait(_NEVER), "this process never converted a page"
+        return done
+
+    monkeypatch.setattr(render_ahead.os, "pwrite", pwrite)
+    _first_page_waits_for(monkeypatch, wrote, claimed)
+
+
+#: the worker is forked: events made before it are shared with it
+_FORK = multiprocessing.get_context("fork")
+#: seconds after which a wait that should have ended counts as a failure (not a timing)
+_NEVER = 300
+
+
 def test_offloaded_conversion_writes_the_same_site_and_log(
-        project: Any, tmp_path: Path, started: list[Any]) -> None:
+        project: Any, tmp_path: Path, started: list[Any],
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    _both_convert(monkeypatch)
     on, on_log = build(project, tmp_path, True)
     off, off_log = build(project, tmp_path, False)
     assert len(started) == 1  # only the build with the option on
@@ -111,16 +169,26 @@ def test_a_worker_that_dies_loses_no_page(project: Any, tmp_path: Path, started:
 def test_a_worker_out_of_disk_space_leaves_the_rest_here(
         project: Any, tmp_path: Path, started: list[Any],
         monkeypatch: pytest.MonkeyPatch) -> None:
+    """Deterministic on a busy machine: this process converts no page until the worker
+    found the disk full (an event, not a race between the two: the worker used to get
+    fewer than four pages when this process was quicker)."""
     real = os.pwrite
     written: list[int] = []
+    full = _FORK.Event()
+
+    spill = _worker_spill(monkeypatch)
 
     def pwrite(fd: int, data: bytes, offset: int) -> int:
+        if not spill(fd):  # another file, or another process (the worker's children)
+            return real(fd, data, offset)
         if len(written) == 3:  # the fourth result finds the disk full
+            full.set()
             raise OSError(28, "No space left on device")
         written.append(offset)
         return real(fd, data, offset)
 
     monkeypatch.setattr(render_ahead.os, "pwrite", pwrite)
+    _first_page_waits_for(monkeypatch, full)
     assert_built_alike_both_ways(project, tmp_path)
     assert len(started) == 1 and started[0].taken == 3  # the three it kept; the rest here
 
@@ -139,6 +207,7 @@ def test_outputs_the_worker_failed_to_write_are_written_here(
             raise OSError("disk full")
 
     monkeypatch.setattr(SiteBuild, "write_search_index", in_worker_fails)
+    _both_convert(monkeypatch)
     assert_built_alike_both_ways(project, tmp_path)
     assert len(started) == 1 and started[0].taken > 0 and not started[0].first_done
 

@@ -87,3 +87,61 @@ def test_a_thousand_in_a_paragraph_are_a_few_matches(
     assert result.error is None
     assert result.article("").count("bb-tag" if line.startswith("#") else "bb-link") >= 1_000
     assert handed[0] <= 1_000 // markdown_ext._RUN_MAX + 4
+
+
+SENTENCES = """\
+# Home
+
+A sentence with [[a]] and #tag and `code`. A sentence with [[b]] and #tag and `x`. [[a]]
+
+[[a]] #t1 [[b]] #t2 `c` [[a]] \\#t3 [[b]]#t4 [[a]] #t5#t6 [[b]] #7 [[a]] . #t8. [[b]]
+
+x [[a]] #t1 [[b]] {: #custom } [[a]]
+
+[[a]] a #t1 b [[b]] {#id}
+
+#t1 [[a]] #t2 `c` #t3 [[b]] #t4 ==m== #t5 [[a]]#t6 #t7
+
+[[a]] #t1
+#t2 [[b]] *x #t3* [[a]] #t4 `[[a]] #t5` [[b]] #t6/x-y [[a]] #1a [[b]] #t7: [[a]]
+
+- [[a]] #t1 [[b]] #t2 `c` [[a]]
+- #t1 [[a]] #t2
+
+## Head [[a]] #t1 `c` [[b]] #t2
+"""
+
+
+def test_runs_across_tags_and_code_render_as_one_by_one(
+        project: Any, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Text between two links that holds a tag or a code span (issue 32) lets them be
+    one run: the page is the one Python-Markdown makes match by match."""
+    project.write("index.md", SENTENCES, dedent=False)
+    project.write("a.md", "# A\n")
+    project.write("b.md", "# B\n")
+    monkeypatch.setattr(markdown_ext, "_LONG_TEXT", 0)  # (a long line's runs, here too)
+    together = project.build().article("")
+    monkeypatch.setattr(markdown_ext, "_RUN_MAX", 1)  # every match on its own
+    assert project.build().article("") == together
+
+
+def test_a_thousand_sentences_on_a_line_are_a_few_matches(
+        project: Any, monkeypatch: pytest.MonkeyPatch) -> None:
+    """A link, a tag and code in each sentence of one long line (issue 32's 800 KB
+    line): the links are handed over in runs, and each tag in the short text between
+    two links, so no match is handed the whole line (the text it copies)."""
+    handed: list[int] = []
+    original = markdown_ext.RenderedPattern.handleMatch
+
+    def counted(self: Any, m: Any, data: str) -> Any:
+        handed.append(len(data))
+        return original(self, m, data)
+
+    monkeypatch.setattr(markdown_ext.RenderedPattern, "handleMatch", counted)
+    line = " ".join(f"A sentence with [[n{i}]] and #t{i} and `c{i}`." for i in range(1_000))
+    project.write("index.md", "# Home\n\n" + line + "\n", dedent=False)
+    result = project.build()
+    assert result.error is None
+    assert result.article("").count("bb-tag") >= 1_000
+    whole = [n for n in handed if n > len(line) // 2]
+    assert len(whole) <= 2 * (1_000 // markdown_ext._RUN_MAX + 4), len(whole)

@@ -100,3 +100,42 @@ def test_billion_laughs_does_not_hang() -> None:
     front = fm.split(lol)
     assert front.format == "yaml"
     assert fm.jsonable(front.data) is not None  # depth-limited, returns
+
+
+@pytest.mark.parametrize("text", [
+    "---\ntitle: x\n\n# Body\n",  # YAML never closed
+    "---\ntitle: x\ntags: [a]\n",
+    "---\nfoo: 1\nbar: 2\n\nText.\n",  # two keys, none known
+    "+++\ntitle = \"x\"\n\n# Body\n",  # TOML never closed
+    "+++\n[extra]\nk = 1\n",
+])
+def test_an_unclosed_fence_before_fields_is_reported_and_nothing_is_split(text: str) -> None:
+    front = fm.split(text)
+    assert front.unclosed is not None and (front.unclosed.line, front.unclosed.column) == (1, 1)
+    assert "never closed" in front.unclosed.message
+    assert front.error is None and front.data == {} and front.body_offset == 0  # all text
+
+
+@pytest.mark.parametrize("text", [
+    "---\n\nA rule above a paragraph.\n",  # Obsidian: a horizontal rule
+    "---\nSome prose right under the rule.\n",
+    "---\nNote: remember this.\n",  # prose with a colon, not a field Obsidian knows
+    "---\n",
+    "---",
+    "---\n- a list\n",
+    "+++\n\nplus signs\n",
+    "+++ not a fence\ntitle = 1\n",
+    "---\ntitle: x\n---\n# Closed\n",
+    "Text\n---\ntitle: x\n",  # not on the first line
+])
+def test_a_rule_or_closed_block_is_not_unclosed_frontmatter(text: str) -> None:
+    assert fm.split(text).unclosed is None
+
+
+def test_an_unclosed_fence_is_a_bad_frontmatter_at_line_1() -> None:
+    from beliefbase.codecs.markdown import parse_markdown
+
+    parsed = parse_markdown("u.md", b"---\ntitle: x\n\n# U\n", "docs/u.md")  # type: ignore[arg-type]
+    found = [d for d in parsed.diagnostics if d.code == "bad-frontmatter"]
+    assert [(d.file, d.line, d.column) for d in found] == [("docs/u.md", 1, 1)]
+    assert parsed.meta == {} and parsed.body_offset == 0 and not parsed.bad_frontmatter

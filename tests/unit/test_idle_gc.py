@@ -6,8 +6,8 @@ from __future__ import annotations
 import gc
 import subprocess
 import sys
-import time
 from collections.abc import Iterator
+from typing import Any
 
 import pytest
 from beliefbase import idle_gc
@@ -22,24 +22,71 @@ def _collector_on_afterwards() -> Iterator[None]:
     gc.enable()
 
 
-def test_off_during_a_rebuild_on_again_when_idle() -> None:
+class _Timers:
+    """``threading.Timer`` for ``idle_gc``, fired by the test (no timing): the timers
+    started, in order."""
+
+    def __init__(self) -> None:
+        self.started: list[_Timer] = []
+
+    def __call__(self, interval: float, function: Any) -> _Timer:
+        timer = _Timer(function)
+        self.started.append(timer)
+        return timer
+
+
+class _Timer:
+    def __init__(self, function: Any) -> None:
+        self.function, self.cancelled, self.daemon = function, False, False
+
+    def start(self) -> None:
+        pass
+
+    def cancel(self) -> None:
+        self.cancelled = True
+
+    def fire(self) -> None:
+        """The idle moment came: what ``threading.Timer`` does then."""
+        if not self.cancelled:
+            self.function()
+
+
+@pytest.fixture
+def timers(monkeypatch: pytest.MonkeyPatch) -> _Timers:
+    made = _Timers()
+    monkeypatch.setattr(idle_gc.threading, "Timer", made)
+    return made
+
+
+def test_off_during_a_rebuild_on_again_when_idle(timers: _Timers) -> None:
     collector = IdleCollector(idle=0.05)
     collector.rebuild_starts()
     assert not gc.isenabled()
     collector.rebuild_done()
     assert not gc.isenabled()  # not at once: the browser reloads first
-    assert wait_until(gc.isenabled)
+    [timer] = timers.started
+    timer.fire()
+    assert gc.isenabled()
 
 
-def test_a_new_rebuild_before_the_idle_moment_keeps_it_off() -> None:
+def test_a_new_rebuild_before_the_idle_moment_keeps_it_off(timers: _Timers) -> None:
     collector = IdleCollector(idle=0.2)
     collector.rebuild_starts()
     collector.rebuild_done()
     collector.rebuild_starts()  # saved again within the idle time
-    time.sleep(0.4)
-    assert not gc.isenabled()  # the first timer was cancelled
+    timers.started[0].fire()  # its moment comes: it was cancelled
+    assert not gc.isenabled()
     collector.rebuild_done()
-    assert wait_until(gc.isenabled)
+    timers.started[-1].fire()
+    assert gc.isenabled()
+
+
+def test_the_real_timer_turns_it_on() -> None:
+    """One test with ``threading.Timer`` itself (waits for it, whatever the load)."""
+    collector = IdleCollector(idle=0.01)
+    collector.rebuild_starts()
+    collector.rebuild_done()
+    assert wait_until(gc.isenabled, seconds=120)
 
 
 def test_continuous_saving_never_defers_for_long() -> None:

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import os
 import time
+from typing import Any
 
 import pytest
 from beliefbase.builder.parallel import UnclaimedIndexes, shared_map
@@ -11,9 +12,29 @@ from beliefbase.builder.parallel import UnclaimedIndexes, shared_map
 _PARENT = os.getpid()
 
 
-def _square_slowly(n: int) -> tuple[int, int]:
-    time.sleep(0.005)  # a chunk takes 80 ms: far longer than starting a worker
+#: the barrier of the test running: every process waits there on its first chunk, so
+#: each does one whatever the machine's load (forked workers inherit it)
+_MEET: list[Any] = [None]
+_MET: set[int] = set()  # the processes that passed it (each process has its own copy)
+
+
+def _square_meeting(n: int) -> tuple[int, int]:
+    if os.getpid() not in _MET:
+        _MET.add(os.getpid())
+        _MEET[0].wait(timeout=300)  # (bounded only so that a broken worker fails the test)
     return n * n, os.getpid()
+
+
+@pytest.fixture
+def meeting(request: pytest.FixtureRequest) -> Any:
+    """The barrier for ``processes`` processes (the test's parameter)."""
+    import multiprocessing
+
+    _MET.clear()
+    _MEET[0] = multiprocessing.get_context("fork").Barrier(request.node.callspec.params[
+        "processes"])
+    yield _square_meeting
+    _MEET[0] = None
 
 
 def _die_in_worker(n: int) -> int:
@@ -24,8 +45,8 @@ def _die_in_worker(n: int) -> int:
 
 
 @pytest.mark.parametrize("processes", [2, 3])
-def test_results_in_order_from_every_process(processes: int) -> None:
-    results = shared_map(_square_slowly, list(range(160)), processes)
+def test_results_in_order_from_every_process(processes: int, meeting: Any) -> None:
+    results = shared_map(meeting, list(range(160)), processes)
     assert [square for square, _ in results] == [n * n for n in range(160)]
     pids = {pid for _, pid in results}
     assert os.getpid() in pids and len(pids) == processes
@@ -48,10 +69,11 @@ def test_unclaimed_indexes_are_handed_out_once() -> None:
     assert unclaimed.front() is None and unclaimed.back() is None
 
 @pytest.mark.parametrize("processes", [2, 3])
-def test_spilled_results_are_read_back_a_chunk_at_a_time(processes: int) -> None:
+def test_spilled_results_are_read_back_a_chunk_at_a_time(processes: int,
+                                                         meeting: Any) -> None:
     from beliefbase.builder.parallel import spilled_map
 
-    spilled = spilled_map(_square_slowly, list(range(160)), processes)
+    spilled = spilled_map(meeting, list(range(160)), processes)
     try:
         chunks = -(-160 // spilled.size)
         results = [r for i in range(chunks) for r in spilled.chunk(i)]

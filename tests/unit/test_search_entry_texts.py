@@ -5,6 +5,7 @@ from __future__ import annotations
 import json
 from typing import Any
 
+from beliefbase.html_json import html_safe
 from beliefbase.search_index import EntryTexts
 
 CONFIG = {"lang": ["en"], "separator": "[\\s\\-]+", "pipeline": ["stemmer"],
@@ -12,9 +13,11 @@ CONFIG = {"lang": ["en"], "separator": "[\\s\\-]+", "pipeline": ["stemmer"],
 
 
 def material(entries: list[Any]) -> str:
-    """What Material's ``generate_search_index`` writes (its own code, without ``prev``)."""
+    """What Material's ``generate_search_index`` writes (its own code, without ``prev``),
+    made HTML-safe as every JSON the site ships (issue 32)."""
     head = {key: CONFIG[key] for key in ["lang", "separator", "pipeline", "fields"]}
-    return json.dumps({"config": head, "docs": entries}, separators=(",", ":"), default=str)
+    return html_safe(json.dumps({"config": head, "docs": entries}, separators=(",", ":"),
+                                default=str))
 
 
 def index_json(texts: EntryTexts, entries: list[Any]) -> str:
@@ -32,6 +35,7 @@ def test_same_bytes_as_material_then_fresh_text_for_changed_entries() -> None:
     entries[2]["when"] = "fixed"  # a str() of an object differs per run; keep it stable
     texts = EntryTexts()
     assert index_json(texts, entries) == material(entries)
+    assert "<" not in index_json(texts, [{"location": "x/", "title": "<b>", "text": "<p>"}])
     entries[0] = {**entries[0], "title": "Renamed", "tags": ["x", "y"]}  # a rebuilt page's
     entries.append({"location": "c/", "title": "C", "text": "new"})
     del entries[1]

@@ -16,6 +16,7 @@ import functools
 import hashlib
 import json
 import os
+import re
 from collections.abc import Iterator
 from pathlib import Path
 from stat import S_ISDIR, S_ISREG
@@ -97,9 +98,13 @@ def _parse(
         return None, [_bad(display, exc.line, exc.column, message)]
     located = JsonText(text)
     problems = [] if quick.top_ok(value) else list(_errors("top", value, ()))
+    lone = list(_lone_surrogates(value, ())) if "\\u" in text else []
+    problems += [(path, message) for path, message in lone if len(path) < 2
+                 or path[0] not in ("beliefs", "provenance")]
     if problems:
         return None, _report(problems, located, display, "the sidecar is skipped")
-    beliefs, provenance, skipped = _entries(value, located, display)
+    bad_entries = {path[:2] for path, _ in lone}
+    beliefs, provenance, skipped = _entries(value, located, display, dict(lone), bad_entries)
     sidecar = Sidecar(
         path=path,
         display=display,
@@ -114,17 +119,23 @@ def _parse(
 
 
 def _entries(
-    value: dict[str, Any], located: JsonText, display: str
+    value: dict[str, Any], located: JsonText, display: str,
+    lone: dict[_Path, str], bad: set[_Path],
 ) -> tuple[list[Belief], list[Provenance], list[Diagnostic]]:
     beliefs: list[Belief] = []
     provenance: list[Provenance] = []
-    problems: list[tuple[JsonPath, str]] = []
+    problems: list[tuple[JsonPath, str]] = [(path, message) for path, message in lone.items()
+                                            if path[:2] in bad and len(path) >= 2]
     for index, item in enumerate(value["beliefs"]):
+        if ("beliefs", index) in bad:
+            continue
         if quick.belief_ok(item):
             beliefs.append(_belief(item, display, index))
         else:
             problems.extend(_errors("beliefs", item, ("beliefs", index)))
     for index, item in enumerate(value.get("provenance", ())):
+        if ("provenance", index) in bad:
+            continue
         if quick.provenance_ok(item):
             provenance.append(_provenance(item, display, index))
         else:
@@ -174,6 +185,28 @@ def _provenance(item: dict[str, Any], display: str, index: int) -> Provenance:
         sidecar=display,
         index=index,
     )
+
+
+def _lone_surrogates(value: Any, path: _Path) -> Iterator[tuple[_Path, str]]:
+    """Where a string (or a key) holds a lone UTF-16 surrogate (a ``"\\ud800"`` escape
+    JSON allows and no text can hold: UTF-8, SQLite and the page refuse it)."""
+    if isinstance(value, str):
+        if _SURROGATE.search(value):
+            yield path, ("holds a lone UTF-16 surrogate (a \\ud800-\\udfff escape not in "
+                         "a pair), which is not text")
+    elif isinstance(value, dict):
+        for key, item in value.items():
+            if _SURROGATE.search(key):
+                yield (*path, key), "the key holds a lone UTF-16 surrogate, which is not text"
+            else:
+                yield from _lone_surrogates(item, (*path, key))
+    elif isinstance(value, list):
+        for index, item in enumerate(value):
+            yield from _lone_surrogates(item, (*path, index))
+
+
+_Path = tuple["str | int", ...]
+_SURROGATE = re.compile("[\ud800-\udfff]")
 
 
 def normalize_footnote(text: str) -> str:

@@ -7,6 +7,12 @@ Three conventions are accepted (SPEC §3):
 * TOML between ``---`` lines, recognised when the block is not a YAML mapping
   but parses as TOML.
 
+A fence opened on the first line and never closed is no frontmatter (Obsidian
+shows its ``---`` as a horizontal rule and everything after it as text, and so
+do we); when the lines after it read as frontmatter (``title: x`` for ``---``,
+``title = "x"`` for ``+++``) it is a ``bad-frontmatter`` warning at line 1,
+``unclosed``.  A rule followed by a blank line or by prose is left alone.
+
 A block that parses as neither is *not* dropped (MkDocs' ``utils/meta.py``
 silently keeps such text in the page): it becomes a ``bad-frontmatter`` error
 with the line and column of the parser's complaint, and the caller shows the
@@ -64,6 +70,9 @@ class Frontmatter:
     body_line: int = 1
     block_end: int = 0
     error: FrontmatterError | None = None
+    #: a fence opened on the first line, never closed, before lines that read as
+    #: frontmatter: the note is shown as text, this says why
+    unclosed: FrontmatterError | None = None
 
 
 def split(text: str) -> Frontmatter:
@@ -75,7 +84,7 @@ def split(text: str) -> Frontmatter:
     """
     m = _FENCED.match(text)
     if not m:
-        return Frontmatter(format=None)
+        return Frontmatter(format=None, unclosed=unclosed(text))
     fence, close, raw = m.group("fence"), m.group("close"), m.group("raw")
     if (fence == "+++") != (close == "+++"):
         return Frontmatter(format=None)
@@ -93,6 +102,51 @@ def split(text: str) -> Frontmatter:
         format=fmt, data=data, raw=raw, body_offset=m.end(), body_line=body_line,
         block_end=m.end(),
     )
+
+
+_OPEN = re.compile(r"(---|\+\+\+)[ \t]*\r?\n")
+#: the first lines after an unclosed fence, up to a blank line (at most this many)
+_FIRST_LINES = 40
+#: keys that make one ``key: value`` line after an unclosed ``---`` frontmatter, not prose
+#: ("Note: ..."): Obsidian's properties and the ones this plugin and MkDocs read
+_KNOWN_KEYS = frozenset((
+    "title", "tags", "tag", "aliases", "alias", "cssclasses", "cssclass", "date", "created",
+    "updated", "modified", "publish", "draft", "status", "description", "author", "authors",
+    "id", "bid", "template", "icon", "schema", "source_refs", "subtitle", "hide", "search"))
+_YAML_KEY = re.compile(r"[A-Za-z_][\w-]*:(?:[ \t]|$)")
+
+
+def unclosed(text: str) -> FrontmatterError | None:
+    """A fence on the first line never closed, before lines that read as frontmatter:
+    YAML (``---``) a mapping of two keys or of a known one, TOML (``+++``) any table."""
+    m = _OPEN.match(text)
+    if not m or m.end() >= len(text):
+        return None
+    head: list[str] = []
+    for line in text[m.end():].splitlines()[:_FIRST_LINES]:
+        if not line.strip():
+            break
+        head.append(line)
+    if not head:  # a blank line after the fence: a horizontal rule
+        return None
+    raw = "\n".join(head) + "\n"
+    fence = m.group(1)
+    if fence == "+++":
+        data, err = _parse_toml(raw)
+        looks = err is None and bool(data)
+    else:
+        keys = [line.split(":", 1)[0] for line in head if _YAML_KEY.match(line)]
+        looks = bool(keys) and _YAML_KEY.match(head[0]) is not None and (
+            len(keys) >= 2 or keys[0].lower() in _KNOWN_KEYS)
+        if looks:
+            data, err, _ = _parse_dashes(raw)
+            looks = err is None and bool(data)
+    if not looks:
+        return None
+    close = "+++" if fence == "+++" else "---"
+    return FrontmatterError(1, 1, f"the frontmatter opened here with {fence} is never closed "
+                                  f"(no {close} line after it), so the note has no fields and "
+                                  "shows it as text: add the closing line")
 
 
 def block_end(text: str) -> int:

@@ -130,6 +130,9 @@ def parse_markdown_text(path: SrcPath, data: bytes, display: str) -> tuple[Parse
             f"{front.error.message}; the block is shown as code on the page "
             "(fix the syntax, or quote values that contain ':' or '#')",
         ))
+    if front.unclosed is not None:
+        found.append(diag.make("bad-frontmatter", display, front.unclosed.line,
+                               front.unclosed.column, front.unclosed.message))
     body = text[front.body_offset:]
     first_line = front.body_line
     for block in deep_blocks(body):

@@ -25,7 +25,7 @@ Every pattern here is linear: no nested quantifiers over the same characters.
 from __future__ import annotations
 
 import re
-from bisect import bisect_right
+from bisect import bisect_left, bisect_right
 
 from .math import Formula, find_math, next_formula, wikilink_spans
 
@@ -69,7 +69,8 @@ _COMMENT = re.compile(r"<!--.*?(?:-->|\Z)", re.DOTALL)
 # "``*" rather than "`+": a literal first character lets the regex engine jump to
 # each backtick at C speed (`_backtick_runs` checks for the escaping backslash).
 _BACKTICKS = re.compile(r"``*")
-_BLANK_LINE = re.compile(r"\n[ \t]*\n")
+#: where each blank line starts (the newline before it): every start, overlapping ones too
+_BLANK_LINE = re.compile(r"\n(?=[ \t]*\n)")
 
 
 def code_regions(text: str) -> list[tuple[int, int]]:
@@ -108,6 +109,7 @@ def _spans_and_math(
     """The code spans and formulas outside ``blocks``, whichever opens first winning."""
     runs = _backtick_runs(text)
     starts = [start for start, _ in blocks]
+    blanks = [m.start() for m in _BLANK_LINE.finditer(text)]  # where a span's block ends
     links = wikilink_spans(text)
     spans: list[tuple[int, int]] = []
     formulas: list[Formula] = []
@@ -129,7 +131,7 @@ def _spans_and_math(
             return spans, formulas
         b = bisect_right(starts, runs[r][0])
         closing = _find_closing(text, runs, r, runs[r][1] - runs[r][0],
-                                blocks[b] if b < len(blocks) else None)
+                                blocks[b] if b < len(blocks) else None, blanks)
         if closing is None:
             r += 1
             continue
@@ -229,6 +231,7 @@ def _code_spans(text: str, blocks: list[tuple[int, int]]) -> list[tuple[int, int
         return []
     spans: list[tuple[int, int]] = []
     runs = _backtick_runs(text)
+    blanks = [m.start() for m in _BLANK_LINE.finditer(text)]
     block_iter = iter(blocks)
     next_block = next(block_iter, None)
     i = 0
@@ -240,7 +243,7 @@ def _code_spans(text: str, blocks: list[tuple[int, int]]) -> list[tuple[int, int
             i += 1
             continue
         width = end - start
-        closing = _find_closing(text, runs, i, width, next_block)
+        closing = _find_closing(text, runs, i, width, next_block, blanks)
         if closing is None:
             i += 1
             continue
@@ -268,10 +271,11 @@ def _find_closing(
     i: int,
     width: int,
     next_block: tuple[int, int] | None,
+    blanks: list[int],
 ) -> int | None:
     """Index of the run that closes run ``i``: same width, same block."""
-    blank = _BLANK_LINE.search(text, runs[i][1])
-    limit = blank.start() if blank else len(text)
+    at = bisect_left(blanks, runs[i][1])  # (a search from here on a long line: quadratic)
+    limit = blanks[at] if at < len(blanks) else len(text)
     if next_block is not None:
         limit = min(limit, next_block[0])
     for j in range(i + 1, len(runs)):

@@ -32,7 +32,8 @@ from ..idle_gc import IdleCollector, freeze_at_exit
 from ..obsidian import ObsidianSettings
 from ..project import classify, compile_options, prepare
 from ..search_index import EntryTexts, fix_search_index, material_search
-from .escape import finalize
+from .conflicts import keep_user_files, restore_user_files
+from .escape import escape_section_titles, finalize
 from .feature import Kept
 from .log import DiagnosticLog
 from .markdown.callouts import CalloutExtension
@@ -92,6 +93,7 @@ class MkDocsBuild:
         self.speedups: speedups.Speedups | None = None
         self.diagnostics: list[diag.Diagnostic] = []
         self._dest_uris: set[str] = set()
+        self._user_data_files: list[File] = []  # the user's, under _beliefbase/ (conflicts.py)
         self._search_escaped = False  # the theme's search index escaped in memory
         self._compile_outputs_written = False  # by the worker converting pages ahead
         #: no plugin of the site reads a page's Markdown once converted, or its HTML
@@ -187,12 +189,16 @@ class MkDocsBuild:
         self.site = site = SiteBuild(compiled, state.templates[1], extensions,
                                      dict(config.mdx_configs))
         self.diagnostics = [*self.obsidian.diagnostics, *compiled.diagnostics]
+        users = dict(files.src_uris)  # the site's own files: they win (conflicts.py)
         files = self._arrange_files(files, config)
         self.diagnostics += site.add_features(options, config, files, serving=state.serving,
                                               kept=state.kept,
                                               report=self._query_error)
         site.add_markdown_extensions(config.markdown_extensions, self._ours_at)
         site.add_markdown_extensions(extensions, self._ours_at)
+        found, self._user_data_files = keep_user_files(
+            files, users, compiled.options.display, self._reserved_pages())
+        self.diagnostics += found
         # `mkdocs serve` also shows draft_docs pages, and published_files compiled them
         pages = files.documentation_pages(
             inclusion=InclusionLevel.is_in_serve if state.serving else InclusionLevel.is_included)
@@ -211,6 +217,15 @@ class MkDocsBuild:
         state.log.begin(state.built)
         self._log(self.diagnostics)
         return files
+
+    def _reserved_pages(self) -> list[tuple[str, str, str]]:
+        """The generated pages that step aside for a note at their source path."""
+        o = self.options
+        pages = [(o.wanted_page.rstrip("/") + ".md", "wanted notes page", "wanted_page")]
+        if o.explorer:
+            pages.append((o.all_notes_page.rstrip("/") + ".md", "All notes page",
+                          "all_notes_page"))
+        return pages
 
     def _arrange_files(self, files: Files, config: MkDocsConfig) -> Files:
         """Drop what must not be published; add generated pages and our assets."""
@@ -232,6 +247,7 @@ class MkDocsBuild:
         """MkDocs' page loop starts next."""
         assert self.speedups is not None
         self._compile_outputs_written = False
+        escape_section_titles(nav.items)  # folder names: the theme prints them
         if self.state.dirty and self.site is not None:
             self.state.invalidation.nav(self.site, files, nav,
                                         nav_in_every_page=not self.options.explorer)
@@ -384,6 +400,7 @@ class MkDocsBuild:
         self.site.write_outputs(site_dir, self.diagnostics, self.state.diagnostic_texts)
         if not self._compile_outputs_written:
             self.write_compile_outputs(config)
+        restore_user_files(self._user_data_files)  # the user's file wins (conflicts.py)
         self.state.log.end(log, self.diagnostics, self.options.strict is False,
                            f"{OUTPUT_DIR}/diagnostics.json")
         warnings = [d for d in self.diagnostics if d.level is not diag.Level.INFO]

@@ -9,12 +9,19 @@ Filters that return plain strings (``striptags``) strip tags themselves;
 ``| e`` returns Markup, which finalize leaves alone — so nothing is escaped
 twice.
 
+Two strings Material prints where ``finalize`` cannot reach them: a page's
+``status`` (joined into a ``class`` attribute with ``~``, which makes a plain
+string), so ``theme_meta`` keeps only a class name's characters of it; and the
+navigation's section titles (folder names: MkDocs makes them, not our
+``page.meta``), which ``escape_section_titles`` marks as ``UserText``.
+
 For JSON that ends up inside HTML we use ``json_for_html``: ``<``, ``>``, ``&``
 and U+2028/9 as ``\\uXXXX`` escapes, so no ``</script>`` can close a tag.
 """
 
 from __future__ import annotations
 
+import re
 from typing import Any
 
 from markupsafe import escape
@@ -54,6 +61,36 @@ def user_text(value: Any, budget: list[int] | None = None, _depth: int = 0) -> A
     return value
 
 
+#: what may not stand in a class name Material prints (``md-status--{status}``)
+_NOT_CLASS = re.compile(r"[^A-Za-z0-9_-]+")
+
+
+def theme_meta(meta: dict[str, Any]) -> dict[str, Any]:
+    """``user_text(meta)`` for ``page.meta``, its ``status`` cut to a class name's
+    characters (``new" onclick="x`` -> ``newonclickx``; none left: no status)."""
+    wrapped: dict[str, Any] = user_text(meta)
+    status = wrapped.get("status")
+    if status is not None and not (isinstance(status, int | float) and not isinstance(
+            status, bool)):
+        token = _NOT_CLASS.sub("", status) if isinstance(status, str) else ""
+        if token:
+            wrapped["status"] = UserText(token)
+        else:
+            del wrapped["status"]
+    return wrapped
+
+
+def escape_section_titles(items: Any) -> None:
+    """Mark every section title of MkDocs' navigation (a folder's name, or the
+    ``nav`` setting's) as ``UserText``, so the theme prints it escaped."""
+    for item in items or ():
+        if getattr(item, "is_section", False):
+            title = item.title
+            if isinstance(title, str) and not isinstance(title, UserText):
+                item.title = UserText(title)
+            escape_section_titles(item.children)
+
+
 def finalize(previous: Any = None) -> Any:
     """A Jinja ``finalize`` that escapes ``UserText`` (chained to an existing one).
 
@@ -85,5 +122,5 @@ def ascii_html(html: str) -> str:
     return html if html.isascii() else html.encode("ascii", "xmlcharrefreplace").decode("ascii")
 
 
-__all__ = ["UserText", "ascii_html", "compact_json_for_html", "finalize", "json_for_html",
-           "user_text"]
+__all__ = ["UserText", "ascii_html", "compact_json_for_html", "escape_section_titles",
+           "finalize", "json_for_html", "theme_meta", "user_text"]

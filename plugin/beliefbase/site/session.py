@@ -35,12 +35,12 @@ from ..compile.compiled import Compiled
 from ..config import BeliefbaseConfig
 from ..graph.emit import graph_json_chunks
 from ..graph.invariants import GENERATED_PAGES, missing_pages
-from ..html_json import flat_json_for_html
+from ..html_json import flat_json_for_html, json_for_html
 from ..ids import SrcPath, fit_name, url_for_dest, url_slug
 from . import features as registry
 from .beliefs.pages import BeliefSite
 from .canvas import canvas_embed_html
-from .escape import ascii_html, user_text
+from .escape import ascii_html, theme_meta
 from .feature import Change, FeatureContext, Kept, Shown, SiteFeature
 from .markdown.markdown_ext import WikiLinkExtension
 from .output import write_chunks, write_text
@@ -142,12 +142,11 @@ class SiteBuild:
 
     def page_meta(self, doc: Document) -> dict[str, Any]:
         """``page.meta``: frontmatter, title and tags, every string as UserText."""
-        meta = dict(doc.meta)  # user_text makes the rest plain dicts and lists
+        meta = dict(doc.meta)  # theme_meta makes the rest plain dicts and lists
         meta["title"] = doc.title
         if doc.tags:
             meta["tags"] = list(doc.tags)
-        wrapped: dict[str, Any] = user_text(meta)
-        return wrapped
+        return theme_meta(meta)
 
     # -- rendering ---------------------------------------------------------------------
 
@@ -417,7 +416,7 @@ class SiteBuild:
                             target.parent.mkdir(parents=True, exist_ok=True)
                             write_text(target, self.templates.render(
                                 "redirect.html", title=doc.title, url=rel))
-                        except OSError:  # a file where its folder would be (``sitemap.xml/``)
+                        except (OSError, ValueError):  # a file where its folder would be
                             continue
                     taken.add(url)
                     now[dest] = digest
@@ -426,8 +425,8 @@ class SiteBuild:
             with contextlib.suppress(OSError):
                 (site_dir / dest).unlink()
         if now != before:
-            write_text(manifest, json.dumps({"version": 1, "redirects": now}, indent=0,
-                                            sort_keys=True))
+            write_text(manifest, json_for_html({"version": 1, "redirects": now}, indent=0,
+                                               sort_keys=True))
         return written
 
 
@@ -449,8 +448,8 @@ def _alias_pages(alias: str, folder: str, use_directory_urls: bool) -> tuple[tup
     """(output path, URL) of the redirect pages ``alias`` may get, in order of preference."""
     pages = []
     for name in dict.fromkeys((url_slug(alias), alias.strip())):
-        if not name or "/" in name or name.startswith("."):
-            continue
+        if not name or "/" in name or "\0" in name or name.startswith("."):
+            continue  # (no file name can hold a NUL)
         name = fit_name(name)  # an alias may be longer than a file name
         dest = (f"{name}/index.html" if use_directory_urls else f"{name}.html")
         dest = posixpath.join(folder, dest) if folder else dest
@@ -470,8 +469,16 @@ def _read_manifest(path: Path) -> dict[str, str]:
         redirects = data["redirects"]
     except (OSError, ValueError, KeyError, TypeError):
         return {}
-    return {k: v for k, v in redirects.items() if isinstance(k, str) and isinstance(v, str)} \
-        if isinstance(redirects, dict) else {}
+    return {k: v for k, v in redirects.items() if isinstance(k, str) and isinstance(v, str)
+            and _inside(k)} if isinstance(redirects, dict) else {}
+
+
+def _inside(dest: str) -> bool:
+    """A redirect page's path the manifest may name: inside the site, an HTML file (a
+    ``docs/_beliefbase/redirects.json`` of the user's is what the site holds there,
+    and what it names is deleted when no alias asks for it)."""
+    return (dest.endswith(".html") and posixpath.normpath(dest) == dest
+            and not dest.startswith(("/", "../")) and "\0" not in dest)
 
 
 def _longest_run(text: str, char: str) -> int:

@@ -14,6 +14,7 @@ from __future__ import annotations
 from collections.abc import Callable, Mapping
 from typing import Any
 
+from ..html_json import html_safe
 from ..search_index import (
     DirtyMerge,
     EntryTexts,
@@ -62,7 +63,8 @@ def escape_before_writing(
                 return texts.index_json(_index.config)
             _index.entries = merged_and_escaped_entries(previous, _index.entries, merge,
                                                         strings())
-            return _generate(prev, *args, **kwargs)
+            generated = _generate(prev, *args, **kwargs)
+            return html_safe(generated) if isinstance(generated, str) else generated
 
         index.generate_search_index = merged_and_escaped
         return True

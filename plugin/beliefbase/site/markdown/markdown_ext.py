@@ -105,6 +105,19 @@ _RUN_MAX = 256
 # newlines, ":", ",", "."), so a later pattern matching across two matches of the run
 # is impossible, and what matches inside this text matches the same on its own.
 _INERT = re.compile(r"[A-Za-z0-9 \t\n:,.]*")
+# Text between two matches that may stand in a run too although a later pattern matches
+# in it: a tag (the tag pattern runs after the wikilinks') or a placeholder of what an
+# earlier pattern took (a code span, a wikilink before the tags), with a blank at both
+# ends.  Such a match lies inside the text, and the blanks give it the same characters
+# around it as a tail as in place (a tag needs a blank before its "#" and ends before
+# one); no later pattern that could span two matches (emphasis, links) has a character
+# in it.  Without it a line of sentences each with a link, a tag and code (issue 32:
+# an 800 KB line) was copied once per link and per tag.
+#: Texts shorter than this keep the inert runs only: each tail of a run goes through the
+#: later patterns on its own, which costs more than copying a paragraph a few times.
+_LONG_TEXT = 20_000
+_GLUED_HASH = re.compile(r"[^ \t\n]#")
+_SPACED = re.compile(r"[ \t\n](?:[A-Za-z0-9 \t\n:,.#\x02\x03]*[ \t\n])?")
 #: How many texts ``RenderedPattern.matchless`` remembers its answer for.
 _MATCHLESS_KEPT = 1024
 
@@ -144,14 +157,14 @@ class RenderedPattern(InlineProcessor):
         regex = self.compiled_re
         while len(items) < _RUN_MAX:
             following = regex.search(data, end)
-            if following is None or _INERT.fullmatch(data, end, following.start()) is None:
+            if following is None or not self._between_ok(data, end, following.start()):
                 break
             item, item_start, item_end = self.element(following, data)
             if item is None or item_end is None:
                 break  # declined: Python-Markdown's own loop asks again, and is declined
             # (an inert character before the match: it claims nothing before its start)
             between = data[end:following.start()]
-            if between and self.matchless(between):
+            if between and "\x02" not in between and self.matchless(between):
                 self.lift.tails[items[-1]] = between  # out of Python-Markdown's sight
             else:
                 items[-1].tail = between or None
@@ -162,6 +175,18 @@ class RenderedPattern(InlineProcessor):
         run = etree.Element(RUN_TAG)
         run.extend(items)
         return run, start, end
+
+    def _between_ok(self, data: str, start: int, end: int) -> bool:
+        """May ``data[start:end]``, between two matches, be a tail of a run's element?"""
+        if _INERT.fullmatch(data, start, end) is not None:
+            return True
+        if len(data) < _LONG_TEXT or _SPACED.fullmatch(data, start, end) is None:
+            return False
+        if data.find("#", start, end) < 0:
+            return True
+        # every "#" after a blank (a tag as it stands in place, none after a placeholder
+        # or another tag), and no attr_list ("{#id}") after: it reads a "#" up to its "}"
+        return _GLUED_HASH.search(data, start, end) is None and data.find("{", end) < 0
 
     def element(
         self, m: re.Match[str], data: str
@@ -366,7 +391,8 @@ class LiftRuns(Treeprocessor):
         tails, self.tails = self.tails, {}
         if next(root.iter(RUN_TAG), None) is None:  # a C search: most pages have none
             return
-        for parent in [el for el in root.iter() if el.find(RUN_TAG) is not None]:
+        # the deepest first: a run in a tail of another run's child is that run's child
+        for parent in reversed([el for el in root.iter() if el.find(RUN_TAG) is not None]):
             children: list[etree.Element] = []
             for child in parent:
                 if child.tag != RUN_TAG:

@@ -157,7 +157,7 @@ class ReaderSite(SiteFeature):
             files.append(generated_page(config, src, _GRAPH_PAGE_MARKDOWN))
             self.graph_src = src
         else:
-            found.append(diag.make("page-conflict", src, 1, 1,
+            found.append(diag.make("page-conflict", self.compiled.options.display(src), 1, 1,
                                    f"{src} is the graph page's URL ({self.options.graph_page}); "
                                    "the note keeps it and the site has no graph page: rename "
                                    "the note or set the plugin's graph_page option"))

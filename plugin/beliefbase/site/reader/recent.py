@@ -140,10 +140,13 @@ class RecentSite(SiteFeature):
 
     def add_files(self, files: Files, config: MkDocsConfig) -> list[diag.Diagnostic]:
         """The "Recent notes" page, unless a page of the site has its URL."""
-        if not GeneratedPages(files, config).add(self.src)[1]:
+        file, added = GeneratedPages(files, config).add(self.src)
+        if not added:
+            taken = files.get_file_from_path(self.src) or next(
+                (f for f in files if f.url == file.url), file)  # the note there: named
             return [*self._dating, diag.make(
-                "page-conflict", self.compiled.options.display(self.src), 1, 1,
-                f"{self.src} has the URL of the recent notes page "
+                "page-conflict", self.compiled.options.display(taken.src_uri), 1, 1,
+                f"{taken.src_uri} has the URL of the recent notes page "
                 f"({self.options.recent_page}); the note keeps it: rename it or "
                 "set the plugin's recent_page option")]
         self.generated = True
