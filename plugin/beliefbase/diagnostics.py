@@ -48,6 +48,8 @@ CODES: dict[str, tuple[Level, str]] = {
                             "file the site leaves out (exclude_docs, Obsidian's excluded "
                             "files or templates folder)"),
     "too-many-tags": (Level.INFO, "a note with more different tags than a note may have (100)"),
+    "too-many-fields": (Level.INFO, "a note with more different inline-field keys than "
+                        "become graph properties (200)"),
     "too-many-entities": (Level.INFO,
                           "a note tagging more different entities than a note may (100)"),
     "excalidraw-embed": (Level.INFO, "an Excalidraw drawing with no exported SVG/PNG next to it"),

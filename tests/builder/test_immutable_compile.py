@@ -83,6 +83,8 @@ NOTES = {
     "a.md": "# A\n\n## See [[b]]\n\ntext ^a1\n",
     "b.md": "---\ntitle: B Title\n---\n# B\n",
     "c.md": "# C\n\n[[a#see-b-title]] [[a#^a1]] [[b]]\n",
+    # Dataview inline fields: typed values (dates, links, lists) in the parsed note
+    "fields.md": "# F\n\nrating:: 4\n[due:: 2022-01-02] (who:: [[a]], [[b]]) [d:: 3 days]\n",
     "draft.md": "---\ndraft: true\n---\n# Draft\n\n[[a]]\n",
 }
 FILES: dict[str, str | bytes] = {

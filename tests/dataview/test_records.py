@@ -32,3 +32,16 @@ def test_records_from_compiled(project) -> None:  # type: ignore[no-untyped-def]
     tasks = run("TASK WHERE due < date(today)", index, None, now=dt.datetime(2022, 3, 1))
     assert [e.item.text for e in tasks.tasks[0].tasks] == ["ship it [due:: 2022-01-02]"]
     assert tasks.tasks[0].tasks[0].item.line == 10
+
+
+def test_records_read_inline_fields_from_the_compile(project) -> None:  # type: ignore[no-untyped-def]
+    """One reader: the fields are the compile's (``ParsedDoc.inline_fields``), not
+    parsed again from the text the site hands over."""
+    project.write("Gamma.md", "# Gamma\n\nRating:: 7\nA [mood:: calm] day (due:: 2022-01-02).\n")
+    compiled = project.compile()
+    parsed = compiled.documents["Gamma.md"].parsed.inline_fields
+    assert [(f.key, f.value, f.line, f.column) for f in parsed] == [
+        ("Rating", 7, 3, 1), ("mood", "calm", 4, 3), ("due", dt.datetime(2022, 1, 2), 4, 21)]
+    (record,) = records_from_compiled(compiled, lambda p: "# Gamma\n\nno fields here\n",
+                                      lambda p: (None, None))
+    assert record.inline_fields == parsed

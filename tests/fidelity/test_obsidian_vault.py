@@ -39,6 +39,7 @@ PAGES = {
     "quotes-and-lists": "Quotes and lists/",
     "math-second-round": "Math second round/",
     "block-ids-under-blocks": "Block ids under blocks/",
+    "inline-fields": "Inline fields/",
 }
 
 
@@ -129,6 +130,20 @@ def test_math_is_mathml_and_dollars_stay_text(built: BuildResult) -> None:
     advanced = _article(built, "Advanced formatting/")
     assert "a_1 * b_2 * c_3" not in advanced  # converted, and its stars kept out of Markdown
     assert "<em>" not in advanced.split("keeps its")[0].rsplit("Inline math", 1)[-1]
+
+
+def test_inline_fields_render_as_in_reading_view(built: BuildResult) -> None:
+    fields = _article(built, "Inline fields/")
+    assert "Rating:: 4" in fields  # a line field as written
+    assert 'inline-field-key" data-dv-key="mood" data-dv-norm-key="mood">mood</span>' in fields
+    assert 'inline-field-standalone-value" data-dv-key="finished"' in fields
+    assert "January 02, 2022" in fields and "6 hours, 4 minutes" in fields
+    assert "<table>" in fields and 'data-dv-key="rank"' in fields
+    for inert in ("code", "math", "fenced"):
+        assert f'data-dv-key="{inert}"' not in fields
+    graph = json.loads((built.site / "_beliefbase" / "graph.json").read_text())
+    types = {e["type"] for e in graph["edges"] if e["file"] == "Inline fields.md"}
+    assert {"owner", "reviewer", "bold_field"} <= types  # links in fields: typed links
 
 
 def test_lists_start_right_after_a_line(built: BuildResult) -> None:

@@ -140,3 +140,38 @@ def test_crlf_and_bom() -> None:
 
 def test_linkref_is_embed() -> None:
     assert LinkRef("image", "a", "", None, 1, 1, "embeds").is_embed
+
+
+def test_inline_field_links_follow_dataview_rules() -> None:
+    """A wikilink in an inline field is a typed link, by Dataview's rules: a
+    ``Key:: value`` line, ``[key:: value]`` or ``(key:: value)`` anywhere in
+    text (also on list items); a bare ``- key:: value`` list line is prose."""
+    text = (
+        "Depends On:: [[A]], [[B]]\n"
+        "Met [owner:: [[C]]] and (reviewer:: [[D]]) after [[E]].\n"
+        "- [blocks:: [[F]]]\n"
+        "- plain:: [[G]]\n"
+        "[Hello!:: [[H]]]\n"
+        "`code:: [[I]]`\n"
+    )
+    assert [(l.form, l.target, l.relation, l.line, l.column) for l in parse(text).links] == [
+        ("field", "A", "depends_on", 1, 14),
+        ("field", "B", "depends_on", 1, 21),
+        ("field", "C", "owner", 2, 14),
+        ("field", "D", "reviewer", 2, 37),
+        ("wikilink", "E", "links_to", 2, 50),
+        ("field", "F", "blocks", 3, 13),
+        ("wikilink", "G", "links_to", 4, 11),
+        ("wikilink", "H", "links_to", 5, 11),
+    ]
+
+
+def test_every_inline_field_is_recorded_typed() -> None:
+    doc = parse("---\nx: 1\n---\nRating:: 4\n- [done:: true] and (size:: 1.5)\n"
+                "```\nhidden:: 1\n```\n$a:: b$\n")
+    assert [(f.key, f.sanitized, f.value, f.style, f.line, f.column)
+            for f in doc.inline_fields] == [
+        ("Rating", "rating", 4, "line", 4, 1),
+        ("done", "done", True, "bracket", 5, 3),
+        ("size", "size", 1.5, "paren", 5, 21),
+    ]

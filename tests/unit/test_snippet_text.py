@@ -60,3 +60,16 @@ def test_pieces_cut_out_of_a_snippet() -> None:
 
 def test_plain_text_without_snippet_is_unchanged() -> None:
     assert plain_text("![[pic.png]] ==a== `b`") == "==a== b"
+
+
+def test_inline_fields_read_as_reading_view_shows_them() -> None:
+    """``[key:: value]`` is "key: value", ``(key:: value)`` the value; code stays code."""
+    assert parts("Read [mood:: *calm*] on (due:: 2022-01-02) by [owner:: [[x]]] `[k:: v]`") \
+        == [("Read mood: calm on 2022-01-02 by owner: Auto Title ", False), ("[k:: v]", True)]
+    assert plain_text("Plan [due:: 2022]") == "Plan [due:: 2022]"  # a heading: as written
+
+
+def test_preview_excerpts_show_inline_fields_as_text() -> None:
+    from beliefbase.site.previews import excerpt
+
+    assert excerpt("A [mood:: calm] day (hidden:: 3).", titles) == "A mood: calm day 3."

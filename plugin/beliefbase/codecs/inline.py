@@ -20,6 +20,7 @@ from .grammar import COMMENT as _COMMENT
 from .grammar import FOOTNOTE_ANY, split_wikilink
 from .grammar import INLINE_NOTE as _INLINE_NOTE
 from .grammar import WIKILINK_INLINE as _WIKILINK
+from .inline_fields import fields_as_text
 from .math import Formula, find_math, formula_text
 
 #: (target, fragment, explicit display) -> the text a wikilink renders as.
@@ -123,6 +124,8 @@ def plain_text(inline: str, wikitext: WikiText = default_wikitext, snippet: bool
 
 def _snippet_syntax(text: str, code: Callable[[str], str]) -> str:
     """Obsidian's inline syntax -> what a reader sees (code spans are stashed already)."""
+    if "::" in text:  # Dataview's [key:: value] and (key:: value), as reading view shows
+        text = fields_as_text(text)
     if "%%" in text:
         text = _COMMENT.sub("", text)
     if "$" in text:

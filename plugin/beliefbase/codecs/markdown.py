@@ -18,7 +18,7 @@ import hashlib
 import re
 from bisect import bisect_left, bisect_right
 from collections.abc import Iterator
-from typing import Any
+from typing import Any, NamedTuple
 from urllib.parse import unquote
 
 from .. import diagnostics as diag
@@ -34,6 +34,7 @@ from .grammar import SCHEME as _SCHEME
 from .grammar import TAG as _TAG
 from .grammar import split_wikilink
 from .guards import MAX_EMPHASIS, MAX_INDENT, deep_blocks, deep_emphasis
+from .inline_fields import MAX_PROPERTY_KEYS, InlineField, extract_inline_fields
 from .mask import code_and_math, mask
 from .math import Formula, to_mathml
 from .model import BlockId, Footnote, Heading, LinkForm, LinkRef, ParsedDoc, Tag
@@ -57,10 +58,9 @@ _LIST_ITEM = re.compile(r"^[ \t]*(?:[*+-]|\d{1,9}[.)])[ \t]", re.MULTILINE)
 # The link, tag, block-id and footnote syntaxes are grammar's (imported above).
 #: The link grammar, for ``relink`` to find a link's bytes in a note again.
 LINK_PATTERN = _LINK
-_INLINE_FIELD = re.compile(
-    r"^[ \t]*(?:[-*+][ \t]+)?(?P<key>[A-Za-z_][\w \-]{0,60}?)[ \t]*::[ \t]*(?P<value>[^\n]*)$",
-    re.MULTILINE,
-)
+# A field key that names a typed relation once normalised (``field_key``): a
+# wikilink in any other field (``[Hello!:: [[A]]]``) stays a plain link.
+_RELATION_KEY = re.compile(r"[A-Za-z_]\w{0,60}")
 # These scan a whole body once (see `_Sentences`), so each starts with a literal
 # the regex engine jumps to at C speed; it tries a lookbehind, a `^` or even a
 # class like [.!?] at every offset.  Hence one sentence-end pattern per mark.
@@ -167,8 +167,10 @@ def _scan(
         found.extend(_math_errors(formulas, pos, display))
     masked = mask(body, regions)
     headings = tuple(_headings(masked, body, pos))
-    fields_at, plain_fields = _inline_fields(masked, pos)
-    links = list(_links(masked, body, pos, fields_at))
+    fields = extract_inline_fields(body, first_line, masked=masked)
+    if len(fields) > MAX_PROPERTY_KEYS:
+        found.extend(_too_many_keys(fields, display))
+    links = list(_links(masked, body, pos, _relation_spans(fields)))
     meta_lines = fm.key_lines(front.raw, first_line=2) if front.data else {}
     links += meta_links(front.data, meta_lines)
     return ParsedDoc(
@@ -188,7 +190,7 @@ def _scan(
         tags=_limited_tags(list(_tags(masked, pos)), found, display),
         footnote_refs=_footnotes(_FOOTNOTE_REF, masked, pos),
         footnote_defs=_footnotes(_FOOTNOTE_DEF, masked, pos),
-        fields=tuple(plain_fields),
+        inline_fields=fields,
         meta_lines=meta_lines,
         line_count=first_line - 1 + body.count("\n") + (0 if body.endswith("\n") else 1),
         diagnostics=tuple(found),
@@ -295,22 +297,47 @@ def _heading(level: int, raw: str, offset: int, pos: _Positions) -> Heading:
     return Heading(level, raw.strip(), explicit, line, col)
 
 
-def _inline_fields(
-    masked: str, pos: _Positions
-) -> tuple[dict[int, tuple[str, int]], list[tuple[str, str, int]]]:
-    """Lines holding ``key:: value``: {line: (key, value offset)} and the plain ones."""
-    if "::" not in masked:
-        return {}, []
-    at_line: dict[int, tuple[str, int]] = {}
-    plain: list[tuple[str, str, int]] = []
-    for m in _INLINE_FIELD.finditer(masked):
-        key = field_key(m.group("key"))
-        line = pos.line(m.start())
-        if "[[" in m.group("value"):
-            at_line[line] = (key, m.start("value"))
-        else:
-            plain.append((key, m.group("value").strip(), line))
-    return at_line, plain
+class _FieldSpans(NamedTuple):
+    """The inline fields holding a wikilink that names a typed relation: their
+    (start, end) offsets in the body, sorted, and each one's relation."""
+
+    starts: list[int]
+    ends: list[int]
+    relations: list[str]
+
+    def relation_at(self, offset: int) -> str | None:
+        i = bisect_right(self.starts, offset) - 1
+        return self.relations[i] if i >= 0 and offset < self.ends[i] else None
+
+
+def _relation_spans(fields: tuple[InlineField, ...]) -> _FieldSpans:
+    """Every field whose value holds ``[[`` and whose key is a relation name
+    (``field_key``); a link inside its span is a typed link of that relation."""
+    spans = _FieldSpans([], [], [])
+    for f in fields:
+        if "[[" in f.raw:
+            relation = field_key(f.key)
+            if _RELATION_KEY.fullmatch(relation):
+                spans.starts.append(f.start)
+                spans.ends.append(f.end)
+                spans.relations.append(relation)
+    return spans
+
+
+def _too_many_keys(fields: tuple[InlineField, ...], display: str) -> list[diag.Diagnostic]:
+    """``too-many-fields`` at the first field whose key is one too many for the
+    graph (``graph.inline_properties`` stops at the same key)."""
+    keys: set[str] = set()
+    for f in fields:
+        keys.add(f.key.lower())
+        if len(keys) > MAX_PROPERTY_KEYS:
+            return [diag.make(
+                "too-many-fields", display, f.line, f.column,
+                f"this note has more than {MAX_PROPERTY_KEYS} different inline-field keys; "
+                f"from `{f.key}::` on they are not properties of its node in Cypher "
+                "queries (Dataview still reads them all): split the note, or make the "
+                "list a table")]
+    return []
 
 
 def field_key(text: str) -> str:
@@ -319,7 +346,7 @@ def field_key(text: str) -> str:
 
 
 def _links(
-    masked: str, body: str, pos: _Positions, fields_at: dict[int, tuple[str, int]]
+    masked: str, body: str, pos: _Positions, fields_at: _FieldSpans
 ) -> Iterator[LinkRef]:
     if "[" not in masked and "<http" not in masked:
         return
@@ -381,7 +408,7 @@ def _wikilink(
     sentences: _Sentences,
     line: int,
     col: int,
-    fields_at: dict[int, tuple[str, int]],
+    fields_at: _FieldSpans,
 ) -> LinkRef | None:
     inner = sentences.body[m.start("inner"):m.end("inner")]
     target, fragment, display = split_wikilink(inner)
@@ -392,9 +419,9 @@ def _wikilink(
         size = display if display and _SIZE.fullmatch(display) else None
         return LinkRef("embed", target, fragment, None if size else display, line, col,
                        "embeds", context, size)
-    field = fields_at.get(line)
-    if field is not None and m.start() > field[1] - 1:
-        return LinkRef("field", target, fragment, display, line, col, field[0], context)
+    relation = fields_at.relation_at(m.start()) if fields_at.starts else None
+    if relation is not None:
+        return LinkRef("field", target, fragment, display, line, col, relation, context)
     return LinkRef("wikilink", target, fragment, display, line, col, "links_to", context)
 
 

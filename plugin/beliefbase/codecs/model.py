@@ -18,6 +18,7 @@ from typing import Any, Literal, NamedTuple
 from ..diagnostics import Diagnostic
 from ..frozen import FrozenDict, freeze_mapping
 from ..ids import SrcPath
+from .inline_fields import InlineField
 
 DocKind = Literal["markdown", "toml", "network", "canvas"]  # canvas: issue 28 (codecs/canvas.py)
 
@@ -28,7 +29,7 @@ LinkForm = Literal[
     "markdown",  # [text](other.md)
     "image",  # ![alt](picture.png)
     "autolink",  # <https://...>
-    "field",  # key:: [[Target]] (Dataview inline field)
+    "field",  # key:: [[Target]], [key:: [[Target]]] (Dataview inline field)
     "meta",  # frontmatter key: "[[Target]]"
 ]
 
@@ -104,7 +105,8 @@ class ParsedDoc:
     tags: tuple[Tag, ...] = ()
     footnote_refs: tuple[Footnote, ...] = ()
     footnote_defs: tuple[Footnote, ...] = ()
-    fields: tuple[tuple[str, str, int], ...] = ()  # inline fields without links
+    #: every Dataview inline field of the body (``codecs.inline_fields``), typed
+    inline_fields: tuple[InlineField, ...] = ()
     meta_lines: dict[str, int] = field(default_factory=FrozenDict)  # frontmatter key -> line
     line_count: int = 0
     diagnostics: tuple[Diagnostic, ...] = ()

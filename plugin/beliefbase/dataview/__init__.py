@@ -10,8 +10,10 @@ The public API, for the renderer of ```` ```dataview ```` fences and `` `= expr`
   ``DataviewError`` (line and column inside the query) and nothing else;
 - ``format_html(value, link_href)`` for every value shown, ``view_context(result,
   link_href)`` for the site's table/list views;
-- ``extract_inline_fields(body, first_line)`` and ``render_inline_field(field,
-  format)`` for inline fields in reading view; ``extract_items`` for lists/tasks;
+- ``extract_inline_fields(body, first_line)`` (the codec's reader,
+  ``codecs.inline_fields``: the compile records every note's fields in
+  ``ParsedDoc.inline_fields``, which ``records_from_compiled`` reads) and
+  ``render_inline_field(field, format)``; ``extract_items`` for lists/tasks;
 - ``javascript.not_run(code)`` for DataviewJS, which is never run.
 
 Modules: ``grammar`` (the lark grammar), ``parser`` → ``nodes``; ``evaluate``

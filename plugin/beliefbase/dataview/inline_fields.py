@@ -1,217 +1,23 @@
-"""Dataview's inline fields, read from a note's Markdown body: a pure function.
-
-- ``Key:: value`` on a line of its own (not a list item: those need brackets);
-- ``[key:: value]`` anywhere in text, the key shown in reading view;
-- ``(key:: value)`` anywhere in text, the key hidden in reading view.
-
-Nothing inside code (fenced, indented or inline), math or an HTML comment is a
-field.  A value is typed as Dataview types it (``parse_inline_value``), and a key
-with capitals, spaces or formatting also answers to its sanitised twin
-(``sanitize_key``: ``**Bold Field**`` → ``bold-field``).
+"""Dataview's inline fields: the reader is the codec's (``codecs.inline_fields``,
+one reader for the compile and the engine); here is how reading view renders one.
 """
 
 from __future__ import annotations
 
-import functools
-import re
 from collections.abc import Callable
-from dataclasses import dataclass
 from html import escape
 from typing import Any
 
-from ..codecs.mask import code_regions, mask
-from .dates import parse_duration, parse_iso
-from .values import Link
+from ..codecs.inline_fields import (
+    InlineField,
+    clean_key,
+    extract_inline_fields,
+    parse_inline_value,
+    sanitize_key,
+)
 
-
-@dataclass(frozen=True, slots=True)
-class InlineField:
-    """One inline field: where it is (1-based line and column of its first
-    character, and the offsets ``start``/``end`` of the whole field in the body),
-    its key as written (formatting stripped), the sanitised twin, the value text
-    and the typed value."""
-
-    key: str
-    sanitized: str
-    raw: str
-    value: Any
-    style: str  # "line", "bracket" or "paren"
-    line: int
-    column: int
-    start: int
-    end: int
-
-
-_LIST_ITEM = re.compile(r"^[ \t]*(?:[-*+]|\d+[.)])(?:[ \t]+|$)")
-# a key alone on its line: leading markup (`**`, `> `, `# `) skipped, then letters,
-# digits, `_`, spaces, `/` and `-`, then closing marks; anything else (`[`, `.`,
-# `!`) makes the line prose, as in Dataview
-_LINE_KEY = re.compile(r"[^\w\[]*(?P<key>[\w \t/-]+?)[_*~`]*[ \t]*")
-# where a line field's text starts: after indentation, quote marks and a heading's #s
-_LINE_START = re.compile(r"[ \t]*(?:>[ \t]?)*[ \t]*(?:#{1,6}[ \t]+)?")
-_FORMATTING = "*_~=` \t"
-_NUMBER = re.compile(r"-?\d+(?:\.\d+)?")
-_LINK = re.compile(r"(!?)\[\[([^\[\]\n]*)\]\]")
-_STRING = re.compile(r'"((?:[^"\\]|\\.)*)"')
-_LIST_ELEMENT = re.compile(r'\s*("(?:[^"\\]|\\.)*"|!?\[\[[^\[\]\n]*\]\]|[^,"]+?)\s*(?:,|$)')
-_NOT_KEY_CHAR = re.compile(r"[^\w\s\-\u2600-\u27BF\U0001F300-\U0001FAFF]+")
-
-
-_MARKS = re.compile(r"\*\*|~~|==|`|(?<!\w)[*_]+|[*_]+(?!\w)")
-
-
-def clean_key(key: str) -> str:
-    """The key without its formatting: ``**Bold Field**`` → ``Bold Field``,
-    ``_italic_ key`` → ``italic key`` (``my_key`` keeps its underscore)."""
-    return _MARKS.sub("", key).strip(_FORMATTING)
-
-
-@functools.lru_cache(maxsize=4096)
-def sanitize_key(key: str) -> str:
-    """Dataview's simplified name: lowercase, formatting and punctuation dropped,
-    spaces to ``-`` (``Basic Field`` → ``basic-field``, ``Hello!`` → ``hello``)."""
-    text = _NOT_KEY_CHAR.sub("", clean_key(key).lower())
-    return re.sub(r"\s+", "-", text.strip())
-
-
-def link_from_text(inner: str, embed: bool = False) -> Link:
-    from .parser import parse_link_text
-
-    return parse_link_text(inner, embed)
-
-
-def _single_value(text: str) -> tuple[bool, Any]:
-    """(typed?, value) for one element: number, boolean, date, duration, link or
-    quoted text; (False, text) otherwise."""
-    if _NUMBER.fullmatch(text):
-        return True, float(text) if "." in text else int(text)
-    low = text.lower()
-    if low in ("true", "false"):
-        return True, low == "true"
-    date = parse_iso(text)
-    if date is not None:
-        return True, date
-    m = _LINK.fullmatch(text)
-    if m:
-        return True, link_from_text(m.group(2), embed=bool(m.group(1)))
-    m = _STRING.fullmatch(text)
-    if m:
-        return True, re.sub(r"\\(.)", r"\1", m.group(1))
-    if text[:1].isdigit() or text[:1] == "-":
-        dur = parse_duration(text)
-        if dur is not None:
-            return True, dur
-    return False, text
-
-
-def parse_inline_value(raw: str) -> Any:
-    """A field value as Dataview types it: number, boolean, ISO date, duration,
-    link, quoted text, a comma-separated list of those; otherwise the text."""
-    text = raw.strip()
-    if not text:
-        return None
-    typed, value = _single_value(text)
-    if typed:
-        return value
-    if "," in text:
-        items: list[Any] = []
-        pos = 0
-        while pos < len(text):
-            m = _LIST_ELEMENT.match(text, pos)
-            if not m or m.end() == pos:
-                return text
-            ok, item = _single_value(m.group(1).strip())
-            if not ok:
-                return text
-            items.append(item)
-            pos = m.end()
-        if len(items) > 1:
-            return tuple(items)
-    return text
-
-
-def _closing(text: str, open_at: int) -> int:
-    """The offset of the bracket closing the one at ``open_at`` on the same line
-    (brackets of the same kind nest; a backslash escapes); -1 when none does."""
-    opener = text[open_at]
-    closer = "]" if opener == "[" else ")"
-    depth = 0
-    escaped = False
-    for i in range(open_at + 1, len(text)):
-        ch = text[i]
-        if ch == "\n":
-            return -1
-        if escaped:
-            escaped = False
-        elif ch == "\\":
-            escaped = True
-        elif ch == opener:
-            depth += 1
-        elif ch == closer:
-            if depth == 0:
-                return i
-            depth -= 1
-    return -1
-
-
-_BRACKET_KEY = re.compile(r"([^\[\]()\n:`]+?)::")
-
-
-def _bracket_fields(masked: str, body: str, line_start: int, line_end: int) -> list[
-        tuple[int, int, str, str, str]]:
-    found: list[tuple[int, int, str, str, str]] = []
-    i = line_start
-    while i < line_end:
-        ch = masked[i]
-        wikilink = ch == "[" and (masked[i + 1:i + 2] == "[" or masked[i - 1:i] == "[")
-        if ch in "[(" and not wikilink:
-            m = _BRACKET_KEY.match(masked, i + 1)
-            if m and m.end() <= line_end and clean_key(m.group(1)):
-                close = _closing(masked, i)
-                if close != -1:
-                    style = "bracket" if ch == "[" else "paren"
-                    found.append((i, close + 1, m.group(1), body[m.end():close], style))
-                    i = close + 1
-                    continue
-        i += 1
-    return found
-
-
-def extract_inline_fields(body: str, first_line: int = 1, *,
-                          masked: str | None = None) -> tuple[InlineField, ...]:
-    """Every inline field of a Markdown body, in source order.  ``first_line`` is
-    the file line of the body's first line (after the frontmatter); ``masked``
-    the body with its code masked (``codecs.mask``), when the caller has it."""
-    if "::" not in body:
-        return ()
-    if masked is None:
-        masked = mask(body, code_regions(body))
-    out: list[InlineField] = []
-    line_no = first_line
-    counted = 0  # offset up to which newlines are counted into line_no
-    at = masked.find("::")
-    while at != -1:
-        start = masked.rfind("\n", 0, at) + 1
-        end = masked.find("\n", at)
-        end = len(masked) if end == -1 else end
-        line_no += masked.count("\n", counted, start)
-        counted = start
-        line = masked[start:end]
-        found = _bracket_fields(masked, body, start, end)
-        if not found and not _LIST_ITEM.match(line):
-            sep = line.find("::")
-            m = _LINE_KEY.fullmatch(line, 0, sep)
-            if m and clean_key(m.group("key")):
-                begin = _LINE_START.match(line)
-                begin_at = start + (begin.end() if begin else 0)
-                found = [(begin_at, end, m.group("key"), body[start + sep + 2:end], "line")]
-        for f_start, f_end, key, raw, style in found:
-            name = clean_key(key)
-            out.append(InlineField(name, sanitize_key(name), raw.strip(),
-                                   parse_inline_value(raw), style, line_no,
-                                   f_start - start + 1, f_start, f_end))
-        at = masked.find("::", end)
-    return tuple(out)
+__all__ = ["InlineField", "clean_key", "extract_inline_fields", "parse_inline_value",
+           "render_inline_field", "sanitize_key"]
 
 
 def render_inline_field(field: InlineField, value_html: Callable[[Any], str]) -> str | None:

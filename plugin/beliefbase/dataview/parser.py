@@ -20,11 +20,11 @@ from lark.exceptions import (
 )
 from lark.tree import Meta
 
+from ..codecs.field_values import link_from_text
 from . import nodes as n
 from .dates import parse_duration, parse_iso
 from .errors import DataviewError
 from .grammar import GRAMMAR
-from .values import Link
 
 #: a query longer than this is refused (a fence is a few lines; this is a guard)
 MAX_QUERY_CHARS = 20_000
@@ -63,20 +63,8 @@ def _unescape(text: str) -> str:
     return "".join(out)
 
 
-def parse_link_text(inner: str, embed: bool = False) -> Link:
-    """The inside of ``[[...]]``: ``path#heading|display``, ``path#^block``."""
-    display = None
-    if "|" in inner:
-        inner, display = inner.split("|", 1)
-        display = display.strip()
-    path, _, sub = inner.partition("#")
-    path = path.strip()
-    subpath = sub.strip() or None
-    kind = "file"
-    if subpath:
-        kind = "block" if subpath.startswith("^") else "header"
-        subpath = subpath.lstrip("^")
-    return Link(path, display, subpath, embed, kind)
+#: the inside of ``[[...]]`` as a ``Link`` (the codec's, shared with inline fields)
+parse_link_text = link_from_text
 
 
 class _Build(Transformer[Token, Any]):

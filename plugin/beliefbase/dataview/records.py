@@ -93,18 +93,25 @@ def record_from_markdown(
     mtime: dt.datetime | None = None,
     tags: tuple[str, ...] | None = None,
     outlinks: tuple[str, ...] | None = None,
+    fields: tuple[InlineField, ...] | None = None,
 ) -> PageRecord:
     """A record from a note's parts.  ``body`` is the Markdown after the
-    frontmatter, starting at file line ``first_line``; tags and links are read
-    from the body (outside code) unless given."""
+    frontmatter, starting at file line ``first_line``; tags, links and inline
+    fields are read from the body (outside code) unless given (the compile has
+    them: ``records_from_compiled``)."""
     meta = frontmatter or {}
-    masked = mask(body, code_regions(body))
+    masked = None
+    if tags is None or outlinks is None or fields is None:
+        masked = mask(body, code_regions(body))
     if tags is None:
+        assert masked is not None
         found = frontmatter_tags(meta) + ["#" + t for t in _TAG.findall(masked)]
         tags = tuple(dict.fromkeys(found))
     if outlinks is None:
+        assert masked is not None
         outlinks = tuple(t.strip() for t in _WIKILINK.findall(masked) if t.strip())
-    fields = extract_inline_fields(body, first_line, masked=masked)
+    if fields is None:
+        fields = extract_inline_fields(body, first_line, masked=masked)
     return PageRecord(
         path=path,
         frontmatter=freeze_value(dict(meta)),
@@ -140,8 +147,9 @@ def records_from_compiled(compiled: Compiled, read_text: Callable[[str], str],
                           file_times: FileTimes | None = None) -> tuple[PageRecord, ...]:
     """A record per published Markdown note of a compile (drafts and excluded
     files are never data).  ``read_text(path)`` gives a note's text (the site
-    has it); tags, aliases and links come from the compile (links resolved to
-    vault paths); ``file_times`` defaults to the file system's times."""
+    has it: list items and tasks are read from it); inline fields, tags,
+    aliases and links come from the compile (links resolved to vault paths);
+    ``file_times`` defaults to the file system's times."""
     times = file_times or stat_times(str(compiled.options.docs_dir))
     out: list[PageRecord] = []
     for path, doc in sorted(compiled.documents.items()):
@@ -160,6 +168,7 @@ def records_from_compiled(compiled: Compiled, read_text: Callable[[str], str],
             size=len(text.encode("utf-8", "surrogatepass")), ctime=ctime, mtime=mtime,
             tags=tuple("#" + t for t in doc.tags),
             outlinks=tuple(t for t in targets if t),
+            fields=doc.parsed.inline_fields,
         )
         out.append(replace(record, aliases=tuple(doc.aliases)))
     return tuple(out)

@@ -16,6 +16,13 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from typing import Any
 
+# the value types live with the codec's inline-field reader; re-exported here
+from ..codecs.field_values import _MS as _MS
+from ..codecs.field_values import DURATION_UNITS as DURATION_UNITS
+from ..codecs.field_values import Duration as Duration
+from ..codecs.field_values import Link as Link
+from ..codecs.field_values import _num as _num
+from ..codecs.field_values import _number_text as _number_text
 from ..frozen import FrozenDict
 
 #: the order of types when values of different types are compared (Dataview
@@ -33,102 +40,6 @@ _TYPE_ORDER = {
     "function": 9,
 }
 
-DURATION_UNITS = ("years", "months", "weeks", "days", "hours", "minutes", "seconds",
-                  "milliseconds")
-#: milliseconds per unit; months and years are "casual" (30 and 365 days), as
-#: Luxon converts them when a duration is compared or shifted without a date
-_MS = {
-    "years": 365 * 86_400_000.0,
-    "months": 30 * 86_400_000.0,
-    "weeks": 7 * 86_400_000.0,
-    "days": 86_400_000.0,
-    "hours": 3_600_000.0,
-    "minutes": 60_000.0,
-    "seconds": 1000.0,
-    "milliseconds": 1.0,
-}
-_SINGULAR = {u: u[:-1] for u in DURATION_UNITS}
-
-
-@dataclass(frozen=True, slots=True)
-class Duration:
-    """A span of time kept in the units it was written in (``dur(1 week)`` stays
-    one week), like Luxon's ``Duration``."""
-
-    years: float = 0
-    months: float = 0
-    weeks: float = 0
-    days: float = 0
-    hours: float = 0
-    minutes: float = 0
-    seconds: float = 0
-    milliseconds: float = 0
-
-    def parts(self) -> tuple[float, ...]:
-        return tuple(getattr(self, u) for u in DURATION_UNITS)
-
-    def total_ms(self) -> float:
-        return float(sum(getattr(self, u) * _MS[u] for u in DURATION_UNITS))
-
-    def as_unit(self, unit: str) -> float:
-        """The whole duration in one unit (``dur(1 day 6 hours).hours`` is 30)."""
-        value = self.total_ms() / _MS[unit]
-        return int(value) if value == int(value) else value
-
-    def scaled(self, factor: float) -> Duration:
-        return Duration(*(_num(p * factor) for p in self.parts()))
-
-    def plus(self, other: Duration, sign: int = 1) -> Duration:
-        return Duration(*(_num(a + sign * b) for a, b in zip(self.parts(), other.parts(),
-                                                              strict=True)))
-
-    def is_zero(self) -> bool:
-        return not any(self.parts())
-
-    def human(self) -> str:
-        """``3 days, 4 hours`` (Luxon's ``toHuman`` in English); zero is ``0 seconds``."""
-        out = []
-        for unit in DURATION_UNITS:
-            value = _num(getattr(self, unit))
-            if value:
-                name = _SINGULAR[unit] if value == 1 else unit
-                out.append(f"{_number_text(value)} {name}")
-        return ", ".join(out) if out else "0 seconds"
-
-
-@dataclass(frozen=True, slots=True)
-class Link:
-    """A link to a note (``path`` as written, or the vault path once resolved),
-    maybe to a heading or block (``subpath``), with display text."""
-
-    path: str
-    display: str | None = None
-    subpath: str | None = None
-    embed: bool = False
-    kind: str = "file"  # "file", "header" or "block"
-
-    def with_path(self, path: str) -> Link:
-        return Link(path, self.display, self.subpath, self.embed, self.kind)
-
-    def file_name(self) -> str:
-        """The last path segment without its extension: what Dataview shows."""
-        name = self.path.rsplit("/", 1)[-1]
-        return name[:-3] if name.lower().endswith(".md") else name
-
-    def text(self) -> str:
-        if self.display is not None:
-            return self.display
-        if self.subpath and self.kind == "header":
-            return f"{self.file_name()} > {self.subpath}"
-        return self.file_name()
-
-    def markdown(self) -> str:
-        target = self.path + (f"#{'^' if self.kind == 'block' else ''}{self.subpath}"
-                              if self.subpath else "")
-        shown = f"|{self.display}" if self.display is not None else ""
-        return f"{'!' if self.embed else ''}[[{target}{shown}]]"
-
-
 @dataclass(frozen=True, slots=True)
 class ExternalLink:
     """``elink(url, display)``: a link outside the vault."""
@@ -143,25 +54,6 @@ class Lambda:
 
     params: tuple[str, ...]
     call: Callable[[tuple[Any, ...]], Any]
-
-
-def _num(value: float) -> float:
-    return int(value) if isinstance(value, float) and value.is_integer() else value
-
-
-def _number_text(value: float) -> str:
-    if isinstance(value, bool):
-        return "true" if value else "false"
-    if isinstance(value, float):
-        if math.isnan(value):
-            return "NaN"
-        if math.isinf(value):
-            return "Infinity" if value > 0 else "-Infinity"
-        if value.is_integer() and abs(value) < 1e21:
-            return str(int(value))
-        text = repr(value)
-        return text
-    return str(value)
 
 
 def type_name(value: Any) -> str:

@@ -27,6 +27,7 @@ from ..codecs.frontmatter import jsonable
 from ..frozen import FrozenDict, freeze
 from ..html_json import compact_json_for_html
 from ..ids import SrcPath, asset_url, provisional_bid, tag_page_src, url_for_src
+from .inline_properties import inline_properties
 from .model import Edge, Graph, Node, WeightKind
 
 #: a note's Entity nodes and ``mentions`` edges (``compile/entity_graph.py``)
@@ -150,9 +151,13 @@ def _document_part(compiled: Linked, doc: Document, links: tuple[ResolvedLink, .
     nodes: list[Node] = []
     shared: list[Node] = []
     edges: list[Edge] = []
-    props = FrozenDict({k: _json_value(v) for k, v in doc.meta.items() if k not in _OWN_FIELDS})
+    props = {k: _json_value(v) for k, v in doc.meta.items() if k not in _OWN_FIELDS}
+    if doc.parsed.inline_fields:  # the frontmatter wins a clash (graph/inline_properties.py)
+        taken = {str(k).lower() for k in doc.meta} | _OWN_FIELDS
+        props.update((k, freeze(v)) for k, v in
+                     inline_properties(doc.parsed.inline_fields, taken).items())
     nodes.append(Node(doc.bid, "Document", doc.title, doc.schema, doc.path, doc.url,
-                           doc.tags, doc.aliases, props))
+                           doc.tags, doc.aliases, FrozenDict(props)))
     edges.append(Edge(doc.bid, doc.network.bid, "child_of", WeightKind.SUBSECTION,
                            doc.path, 1))
     for section in doc.sections:

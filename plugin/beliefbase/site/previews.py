@@ -23,6 +23,7 @@ from ..builder.documents import Document
 from ..codecs.entity_syntax import render_text
 from ..codecs.grammar import BLOCK_ID_AT_END as _BLOCK_ID  # a `` ^id`` ending a line
 from ..codecs.inline import WikiText, plain_text
+from ..codecs.inline_fields import fields_as_text
 from ..codecs.mask import mask
 from ..compile.compiled import Compiled
 from .escape import json_for_html
@@ -111,6 +112,7 @@ def excerpt(paragraph: str, wikitext: WikiText) -> str:
         cut = paragraph.rfind(" ", 0, SOURCE_MAX)
         paragraph = paragraph[: cut if cut > SOURCE_MAX // 2 else SOURCE_MAX]
     text = _BLOCK_ID.sub("", _LINE_MARKUP.sub("", paragraph))
+    text = fields_as_text(text)  # [key:: value] as "key: value", as reading view shows it
     text = plain_text(render_text(text), wikitext)  # entity tags: their names (SPEC §7)
     if len(text) <= EXCERPT_MAX:
         return text

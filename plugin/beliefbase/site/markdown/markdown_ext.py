@@ -20,6 +20,8 @@ Processors (priority, and why):
   ``#`` is escaped.
 * ``bb_inline_footnotes`` preprocessor (22): ``text^[note]`` becomes a
   footnote (see ``inline_footnotes``).
+* ``bb_inline_field`` inline pattern (187, see ``inline_fields``): Dataview's
+  ``[key:: value]`` and ``(key:: value)`` as its reading view shows them.
 * ``bb_wikilink`` inline pattern (185: after code spans at 190, before
   backslash escapes at 180 so ``\\|`` still separates, before reference links
   at 170 so ``[[x]]`` is never read as ``[ [x] ]``).
@@ -75,6 +77,7 @@ from ...codecs.grammar import (
 )
 from ...codecs.grammar import LONE_BLOCK_MARK as _LONE_MARK
 from ...codecs.grammar import WIKILINK_PIPE as _PIPE_IN_WIKILINK
+from . import inline_fields
 from .inline_footnotes import InlineFootnotes
 from .math import MathExtension
 
@@ -632,6 +635,7 @@ class WikiLinkExtension(Extension):
         md.preprocessors.register(LineTags(md), "bb_line_tags", 23)
         md.preprocessors.register(InlineFootnotes(md), "bb_inline_footnotes", 22)
         lift = LiftRuns(md)
+        inline_fields.register(md)
         md.inlinePatterns.register(WikiLinkProcessor(WIKILINK_RE, md, self.renderer, lift),
                                    "bb_wikilink", 185)
         md.inlinePatterns.register(MarkdownEmbedProcessor(MARKDOWN_EMBED_RE, md, self.renderer),

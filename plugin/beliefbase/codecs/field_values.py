@@ -1,0 +1,203 @@
+"""The typed values of a Dataview inline field, as the codec reads them: numbers,
+booleans, dates (``datetime``; a date without time is midnight), ``Duration``,
+``Link`` and text, or a tuple of those.
+
+They live with the codec, below the graph and the Dataview engine, because the
+compile records every inline field of a note typed (``codecs.inline_fields``);
+``dataview.values`` and ``dataview.dates`` build the rest of Dataview's value
+rules on them.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+import math
+import re
+from dataclasses import dataclass
+
+DURATION_UNITS = ("years", "months", "weeks", "days", "hours", "minutes", "seconds",
+                  "milliseconds")
+#: milliseconds per unit; months and years are "casual" (30 and 365 days), as
+#: Luxon converts them when a duration is compared or shifted without a date
+_MS = {
+    "years": 365 * 86_400_000.0,
+    "months": 30 * 86_400_000.0,
+    "weeks": 7 * 86_400_000.0,
+    "days": 86_400_000.0,
+    "hours": 3_600_000.0,
+    "minutes": 60_000.0,
+    "seconds": 1000.0,
+    "milliseconds": 1.0,
+}
+_SINGULAR = {u: u[:-1] for u in DURATION_UNITS}
+
+
+@dataclass(frozen=True, slots=True)
+class Duration:
+    """A span of time kept in the units it was written in (``dur(1 week)`` stays
+    one week), like Luxon's ``Duration``."""
+
+    years: float = 0
+    months: float = 0
+    weeks: float = 0
+    days: float = 0
+    hours: float = 0
+    minutes: float = 0
+    seconds: float = 0
+    milliseconds: float = 0
+
+    def parts(self) -> tuple[float, ...]:
+        return tuple(getattr(self, u) for u in DURATION_UNITS)
+
+    def total_ms(self) -> float:
+        return float(sum(getattr(self, u) * _MS[u] for u in DURATION_UNITS))
+
+    def as_unit(self, unit: str) -> float:
+        """The whole duration in one unit (``dur(1 day 6 hours).hours`` is 30)."""
+        value = self.total_ms() / _MS[unit]
+        return int(value) if value == int(value) else value
+
+    def scaled(self, factor: float) -> Duration:
+        return Duration(*(_num(p * factor) for p in self.parts()))
+
+    def plus(self, other: Duration, sign: int = 1) -> Duration:
+        return Duration(*(_num(a + sign * b) for a, b in zip(self.parts(), other.parts(),
+                                                              strict=True)))
+
+    def is_zero(self) -> bool:
+        return not any(self.parts())
+
+    def human(self) -> str:
+        """``3 days, 4 hours`` (Luxon's ``toHuman`` in English); zero is ``0 seconds``."""
+        out = []
+        for unit in DURATION_UNITS:
+            value = _num(getattr(self, unit))
+            if value:
+                name = _SINGULAR[unit] if value == 1 else unit
+                out.append(f"{_number_text(value)} {name}")
+        return ", ".join(out) if out else "0 seconds"
+
+
+@dataclass(frozen=True, slots=True)
+class Link:
+    """A link to a note (``path`` as written, or the vault path once resolved),
+    maybe to a heading or block (``subpath``), with display text."""
+
+    path: str
+    display: str | None = None
+    subpath: str | None = None
+    embed: bool = False
+    kind: str = "file"  # "file", "header" or "block"
+
+    def with_path(self, path: str) -> Link:
+        return Link(path, self.display, self.subpath, self.embed, self.kind)
+
+    def file_name(self) -> str:
+        """The last path segment without its extension: what Dataview shows."""
+        name = self.path.rsplit("/", 1)[-1]
+        return name[:-3] if name.lower().endswith(".md") else name
+
+    def text(self) -> str:
+        if self.display is not None:
+            return self.display
+        if self.subpath and self.kind == "header":
+            return f"{self.file_name()} > {self.subpath}"
+        return self.file_name()
+
+    def markdown(self) -> str:
+        target = self.path + (f"#{'^' if self.kind == 'block' else ''}{self.subpath}"
+                              if self.subpath else "")
+        shown = f"|{self.display}" if self.display is not None else ""
+        return f"{'!' if self.embed else ''}[[{target}{shown}]]"
+
+
+def _num(value: float) -> float:
+    return int(value) if isinstance(value, float) and value.is_integer() else value
+
+
+def _number_text(value: float) -> str:
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    if isinstance(value, float):
+        if math.isnan(value):
+            return "NaN"
+        if math.isinf(value):
+            return "Infinity" if value > 0 else "-Infinity"
+        if value.is_integer() and abs(value) < 1e21:
+            return str(int(value))
+        text = repr(value)
+        return text
+    return str(value)
+
+
+_ISO = re.compile(
+    r"(?P<y>\d{4})-(?P<mo>\d{2})(?:-(?P<d>\d{2})"
+    r"(?:[T ](?P<h>\d{2}):(?P<mi>\d{2})(?::(?P<s>\d{2})(?:\.(?P<ms>\d{1,9}))?)?)?"
+    r"(?P<tz>Z|[+-]\d{2}:?\d{2})?)?"
+)
+
+_DUR_UNITS = {
+    "milliseconds": ("ms", "msec", "msecs", "millisecond", "milliseconds"),
+    "seconds": ("s", "sec", "secs", "second", "seconds"),
+    "minutes": ("m", "min", "mins", "minute", "minutes"),
+    "hours": ("h", "hr", "hrs", "hour", "hours"),
+    "days": ("d", "day", "days"),
+    "weeks": ("w", "wk", "wks", "week", "weeks"),
+    "months": ("mo", "month", "months"),
+    "years": ("y", "yr", "yrs", "year", "years"),
+}
+_UNIT_OF = {alias: unit for unit, aliases in _DUR_UNITS.items() for alias in aliases}
+_DUR_PART = re.compile(r"\s*(-?\d+(?:\.\d+)?)\s*([a-zA-Z]+)\s*,?")
+
+
+def parse_iso(text: str) -> dt.datetime | None:
+    """``2021-04-18``, ``2021-04``, ``2021-04-18T04:19:35.000+06:30`` → a date; None
+    when ``text`` is not (entirely) one."""
+    m = _ISO.fullmatch(text.strip())
+    if not m:
+        return None
+    try:
+        ms = m["ms"] or "0"
+        return dt.datetime(
+            int(m["y"]), int(m["mo"]), int(m["d"] or 1), int(m["h"] or 0), int(m["mi"] or 0),
+            int(m["s"] or 0), int(ms[:6].ljust(6, "0")),
+        )
+    except ValueError:
+        return None
+
+
+def parse_duration(text: str) -> Duration | None:
+    """``3 days``, ``6hr4min``, ``1 s, 2 m, 3 h``, ``9 yrs 8 min`` → a duration; None
+    when ``text`` is not (entirely) one."""
+    text = text.strip()
+    if not text:
+        return None
+    parts: dict[str, float] = {}
+    pos = 0
+    while pos < len(text):
+        m = _DUR_PART.match(text, pos)
+        if not m or m.end() == pos:
+            return None
+        unit = _UNIT_OF.get(m[2].lower())
+        if unit is None:
+            return None
+        amount = float(m[1])
+        parts[unit] = parts.get(unit, 0) + (int(amount) if amount.is_integer() else amount)
+        pos = m.end()
+    return Duration(**parts)
+
+
+def link_from_text(inner: str, embed: bool = False) -> Link:
+    """The inside of ``[[...]]``: ``path#heading|display``, ``path#^block``."""
+    display = None
+    if "|" in inner:
+        inner, display = inner.split("|", 1)
+        display = display.strip()
+    path, _, sub = inner.partition("#")
+    path = path.strip()
+    subpath = sub.strip() or None
+    kind = "file"
+    if subpath:
+        kind = "block" if subpath.startswith("^") else "header"
+        subpath = subpath.lstrip("^")
+    return Link(path, display, subpath, embed, kind)
