@@ -84,6 +84,7 @@ class SiteBuild:
                 self.by_page[page_path(doc.parsed)] = doc
         #: the page features of this build (``features.FEATURES``), by name
         self.made: dict[str, SiteFeature] = {}
+        self.features: tuple[SiteFeature, ...] = ()  # the same, in the order of FEATURES
         self._rows: list[SiteFeature] = []  # by row_rank
         self._panels_now: list[SiteFeature] = []  # by panel_rank, made as each page comes
         self._panels_ahead: list[SiteFeature] = []  # by panel_rank, made ahead if it pays
@@ -221,10 +222,6 @@ class SiteBuild:
 
     # -- the page features (feature.py, features.py) ----------------------------------
 
-    @property
-    def features(self) -> list[SiteFeature]:
-        """This build's features, in the order of ``FEATURES``."""
-        return list(self.made.values())
 
     def add_features(self, options: BeliefbaseConfig, config: MkDocsConfig, files: Files, *,
                      serving: bool, kept: Kept,
@@ -242,7 +239,7 @@ class SiteBuild:
             assert feature.name not in self.made, feature.name
             self.made[feature.name] = feature
             found += feature.add_files(files, config)
-        features = self.features
+        self.features = features = tuple(self.made.values())
         self._rows = sorted(features, key=lambda f: f.row_rank)
         self._panels_now = sorted((f for f in features if not f.panel_ahead),
                                   key=lambda f: f.panel_rank)
