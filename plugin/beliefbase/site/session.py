@@ -2,8 +2,11 @@
 
 The plugin creates a ``SiteBuild`` per MkDocs build (after compiling in
 ``on_files``) and forwards page events to it.  It owns the per-build state:
-the renderer with its frames, the decoded texts of notes, the generated
-pages, and what ``on_post_build`` writes.
+the renderer with its frames, the notes' texts, the page features
+(``feature.py``; which ones: ``features.py``), and what ``on_post_build``
+writes.  Each page hook loops over the features; none is named here but where
+the site's own files need one (the reader's graph files, the belief titles
+in the search index).
 """
 
 from __future__ import annotations
