@@ -37,6 +37,7 @@ from .project import (
     vault_settings,
 )
 from .query.cli import register as register_query_command
+from .query.run import QueryEngine
 from .sync import add_bid, record_source_refs
 from .terminal import echo
 from .writeback import edit_file
@@ -243,5 +244,13 @@ def graph_export(config_file: str | None, fmt: str, output: Path | None) -> None
 
 
 register_belief_commands(main, belief_context)
-register_query_command(main)
+def _query_engine(config_file: Path | None) -> QueryEngine:
+    """The query engine of ``beliefbase query``: the project's graph, the plugin's limits."""
+    options = plugin_config(load_config(config_file))
+    compiled = compile_project(config_file, use_cache=True)
+    return QueryEngine(compiled.graph, timeout=float(options.query_timeout),
+                       max_rows=options.query_max_rows, display=compiled.options.display)
+
+
+register_query_command(main, _query_engine)
 register_entity_commands(main, lambda f: Path(load_config(f).docs_dir).resolve())

@@ -22,9 +22,7 @@ import hashlib
 import posixpath
 import re
 import unicodedata
-import uuid
 from collections.abc import Sequence
-from pathlib import Path
 from typing import NewType
 from urllib.parse import quote
 
@@ -52,18 +50,6 @@ def provisional_bid(*key: str) -> Bid:
     digest[8] = (digest[8] & 0x3F) | 0x80  # RFC 4122 variant
     h = digest.hex()  # formatted by hand: uuid.UUID() is 10x slower, and this is hot
     return Bid(f"{h[:8]}-{h[8:12]}-{h[12:16]}-{h[16:20]}-{h[20:]}")
-
-
-def new_bid() -> Bid:
-    """A fresh time-ordered UUIDv7 (used when ``beliefbase sync`` writes BIDs)."""
-    import os
-    import time
-
-    ms = time.time_ns() // 1_000_000
-    raw = bytearray(ms.to_bytes(6, "big") + os.urandom(10))
-    raw[6] = (raw[6] & 0x0F) | 0x70
-    raw[8] = (raw[8] & 0x3F) | 0x80
-    return Bid(str(uuid.UUID(bytes=bytes(raw))))
 
 
 def parse_bid(text: str) -> Bid | None:
@@ -111,11 +97,6 @@ def stem(path: SrcPath | str) -> str:
     name = posixpath.basename(path)
     base, dot, _ext = name.rpartition(".")
     return base if dot and base else name
-
-
-def src_dir(path: SrcPath) -> str:
-    """The folder of a source path, ``""`` for the docs root."""
-    return posixpath.dirname(path)
 
 
 def join_src(folder: str, relative: str) -> SrcPath | None:
@@ -170,16 +151,6 @@ def url_for_dest(dest: str, use_directory_urls: bool = True) -> Url:
 def asset_url(path: SrcPath) -> Url:
     """Static files keep their path."""
     return Url(quote(path))
-
-
-def contained(path: Path, root: Path) -> bool:
-    """True when ``path`` (symlinks resolved) lies inside ``root`` (resolved)."""
-    try:
-        real = path.resolve()
-        base = root.resolve()
-    except OSError:
-        return False
-    return real == base or base in real.parents
 
 
 def url_slug(text: str) -> str:

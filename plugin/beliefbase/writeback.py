@@ -66,10 +66,6 @@ def newline_of(text: str) -> str:
     return "\r\n" if crlf and crlf >= text.count("\n") - crlf else "\n"
 
 
-def sha256_of(path: Path) -> str:
-    return hashlib.sha256(path.read_bytes()).hexdigest()
-
-
 def unified_diff(old: str, new: str, label: str) -> str:
     """A unified diff for people: CRLF shown as LF, a missing final newline marked."""
     lines = difflib.unified_diff(

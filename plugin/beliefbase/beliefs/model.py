@@ -26,9 +26,6 @@ SUPERSESSION_REASONS = (
     "manual_correction",
     "source_drifted",
 )
-CONFIDENCE_HINTS = ("single_source", "multi_source", "authoritative", "contested")
-
-
 @dataclass(frozen=True, slots=True)
 class Provenance:
     """A verbatim quote anchor in a raw source (``provenance[index]`` of a sidecar)."""

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from ..diagnostics import Diagnostic, sort_key
+from ..diagnostics import Diagnostic
 from ..ids import SrcPath
 from .checks import SourceRef
 from .documents import Document, Network
@@ -50,6 +50,3 @@ class Linked:
     @property
     def drafts(self) -> set[SrcPath]:
         return {p for p, d in self.documents.items() if not d.published}
-
-    def sorted_diagnostics(self) -> list[Diagnostic]:
-        return sorted(self.diagnostics, key=sort_key)

@@ -33,8 +33,6 @@ def _codec_fingerprint() -> str:
         digest.update(file.read_bytes())
     return digest.hexdigest()[:16]
 
-_SLUG_PROBE = "Héllo Wörld & Foo_Bar 123 — Ünïcode: «x» (y) [z] ÆØÅ 中文 ﬁ"
-
 
 @dataclass(frozen=True)
 class CompileOptions:
@@ -79,15 +77,6 @@ class CompileOptions:
         """Everything a cached ParsedDoc depends on besides the file's bytes."""
         key = f"{COMPILER_VERSION}\0{_codec_fingerprint()}\0{self.display_prefix}"
         return hashlib.sha256(key.encode()).hexdigest()
-
-    def slug_fingerprint(self) -> str:
-        """Identifies the slugify behaviour (a configured callable has no stable repr)."""
-        try:
-            probe = self.slug(_SLUG_PROBE)
-        except Exception:  # noqa: BLE001 - a user's slugify may fail; still fingerprint it
-            probe = "<error>"
-        return hashlib.sha256(f"{probe}\0{self.slug_separator}".encode()).hexdigest()[:16]
-
 
 def _relative_prefix(docs_dir: Path, project_dir: Path) -> str:
     try:

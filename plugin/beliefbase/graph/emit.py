@@ -7,7 +7,6 @@ gives byte-identical output.
 from __future__ import annotations
 
 import itertools
-import json
 from collections.abc import Iterable, Iterator
 from typing import Any
 
@@ -70,7 +69,3 @@ def dumps(document: Any) -> str:
     """Compact, sorted JSON; ``<``, ``>``, ``&`` as ``\\u`` escapes (safe even inside HTML)."""
     return json_for_html(document, sort_keys=True, separators=(",", ":"))
 
-
-def graph_json(graph: Graph) -> dict[str, Any]:
-    """``graph.json`` as data (tests and tools; the site writes ``graph_json_text``)."""
-    return json.loads(graph_json_text(graph))  # type: ignore[no-any-return]

@@ -26,10 +26,6 @@ class WeightKind(StrEnum):
     PRAGMATIC = "Pragmatic"
 
 
-NODE_KINDS = ("Network", "Document", "Section", "Block", "Asset", "External", "Tag",
-              "Entity", "Belief", "Source")
-
-
 @dataclass(frozen=True, slots=True)
 class Node:
     bid: str

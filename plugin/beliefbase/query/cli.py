@@ -1,8 +1,9 @@
 """``beliefbase query "CYPHER"``: the build's query engine on the command line.
 
-It compiles the project the way every command does (``project``), loads the
-same graph the build would and runs one query under the same sandbox and
-limits.  A failing query exits 1 with the engine's message, never a traceback.
+The command line (``cli.py``) hands it the project's compile the way every
+command gets it (``project``): the same graph the build would load, run under
+the same sandbox and limits.  A failing query exits 1 with the engine's
+message, never a traceback.
 """
 
 from __future__ import annotations
@@ -16,36 +17,38 @@ from typing import Any
 
 import click
 
-from ..project import compile_project, load_config, plugin_config
 from ..terminal import echo
 from .run import QueryEngine, QueryResult, is_node, json_default
 
 FORMATS = ("table", "json", "csv")
 
+#: mkdocs.yml (None: ./mkdocs.yml) -> an engine over its compiled graph, with the
+#: plugin's query limits
+EngineLoader = Callable[[Path | None], QueryEngine]
 
-def register(group: click.Group) -> None:
+
+def register(group: click.Group, load: EngineLoader) -> None:
     """Add ``query`` to the ``beliefbase`` command group."""
-    group.add_command(query_command)
+    group.add_command(_query_command(load))
 
 
-@click.command("query")
-@click.argument("cypher")
-@click.option("--format", "fmt", type=click.Choice(FORMATS), default="table", show_default=True,
-              help="table: aligned text; json: a list of records; csv: a header and rows.")
-@click.option("-f", "--config-file", "config_file",
-              type=click.Path(exists=True, dir_okay=False, path_type=Path), default=None,
-              help="Path to mkdocs.yml (default: ./mkdocs.yml).")
-def query_command(cypher: str, fmt: str, config_file: Path | None) -> None:
-    """Run a read-only Cypher query over the compiled graph (SPEC §8)."""
-    config = load_config(config_file)
-    options = plugin_config(config)
-    compiled = compile_project(config_file, use_cache=True)
-    engine = QueryEngine(compiled.graph, timeout=float(options.query_timeout),
-                         max_rows=options.query_max_rows, display=compiled.options.display)
-    result = engine.run(cypher)
-    if result.error is not None:
-        raise click.ClickException(result.error)
-    echo(FORMATTERS[fmt](result), nl=False)
+def _query_command(load: EngineLoader) -> click.Command:
+    @click.command("query")
+    @click.argument("cypher")
+    @click.option("--format", "fmt", type=click.Choice(FORMATS), default="table",
+                  show_default=True,
+                  help="table: aligned text; json: a list of records; csv: a header and rows.")
+    @click.option("-f", "--config-file", "config_file",
+                  type=click.Path(exists=True, dir_okay=False, path_type=Path), default=None,
+                  help="Path to mkdocs.yml (default: ./mkdocs.yml).")
+    def query_command(cypher: str, fmt: str, config_file: Path | None) -> None:
+        """Run a read-only Cypher query over the compiled graph (SPEC §8)."""
+        result = load(config_file).run(cypher)
+        if result.error is not None:
+            raise click.ClickException(result.error)
+        echo(FORMATTERS[fmt](result), nl=False)
+
+    return query_command
 
 
 def as_table(result: QueryResult) -> str:

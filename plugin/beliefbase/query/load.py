@@ -65,7 +65,6 @@ _TAGS = attrgetter("tags")
 _ALIASES = attrgetter("aliases")
 #: A node's base columns after ``_key``, and an edge's properties, as one tuple each.
 _NODE_TEXT = attrgetter("bid", "kind", "title", "path", "url")
-_EDGE_PROPS = attrgetter(*(c for c, _ in REL_COLUMNS))
 #: The header of a relationship table's CSV file.
 _REL_HEADER = ["from", "to", *(c for c, _ in REL_COLUMNS)]
 #: Characters a list element cannot hold and stay a ``STRING[]`` element in CSV

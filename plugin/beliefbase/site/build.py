@@ -2,7 +2,9 @@
 
 ``plugin.py`` hands MkDocs' objects to ``MkDocsBuild``, one per process; what
 must outlive a build under ``mkdocs serve`` (the compiler and its caches, what
-the last build showed, for ``--dirty``) is one ``ServeState``.  Everything that
+the features keep, and the ``Invalidation`` that plans what a ``--dirty``
+rebuild renders: ``serve/``) is one ``ServeState``.  The pages' features are
+``SiteBuild``'s (``session.py``).  Everything that
 reaches into MkDocs', Material's or Jinja's internals is in ``speedups/``,
 called from here at the hooks where it starts and ends.
 """

@@ -120,16 +120,6 @@ def excerpt(paragraph: str, wikitext: WikiText) -> str:
     return text[: cut if cut > EXCERPT_MAX // 2 else EXCERPT_MAX].rstrip(" ,;:.-") + "…"
 
 
-def previews_json(
-    compiled: Compiled,
-    paragraph_of: Callable[[Document], str],
-    wikitext_of: Callable[[Document], WikiText],
-    excerpts: dict[Any, str] | None = None,
-) -> str:
-    """The text of ``previews.json`` (sorted keys: two builds give the same bytes)."""
-    return previews_text(previews_data(compiled, paragraph_of, wikitext_of, excerpts))
-
-
 def previews_text(data: dict[str, Any]) -> str:
     return json_for_html(data, sort_keys=True, separators=(",", ":"))
 

@@ -2,8 +2,11 @@
 
 The plugin creates a ``SiteBuild`` per MkDocs build (after compiling in
 ``on_files``) and forwards page events to it.  It owns the per-build state:
-the renderer with its frames, the decoded texts of notes, the generated
-pages, and what ``on_post_build`` writes.
+the renderer with its frames, the notes' texts, the page features
+(``feature.py``; which ones: ``features.py``), and what ``on_post_build``
+writes.  Each page hook loops over the features; none is named here but where
+the site's own files need one (the reader's graph files, the belief titles
+in the search index).
 """
 
 from __future__ import annotations
@@ -85,6 +88,7 @@ class SiteBuild:
                 self.by_page[page_path(doc.parsed)] = doc
         #: the page features of this build (``features.FEATURES``), by name
         self.made: dict[str, SiteFeature] = {}
+        self.features: tuple[SiteFeature, ...] = ()  # the same, in the order of FEATURES
         self._rows: list[SiteFeature] = []  # by row_rank
         self._panels_now: list[SiteFeature] = []  # by panel_rank, made as each page comes
         self._panels_ahead: list[SiteFeature] = []  # by panel_rank, made ahead if it pays
@@ -221,10 +225,6 @@ class SiteBuild:
 
     # -- the page features (feature.py, features.py) ----------------------------------
 
-    @property
-    def features(self) -> list[SiteFeature]:
-        """This build's features, in the order of ``FEATURES``."""
-        return list(self.made.values())
 
     def add_features(self, options: BeliefbaseConfig, config: MkDocsConfig, files: Files, *,
                      serving: bool, kept: Kept,
@@ -242,7 +242,7 @@ class SiteBuild:
             assert feature.name not in self.made, feature.name
             self.made[feature.name] = feature
             found += feature.add_files(files, config)
-        features = self.features
+        self.features = features = tuple(self.made.values())
         self._rows = sorted(features, key=lambda f: f.row_rank)
         self._panels_now = sorted((f for f in features if not f.panel_ahead),
                                   key=lambda f: f.panel_rank)

@@ -1,6 +1,6 @@
 """Beliefs in the built site (SPEC 6.5): verify, index, generate pages, panels, outputs.
 
-``SiteBuild`` owns one ``BeliefSite`` per build and forwards to it:
+One ``BeliefSite`` per build, a ``SiteFeature`` (``site/feature.py``):
 
 1. ``sync_index()`` (``on_files``, right after the compile): the compile
    verified every sidecar against the compiled pages and raw_dir

@@ -136,10 +136,6 @@ class FolderSite(SiteFeature):
             self.link(sub)
 
     @property
-    def generated_srcs(self) -> set[str]:
-        return set(self._generated)
-
-    @property
     def dest_uris(self) -> set[str]:
         """The output paths of the generated folder pages (a --dirty rebuild removes
         the pages of folders that are gone)."""

@@ -67,11 +67,6 @@ def _words(text: str) -> str:
     return " ".join(_NON_WORD.split(text)).strip()
 
 
-def search_index_json(compiled: Compiled, cache_dir: Path | None) -> str:
-    """The text of ``search-index.json`` (from the cache when its input is unchanged)."""
-    return search_index_text(index_documents(compiled), cache_dir)
-
-
 def search_index_text(documents: list[dict[str, str]], cache_dir: Path | None) -> str:
     """``search-index.json`` for ``documents`` (pure: safe to run in a thread)."""
     digest = hashlib.sha256(json.dumps([_INDEX_VERSION, documents], ensure_ascii=False,
