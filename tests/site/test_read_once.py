@@ -21,6 +21,7 @@ from typing import Any
 import beliefbase.builder.parse as compiler_module
 import beliefbase.codecs.markdown as codec
 import pytest
+from beliefbase.builder import parallel
 
 from ..conftest import Project
 
@@ -75,6 +76,9 @@ def test_a_note_parsed_in_a_worker_is_read_and_decoded_once(
     # the parse of these few notes in two processes (its own threshold is 300)
     monkeypatch.setattr(compiler_module, "POOL_THRESHOLD", 2)
     monkeypatch.setattr(os, "cpu_count", lambda: 2)
+    # this process claims no chunk: the worker parses every note, however fast each
+    # process starts (before, a busy machine let this process take them all)
+    monkeypatch.setattr(parallel.UnclaimedIndexes, "back", lambda self: None)
     _logging(monkeypatch, log, str(project.docs))
     result = project.build()
     monkeypatch.undo()
