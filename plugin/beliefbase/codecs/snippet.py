@@ -44,8 +44,9 @@ from .inline import (
 )
 from .mask import mask
 
-__all__ = ["SENTENCE_END", "SnippetPart", "excerpt", "first_paragraph", "first_sentence",
-           "parts_text", "render", "render_text", "sentence", "unit_around"]
+__all__ = ["SENTENCE_END", "SnippetPart", "code_ranges", "excerpt", "excerpt_marked",
+           "first_paragraph", "first_sentence", "parts_text", "render", "render_text",
+           "sentence", "snippet_parts", "unit_around"]
 
 #: The end of a sentence in rendered text: ".", "!" or "?" (closing quotes and
 #: brackets with it) before white space and anything but a lower-case letter
@@ -229,12 +230,11 @@ def unit_around(body: str, start: int, end: int | None = None) -> tuple[int, int
     first = body[line_start:line_end]
     bare = _QUOTE.sub("", first).lstrip()
     if bare.startswith("|"):  # a table cell
-        rel = start - line_start
-        left = first.rfind("|", 0, rel)
-        right = first.find("|", max(rel, end - line_start))
-        if "[[" not in first and "\\|" not in first:
-            return (line_start + left + 1 if left >= 0 else line_start,
-                    line_start + right if right >= 0 else line_end)
+        rel, at = start - line_start, 0
+        for cell in _cells(first):
+            if at <= rel <= at + len(cell):
+                return line_start + at, line_start + at + len(cell)
+            at += len(cell) + 1
         return line_start, line_end
     if _LINE_OF_ITS_OWN.match(first) or _CALLOUT.match(bare):
         return line_start, line_end
@@ -271,7 +271,7 @@ def sentence(body: str, start: int, wikitext: WikiText = default_wikitext,
     text = text[:here] + text[here + 1:]
     s0 = 0
     s1 = len(text)
-    for m in SENTENCE_END.finditer(text):
+    for m in SENTENCE_END.finditer(_prose(text)):
         if m.end() <= here:
             s0 = m.end()
         elif m.end() > here:
@@ -333,20 +333,73 @@ def _prose_lines(block: str, masked: str) -> str:
     return "\n".join(keep).strip()
 
 
-def excerpt(paragraph: str, wikitext: WikiText = default_wikitext) -> str:
-    """What a reader sees of ``paragraph`` as plain text, at most ``EXCERPT_MAX``
-    characters (cut at a word).  Only the first ``SOURCE_MAX`` characters are read."""
+def excerpt_marked(paragraph: str, wikitext: WikiText = default_wikitext) -> str:
+    """What a reader sees of ``paragraph`` (marked text, see ``render_text``), at most
+    ``EXCERPT_MAX`` characters shown (cut at a word).  Only the first ``SOURCE_MAX``
+    characters are read: a pathological paragraph (thousands of unclosed backticks)
+    would make the inline patterns quadratic."""
     if len(paragraph) > SOURCE_MAX:
         cut = paragraph.rfind(" ", 0, SOURCE_MAX)
         paragraph = paragraph[: cut if cut > SOURCE_MAX // 2 else SOURCE_MAX]
-    text = parts_text(_rendered(paragraph, wikitext))
-    if len(text) <= EXCERPT_MAX:
-        return text
-    cut = text.rfind(" ", 0, EXCERPT_MAX)
-    return text[: cut if cut > EXCERPT_MAX // 2 else EXCERPT_MAX].rstrip(" ,;:.-") + "…"
+    marked = _rendered(paragraph, wikitext)
+    if len(marked) <= EXCERPT_MAX:
+        return marked
+    shown = 0
+    out: list[str] = []
+    for part in snippet_parts(marked):
+        room = EXCERPT_MAX - shown
+        if len(part.text) <= room:
+            out.append(_marked(part.text, part))
+            shown += len(part.text)
+            continue
+        if part.code or part.math or room < 20:  # not cut inside code or a formula
+            text = "".join(out)
+            return text.rstrip(" ,;:.-") + "…"
+        cut = part.text.rfind(" ", 0, room)
+        out.append(part.text[: cut if cut > room // 2 else room].rstrip(" ,;:.-"))
+        return "".join(out) + "…"
+    return "".join(out)
+
+
+def _marked(text: str, part: SnippetPart) -> str:
+    if part.code:
+        return CODE_OPEN + text + CODE_CLOSE
+    if part.math:
+        return MATH_OPEN + text + MATH_CLOSE
+    return text
+
+
+def excerpt(paragraph: str, wikitext: WikiText = default_wikitext) -> str:
+    """``excerpt_marked`` as plain text (code as its text, formulas as their TeX)."""
+    return parts_text(excerpt_marked(paragraph, wikitext))
 
 
 def first_sentence(text: str) -> str:
-    """The first sentence of a rendered text (all of it if it has one only)."""
-    m = SENTENCE_END.search(text)
+    """The first sentence of a rendered text, plain or marked (all of it if it has one
+    only); a full stop inside code or a formula ends nothing."""
+    m = SENTENCE_END.search(_prose(text))
     return text[: m.end()].strip() if m else text
+
+
+def code_ranges(marked: str) -> tuple[str, list[tuple[int, int]]]:
+    """Marked text -> (plain text, the (start, end) of each code or math run in it)."""
+    text: list[str] = []
+    ranges: list[tuple[int, int]] = []
+    at = 0
+    for part in snippet_parts(marked):
+        if part.code or part.math:
+            ranges.append((at, at + len(part.text)))
+        text.append(part.text)
+        at += len(part.text)
+    return "".join(text), ranges
+
+
+_MARKED_RUN = re.compile("[\x0e\x10][^\x0f\x11]*(?:[\x0f\x11]|$)")
+
+
+def _prose(marked: str) -> str:
+    """``marked`` with its code and math runs blanked (same length): where sentence
+    ends are looked for."""
+    if CODE_OPEN not in marked and MATH_OPEN not in marked:
+        return marked
+    return _MARKED_RUN.sub(lambda m: "x" * len(m.group(0)), marked)

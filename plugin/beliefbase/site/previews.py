@@ -4,7 +4,8 @@ One small file for the whole site, fetched once by ``beliefbase.js`` the
 first time a reader hovers (or focuses) an internal link::
 
     {"version": 1,
-     "pages": {"<BID>": {"title": "...", "url": "notes/alpha/", "excerpt": "..."}}}
+     "pages": {"<BID>": {"title": "...", "url": "notes/alpha/", "excerpt": "...",
+                         "code": [[start, end], ...]}}}
 
 ``url`` is site-relative (as in ``graph.json``); ``excerpt`` is the first
 paragraph of prose as the page shows it, as plain text (made by the one snippet
@@ -12,7 +13,8 @@ maker, ``codecs/snippet.py``: headings, code blocks, tables, HTML blocks and
 embeds skipped; wikilinks shown with their live titles, code spans as their
 text, formulas as their TeX), cut at a word boundary.  Drafts are not in the
 file.  Every value is text: the script puts it into the page with
-``textContent`` only.
+``textContent`` only; ``code`` (only when there is some) gives the ranges of
+``excerpt`` shown as ``<code>`` (code spans, and formulas as their TeX).
 """
 
 from __future__ import annotations
@@ -22,7 +24,15 @@ from typing import Any
 
 from ..builder.documents import Document
 from ..codecs.inline import WikiText
-from ..codecs.snippet import EXCERPT_MAX, SOURCE_MAX, excerpt, first_paragraph, first_sentence
+from ..codecs.snippet import (
+    EXCERPT_MAX,
+    SOURCE_MAX,
+    code_ranges,
+    excerpt,
+    excerpt_marked,
+    first_paragraph,
+    first_sentence,
+)
 from ..compile.compiled import Compiled
 from .escape import json_for_html
 
@@ -69,9 +79,13 @@ def previews_data(
         text = cache.get(key)
         if text is None:
             paragraph = paragraph_of(doc) if doc.kind == "markdown" else ""
-            text = excerpt(paragraph, wikitext_of(doc)) if paragraph else ""
+            text = excerpt_marked(paragraph, wikitext_of(doc)) if paragraph else ""
         used[key] = text
-        pages[doc.bid] = {"title": doc.title, "url": doc.url, "excerpt": text}
+        shown, code = code_ranges(text)
+        page: dict[str, Any] = {"title": doc.title, "url": doc.url, "excerpt": shown}
+        if code:
+            page["code"] = [list(run) for run in code]
+        pages[doc.bid] = page
     if excerpts is not None:
         excerpts.clear()
         excerpts.update(used)
