@@ -85,7 +85,12 @@ def test_no_marker_survives_into_a_snippet(parts: list[str]) -> None:
     body = "\n\n".join(parts) + "\n"
     assert_clean(snippet.render_text(body), body)
     for m in re.finditer(r"(?<!!)\[\[Target\]\]", body):
-        assert_clean(snippet.sentence(body, m.start()), body)
+        marked = snippet.sentence(body, m.start())
+        assert_clean(marked, body)
+        # found by its text in the unit rendered once: the same sentence
+        found = snippet.sentence(body, m.start(), end=m.end(), shown="Target")
+        if len(marked) < snippet.SENTENCE_MAX - 10:
+            assert found == marked, (found, marked, body)
     shown = snippet.excerpt(snippet.first_paragraph(body))
     assert not raw_markers(shown) or "`" in body or "$" in body, (shown, body)
 

@@ -46,7 +46,7 @@ from .mask import mask
 
 __all__ = ["SENTENCE_END", "SnippetPart", "code_ranges", "excerpt", "excerpt_marked",
            "first_paragraph", "first_sentence", "parts_text", "render", "render_text",
-           "sentence", "snippet_parts", "unit_around"]
+           "forget", "sentence", "snippet_parts", "unit_around"]
 
 #: The end of a sentence in rendered text: ".", "!" or "?" (closing quotes and
 #: brackets with it) before white space and anything but a lower-case letter
@@ -258,17 +258,39 @@ def unit_around(body: str, start: int, end: int | None = None) -> tuple[int, int
 
 
 def sentence(body: str, start: int, wikitext: WikiText = default_wikitext,
-             end: int | None = None) -> str:
+             end: int | None = None, shown: str = "") -> str:
     """The rendered sentence of ``body`` around ``body[start:end]`` (marked text, see
-    ``render_text``), at most about ``SENTENCE_MAX`` characters."""
+    ``render_text``), at most about ``SENTENCE_MAX`` characters.
+
+    ``shown``: what ``body[start:end]`` renders as (a link's text).  Then the unit,
+    rendered once for all the links in it, is reused, and the link is found in it by
+    its text when that is unambiguous (as often in the rendered unit as the link is
+    in its source); else the unit is rendered with a mark at ``start``."""
     a, b = unit_around(body, start, end)
-    unit = body[a:start] + _HERE + body[start:b]
-    text = _rendered(unit, wikitext)
+    if shown and end is not None:
+        text = _unit(body[a:b], wikitext)
+        stretch = body[start:end]
+        if body.count(stretch, a, b) == text.count(shown):
+            here = -1
+            for _ in range(body.count(stretch, a, start) + 1):
+                here = text.find(shown, here + 1)
+            return _cut(text, here)
+    # the mark goes before the space in front of the word (a tag or an entity tag
+    # needs the space before it to be one)
+    at = start
+    while at > a and not body[at - 1].isspace():
+        at -= 1
+    at = at - 1 if at > a else at
+    text = _rendered(body[a:at] + _HERE + body[at:b], wikitext)
     here = text.find(_HERE)
     if here < 0:  # the offset fell inside syntax a reader does not see
-        text = text.replace(_HERE, "")
-        return _clip(text, 0)
-    text = text[:here] + text[here + 1:]
+        return _clip(text.replace(_HERE, ""), 0)
+    after = here + 2 if text[here - 1:here] == " " and text[here + 1:here + 2] == " " else here + 1
+    return _cut(text[:here] + text[after:], here)
+
+
+def _cut(text: str, here: int) -> str:
+    """The sentence of rendered ``text`` around ``here``, clipped."""
     s0 = 0
     s1 = len(text)
     for m in SENTENCE_END.finditer(_prose(text)):
@@ -278,6 +300,26 @@ def sentence(body: str, start: int, wikitext: WikiText = default_wikitext,
             s1 = m.end()
             break
     return _clip(text[s0:s1].strip(), here - s0)
+
+
+#: Rendered units of this build, reused by the links in them: (unit, wikitext) -> text.
+_UNITS: dict[tuple[str, WikiText], str] = {}
+_UNITS_MAX = 4096
+
+
+def _unit(unit: str, wikitext: WikiText) -> str:
+    key = (unit, wikitext)
+    text = _UNITS.get(key)
+    if text is None:
+        if len(_UNITS) >= _UNITS_MAX:
+            _UNITS.clear()
+        text = _UNITS[key] = _rendered(unit, wikitext)
+    return text
+
+
+def forget() -> None:
+    """Drop the rendered units kept (their link texts are one build's titles)."""
+    _UNITS.clear()
 
 
 def _clip(text: str, at: int) -> str:

@@ -22,7 +22,7 @@ from ..codecs.entity_syntax import (
     find_manual,
     protected_regions,
 )
-from ..codecs.snippet import parts_text, sentence
+from ..codecs.snippet import sentence
 from ..frozen import FrozenDict
 from ..ids import SrcPath
 from .detect import Names, detect
@@ -266,10 +266,11 @@ def _position(note: _Note, at: int) -> tuple[int, int]:
 
 def _sentence(note: _Note, at: int, seen: dict[tuple[int, int], str]) -> str:
     """The sentence around ``at`` as the page shows it (the one snippet maker,
-    ``codecs/snippet.py``: the rule backlinks and mentions cut by), as plain text;
-    ``seen`` keeps what was made for an offset already."""
+    ``codecs/snippet.py``: the rule backlinks and mentions cut by), as marked text
+    (code and math runs marked: ``snippet_parts``); ``seen`` keeps what was made for
+    an offset already."""
     key = (at, at)
     text = seen.get(key)
     if text is None:
-        text = seen[key] = parts_text(sentence(note.body, at))
+        text = seen[key] = sentence(note.body, at)
     return text

@@ -48,6 +48,7 @@ class Panels(SiteFeature):
     def release(self) -> None:
         self._wikitexts.clear()
         self._lines.clear()
+        snippets.forget()
 
     def panel(self, doc: Document, page_url: str) -> str:
         return self.backlinks(doc, page_url)
@@ -99,7 +100,12 @@ class Panels(SiteFeature):
         text, at = self._at(source, resolution)
         if at < 0:  # the note's text is not at hand: the sentence the parser kept
             return snippets.render_text(resolution.link.context, wikitext)
-        return snippets.sentence(text, at, wikitext)
+        link = resolution.link
+        close = text.find("]]", at, at + 1024) if text.startswith(("[[", "![["), at) else -1
+        if close < 0:
+            return snippets.sentence(text, at, wikitext)
+        shown = wikitext(link.target, link.fragment, link.display)
+        return snippets.sentence(text, at, wikitext, close + 2, shown)
 
     def _at(self, source: Document, resolution: ResolvedLink) -> tuple[str, int]:
         """The source's text and the offset of the link in it (-1: not found)."""
