@@ -125,3 +125,21 @@ def test_one_sentence_rule_everywhere() -> None:
     assert snippet.parts_text(snippet.sentence(body, body.index("[[Other"))) == "Last Other."
     assert snippet.parts_text(snippet.sentence(body, body.index("[[X"))) == "item X."
     assert snippet.first_sentence(snippet.excerpt(body)) == "First one."
+
+
+@settings(max_examples=200, deadline=None)
+@given(st.lists(sentences(), min_size=3, max_size=10))
+def test_the_window_cuts_the_sentence_the_whole_unit_does(said: list[str]) -> None:
+    """A long paragraph is rendered from its source sentence ends nearest the link
+    (``_window``): the sentence is the one cut from the whole paragraph rendered."""
+    body = " ".join(said) + "\n"
+    whole = snippet._window
+    for m in re.finditer(r"(?<!!)\[\[Target\]\]", body):
+        windowed = snippet.sentence(body, m.start())
+        snippet._window = lambda body, a, b, start, end: (a, b)  # type: ignore[assignment]
+        try:
+            reference = snippet.sentence(body, m.start())
+        finally:
+            snippet._window = whole
+        if len(reference) < snippet.SENTENCE_MAX - 10:
+            assert windowed == reference, (windowed, reference, body)

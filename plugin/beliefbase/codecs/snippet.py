@@ -94,6 +94,7 @@ _NOT_PROSE = re.compile(
     re.VERBOSE,
 )
 _BLANK_LINES = re.compile(r"\n[ \t]*\n")
+_PROSE_START = re.compile(r"[ \t]{0,3}[^\W\d_]")
 _ATX = re.compile(r"^ {0,3}#{1,6}(?:[ \t]|$)")
 #: Where the unit's offset is marked while it renders (a private-use character).
 _HERE = "\ue000"
@@ -101,6 +102,8 @@ _HERE = "\ue000"
 
 def _line_text(line: str, fence: list[str]) -> str | None:
     """One source line -> its prose (None: nothing a reader sees as text)."""
+    if not fence and _PROSE_START.match(line) and "::" not in line:
+        return line  # most lines: a letter first is no block syntax
     line = _QUOTE.sub("", line)
     if fence:
         if FENCE.match(line) and line.strip().startswith(fence[0]):
@@ -191,7 +194,8 @@ def _render_plain(markdown: str) -> str:
 
 def _render(markdown: str, wikitext: WikiText) -> str:
     fence: list[str] = []  # the open fence's marks, while in one
-    lines = [_line_text(_BLOCK_ID_AT_END.sub("", line), fence) for line in markdown.split("\n")]
+    lines = [_line_text(_BLOCK_ID_AT_END.sub("", line) if "^" in line else line, fence)
+             for line in markdown.split("\n")]
     return plain_text(_inline(" ".join(line for line in lines if line)), wikitext,
                       snippet=True)
 
@@ -267,6 +271,7 @@ def sentence(body: str, start: int, wikitext: WikiText = default_wikitext,
     its text when that is unambiguous (as often in the rendered unit as the link is
     in its source); else the unit is rendered with a mark at ``start``."""
     a, b = unit_around(body, start, end)
+    a, b = _window(body, a, b, start, start if end is None else end)
     if shown and end is not None:
         text = _unit(body[a:b], wikitext)
         stretch = body[start:end]
@@ -287,6 +292,42 @@ def sentence(body: str, start: int, wikitext: WikiText = default_wikitext,
         return _clip(text.replace(_HERE, ""), 0)
     after = here + 2 if text[here - 1:here] == " " and text[here + 1:here + 2] == " " else here + 1
     return _cut(text[:here] + text[after:], here)
+
+
+# A sentence end in the source that is one in the rendered text too: ".", "!" or "?"
+# before white space and a capital or a digit (checked outside code, math, links).
+_SOURCE_END = re.compile(r"[.!?](?=[ \t\n]+[A-Z0-9])")
+
+
+def _window(body: str, a: int, b: int, start: int, end: int) -> tuple[int, int]:
+    """The part of the unit ``body[a:b]`` to render for the sentence at ``start``: the
+    unit cut at the source's sentence ends nearest it that the rendered text ends a
+    sentence at as well (so the sentence cut from the rendered window is the one
+    cut from the rendered unit); a unit of many sentences is not rendered whole for
+    each link in it."""
+    if b - a < 200:
+        return a, b
+    lo = a
+    for m in reversed(list(_SOURCE_END.finditer(body, a, start))):
+        if _outside_syntax(body, a, m.start()):
+            lo = m.end()
+            break
+    hi = b
+    for m in _SOURCE_END.finditer(body, end, b):
+        if _outside_syntax(body, a, m.start()):
+            hi = m.end()
+            break
+    return lo, hi
+
+
+def _outside_syntax(body: str, a: int, at: int) -> bool:
+    """Is ``body[at]`` outside code, math, links, comments and HTML tags (as far as
+    balanced marks in ``body[a:at]`` tell)?"""
+    return (body.count("`", a, at) % 2 == 0 and body.count("$", a, at) % 2 == 0
+            and body.count("[", a, at) == body.count("]", a, at)
+            and body.count("(", a, at) == body.count(")", a, at)
+            and body.count("<", a, at) == body.count(">", a, at)
+            and body.count("%%", a, at) % 2 == 0)
 
 
 def _cut(text: str, here: int) -> str:
