@@ -118,6 +118,13 @@ def test_code_stays_code_and_math_stays_math() -> None:
         ("x^2", False, True), (" and ", False, False), ("\\frac12", False, True)]
 
 
+def test_a_sentence_at_a_word_just_after_a_list_marker() -> None:
+    # mentions are found inside emphasis at a list item's start: the marker stays
+    body = "Intro.\n\n- **Embedding** is allowed. More\n> - #Smaug:CREATURE sleeps.\n"
+    assert snippet.sentence(body, body.index("Embedding")) == "Embedding is allowed."
+    assert snippet.sentence(body, body.index("#Smaug")) == "Smaug sleeps."
+
+
 def test_one_sentence_rule_everywhere() -> None:
     body = "First one. Then [[Target]] is named, e.g. here! Last [[Other]].\n\n- item [[X]]. Two"
     assert snippet.parts_text(snippet.sentence(body, body.index("[[Target"))) == (

@@ -80,7 +80,7 @@ _DEFINITION = re.compile(r"^[ \t]*:[ \t]+")
 _TICKS = re.compile(r"`+")
 # a line that starts a unit of its own (the unit begins on it)
 _UNIT_START = re.compile(
-    r"^(?:[ ]{0,3}>[ ]?)*[ \t]*(?:[-*+](?:[ \t]|$)|\d{1,9}[.)](?:[ \t]|$)|\[\^[^\]\s]+\]:"
+    r"(?:[ ]{0,3}>[ ]?)*[ \t]*(?:[-*+](?:[ \t\n]|\Z)|\d{1,9}[.)](?:[ \t\n]|\Z)|\[\^[^\]\s]+\]:"
     r"|\[![A-Za-z0-9_-]+)")
 # a line that is a unit of its own, or no prose at all (it ends the unit above)
 _LINE_OF_ITS_OWN = re.compile(
@@ -95,6 +95,9 @@ _NOT_PROSE = re.compile(
 )
 _BLANK_LINES = re.compile(r"\n[ \t]*\n")
 _PROSE_START = re.compile(r"[ \t]{0,3}[^\W\d_]")
+_TAG_WORD = re.compile(r"#[\w/:\-]*")
+# a line's block syntax before its text: quote, list and heading markers, task boxes
+_LINE_PREFIX = re.compile(r"(?:[ \t]*(?:>|[-*+]|\d{1,9}[.)]|#{1,6}|\[[ xX/\-<>!?*]\]))*[ \t]*")
 _ATX = re.compile(r"^ {0,3}#{1,6}(?:[ \t]|$)")
 #: Where the unit's offset is marked while it renders (a private-use character).
 _HERE = "\ue000"
@@ -281,11 +284,17 @@ def sentence(body: str, start: int, wikitext: WikiText = default_wikitext,
                 here = text.find(shown, here + 1)
             return _cut(text, here)
     # the mark goes before the space in front of the word (a tag or an entity tag
-    # needs the space before it to be one)
+    # needs the space before it to be one), unless only a line's block syntax (a
+    # list marker, quote markers) is before it: that must stay at the line's start
     at = start
     while at > a and not body[at - 1].isspace():
         at -= 1
-    at = at - 1 if at > a else at
+    line_start = body.rfind("\n", 0, at) + 1
+    if at > a and not _LINE_PREFIX.fullmatch(body, max(a, line_start), at):
+        at -= 1
+    elif body.startswith("#", at):  # a tag first on its line: the mark goes after it
+        tag = _TAG_WORD.match(body, at)
+        at = tag.end() if tag else at
     text = _rendered(body[a:at] + _HERE + body[at:b], wikitext)
     here = text.find(_HERE)
     if here < 0:  # the offset fell inside syntax a reader does not see
