@@ -189,6 +189,26 @@ def test_hover_preview_shows_title_and_first_paragraph(tab: Any, site_url: str) 
     assert watch.count("previews.json") == 1, "one request for all previews"
 
 
+def test_hover_preview_shows_code_ranges_as_code(tab: Any, site_url: str,
+                                                built: Path) -> None:
+    """``previews.json``'s ``code`` ranges become ``<code>``; ranges out of the text or
+    out of order are ignored, and nothing of the excerpt is read as HTML."""
+    page, _ = tab
+    data = json.loads((built / "_beliefbase" / "previews.json").read_text("utf-8"))
+    for entry in data["pages"].values():
+        if entry["title"] == "Beta":
+            entry["excerpt"] = "Beta <b>uses</b> x.y() here"
+            entry["code"] = [[17, 22], [0, 2], [23, 999], "bad"]
+    page.route("**/previews.json", lambda route: route.fulfill(
+        status=200, content_type="application/json", body=json.dumps(data)))
+    page.goto(f"{site_url}notes/alpha/")
+    page.hover("article a.bb-link:text('Beta')")
+    excerpt = _preview(page).locator(".bb-preview__excerpt")
+    assert excerpt.text_content() == "Beta <b>uses</b> x.y() here"
+    assert excerpt.locator("code").all_text_contents() == ["x.y()"]
+    assert excerpt.locator("b").count() == 0
+
+
 def test_hover_preview_of_a_hostile_title_is_text(tab: Any, site_url: str) -> None:
     page, _ = tab
     page.goto(f"{site_url}notes/alpha/")

@@ -76,7 +76,9 @@ def test_previews(built: BuildResult) -> None:
     by_title = {p["title"]: p for p in pages.values()}
     assert set(by_title) == {"Home", "Alpha", "Beta", "Gamma", HOSTILE}
     for page in pages.values():
-        assert set(page) == {"title", "url", "excerpt"}
+        assert set(page) - {"code"} == {"title", "url", "excerpt"}  # code: only if any
+        for start, end in page.get("code", []):  # ranges of the excerpt shown as <code>
+            assert 0 <= start < end <= len(page["excerpt"])
     assert by_title["Alpha"]["url"] == "notes/alpha/"
     assert by_title["Home"]["url"] == "./"
     # First paragraph, headings skipped, wikilinks shown with their titles.

@@ -5,6 +5,7 @@ from __future__ import annotations
 from typing import Any
 
 import pytest
+from beliefbase.codecs.snippet import sentence
 from beliefbase.site.previews import excerpt, first_paragraph
 from beliefbase.site.reader import mentions as m
 
@@ -49,7 +50,7 @@ def test_what_counts_as_a_mention(body: str, found: list[str]) -> None:
 def test_sentence_and_snippet() -> None:
     body = "# T\n\nFirst sentence. Then link resolution is named here! Last one.\n\n- an item\n"
     offset = m.scan(body, NAMES)[0][1]
-    assert m.sentence_at(body, offset) == "Then link resolution is named here!"
+    assert sentence(body, offset) == "Then link resolution is named here!"
     target = _Doc("a.md", "Link resolution")
     snip = m.snippet(body, offset, target, lambda t, f, d: d or t)  # type: ignore[arg-type]
     assert (snip.before, snip.match, snip.after) == ("Then ", "link resolution",
@@ -59,7 +60,7 @@ def test_sentence_and_snippet() -> None:
 def test_a_mention_in_a_table_shows_its_cell() -> None:
     body = "| option | meaning |\n|---|---|\n| `x` | how link resolution ends |\n"
     offset = m.scan(body, NAMES)[0][1]
-    assert m.sentence_at(body, offset) == "how link resolution ends"
+    assert sentence(body, offset) == "how link resolution ends"
 
 
 def test_first_paragraph_skips_headings_code_tables_and_html() -> None:

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from beliefbase.codecs.snippet import snippet_parts
 from beliefbase.site.previews import first_sentence
 from beliefbase.site.templates import Templates
 
@@ -20,8 +21,8 @@ def test_first_sentence() -> None:
 def test_listing_shows_a_date_when_the_hook_gives_one() -> None:
     html = Templates().render(
         "folder-listing.html", folders=[], count=2,
-        notes=[{"title": "A <b>", "href": "a/", "date": {"iso": "2024-05-01", "text": "1 May 2024"}, "description": "x"},
-               {"title": "B", "href": "b/", "date": None, "description": ""}])
+        notes=[{"title": "A <b>", "href": "a/", "date": {"iso": "2024-05-01", "text": "1 May 2024"}, "description": snippet_parts("x")},
+               {"title": "B", "href": "b/", "date": None, "description": []}])
     assert ('<a href="a/">A &lt;b&gt;</a> <time class="bb-folder__meta" datetime="2024-05-01">'
             '1 May 2024</time>') in html
     assert html.count("<time") == 1 and html.count("bb-folder__description") == 1

@@ -36,9 +36,11 @@ def test_no_raw_syntax(raw: str) -> None:
     assert "words" in text
 
 
-def test_math_is_code_without_dollars() -> None:
-    assert parts("so $x^2$ holds, costs $5 and $10") == [
-        ("so ", False), ("x^2", True), (" holds, costs $5 and $10", False)]
+def test_math_is_math_without_dollars() -> None:
+    runs = snippet_parts(plain_text("so $x^2$ holds, costs $5 and $10", titles, snippet=True))
+    assert [(p.text, p.code, p.math) for p in runs] == [
+        ("so ", False, False), ("x^2", False, True), (" holds, costs $5 and $10", False, False)]
+    assert runs[1].mathml.startswith("<math")  # shown as MathML, as on the page
 
 
 def test_code_keeps_obsidian_syntax_inside() -> None:

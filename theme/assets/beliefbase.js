@@ -37,6 +37,7 @@
    * @property {string} title
    * @property {string} url      site-relative
    * @property {string} excerpt
+   * @property {Array<Array<number>>} code  [start, end) ranges of excerpt shown as <code>
    */
 
   /** @type {Promise<{byId: Object<string, PreviewEntry>, byUrl: Object<string, string>}> | null} */
@@ -63,7 +64,8 @@
             byId[id] = {
               title: p.title,
               url: p.url,
-              excerpt: typeof p.excerpt === "string" ? p.excerpt : ""
+              excerpt: typeof p.excerpt === "string" ? p.excerpt : "",
+              code: Array.isArray(p.code) ? p.code : []
             };
             byUrl[pageKey(new URL(p.url, siteRoot).href)] = id;
           });
@@ -149,6 +151,29 @@
   }
 
   /**
+   * The excerpt's text into `p`: text nodes, and <code> for its code ranges (text only:
+   * nothing of the excerpt is ever read as HTML).
+   * @param {Node} p
+   * @param {PreviewEntry} entry
+   */
+  function fillExcerpt(p, entry) {
+    var text = entry.excerpt;
+    p.textContent = "";
+    var at = 0;
+    entry.code.forEach(function (run) {
+      var start = Number(run && run[0]);
+      var end = Number(run && run[1]);
+      if (!(start >= at && end > start && end <= text.length)) return;
+      p.appendChild(document.createTextNode(text.slice(at, start)));
+      var code = document.createElement("code");
+      code.textContent = text.slice(start, end);
+      p.appendChild(code);
+      at = end;
+    });
+    p.appendChild(document.createTextNode(text.slice(at)));
+  }
+
+  /**
    * Fill the popover and place it below the link (above if there is no room),
    * inside the screen.
    * @param {HTMLAnchorElement} a
@@ -159,7 +184,7 @@
     var again = shown === entry && !el.hidden;
     shown = entry;
     el.firstChild.textContent = entry.title;
-    el.lastChild.textContent = entry.excerpt;
+    fillExcerpt(el.lastChild, entry);
     el.hidden = false;
     if (!again) el.removeAttribute("data-shown");
     el.style.left = "0px";

@@ -21,7 +21,7 @@ from .grammar import FOOTNOTE_ANY, split_wikilink
 from .grammar import INLINE_NOTE as _INLINE_NOTE
 from .grammar import WIKILINK_INLINE as _WIKILINK
 from .inline_fields import fields_as_text
-from .math import Formula, find_math, formula_text
+from .math import Formula, find_math, formula_text, to_mathml
 
 #: (target, fragment, explicit display) -> the text a wikilink renders as.
 WikiText = Callable[[str, str, str | None], str]
@@ -39,11 +39,15 @@ _ESCAPE = re.compile(r"\\([!\"#$%&'()*+,\-./:;<=>?@\[\\\]^_`{|}~])")
 _STASH = "\x02{}\x03"
 # Snippets only (Obsidian syntax a reader never sees as such):
 _HIGHLIGHT = re.compile(r"==(?=\S)(.+?)(?<=\S)==")  # ==marked==
+_STRIKE = re.compile(r"~~(?=\S)(.+?)(?<=\S)~~")  # ~~struck~~
 
 _IMAGE_ALT = re.compile(r"!\[((?:[^\[\]]|\[[^\[\]]*\])*)\]\([^)]*\)")
-#: Around code (and math) in a snippet's text: ``snippet_parts`` makes them <code>.
+#: Around code in a snippet's text: ``snippet_parts`` makes them <code>.
 CODE_OPEN, CODE_CLOSE = "\x0e", "\x0f"
-_CODE_MARKS = re.compile("([\x0e\x0f])")
+#: Around a formula's TeX in a snippet's text: ``snippet_parts`` makes them math.
+MATH_OPEN, MATH_CLOSE = "\x10", "\x11"
+_OURS = "\x0e\x0f\x10\x11"
+_CODE_MARKS = re.compile("([\x0e\x0f\x10\x11])")
 
 
 def default_wikitext(target: str, fragment: str, display: str | None) -> str:
@@ -57,7 +61,8 @@ def default_wikitext(target: str, fragment: str, display: str | None) -> str:
 _MARKUP = re.compile(r"[`\[\]<>&*_\\!$]")
 
 
-_SNIPPET_MARKUP = re.compile(r"[`\[\]<>&*_\\!%=$^]")
+_SNIPPET_MARKUP = re.compile(r"[`\[\]<>&*_\\!%=$^~]")
+_NO_MARKS = str.maketrans({"\x0e": None, "\x0f": None, "\x10": None, "\x11": None})
 
 
 def plain_text(inline: str, wikitext: WikiText = default_wikitext, snippet: bool = False) -> str:
@@ -69,8 +74,8 @@ def plain_text(inline: str, wikitext: WikiText = default_wikitext, snippet: bool
     ``^[note]``) is gone, and code
     and math are kept between ``CODE_OPEN`` and ``CODE_CLOSE``.
     """
-    if snippet and (CODE_OPEN in inline or CODE_CLOSE in inline):
-        inline = inline.replace(CODE_OPEN, "").replace(CODE_CLOSE, "")  # ours alone
+    if snippet and any(mark in inline for mark in _OURS):
+        inline = inline.translate(_NO_MARKS)  # ours alone
     if snippet and ":" in inline:  # entity tags show their names only (SPEC §7)
         inline = render_text(inline)
     if not (_SNIPPET_MARKUP if snippet else _MARKUP).search(inline):
@@ -82,8 +87,10 @@ def plain_text(inline: str, wikitext: WikiText = default_wikitext, snippet: bool
         return _STASH.format(len(stash) - 1)
 
     def code(text: str) -> str:
-        return keep(CODE_OPEN + text.replace(CODE_OPEN, "").replace(CODE_CLOSE, "")
-                    + CODE_CLOSE if snippet else text)
+        return keep(CODE_OPEN + text.translate(_NO_MARKS) + CODE_CLOSE if snippet else text)
+
+    def math(text: str) -> str:
+        return keep(MATH_OPEN + text.translate(_NO_MARKS) + MATH_CLOSE)
 
     # each pattern only where its first character occurs (most snippets hold a
     # wikilink and nothing else): a search that finds nothing costs as much as a sub
@@ -91,7 +98,7 @@ def plain_text(inline: str, wikitext: WikiText = default_wikitext, snippet: bool
     if "`" in text:
         text = _CODE_SPAN.sub(lambda m: code(m.group(2).strip()), text)
     if snippet:
-        text = _snippet_syntax(text, code)
+        text = _snippet_syntax(text, math)
     if "[[" in text:
         text = _WIKILINK.sub(
             lambda m: keep(_wikilink_text(m, wikitext)) if snippet or not m.group(1) else "",
@@ -122,14 +129,16 @@ def plain_text(inline: str, wikitext: WikiText = default_wikitext, snippet: bool
     return " ".join(text.split())
 
 
-def _snippet_syntax(text: str, code: Callable[[str], str]) -> str:
+def _snippet_syntax(text: str, math: Callable[[str], str]) -> str:
     """Obsidian's inline syntax -> what a reader sees (code spans are stashed already)."""
     if "::" in text:  # Dataview's [key:: value] and (key:: value), as reading view shows
         text = fields_as_text(text)
     if "%%" in text:
         text = _COMMENT.sub("", text)
     if "$" in text:
-        text = _replace_math(text, lambda f: code(f.latex.strip()))
+        text = _replace_math(text, lambda f: math(f.latex.strip()))
+    if "~~" in text:
+        text = _STRIKE.sub(r"\1", text)
     if "==" in text:
         text = _HIGHLIGHT.sub(r"\1", text)
     if "[!" in text:
@@ -141,31 +150,44 @@ def _snippet_syntax(text: str, code: Callable[[str], str]) -> str:
 
 @dataclass(frozen=True, slots=True)
 class SnippetPart:
-    """A run of a snippet's text: code (shown as ``<code>``) or not."""
+    """A run of a snippet's text: code (shown as ``<code>``), math (its TeX), or text."""
 
     text: str
     code: bool = False
+    math: bool = False
+
+    @property
+    def mathml(self) -> str:
+        """A formula's MathML ("" when it is not math, or does not convert: then its TeX
+        is shown as code)."""
+        if not self.math:
+            return ""
+        return to_mathml(self.text, False)[0] or ""
+
+
+_OPENS = {CODE_OPEN: "code", MATH_OPEN: "math"}
+_CLOSES = {CODE_CLOSE: "code", MATH_CLOSE: "math"}
 
 
 def snippet_parts(text: str) -> list[SnippetPart]:
     """``plain_text(..., snippet=True)`` (or a piece of it) -> its runs.
 
     A piece cut out of a snippet may hold a close mark without its open mark
-    (everything before it was code) or an open mark without its close.
+    (everything before it was code or math) or an open mark without its close.
     """
-    if CODE_OPEN not in text and CODE_CLOSE not in text:
+    if not any(mark in text for mark in _OURS):
         return [SnippetPart(text)] if text else []
     pieces = _CODE_MARKS.split(text)
-    first_mark = next((p for p in pieces if p in (CODE_OPEN, CODE_CLOSE)), CODE_OPEN)
-    in_code = first_mark == CODE_CLOSE
+    first_mark = next((p for p in pieces if p in _OPENS or p in _CLOSES), CODE_OPEN)
+    kind = _CLOSES.get(first_mark, "")
     parts: list[SnippetPart] = []
     for piece in pieces:
-        if piece == CODE_OPEN:
-            in_code = True
-        elif piece == CODE_CLOSE:
-            in_code = False
+        if piece in _OPENS:
+            kind = _OPENS[piece]
+        elif piece in _CLOSES:
+            kind = ""
         elif piece:
-            parts.append(SnippetPart(piece, in_code))
+            parts.append(SnippetPart(piece, kind == "code", kind == "math"))
     return parts
 
 

@@ -21,16 +21,14 @@ from ..codecs.entity_syntax import (
     entity_key,
     find_manual,
     protected_regions,
-    render_text,
 )
-from ..codecs.inline import plain_text
+from ..codecs.snippet import sentence
 from ..frozen import FrozenDict
 from ..ids import SrcPath
 from .detect import Names, detect
 from .model import Entity, Mention, Rejection, Span, TypeGiven
 
 #: Longest sentence kept for a mention on an entity page.
-_SENTENCE_MAX = 240
 
 
 @dataclass(frozen=True)
@@ -267,33 +265,12 @@ def _position(note: _Note, at: int) -> tuple[int, int]:
 
 
 def _sentence(note: _Note, at: int, seen: dict[tuple[int, int], str]) -> str:
-    """The words around ``at`` on its line as the page shows them (render text,
-    Markdown marks gone), about ``_SENTENCE_MAX`` characters; ``seen`` keeps
-    what was made for a stretch of text already (mentions close together)."""
-    body = note.body
-    line_start = body.rfind("\n", 0, at) + 1
-    line_end = body.find("\n", at)
-    line_end = len(body) if line_end < 0 else line_end
-    half = _SENTENCE_MAX // 2
-    start = max(line_start, at - half)
-    end = min(line_end, at + half)
-    if start > line_start:  # whole words, and not inside a tag's syntax
-        space = body.find(" ", start, at)
-        start = space + 1 if space >= 0 else start
-    if end < line_end:
-        space = body.rfind(" ", at, end)
-        end = space if space > at else end
-    for m in note.manual:  # a cut never splits a tag: take it whole
-        if m.start < start < m.end:
-            start = m.start
-        if m.start < end < m.end:
-            end = m.end
-    key = (start, end)
+    """The sentence around ``at`` as the page shows it (the one snippet maker,
+    ``codecs/snippet.py``: the rule backlinks and mentions cut by), as marked text
+    (code and math runs marked: ``snippet_parts``); ``seen`` keeps what was made for
+    an offset already."""
+    key = (at, at)
     text = seen.get(key)
     if text is None:
-        inside = [m._replace(start=m.start - start, end=m.end - start) for m in note.manual
-                  if start <= m.start and m.end <= end]
-        text = plain_text(render_text(body[start:end], inside))
-        text = ("… " if start > line_start else "") + text + (" …" if end < line_end else "")
-        seen[key] = text
+        text = seen[key] = sentence(note.body, at)
     return text

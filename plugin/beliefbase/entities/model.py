@@ -38,8 +38,9 @@ class Span:
 @dataclass(frozen=True)
 class Mention:
     """A mention of an entity in a note: where (1-based line and column of the
-    name in the file), how it was found, and the sentence around it (render text,
-    made when first asked for: only entity pages show it)."""
+    name in the file), how it was found, and the sentence around it (as the page shows it, marked
+    text of ``codecs/snippet.py``; made when first asked for: only entity pages
+    show it)."""
 
     path: SrcPath
     line: int

@@ -7,25 +7,22 @@ appear on): these fragments are added after MkDocs has converted links.
 
 from __future__ import annotations
 
-import re
+from bisect import bisect_right
 from collections import defaultdict
+from collections.abc import Callable
+from itertools import accumulate
 from typing import Any
 
 from mkdocs.utils import get_relative_url
 
 from ..builder.documents import Document
 from ..builder.resolve import ResolvedLink
-from ..codecs.inline import WikiText, plain_text, snippet_parts
+from ..codecs import snippet as snippets
+from ..codecs.inline import WikiText, snippet_parts
 from ..compile.compiled import Compiled
 from ..ids import SrcPath, normalize_name
 from .feature import FeatureContext, SiteFeature
 from .templates import Templates
-
-# list markers, quote markers and heading hashes at the start of a snippet
-_LINE_MARKUP = re.compile(r"^\s*(?:[-*+]\s+|\d{1,9}[.)]\s+|>\s*|#{1,6}\s+)+")
-# quote markers of later lines (the sentence's lines are joined with spaces) and
-# Obsidian callout headers: "> [!note]- Title > text" reads "Title text"
-_QUOTE_MARKUP = re.compile(r"(?:(?<=\s)>+(?=\s)|\[![\w-]+\][+-]?)\s*")
 
 
 class Panels(SiteFeature):
@@ -37,15 +34,21 @@ class Panels(SiteFeature):
 
     @classmethod
     def make(cls, ctx: FeatureContext) -> Panels | None:
-        return cls(ctx.compiled, ctx.templates) if ctx.options.backlinks else None
+        return (cls(ctx.compiled, ctx.templates, ctx.read_text) if ctx.options.backlinks
+                else None)
 
-    def __init__(self, compiled: Compiled, templates: Templates) -> None:
+    def __init__(self, compiled: Compiled, templates: Templates,
+                 read_text: Callable[[SrcPath], str] | None = None) -> None:
         self.compiled = compiled
         self.templates = templates
+        self.read_text = read_text
         self._wikitexts: dict[str, WikiText] = {}
+        self._lines: dict[SrcPath, tuple[str, list[int]]] = {}
 
     def release(self) -> None:
         self._wikitexts.clear()
+        self._lines.clear()
+        snippets.forget()
 
     def panel(self, doc: Document, page_url: str) -> str:
         return self.backlinks(doc, page_url)
@@ -94,12 +97,33 @@ class Panels(SiteFeature):
         wikitext = self._wikitexts.get(source.path)
         if wikitext is None:
             wikitext = self._wikitexts[source.path] = _titles(self.compiled, source)
-        context = resolution.link.context
-        if context.lstrip().startswith(">"):  # a block quote or a callout
-            context = _QUOTE_MARKUP.sub("", context.lstrip().lstrip(">"))
-        context = _LINE_MARKUP.sub("", context)
-        text = plain_text(context, wikitext, snippet=True)
-        return " · ".join(cell.strip() for cell in text.strip("| ").split(" | ") if cell.strip())
+        text, at = self._at(source, resolution)
+        if at < 0:  # the note's text is not at hand: the sentence the parser kept
+            return snippets.render_text(resolution.link.context, wikitext)
+        link = resolution.link
+        close = text.find("]]", at, at + 1024) if text.startswith(("[[", "![["), at) else -1
+        if close < 0:
+            return snippets.sentence(text, at, wikitext)
+        shown = wikitext(link.target, link.fragment, link.display)
+        return snippets.sentence(text, at, wikitext, close + 2, shown)
+
+    def _at(self, source: Document, resolution: ResolvedLink) -> tuple[str, int]:
+        """The source's text and the offset of the link in it (-1: not found)."""
+        if self.read_text is None:
+            return "", -1
+        found = self._lines.get(source.path)
+        if found is None:
+            text = self.read_text(source.path)
+            starts = [0, *accumulate(len(line) + 1 for line in text.split("\n"))]
+            found = self._lines[source.path] = (text, starts)
+        text, starts = found
+        link = resolution.link
+        if not 0 < link.line < len(starts):
+            return text, -1
+        at = starts[link.line - 1] + link.column - 1
+        if at >= len(text) or text[at] not in "[!<" or bisect_right(starts, at) != link.line:
+            return text, -1
+        return text, at
 
 
 def _titles(compiled: Compiled, source: Document) -> WikiText:

@@ -19,6 +19,7 @@ from mkdocs.structure.files import Files
 from mkdocs.utils import get_relative_url
 
 from ... import diagnostics as diag
+from ...codecs.snippet import snippet_parts
 from ...compile.compiled import Compiled
 from ...entities.index import EntityIndex
 from ...entities.model import Entity
@@ -116,7 +117,7 @@ class EntitySite(SiteFeature):
             aliases=[UserText(a) for a in entity.aliases],
             mentions=[{"note": UserText(self._title(m.path)), "line": m.line,
                        "href": self._note_href(m.path, page_url), "source": m.source,
-                       "name": UserText(m.name), "sentence": UserText(m.sentence)}
+                       "name": UserText(m.name), "sentence": snippet_parts(m.sentence)}
                       for m in entity.mentions],
             rejections=[{"name": UserText(r.name), "where": UserText(self._title(r.path)),
                          "href": self._note_href(r.path, page_url)} for r in entity.rejections],

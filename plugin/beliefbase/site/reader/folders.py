@@ -36,12 +36,12 @@ from mkdocs.utils import get_relative_url
 
 from ... import diagnostics as diag
 from ...builder.documents import Document, page_path
+from ...codecs.snippet import first_sentence, snippet_parts
 from ...compile.compiled import Compiled
 from ...ids import SrcPath, is_index_name, normalize_name, url_for_src
 from ..escape import UserText
 from ..explorer import Folder, build_tree
 from ..feature import Change, FeatureContext, Shown, SiteFeature
-from ..previews import first_sentence
 from ..templates import Templates
 from .generated import GeneratedPages
 
@@ -178,8 +178,8 @@ class FolderSite(SiteFeature):
                                      key=lambda f: (normalize_name(f.label), f.path))]
         notes = [{"title": UserText(d.title), "href": base + (d.url or ""),
                   "date": self.date_of(d) if self.date_of is not None else None,
-                  "description": UserText(first_sentence(self.excerpt_of(d)))
-                  if self.excerpt_of is not None else ""}
+                  "description": snippet_parts(first_sentence(self.excerpt_of(d)))
+                  if self.excerpt_of is not None else []}
                  for d in sorted(folder.notes, key=lambda d: (normalize_name(d.title), d.path))]
         return {"folders": folders, "notes": notes, "count": _count(folder)}
 

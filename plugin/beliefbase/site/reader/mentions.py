@@ -31,8 +31,9 @@ from typing import Any
 
 from ...builder.documents import Document
 from ...builder.parallel import map_if_it_pays
-from ...codecs.inline import SnippetPart, WikiText, plain_text, snippet_parts
+from ...codecs.inline import SnippetPart, WikiText, snippet_parts
 from ...codecs.mask import code_regions
+from ...codecs.snippet import sentence
 from ...compile.compiled import Compiled
 from ...ids import SrcPath, normalize_name
 
@@ -70,9 +71,6 @@ _LINE_NOT_PROSE = re.compile(
     """,
     re.VERBOSE | re.MULTILINE,
 )
-_BLOCK_BREAK = re.compile(r"\n[ \t]*\n|\n(?=[ \t]*(?:[-*+]|\d{1,9}[.)])[ \t])")
-_SENTENCE_END = re.compile(r"(?<=[.!?])[ \t\n]+(?=[\"'(\[*_]?[A-Z0-9])")
-_LINE_MARKUP = re.compile(r"^[ \t]*(?:[-*+][ \t]+|\d{1,9}[.)][ \t]+|>[ \t]?)+", re.MULTILINE)
 _NOT_NEWLINE = re.compile(r"[^\n]")
 # Punctuation (and blanked text) as spaces: then str.split() gives the words, fast.
 _SPACES = str.maketrans(
@@ -522,38 +520,10 @@ def _found_in(path: SrcPath, scanned: _Scanned, links: Any, names: MentionNames
             for target, offsets in found.items()}
 
 
-def sentence_at(body: str, offset: int) -> str:
-    """The Markdown of the sentence (or list item, or table cell) around ``offset``."""
-    line_start = body.rfind("\n", 0, offset) + 1
-    line_end = body.find("\n", offset)
-    line = body[line_start:line_end if line_end >= 0 else len(body)]
-    if line.lstrip().startswith("|"):
-        rel = offset - line_start
-        right = line.find("|", rel)
-        return line[line.rfind("|", 0, rel) + 1:right if right >= 0 else len(line)].strip()
-    start = 0
-    end = len(body)
-    for m in _BLOCK_BREAK.finditer(body):
-        if m.end() <= offset:
-            start = m.end()
-        elif m.start() >= offset:
-            end = m.start()
-            break
-    block = body[start:end]
-    rel = offset - start
-    s0, s1 = 0, len(block)
-    for m in _SENTENCE_END.finditer(block):
-        if m.end() <= rel:
-            s0 = m.end()
-        elif m.start() >= rel:
-            s1 = m.start()
-            break
-    return _LINE_MARKUP.sub("", block[s0:s1])
-
-
 def snippet(body: str, offset: int, target: Document, wikitext: WikiText) -> Snippet:
-    """The sentence at ``offset`` as plain text, split around the name it mentions."""
-    text = plain_text(sentence_at(body, offset), wikitext, snippet=True)
+    """The sentence at ``offset`` as the page shows it (the one snippet maker,
+    ``codecs/snippet.py``), split around the name it mentions."""
+    text = sentence(body, offset, wikitext)
     for name in sorted((name_key(n) for n in (target.title, *target.aliases)), key=len,
                        reverse=True):
         if len(name) < MIN_NAME:

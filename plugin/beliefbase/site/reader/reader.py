@@ -40,6 +40,7 @@ from mkdocs.utils import get_relative_url
 from ... import diagnostics as diag
 from ...builder.documents import Document
 from ...codecs.inline import WikiText
+from ...codecs.snippet import excerpt_marked, first_paragraph
 from ...compile.compiled import Compiled
 from ...config import BeliefbaseConfig
 from ...graph.model import Graph
@@ -51,14 +52,7 @@ from ..feature import Change, FeatureContext, Shown, SiteFeature
 from ..generated_page import generated_page
 from ..output import write_text
 from ..panels import _titles
-from ..previews import (
-    PREVIEWS_JSON,
-    excerpt,
-    excerpt_key,
-    first_paragraph,
-    previews_data,
-    previews_text,
-)
+from ..previews import PREVIEWS_JSON, excerpt_key, previews_data, previews_text
 from ..serve.dependents import changed_mentions, paragraphs_near
 from ..templates import Templates, theme_dir
 from . import mentions as mention
@@ -287,13 +281,14 @@ class ReaderSite(SiteFeature):
         return wikitext
 
     def excerpt(self, doc: Document) -> str:
-        """The plain text a hover preview shows of ``doc`` ("" for a node page); kept
+        """What a hover preview shows of ``doc`` ("" for a node page), as marked text
+        (``codecs/snippet.py``: runs of code and math are marked); kept
         with ``previews.json``'s excerpts, across ``mkdocs serve`` rebuilds."""
         key = excerpt_key(self.compiled, doc)
         text = self.cache.excerpts.get(key)
         if text is None:
             paragraph = self._paragraph(doc) if doc.kind == "markdown" else ""
-            text = excerpt(paragraph, self._wikitext(doc)) if paragraph else ""
+            text = excerpt_marked(paragraph, self._wikitext(doc)) if paragraph else ""
             self.cache.excerpts[key] = text
         return text
 

@@ -41,6 +41,13 @@ from mkdocs.utils import get_relative_url
 
 from ... import diagnostics as diag
 from ...builder.documents import Document
+from ...codecs.snippet import (
+    excerpt_marked,
+    first_paragraph,
+    first_sentence,
+    parts_text,
+    snippet_parts,
+)
 from ...compile.compiled import Compiled
 from ...graph.graphml import xml_text
 from ...ids import SrcPath, root_url
@@ -48,7 +55,6 @@ from ..escape import UserText
 from ..feature import Change, FeatureContext, Shown, SiteFeature
 from ..output import write_text
 from ..panels import _titles
-from ..previews import excerpt, first_paragraph, first_sentence
 from ..templates import Templates
 from .dates import DatesCache, NoteDates, note_dates, sort_key
 from .generated import GeneratedPages
@@ -237,16 +243,17 @@ class RecentSite(SiteFeature):
             notes.append({"title": UserText(doc.title),
                           "href": base + url if url != "./" else base or "./",
                           "date": display_date(latest) if latest is not None else None,
-                          "summary": UserText(first_sentence(self._summary(doc)))})
+                          "summary": snippet_parts(first_sentence(self._summary(doc)))})
         return notes
 
     def _summary(self, doc: Document) -> str:
-        """The hover preview's excerpt of ``doc``: its first paragraph as plain text."""
+        """The hover preview's excerpt of ``doc``: its first paragraph as the page shows
+        it (marked text: ``codecs/snippet.py``)."""
         found = self._summaries.get(doc.path)
         if found is None:
             paragraph = (first_paragraph(self.read_text(doc.path)[doc.parsed.body_offset:])
                          if doc.kind == "markdown" else "")
-            found = excerpt(paragraph, _titles(self.compiled, doc)) if paragraph else ""
+            found = excerpt_marked(paragraph, _titles(self.compiled, doc)) if paragraph else ""
             self._summaries[doc.path] = found
         return found
 
@@ -289,7 +296,7 @@ class RecentSite(SiteFeature):
                 "href": href,
                 "updated": _atom_time(dates.latest),
                 "published": _atom_time(dates.created) if dates.created else None,
-                "summary": xml_text(self._summary(doc)),
+                "summary": xml_text(parts_text(self._summary(doc))),
             })
         newest = entries[0]["updated"] if entries else _atom_time(None)
         return self.templates.render(
