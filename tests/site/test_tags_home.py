@@ -83,11 +83,27 @@ def test_frontmatter_tags_show_under_the_title(project) -> None:  # type: ignore
     row = re.search(r'</h1>(?:<p class="bb-note-meta">.*?</p>)?<p class="bb-tags">.*?</p>',
                     article)
     assert row is not None
+    # the tags of its properties, as Obsidian shows them above the text; the text's
+    # own tags show where they are written, once
     assert links(row.group(0)) == [("../tags/project/alpha/", "#project/alpha"),
-                                   ("../tags/reading/", "#Reading"),
-                                   ("../tags/project/", "#Project"),
-                                   ("../tags/area/sub/", "#area/sub")]
+                                   ("../tags/reading/", "#Reading")]
+    assert links(article).count(("../tags/project/", "#Project")) == 1
     assert 'class="bb-tags"' not in result.article("")  # no tags, no row
+
+
+def test_a_line_of_tags_at_the_top_shows_once(project) -> None:  # type: ignore[no-untyped-def]
+    project.write("index.md", "# Home\n")
+    project.write("Idea.md", "#idea #draft/early\n\nA thought worth keeping.\n")
+    project.write("Both.md", "---\ntags: [idea]\n---\n#idea #later\n\nText.\n")
+    result = project.build()
+    idea = result.article("Idea/")
+    assert 'class="bb-tags"' not in idea  # no row: the tags are the text's first line
+    assert [text for _href, text in links(idea)] == ["#idea", "#draft/early"]
+    both = result.article("Both/")
+    row = both.split('class="bb-tags"')[1].split("</p>", 1)[0]
+    assert [text for _href, text in links(row)] == ["#idea"]  # its property
+    # the page of #later still lists the note: a tag written in the text is its tag
+    assert "Both" in result.article("tags/later/")
 
 
 def test_graph_tag_nodes_link_to_their_page(project) -> None:  # type: ignore[no-untyped-def]

@@ -12,7 +12,7 @@ from __future__ import annotations
 import dataclasses
 import posixpath
 import re
-from collections.abc import Iterable
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -157,13 +157,19 @@ def page_path(parsed: ParsedDoc) -> SrcPath:
     return parsed.path
 
 
+def frontmatter_tags(meta: Mapping[str, Any]) -> tuple[str, ...]:
+    """The tags a note's properties give (``tags:`` or ``tag:``, a list or a text),
+    without their ``#``."""
+    tags = string_list(meta.get("tags", meta.get("tag")), split=True)
+    return tuple(t.lstrip("#") for t in tags if t.lstrip("#"))
+
+
 def make_document(parsed: ParsedDoc, network: Network, options: CompileOptions) -> Document:
     meta = parsed.meta
     explicit = parse_bid(meta["bid"]) if isinstance(meta.get("bid"), str) else None
     rel = parsed.path[len(network.folder) + 1:] if network.folder else parsed.path
     bid = explicit or provisional_bid(network.bid, rel)
-    tags = string_list(meta.get("tags", meta.get("tag")), split=True)
-    tags = tuple(t.lstrip("#") for t in tags if t.lstrip("#"))
+    tags = frontmatter_tags(meta)
     body_tags = tuple(t.name for t in parsed.tags)
     doc_id = meta.get("id")
     schema = meta.get("schema")

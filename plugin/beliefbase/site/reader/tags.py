@@ -33,7 +33,7 @@ from mkdocs.structure.files import Files
 from mkdocs.utils import get_relative_url
 
 from ... import diagnostics as diag
-from ...builder.documents import Document
+from ...builder.documents import Document, frontmatter_tags
 from ...compile.compiled import Compiled
 from ...ids import SrcPath, normalize_name, tag_key, tag_page_src, url_for_src
 from ..escape import UserText
@@ -233,7 +233,7 @@ class TagSite(SiteFeature):
         if self.options.material_tags or not doc.tags:
             return ""
         shown = [{"name": UserText(t), "href": self._href(url, page_url)}
-                 for t in doc.tags if (url := self.url_of(t)) is not None]
+                 for t in row_tags(doc) if (url := self.url_of(t)) is not None]
         if not shown:
             return ""
         return self.templates.render("tags-row.html", tags=shown)
@@ -266,3 +266,12 @@ def _from_root(base: str, url: str) -> str:
 
 
 __all__ = ["Markup", "TagOptions", "TagSite", "material_tags_enabled"]
+
+
+def row_tags(doc: Document) -> tuple[str, ...]:
+    """The tags the row under a note's title shows: those of its properties, as
+    Obsidian's reading view shows them above the text. A tag written only in the text
+    shows where it is written (a row of them on the note's first line showed twice)."""
+    written = {t.name.casefold() for t in doc.parsed.tags}
+    front = {t.casefold() for t in frontmatter_tags(doc.meta)}
+    return tuple(t for t in doc.tags if t.casefold() in front or t.casefold() not in written)
