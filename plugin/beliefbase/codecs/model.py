@@ -19,7 +19,7 @@ from ..diagnostics import Diagnostic
 from ..frozen import FrozenDict, freeze_mapping
 from ..ids import SrcPath
 
-DocKind = Literal["markdown", "toml", "network", "canvas"]  # canvas: issue 28 (codecs/canvas.py)
+DocKind = Literal["markdown", "toml", "network", "canvas", "base"]  # canvas: issue 28 (codecs/canvas.py)
 
 #: How a link was written.  ``relation`` on the link says what it means.
 LinkForm = Literal[

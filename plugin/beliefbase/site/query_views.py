@@ -38,7 +38,7 @@ from ..query.run import QueryResult, is_node
 from .templates import theme_dir
 
 #: The views every site has.
-BUILT_IN = ("list", "table", "cards", "count", "timeline")
+BUILT_IN = ("list", "table", "cards", "count", "timeline", "tasks")
 #: Frontmatter fields a timeline orders by, the first a node has.
 DATE_FIELDS = ("date", "due", "created", "start", "modified", "updated")
 #: Columns every node has; cards show the others.
@@ -110,6 +110,21 @@ class Views:
         except jinja2.TemplateError as error:
             raise ViewError(f"the view {name!r} failed: {error}") from error
         # in a line of text, no line break of the template's around the phrase
+        return Markup(html.strip() if inline else html)  # noqa: S704 - autoescaped
+
+    def render_with(self, name: str, values: dict[str, Any], *, inline: bool = False
+                    ) -> Markup:
+        """The view ``name`` over a context made elsewhere (a base's or a Dataview
+        query's result: ``site/dashboards.py``), with every helper a view may call."""
+        if name not in BUILT_IN and name not in self.user_views:
+            raise ViewError(f"no view named {name!r}")
+        helpers = context(QueryResult(), "")
+        helpers.update(values)
+        try:
+            html = self.env.get_template(f"{name}.html").render(**helpers, view=name,
+                                                                inline=inline)
+        except jinja2.TemplateError as error:
+            raise ViewError(f"the view {name!r} failed: {error}") from error
         return Markup(html.strip() if inline else html)  # noqa: S704 - autoescaped
 
     def error_box(self, message: str, query: str | None) -> Markup:
@@ -215,6 +230,16 @@ def _json_texts(value: Any) -> list[str] | None:
     if isinstance(found, list) and all(isinstance(v, str) for v in found):
         return found
     return None
+
+
+def relative_href(page_url: str) -> Callable[[str], str]:
+    """A URL from the site root (``notes/a/``, ``img.png#x``) as a link from ``page_url``."""
+    href = _href(page_url)
+
+    def relative(url: str) -> str:
+        return href({"url": url}) or url
+
+    return relative
 
 
 def _href(page_url: str) -> Callable[[Any], str | None]:
