@@ -253,9 +253,16 @@ def _base_context(result: bases.ViewResult, href: Href) -> dict[str, Any]:
     ids = [c["id"] for c in data["columns"]]
     columns = _unique([c["header"] for c in data["columns"]])
 
+    def shown(column: str, html: Markup, row: dict[str, Any]) -> Markup | None:
+        if column == "file.name":  # the file itself: its name, linking to its page
+            name = row["title"]
+            return Markup('<a class="bases-link" href="{}">{}</a>').format(
+                row["url"], name) if row["url"] else escape(name)
+        return html if str(html) else None
+
     def rows_of(group: dict[str, Any]) -> list[dict[str, Any]]:
-        return [{name: (html if str(html) else None)
-                 for name, html in zip(columns, row["cells"], strict=True)}
+        return [{name: shown(column, html, row)
+                 for name, column, html in zip(columns, ids, row["cells"], strict=True)}
                 for row in group["rows"]]
 
     def summary_row(summaries: dict[str, Any]) -> list[Markup]:

@@ -38,7 +38,9 @@ from ..query.run import QueryResult, is_node
 from .templates import theme_dir
 
 #: The views every site has.
-BUILT_IN = ("list", "table", "cards", "count", "timeline", "tasks")
+BUILT_IN = ("list", "table", "cards", "count", "timeline")
+#: The views only Bases and Dataview results use (``site/dashboards.py``): a TASK list.
+RESULT_ONLY = ("tasks",)
 #: Frontmatter fields a timeline orders by, the first a node has.
 DATE_FIELDS = ("date", "due", "created", "start", "modified", "updated")
 #: Columns every node has; cards show the others.
@@ -116,7 +118,7 @@ class Views:
                     ) -> Markup:
         """The view ``name`` over a context made elsewhere (a base's or a Dataview
         query's result: ``site/dashboards.py``), with every helper a view may call."""
-        if name not in BUILT_IN and name not in self.user_views:
+        if name not in BUILT_IN + RESULT_ONLY and name not in self.user_views:
             raise ViewError(f"no view named {name!r}")
         helpers = context(QueryResult(), "")
         helpers.update(values)
