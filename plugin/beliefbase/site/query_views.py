@@ -78,7 +78,11 @@ class Views:
         if views_dir is not None and views_dir.is_dir():
             loaders.append(jinja2.FileSystemLoader(str(views_dir)))
             self.user_views = {p.stem for p in views_dir.glob("*.html")}
-        loaders.append(jinja2.FileSystemLoader(str(theme_dir() / "views")))
+        built_in = jinja2.FileSystemLoader(str(theme_dir() / "views"))
+        loaders.append(built_in)
+        # "builtin/table.html": a user's table.html restyles every table (Cypher, Bases,
+        # Dataview) by extending the built-in one under this name
+        loaders.append(jinja2.PrefixLoader({"builtin": built_in}))
         self.env = ImmutableSandboxedEnvironment(
             loader=jinja2.ChoiceLoader(loaders), autoescape=True, trim_blocks=True,
             lstrip_blocks=True, keep_trailing_newline=False)
@@ -160,7 +164,15 @@ def context(result: QueryResult, page_url: str, find: FindLink | None = None) ->
         "cell": _cell(href, find),
         "dated": dated,
         "node_columns": NODE_COLUMNS,
+        "is_long": is_long,
     }
+
+
+def is_long(value: Any) -> bool:
+    """Text longer than 40 characters (shown as text: an HTML value's tags not counted)."""
+    if isinstance(value, Markup):
+        return len(value.striptags()) > 40
+    return isinstance(value, str) and len(value) > 40
 
 
 def title(value: Any) -> str:
