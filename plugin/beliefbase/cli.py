@@ -243,5 +243,13 @@ def graph_export(config_file: str | None, fmt: str, output: Path | None) -> None
 
 
 register_belief_commands(main, belief_context)
-register_query_command(main)
+def _vault_answer(compiled: Compiled, dataview: str | None, base_file: Path | None,
+                  view: str | None) -> tuple[tuple[str, ...], tuple[tuple[str, ...], ...]]:
+    """``query --dataview`` / ``--base``: the engines over the compile (issue 27)."""
+    from .site.dashboard_cli import answer
+
+    return answer(compiled, dataview, base_file, view)
+
+
+register_query_command(main, _vault_answer)
 register_entity_commands(main, lambda f: Path(load_config(f).docs_dir).resolve())

@@ -19,7 +19,8 @@ from ..diagnostics import Diagnostic
 from ..frozen import FrozenDict, freeze_mapping
 from ..ids import SrcPath
 
-DocKind = Literal["markdown", "toml", "network", "canvas", "base"]  # canvas: issue 28 (codecs/canvas.py)
+# canvas: issue 28 (codecs/canvas.py); base: issue 27 (codecs/base.py)
+DocKind = Literal["markdown", "toml", "network", "canvas", "base"]
 
 #: How a link was written.  ``relation`` on the link says what it means.
 LinkForm = Literal[

@@ -78,7 +78,8 @@ _MAYBE_DASHBOARD = re.compile(
     r"^[ \t>*+\-\d.)]*(?:`{3,}|~{3,})\s*(?:base|dataview)|`[ \t]*\$?=|\.base\b",
     re.MULTILINE | re.IGNORECASE)
 # An inline Dataview query, a code span: `= expr` (DQL) or `$= code` (JavaScript).
-_INLINE = re.compile(r"(?<!`)(?P<ticks>`+)(?!`)[ \t]*(?P<js>\$)?=(?P<expr>.+?)(?<!`)(?P=ticks)(?!`)")
+_INLINE = re.compile(
+    r"(?<!`)(?P<ticks>`+)(?!`)[ \t]*(?P<js>\$)?=(?P<expr>.+?)(?<!`)(?P=ticks)(?!`)")
 #: Page being rendered: (the document whose Markdown this is, the URL of the page
 #: the HTML ends up in, whether it is that page itself rather than an embed).
 Host = tuple[Document, str, bool]
