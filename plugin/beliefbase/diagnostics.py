@@ -68,10 +68,10 @@ CODES: dict[str, tuple[Level, str]] = {
                    "a formula cycle, a type error"),
     "base-view-fallback": (Level.INFO, "a base view of a type the site does not draw (map, "
                            "a plugin's view): shown as a table"),
-    "dataview-error": (Level.WARNING, "a Dataview query or inline `= expr` that fails: a "
-                       "syntax error, an unknown function, a type error"),
-    "dataview-js-not-run": (Level.INFO, "DataviewJS (a dataviewjs block or an inline `$=`): "
-                            "JavaScript is never run; it is shown as code"),
+    "dataview-error": (Level.WARNING, "a Dataview query or an inline query (`` `= expr` ``) "
+                       "that fails: a syntax error, an unknown function, a type error"),
+    "dataview-js-not-run": (Level.INFO, "DataviewJS (a dataviewjs block or an inline "
+                            "`` `$= …` ``): JavaScript is never run; it is shown as code"),
     "query-property-type": (Level.INFO, "a frontmatter field with values of different types "
                             "in notes of one label; queries see it as text"),
     "query-property-renamed": (Level.INFO, "a frontmatter field named like a built-in "

@@ -77,9 +77,10 @@ DASHBOARD_FENCES = ("base", "dataview", "dataviewjs")
 _MAYBE_DASHBOARD = re.compile(
     r"^[ \t>*+\-\d.)]*(?:`{3,}|~{3,})\s*(?:base|dataview)|`[ \t]*\$?=|\.base\b",
     re.MULTILINE | re.IGNORECASE)
-# An inline Dataview query, a code span: `= expr` (DQL) or `$= code` (JavaScript).
-_INLINE = re.compile(
-    r"(?<!`)(?P<ticks>`+)(?!`)[ \t]*(?P<js>\$)?=(?P<expr>.+?)(?<!`)(?P=ticks)(?!`)")
+# An inline Dataview query, a code span: `= expr` (DQL) or `$= code` (JavaScript);
+# not `==mark==` (no expression starts with "=").
+_INLINE = re.compile(r"(?P<ticks>`+)[ \t]*(?P<js>\$)?=(?!=)(?P<expr>.*\S.*?)[ \t]*(?P=ticks)",
+                     re.DOTALL)
 #: Page being rendered: (the document whose Markdown this is, the URL of the page
 #: the HTML ends up in, whether it is that page itself rather than an embed).
 Host = tuple[Document, str, bool]
@@ -430,12 +431,12 @@ class QueryBlocks(Preprocessor):
                 first: int) -> list[str]:
         """Inline `` `= expr` `` and `` `$= js` `` code spans, outside code blocks."""
         text = "\n".join(lines)
-        spans = {(a, b) for a, b in code_regions(text)}
         out: list[str] = []
         end = 0
-        for m in _INLINE.finditer(text):
-            if (m.start(), m.end()) not in spans or m.start() < end:
-                continue  # inside a code block, or not a code span of its own
+        for start, stop in code_regions(text):  # code spans, blocks, comments, math
+            m = _INLINE.fullmatch(text, start, stop) if text[start] == "`" else None
+            if m is None:
+                continue  # a code block, or a code span that is not a query
             line = first + text.count("\n", 0, m.start())
             column = m.start() - text.rfind("\n", 0, m.start())
             expr = m["expr"].strip()
