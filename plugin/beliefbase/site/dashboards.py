@@ -21,6 +21,7 @@ from __future__ import annotations
 
 import datetime as dt
 import os
+import re
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
@@ -35,6 +36,11 @@ from ..builder.documents import Document
 from ..compile.compiled import Compiled
 from ..ids import SrcPath, asset_url
 from .query_views import ViewError, Views, relative_href
+
+# What a task's text may hold that is shown as more than text: a wikilink, an
+# inline field in brackets or parentheses.
+_TASK_TOKEN = re.compile(r"\[\[(?P<link>[^\[\]\n]+)\]\]"
+                         r"|[\[(](?P<key>[^\[\]()\n:]+)::[ \t]*(?P<value>[^\[\]()\n]*)[\])]")
 
 #: Base layouts and Dataview kinds -> the view that renders them.
 LAYOUT_VIEWS = {"table": "table", "cards": "cards", "list": "list", "task": "tasks",
@@ -182,7 +188,10 @@ class Dashboards:
         context = dv.view_context(result, self.dataview_href(page_url))
         if result.kind == "task":
             context["task_groups"] = _task_groups(result, context["cell"],
-                                                  self.dataview_href(page_url))
+                                                  self.dataview_href(page_url),
+                                                  lambda text: self.task_text(text, page_url))
+        elif result.kind in ("list", "calendar"):
+            context["separator"] = ": "  # Dataview's "Dune: Herbert"
         return self._render(LAYOUT_VIEWS.get(result.kind, "table"), context,
                             "Dataview query failed", doc, first_line, dv.DATAVIEW_ERROR)
 
@@ -205,6 +214,30 @@ class Dashboards:
         self._report(shown.diagnostic_code, doc, line, column, shown.message)
         return self.views.own_template("dataview-js.html", code=shown.code, note=shown.note,
                                        inline=inline)
+
+    def task_text(self, text: str, page_url: str) -> Markup:
+        """A task's text as Dataview shows it: wikilinks as links (resolved by name,
+        as Bases resolves them), ``[key:: value]`` as a field; the rest as text."""
+        relative = relative_href(page_url)
+        out: list[Markup] = []
+        end = 0
+        for m in _TASK_TOKEN.finditer(text):
+            out.append(escape(text[end:m.start()]))
+            end = m.end()
+            if m["link"] is not None:
+                target, _, shown = m["link"].partition("|")
+                found = self.records.resolve(target.split("#", 1)[0].strip())
+                url = self._url_of(found.path) if found is not None else None
+                name = shown or target.split("#", 1)[0].rsplit("/", 1)[-1]
+                out.append(Markup('<a class="internal-link" href="{}">{}</a>').format(
+                    relative(url), name) if url is not None else Markup(
+                    '<span class="internal-link broken">{}</span>').format(name))
+            else:
+                out.append(Markup('<span class="bb-inline-field"><span class="'
+                                  'bb-inline-field-key">{}:</span> {}</span>').format(
+                    m["key"].strip(), m["value"].strip()))
+        out.append(escape(text[end:]))
+        return Markup("").join(out)
 
     # -- shared ----------------------------------------------------------------------------
 
@@ -289,14 +322,15 @@ def _base_context(result: bases.ViewResult, href: Href) -> dict[str, Any]:
 
 
 def _task_groups(result: dv.DataviewResult, cell: Callable[[Any], Markup],
-                 href: Callable[[dv.Link], str | None]) -> list[dict[str, Any]]:
+                 href: Callable[[dv.Link], str | None],
+                 text_html: Callable[[str], Markup]) -> list[dict[str, Any]]:
     """TASK results for ``tasks.html``: groups (a label when grouped), each the notes
     its tasks are in (a link), each the tasks (``checked``, ``status``, ``text``,
     ``children``), in the result's order."""
 
     def task(item: dv.ListItem) -> dict[str, Any]:
         return {"checked": item.checked,
-                "status": item.status or " ", "text": item.text, "line": item.line,
+                "status": item.status or " ", "text": text_html(item.text), "line": item.line,
                 "children": [task(c) for c in item.children if c.task]}
 
     out = []
