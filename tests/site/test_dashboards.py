@@ -165,7 +165,8 @@ def test_inline_queries_and_javascript(project: Project) -> None:
     _vault(project, "---\nmood: calm\n---\n# Home\n\nI am `= this.mood` today; "
                     "`$= dv.current().mood` is not run.\n\n"
                     "```dataviewjs\ndv.list(dv.pages('#book').file.name)\n```\n\n"
-                    "Code `= this.mood` stays in a block:\n\n```\n`= this.mood`\n```\n")
+                    "Code `= this.mood` stays in a block:\n\n```\n`= this.mood`\n```\n\n"
+                    "Not queries: `==mark==`, `` `= this.mood` ``, `a = b`.\n")
     result = project.build()
     page = result.article("")
     assert 'I am <span class="bb-dataview-inline">calm</span> today;' in page
@@ -173,6 +174,7 @@ def test_inline_queries_and_javascript(project: Project) -> None:
     assert re.search(r'<details class="bb-dataview-js">\s*<summary>', page)
     assert "dv.list(dv.pages(&#39;#book&#39;).file.name)" in page
     assert "<code>`= this.mood`\n</code>" in page  # a code block is left alone
+    assert "<code>==mark==</code>, <code>`= this.mood`</code>, <code>a = b</code>" in page
     lines = diagnostic_lines(result, "dataview-js-not-run")
     assert [line.split(": ")[0] for line in lines] == ["INFO docs/index.md:8:1",
                                                        "INFO docs/index.md:6:27"], lines

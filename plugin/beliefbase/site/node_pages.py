@@ -57,7 +57,10 @@ class NodePages(SiteFeature):
             return canvas_page_html(self.ctx.renderer, doc, page_url)
         if doc.kind == "base":
             queries = self.ctx.feature("queries")
-            return str(queries.site.dashboards.base_page(doc, page_url)) if queries else ""
+            if queries is None:
+                return ""
+            queries.site.rendered.add(doc.path)  # its diagnostics reported here
+            return str(queries.site.dashboards.base_page(doc, page_url))
         if doc.kind != "toml":
             return ""
         rows = [{"key": key, "value": _show(value)}
