@@ -271,3 +271,26 @@ def test_golden_html(project: Project, request: pytest.FixtureRequest, index: in
     if request.config.getoption("--update-golden"):
         golden.write_text(html, encoding="utf-8")
     assert html == golden.read_text(encoding="utf-8")
+
+
+def test_the_data_is_made_once_per_build(project: Project,
+                                         monkeypatch: pytest.MonkeyPatch) -> None:
+    calls: list[str] = []
+    made_bases, made_dataview = bases.records_from_compiled, dv.records_from_compiled
+
+    def count_bases(*args: object, **kwargs: object) -> object:
+        calls.append("bases")
+        return made_bases(*args, **kwargs)  # type: ignore[arg-type]
+
+    def count_dataview(*args: object, **kwargs: object) -> object:
+        calls.append("dataview")
+        return made_dataview(*args, **kwargs)  # type: ignore[arg-type]
+
+    monkeypatch.setattr(bases, "records_from_compiled", count_bases)
+    monkeypatch.setattr(dv, "records_from_compiled", count_dataview)
+    _vault(project, "# Home\n\n```dataview\nLIST FROM #book\n```\n\n`= this.file.name`\n\n"
+                    "![[Library.base]]\n")
+    project.write("two.md", "# Two\n\n```dataview\nLIST FROM #book\n```\n\n```base\n"
+                            "views:\n  - type: list\n```\n", dedent=False)
+    assert project.build().error is None
+    assert sorted(calls) == ["bases", "dataview"]
