@@ -24,6 +24,7 @@ import os
 import re
 from collections.abc import Callable
 from dataclasses import dataclass, field
+from pathlib import Path
 from typing import Any
 
 from markupsafe import Markup, escape
@@ -33,6 +34,7 @@ from .. import dataview as dv
 from .. import diagnostics as diag
 from ..bases.display import Href
 from ..builder.documents import Document
+from ..codecs.markdown import note_text
 from ..compile.compiled import Compiled
 from ..ids import SrcPath, asset_url
 from .query_views import ViewError, Views, relative_href
@@ -81,9 +83,18 @@ class Dashboards:
     def index(self) -> dv.DataviewIndex:
         """Every published note as Dataview sees it (made on the first query)."""
         if self._index is None:
-            self._index = dv.build_index(dv.records_from_compiled(
-                self.compiled, lambda path: self.read_text(SrcPath(path))))
+            self._index = dv.build_index(dv.records_from_compiled(self.compiled,
+                                                                  self._note_text))
         return self._index
+
+    def _note_text(self, path: str) -> str:
+        """A note's text as its codec read it, from the file: not the site's
+        ``read_text``, which keeps every text it reads until the pages are done (a
+        build whose pages a worker converts would keep all of them here)."""
+        try:
+            return note_text((Path(self.compiled.options.docs_dir) / path).read_bytes())[0]
+        except OSError:
+            return ""
 
     def release(self) -> None:
         self._records = None
