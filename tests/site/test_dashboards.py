@@ -294,3 +294,28 @@ def test_the_data_is_made_once_per_build(project: Project,
                             "views:\n  - type: list\n```\n", dedent=False)
     assert project.build().error is None
     assert sorted(calls) == ["bases", "dataview"]
+
+
+def test_an_embed_of_a_view_that_does_not_exist(project: Project) -> None:
+    _vault(project, "# Home\n\nText.\n\n![[Library.base#Nope]]\n")
+    result = project.build()
+    assert "Library.base has no view named &#39;Nope&#39;" in result.article("")
+    assert [line.split(": ")[0] for line in diagnostic_lines(result, "base-error")] == [
+        "WARNING docs/index.md:5:1"]
+
+
+def test_an_engine_bug_is_an_error_box_not_a_broken_page(
+        project: Project, monkeypatch: pytest.MonkeyPatch) -> None:
+    def broken(*_args: object, **_kwargs: object) -> None:
+        raise RuntimeError("boom")
+
+    monkeypatch.setattr(bases, "evaluate", broken)
+    monkeypatch.setattr(dv, "run", broken)
+    _vault(project, "# Home\n\n```dataview\nLIST\n```\n\n```base\nviews:\n  - type: list\n"
+                    "```\n\nAfter.\n")
+    result = project.build()
+    page = result.article("")
+    assert page.count("bb-dashboard-error") == 2 and "<p>After.</p>" in page
+    assert [line.split(": ")[:2] for line in diagnostic_lines(result)
+            if "docs/index.md" in line] == [["WARNING docs/index.md:4:1", "dataview-error"],
+                                            ["WARNING docs/index.md:8:1", "base-error"]]

@@ -151,8 +151,16 @@ class Dashboards:
                   page_url: str, where: Document, line: int) -> Markup:
         """One view of ``base`` (None: its first), ``this`` the note showing it;
         ``where``/``line``: the place errors without a line of their own are reported at."""
+        if base.ok and view_name is not None and base.view(view_name) is None:
+            names = ", ".join(repr(v.name) for v in base.views) or "none"
+            message = f"{base.path} has no view named {view_name!r} (its views: {names})"
+            self._report(bases.BASE_ERROR, where, line, 1, message)
+            return self.error_box("Base failed", message, None)
         this_record = self.records.by_path.get(this.path) if this is not None else None
-        result = bases.evaluate(base, view_name, self.records, this_record, now=self.now)
+        try:
+            result = bases.evaluate(base, view_name, self.records, this_record, now=self.now)
+        except Exception as error:  # noqa: BLE001 - an engine bug: the page goes on
+            return self._failed(bases.BASE_ERROR, where, line, error, "Base failed", None)
         errors = [e for e in result.errors if e.level == "error"]
         for error in result.errors:
             self._report(error.code, where, error.line or line, error.column, error.message,
@@ -196,6 +204,9 @@ class Dashboards:
             line, column = error.located(first_line, indent)
             self._report(dv.DATAVIEW_ERROR, doc, line, column, error.message)
             return self.error_box("Dataview query failed", str(error.message), text)
+        except Exception as error:  # noqa: BLE001 - an engine bug: the page goes on
+            return self._failed(dv.DATAVIEW_ERROR, doc, first_line, error,
+                                "Dataview query failed", text)
         context = dv.view_context(result, self.dataview_href(page_url))
         if result.kind == "task":
             context["task_groups"] = _task_groups(result, context["cell"],
@@ -215,6 +226,10 @@ class Dashboards:
             self._report(dv.DATAVIEW_ERROR, doc, at_line, at_column, error.message)
             return Markup('<span class="bb-dashboard-error bb-dataview-inline-error" '
                           'title="{}"><code>= {}</code></span>').format(error.message, expr)
+        except Exception as error:  # noqa: BLE001 - an engine bug: the page goes on
+            self._failed(dv.DATAVIEW_ERROR, doc, line, error, "", None)
+            return Markup('<span class="bb-dashboard-error bb-dataview-inline-error">'
+                          '<code>= {}</code></span>').format(expr)
         return Markup('<span class="bb-dataview-inline">{}</span>').format(
             Markup(dv.format_html(value, self.dataview_href(page_url))))  # noqa: S704
 
@@ -255,6 +270,12 @@ class Dashboards:
     def error_box(self, title: str, message: str, source: str | None) -> Markup:
         return self.views.own_template("dashboard-error.html", title=title, message=message,
                                        source=source)
+
+    def _failed(self, code: str, doc: Document, line: int, error: Exception, title: str,
+                source: str | None) -> Markup:
+        message = f"the engine failed ({type(error).__name__}: {error}); please report it"
+        self._report(code, doc, line, 1, message)
+        return self.error_box(title, message, source)
 
     def _render(self, view: str, context: dict[str, Any], title: str, doc: Document,
                 line: int, code: str) -> Markup:
