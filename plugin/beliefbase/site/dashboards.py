@@ -162,9 +162,9 @@ class Dashboards:
         except Exception as error:  # noqa: BLE001 - an engine bug: the page goes on
             return self._failed(bases.BASE_ERROR, where, line, error, "Base failed", None)
         errors = [e for e in result.errors if e.level == "error"]
-        for error in result.errors:
-            self._report(error.code, where, error.line or line, error.column, error.message,
-                         error.path)
+        for found in result.errors:
+            self._report(found.code, where, found.line or line, found.column, found.message,
+                         found.path)
         if not base.ok or result.view is None and view_name is not None:
             return self.error_box("Base failed", "; ".join(e.message for e in errors) or
                                   "the base has no view to show", None)
