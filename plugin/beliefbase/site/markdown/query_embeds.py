@@ -79,8 +79,8 @@ _MAYBE_DASHBOARD = re.compile(
     re.MULTILINE | re.IGNORECASE)
 # An inline Dataview query, a code span: `= expr` (DQL) or `$= code` (JavaScript);
 # not `==mark==` (no expression starts with "=").
-_INLINE = re.compile(r"(?P<ticks>`+)[ \t]*(?P<js>\$)?=(?!=)(?P<expr>.*\S.*?)[ \t]*(?P=ticks)",
-                     re.DOTALL)
+# (matched against one code span at a time: linear, whatever its length)
+_INLINE = re.compile(r"(?P<ticks>`+)[ \t]*(?P<js>\$)?=(?!=)(?P<expr>.*)(?P=ticks)", re.DOTALL)
 #: Page being rendered: (the document whose Markdown this is, the URL of the page
 #: the HTML ends up in, whether it is that page itself rather than an embed).
 Host = tuple[Document, str, bool]
@@ -435,7 +435,7 @@ class QueryBlocks(Preprocessor):
         end = 0
         for start, stop in code_regions(text):  # code spans, blocks, comments, math
             m = _INLINE.fullmatch(text, start, stop) if text[start] == "`" else None
-            if m is None:
+            if m is None or not m["expr"].strip():
                 continue  # a code block, or a code span that is not a query
             line = first + text.count("\n", 0, m.start())
             column = m.start() - text.rfind("\n", 0, m.start())
