@@ -319,3 +319,14 @@ def test_an_engine_bug_is_an_error_box_not_a_broken_page(
     assert [line.split(": ")[:2] for line in diagnostic_lines(result)
             if "docs/index.md" in line] == [["WARNING docs/index.md:4:1", "dataview-error"],
                                             ["WARNING docs/index.md:8:1", "base-error"]]
+
+
+def test_hostile_names_in_a_base_file_are_text(project: Project) -> None:
+    _vault(project, "# Home\n")
+    project.write("Evil.base", f"properties:\n  note.rating:\n    displayName: \"{HOSTILE}\"\n"
+                               f"views:\n  - type: table\n    name: \"{HOSTILE}\"\n"
+                               "    order: [file.name, rating]\n", dedent=False)
+    result = project.build()
+    page = result.article("Evil.base/")
+    assert HOSTILE not in page
+    assert page.count("&lt;script&gt;alert(1)&lt;/script&gt;") == 2  # view name, header
