@@ -37,6 +37,7 @@ from .project import (
     vault_settings,
 )
 from .query.cli import register as register_query_command
+from .query.run import QueryEngine
 from .sync import add_bid, record_source_refs
 from .terminal import echo
 from .writeback import edit_file
@@ -243,13 +244,21 @@ def graph_export(config_file: str | None, fmt: str, output: Path | None) -> None
 
 
 register_belief_commands(main, belief_context)
-def _vault_answer(compiled: Compiled, dataview: str | None, base_file: Path | None,
+def _query_engine(config_file: Path | None) -> QueryEngine:
+    """The query engine of ``beliefbase query``: the project's graph, the plugin's limits."""
+    options = plugin_config(load_config(config_file))
+    compiled = compile_project(config_file, use_cache=True)
+    return QueryEngine(compiled.graph, timeout=float(options.query_timeout),
+                       max_rows=options.query_max_rows, display=compiled.options.display)
+
+
+def _vault_answer(config_file: Path | None, dataview: str | None, base_file: Path | None,
                   view: str | None) -> tuple[tuple[str, ...], tuple[tuple[str, ...], ...]]:
     """``query --dataview`` / ``--base``: the engines over the compile (issue 27)."""
     from .site.dashboard_cli import answer
 
-    return answer(compiled, dataview, base_file, view)
+    return answer(compile_project(config_file, use_cache=True), dataview, base_file, view)
 
 
-register_query_command(main, _vault_answer)
+register_query_command(main, _query_engine, _vault_answer)
 register_entity_commands(main, lambda f: Path(load_config(f).docs_dir).resolve())

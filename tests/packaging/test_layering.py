@@ -36,9 +36,6 @@ LAYERS: tuple[frozenset[str], ...] = (
 
 #: upward imports known and owned by an issue: this list may only shrink
 KNOWN_UPWARD = {
-    # the CLI's query command asks the project to compile (issue 30: the command
-    # line's commands belong above the compile)
-    ("beliefbase.query.cli", "beliefbase.project"),
     # the compile options read the Markdown extensions the site adds (issue 30:
     # "project.py imports the render wing for configuration policy")
     ("beliefbase.project", "beliefbase.site.markdown.markdown_defaults"),
