@@ -252,5 +252,13 @@ def _query_engine(config_file: Path | None) -> QueryEngine:
                        max_rows=options.query_max_rows, display=compiled.options.display)
 
 
-register_query_command(main, _query_engine)
+def _vault_answer(config_file: Path | None, dataview: str | None, base_file: Path | None,
+                  view: str | None) -> tuple[tuple[str, ...], tuple[tuple[str, ...], ...]]:
+    """``query --dataview`` / ``--base``: the engines over the compile (issue 27)."""
+    from .site.dashboard_cli import answer
+
+    return answer(compile_project(config_file, use_cache=True), dataview, base_file, view)
+
+
+register_query_command(main, _query_engine, _vault_answer)
 register_entity_commands(main, lambda f: Path(load_config(f).docs_dir).resolve())

@@ -64,6 +64,16 @@ CODES: dict[str, tuple[Level, str]] = {
     "belief-supersession": (Level.WARNING, "a supersession that is missing, cyclic or unjustified"),
     "quote-drift": (Level.WARNING, "a quoted source no longer contains the quote"),
     "query-error": (Level.WARNING, "a query that fails"),
+    # issue 27: Obsidian Bases and Dataview (site/dashboards.py)
+    "base-error": (Level.WARNING, "an Obsidian base (a .base file or a base block) that "
+                   "cannot be read or evaluated: bad YAML, an unknown function or property, "
+                   "a formula cycle, a type error"),
+    "base-view-fallback": (Level.INFO, "a base view of a type the site does not draw (map, "
+                           "a plugin's view): shown as a table"),
+    "dataview-error": (Level.WARNING, "a Dataview query or an inline query (`` `= expr` ``) "
+                       "that fails: a syntax error, an unknown function, a type error"),
+    "dataview-js-not-run": (Level.INFO, "DataviewJS (a dataviewjs block or an inline "
+                            "`` `$= …` ``): JavaScript is never run; it is shown as code"),
     "query-property-type": (Level.INFO, "a frontmatter field with values of different types "
                             "in notes of one label; queries see it as text"),
     "query-property-renamed": (Level.INFO, "a frontmatter field named like a built-in "

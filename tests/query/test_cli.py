@@ -76,3 +76,45 @@ def test_errors_exit_1_with_the_engines_message(project: Project) -> None:
     assert refused.exit_code == 1 and "`DETACH` is not allowed" in refused.stderr
     syntax = run(project, "query", "MATCH (n RETURN n")
     assert syntax.exit_code == 1 and "Parser exception" in syntax.stderr
+
+
+def _books(project: Project) -> None:
+    project.write("b1.md", "---\ntags: [book]\nrating: 4\n---\n# B1\n", dedent=False)
+    project.write("b2.md", "---\ntags: [book]\nrating: 2\n---\n# B2\n", dedent=False)
+    project.write("hidden.md", "---\ntags: [book]\nrating: 9\ndraft: true\n---\n# H\n",
+                  dedent=False)
+    project.write("Books.base", "filters: file.hasTag(\"book\")\nviews:\n  - type: table\n"
+                  "    name: All\n    order: [file.name, rating]\n  - type: list\n"
+                  "    name: Top\n    filters: rating > 3\n    order: [file.name]\n",
+                  dedent=False)
+
+
+def test_dataview_mode(project: Project) -> None:
+    _books(project)
+    result = run(project, "query", "--dataview", "TABLE rating FROM #book SORT rating DESC",
+                 "--format", "csv")
+    assert result.exit_code == 0, result.output
+    assert result.stdout == "File,rating\n[[b1.md]],4\n[[b2.md]],2\n"
+
+
+def test_base_mode_and_its_views(project: Project) -> None:
+    _books(project)
+    result = run(project, "query", "--base", "docs/Books.base", "--format", "json")
+    assert result.exit_code == 0, result.output
+    assert json.loads(result.stdout) == [{"file name": "b1.md", "rating": "4"},
+                                         {"file name": "b2.md", "rating": "2"}]
+    top = run(project, "query", "--base", "docs/Books.base", "--view", "Top")
+    assert top.exit_code == 0 and "b1.md" in top.stdout and "b2.md" not in top.stdout
+
+
+def test_dataview_and_base_errors_exit_1_with_the_place(project: Project) -> None:
+    _books(project)
+    bad = run(project, "query", "--dataview", "TABLE FROM")
+    assert bad.exit_code == 1 and "dataview-error: 1:" in bad.stderr
+    project.write("Bad.base", "filters: [x\n", dedent=False)
+    broken = run(project, "query", "--base", "docs/Bad.base")
+    assert broken.exit_code == 1 and "docs/Bad.base:2:1: base-error" in broken.stderr
+    nothing = run(project, "query", "--base", "docs/Books.base", "--view", "Nope")
+    assert nothing.exit_code == 1 and "Nope" in nothing.stderr
+    both = run(project, "query", "MATCH (n) RETURN n", "--dataview", "LIST")
+    assert both.exit_code == 2

@@ -152,7 +152,7 @@ def page_path(parsed: ParsedDoc) -> SrcPath:
     """The Markdown path a document's page is built from (node files get one)."""
     if parsed.kind == "toml":
         return SrcPath(parsed.path[: -len(".toml")] + ".md")
-    if parsed.kind == "canvas":  # issue 28: Board.canvas -> Board.canvas/ (no note's URL)
+    if parsed.kind in ("canvas", "base"):  # issue 28: Board.canvas -> Board.canvas/ (no note's URL)
         return SrcPath(parsed.path + ".md")
     return parsed.path
 

@@ -189,8 +189,9 @@ class NameIndex:
 
 def _doc_stem(path: SrcPath) -> str:
     """The name a link finds a document by: a canvas by its file name with ``.canvas``
-    (Obsidian's ``[[Board.canvas]]``; ``[[Board]]`` is ``Board.md``), a note by its stem."""
-    return posixpath.basename(path) if path.lower().endswith(".canvas") else stem(path)
+    (Obsidian's ``[[Board.canvas]]``; ``[[Board]]`` is ``Board.md``), a base likewise
+    (``[[Tasks.base]]``), a note by its stem."""
+    return posixpath.basename(path) if path.lower().endswith((".canvas", ".base")) else stem(path)
 
 
 def doc_keys(doc: Document) -> set[str]:

@@ -9,6 +9,7 @@ from __future__ import annotations
 import functools
 from collections.abc import Sequence
 
+from ..codecs.base import parse_base_file
 from ..codecs.canvas import parse_canvas
 from ..codecs.markdown import parse_markdown_text
 from ..codecs.model import ParsedDoc
@@ -25,6 +26,8 @@ def parse_source(path: SrcPath, kind: str, data: bytes, display: str
         return parse_markdown_text(path, data, display)
     if kind == "canvas":  # a JSON Canvas board (codecs/canvas.py)
         return parse_canvas(path, data, display), None
+    if kind == "base":  # an Obsidian base (codecs/base.py; evaluated by the site)
+        return parse_base_file(path, data, display), None
     return parse_toml(path, data, display, "network" if kind == "network" else "toml"), None
 
 

@@ -16,11 +16,12 @@ from typing import Literal
 
 from ..ids import SrcPath
 
-SourceKind = Literal["markdown", "toml", "network", "sidecar", "asset", "canvas"]
+SourceKind = Literal["markdown", "toml", "network", "sidecar", "asset", "canvas", "base"]
 
 NETWORK_FILE = "BeliefNetwork.toml"
 SIDECAR_SUFFIX = ".beliefs.json"
 CANVAS_SUFFIX = ".canvas"
+BASE_SUFFIX = ".base"  # issue 27: an Obsidian Bases file (codecs/base.py)
 
 
 @dataclass(frozen=True, slots=True)
@@ -62,6 +63,8 @@ def classify(path: str) -> SourceKind:
         return "toml"
     if lower.endswith(CANVAS_SUFFIX):  # issue 28: a JSON Canvas board (codecs/canvas.py)
         return "canvas"
+    if lower.endswith(BASE_SUFFIX):  # issue 27: an Obsidian base, a page of its own
+        return "base"
     return "asset"
 
 

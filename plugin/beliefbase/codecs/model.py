@@ -20,7 +20,8 @@ from ..frozen import FrozenDict, freeze_mapping
 from ..ids import SrcPath
 from .inline_fields import InlineField
 
-DocKind = Literal["markdown", "toml", "network", "canvas"]  # canvas: issue 28 (codecs/canvas.py)
+# canvas: issue 28 (codecs/canvas.py); base: issue 27 (codecs/base.py)
+DocKind = Literal["markdown", "toml", "network", "canvas", "base"]
 
 #: How a link was written.  ``relation`` on the link says what it means.
 LinkForm = Literal[

@@ -132,7 +132,7 @@ class Compiler:
         if self.keep_texts:
             self._texts.open()
         parsed = self._parse(s for s in readable
-                             if s.kind in ("markdown", "toml", "network", "canvas"))
+                             if s.kind in ("markdown", "toml", "network", "canvas", "base"))
         self._stage(f"parsed {len(parsed):,} files")
         self.cache.retain({s.path for s in readable})
         if self.autosave:  # all the cache gets from this compile: write it meanwhile

@@ -4,6 +4,10 @@ The command line (``cli.py``) hands it the project's compile the way every
 command gets it (``project``): the same graph the build would load, run under
 the same sandbox and limits.  A failing query exits 1 with the engine's
 message, never a traceback.
+
+``--dataview "QUERY"`` and ``--base FILE [--view NAME]`` answer with the vault's
+own query languages instead (issue 27): ``cli.py`` passes the function that runs
+them (``site/dashboard_cli.py``; the engines are above this layer).
 """
 
 from __future__ import annotations
@@ -25,24 +29,49 @@ FORMATS = ("table", "json", "csv")
 #: mkdocs.yml (None: ./mkdocs.yml) -> an engine over its compiled graph, with the
 #: plugin's query limits
 EngineLoader = Callable[[Path | None], QueryEngine]
+#: (mkdocs.yml, a Dataview query, a .base file, a view name) -> (columns, rows of text)
+VaultAnswer = Callable[[Path | None, str | None, Path | None, str | None],
+                       tuple[tuple[str, ...], tuple[tuple[str, ...], ...]]]
 
 
-def register(group: click.Group, load: EngineLoader) -> None:
-    """Add ``query`` to the ``beliefbase`` command group."""
-    group.add_command(_query_command(load))
+def register(group: click.Group, load: EngineLoader,
+             vault_answer: VaultAnswer | None = None) -> None:
+    """Add ``query`` to the ``beliefbase`` command group; ``vault_answer`` runs
+    ``--dataview`` and ``--base``."""
+    group.add_command(_query_command(load, vault_answer))
 
 
-def _query_command(load: EngineLoader) -> click.Command:
+def _query_command(load: EngineLoader, vault_answer: VaultAnswer | None) -> click.Command:
     @click.command("query")
-    @click.argument("cypher")
+    @click.argument("cypher", required=False)
+    @click.option("--dataview", "dataview", default=None, metavar="QUERY",
+                  help="Run a Dataview query (DQL) instead of Cypher.")
+    @click.option("--base", "base_file", default=None,
+                  type=click.Path(exists=True, dir_okay=False, path_type=Path),
+                  help="Show a view of an Obsidian .base file instead of running Cypher.")
+    @click.option("--view", "view", default=None, metavar="NAME",
+                  help="With --base: the view to show (default: its first).")
     @click.option("--format", "fmt", type=click.Choice(FORMATS), default="table",
                   show_default=True,
                   help="table: aligned text; json: a list of records; csv: a header and rows.")
     @click.option("-f", "--config-file", "config_file",
                   type=click.Path(exists=True, dir_okay=False, path_type=Path), default=None,
                   help="Path to mkdocs.yml (default: ./mkdocs.yml).")
-    def query_command(cypher: str, fmt: str, config_file: Path | None) -> None:
-        """Run a read-only Cypher query over the compiled graph (SPEC §8)."""
+    def query_command(cypher: str | None, dataview: str | None, base_file: Path | None,
+                      view: str | None, fmt: str, config_file: Path | None) -> None:
+        """Run a read-only Cypher query over the compiled graph (SPEC §8), or a
+        Dataview query (--dataview), or a view of a base (--base)."""
+        if len([x for x in (cypher, dataview, base_file) if x is not None]) != 1:
+            raise click.UsageError("give one of: a Cypher query, --dataview QUERY, "
+                                   "--base FILE")
+        if view is not None and base_file is None:
+            raise click.UsageError("--view needs --base")
+        if cypher is None:
+            if vault_answer is None:
+                raise click.ClickException("--dataview and --base are not available here")
+            columns, rows = vault_answer(config_file, dataview, base_file, view)
+            echo(FORMATTERS[fmt](QueryResult(columns, rows)), nl=False)
+            return
         result = load(config_file).run(cypher)
         if result.error is not None:
             raise click.ClickException(result.error)

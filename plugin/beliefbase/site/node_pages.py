@@ -1,5 +1,6 @@
 """Pages of documents that are not notes: each published ``.toml`` node gets a page
-listing its properties, each ``.canvas`` board a page drawing it (``canvas.py``)."""
+listing its properties, each ``.canvas`` board a page drawing it (``canvas.py``), each
+``.base`` file a page showing its views (``dashboards.py``, issue 27)."""
 
 from __future__ import annotations
 
@@ -33,7 +34,7 @@ class NodePages(SiteFeature):
     def add_files(self, files: Files, config: MkDocsConfig) -> list[diag.Diagnostic]:
         found: list[diag.Diagnostic] = []
         for doc in self.ctx.compiled.documents.values():
-            if doc.kind in ("toml", "canvas") and doc.published:
+            if doc.kind in ("toml", "canvas", "base") and doc.published:
                 found += self._add_page(files, config, doc)
         return found
 
@@ -54,6 +55,12 @@ class NodePages(SiteFeature):
     def after_text(self, doc: Document, page_url: str) -> str:
         if doc.kind == "canvas":
             return canvas_page_html(self.ctx.renderer, doc, page_url)
+        if doc.kind == "base":
+            queries = self.ctx.feature("queries")
+            if queries is None:
+                return ""
+            queries.site.rendered.add(doc.path)  # its diagnostics reported here
+            return str(queries.site.dashboards.base_page(doc, page_url))
         if doc.kind != "toml":
             return ""
         rows = [{"key": key, "value": _show(value)}

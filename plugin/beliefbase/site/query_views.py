@@ -39,6 +39,8 @@ from .templates import theme_dir
 
 #: The views every site has.
 BUILT_IN = ("list", "table", "cards", "count", "timeline")
+#: The views only Bases and Dataview results use (``site/dashboards.py``): a TASK list.
+RESULT_ONLY = ("tasks",)
 #: Frontmatter fields a timeline orders by, the first a node has.
 DATE_FIELDS = ("date", "due", "created", "start", "modified", "updated")
 #: Columns every node has; cards show the others.
@@ -76,7 +78,11 @@ class Views:
         if views_dir is not None and views_dir.is_dir():
             loaders.append(jinja2.FileSystemLoader(str(views_dir)))
             self.user_views = {p.stem for p in views_dir.glob("*.html")}
-        loaders.append(jinja2.FileSystemLoader(str(theme_dir() / "views")))
+        built_in = jinja2.FileSystemLoader(str(theme_dir() / "views"))
+        loaders.append(built_in)
+        # "builtin/table.html": a user's table.html restyles every table (Cypher, Bases,
+        # Dataview) by extending the built-in one under this name
+        loaders.append(jinja2.PrefixLoader({"builtin": built_in}))
         self.env = ImmutableSandboxedEnvironment(
             loader=jinja2.ChoiceLoader(loaders), autoescape=True, trim_blocks=True,
             lstrip_blocks=True, keep_trailing_newline=False)
@@ -112,6 +118,21 @@ class Views:
         # in a line of text, no line break of the template's around the phrase
         return Markup(html.strip() if inline else html)  # noqa: S704 - autoescaped
 
+    def render_with(self, name: str, values: dict[str, Any], *, inline: bool = False
+                    ) -> Markup:
+        """The view ``name`` over a context made elsewhere (a base's or a Dataview
+        query's result: ``site/dashboards.py``), with every helper a view may call."""
+        if name not in BUILT_IN + RESULT_ONLY and name not in self.user_views:
+            raise ViewError(f"no view named {name!r}")
+        helpers = context(QueryResult(), "")
+        helpers.update(values)
+        try:
+            html = self.env.get_template(f"{name}.html").render(**helpers, view=name,
+                                                                inline=inline)
+        except jinja2.TemplateError as error:
+            raise ViewError(f"the view {name!r} failed: {error}") from error
+        return Markup(html.strip() if inline else html)  # noqa: S704 - autoescaped
+
     def error_box(self, message: str, query: str | None) -> Markup:
         return Markup(self.own.get_template("query-error.html").render(  # noqa: S704
             message=message, query=query))
@@ -143,7 +164,15 @@ def context(result: QueryResult, page_url: str, find: FindLink | None = None) ->
         "cell": _cell(href, find),
         "dated": dated,
         "node_columns": NODE_COLUMNS,
+        "is_long": is_long,
     }
+
+
+def is_long(value: Any) -> bool:
+    """Text longer than 40 characters (shown as text: an HTML value's tags not counted)."""
+    if isinstance(value, Markup):
+        return len(value.striptags()) > 40
+    return isinstance(value, str) and len(value) > 40
 
 
 def title(value: Any) -> str:
@@ -215,6 +244,16 @@ def _json_texts(value: Any) -> list[str] | None:
     if isinstance(found, list) and all(isinstance(v, str) for v in found):
         return found
     return None
+
+
+def relative_href(page_url: str) -> Callable[[str], str]:
+    """A URL from the site root (``notes/a/``, ``img.png#x``) as a link from ``page_url``."""
+    href = _href(page_url)
+
+    def relative(url: str) -> str:
+        return href({"url": url}) or url
+
+    return relative
 
 
 def _href(page_url: str) -> Callable[[Any], str | None]:

@@ -25,6 +25,7 @@ from pathlib import Path
 from typing import Any, cast
 
 import markdown
+from markdown.serializers import to_html_string
 from markupsafe import Markup
 from mkdocs.config.defaults import MkDocsConfig
 from mkdocs.structure.files import Files
@@ -32,6 +33,7 @@ from mkdocs.utils import get_relative_url
 
 from .. import diagnostics as diag
 from ..builder.documents import Document, page_path
+from ..builder.resolve import ResolvedLink
 from ..codecs.guards import make_renderable
 from ..codecs.markdown import decode, note_text
 from ..compile.compiled import Compiled
@@ -79,7 +81,8 @@ class SiteBuild:
         self._md_configs = md_configs
         self._nested: dict[int, markdown.Markdown] = {}
         self.renderer = PageRenderer(compiled, templates, self.read_text, self._render_nested,
-                                     self._tag_page, embedders={"canvas": canvas_embed_html})
+                                     self._tag_page, embedders={"canvas": canvas_embed_html,
+                                                "base": self._base_embed})
         #: the Markdown extension rendering every wikilink, embed and tag of this build
         self.extension = WikiLinkExtension(self.renderer)
         self.by_page: dict[str, Document] = {}
@@ -133,7 +136,7 @@ class SiteBuild:
 
         Malformed frontmatter is not dropped: it is shown as a code block.
         """
-        if doc.kind in ("toml", "canvas"):  # issue 28: a canvas's board is added as HTML
+        if doc.kind in ("toml", "canvas", "base"):  # a board, a base: added as HTML
             return ""
         parsed = doc.parsed
         text = self.read_text(doc.path)
@@ -257,6 +260,18 @@ class SiteBuild:
         ours = [e for feature in self.features for e in feature.markdown_extensions()]
         extensions[at:at + 1] = [self.extension, extensions[at], *ours]
         return extensions
+
+    def _base_embed(self, renderer: PageRenderer, resolution: ResolvedLink,
+                    doc: Document) -> str:
+        """``![[X.base]]`` / ``![[X.base#View]]``: that view, ``this`` = the embedding
+        note (issue 27: ``dashboards.py``)."""
+        queries = self.queries
+        frame = renderer.frame
+        if queries is None or frame is None:
+            return str(to_html_string(renderer.link_element(resolution)))
+        return str(queries.site.dashboards.base_embed(
+            doc, resolution.link.fragment or None, frame.doc, renderer.frames[0].host_url,
+            resolution.link.line))
 
     def _tag_page(self, tag: str) -> SrcPath | None:
         """The source path of ``tag``'s page, None if it has none."""

@@ -13,7 +13,11 @@ or ``pymdownx.superfences``) so that it sees the fences as written:
   code, code spans, HTML comments) is replaced by the result of the Query note
   whose id, bid or title is ``ID``; ``\\{{query:…}}`` stays text;
 * the page of a Query note (``schema: Query`` with a ``query:`` field) gets the
-  query, highlighted, and its live result after its text.
+  query, highlighted, and its live result after its text;
+* the vault's own query languages (issue 27, ``site/dashboards.py``) the same way:
+  a ```` ```base ```` or ```` ```dataview ```` fence is replaced by its result, a
+  ```` ```dataviewjs ```` fence by its code (never run), and an inline
+  `` `= expr` `` (`` `$= js` ``) code span outside code by its value (its code).
 
 Results are stashed HTML (``htmlStash``): Markdown never parses a view's output.
 A failing query or view renders an error box in place and reports
@@ -46,6 +50,7 @@ from ...compile.schema import NODE_TYPE
 from ...ids import SrcPath, asset_url
 from ...query.load import quote_name
 from ...query.run import QueryEngine, QueryResult
+from ..dashboards import Dashboards
 from ..query_views import LinkTarget, ViewError, Views
 from ..render import PageRenderer
 
@@ -65,6 +70,17 @@ _LIST_ITEM = re.compile(r"^(?P<indent>[ ]*)(?:[-*+]|\d{1,9}[.)])[ \t]")
 # too (a superset: for --dirty).
 _MAYBE_QUERY = re.compile(r"\{\{\s*query\s*:|^[ \t>*+\-\d.)]*(?:`{3,}|~{3,})\s*query",
                           re.MULTILINE)
+#: The fences of the vault's query languages (issue 27), by their info string's word.
+DASHBOARD_FENCES = ("base", "dataview", "dataviewjs")
+# A line that may hold a base or a Dataview query (a superset, for --dirty too): a
+# base or dataview fence, an inline `= expr` / `$= js`, an embed of a .base file.
+_MAYBE_DASHBOARD = re.compile(
+    r"^[ \t>*+\-\d.)]*(?:`{3,}|~{3,})\s*(?:base|dataview)|`[ \t]*\$?=|\.base\b",
+    re.MULTILINE | re.IGNORECASE)
+# An inline Dataview query, a code span: `= expr` (DQL) or `$= code` (JavaScript);
+# not `==mark==` (no expression starts with "=").
+# (matched against one code span at a time: linear, whatever its length)
+_INLINE = re.compile(r"(?P<ticks>`+)[ \t]*(?P<js>\$)?=(?!=)(?P<expr>.*)(?P=ticks)", re.DOTALL)
 #: Page being rendered: (the document whose Markdown this is, the URL of the page
 #: the HTML ends up in, whether it is that page itself rather than an embed).
 Host = tuple[Document, str, bool]
@@ -85,6 +101,21 @@ class QuerySite:
     #: pages whose Markdown this process converted (not the markdown_offload worker)
     rendered: set[SrcPath] = field(default_factory=set)
     _queries: dict[str, Document] | None = None
+    #: Bases and Dataview (issue 27), made with the views on the first use
+    _dashboards: Dashboards | None = None
+    read_text: Callable[[SrcPath], str] | None = None
+
+    @property
+    def dashboards(self) -> Dashboards:
+        """Bases and Dataview of this build: their data is made on their first block."""
+        if self._dashboards is None:
+            def read(path: SrcPath) -> str:
+                if self.read_text is not None:
+                    return self.read_text(path)
+                return (self.compiled.options.docs_dir / path).read_text(
+                    encoding="utf-8", errors="replace")
+            self._dashboards = Dashboards(self.compiled, self.views, read, self._report)
+        return self._dashboards
 
     @property
     def engine(self) -> QueryEngine:
@@ -101,6 +132,8 @@ class QuerySite:
         builds many times (``mkdocs serve``, the tests) ran out of address space while
         the plugins of past builds, in reference cycles, waited to be collected."""
         self._engine = None
+        if self._dashboards is not None:
+            self._dashboards.release()
 
     def query_note(self, key: str) -> Document | None:
         """The Query note whose id, bid or title (any case) is ``key``."""
@@ -176,6 +209,9 @@ class QuerySite:
         try:
             for path in sorted(pages_with_queries(self.compiled, read_text) - self.rendered):
                 doc = self.compiled.documents[path]
+                if doc.kind == "base":  # a .base file's page: every view
+                    self.dashboards.base_page(doc, doc.url or "")
+                    continue
                 page = (doc, doc.url or "", True)
                 self.host = lambda page=page: page  # type: ignore[misc]
                 md = Markdown(extensions=[QueryExtension(self)])
@@ -202,7 +238,8 @@ def build_site(compiled: Compiled, renderer: PageRenderer, views: Views,
             return None
         return frames[-1].doc, frames[0].host_url, len(frames) == 1
 
-    return QuerySite(compiled, views, host, report, timeout, max_rows)
+    return QuerySite(compiled, views, host, report, timeout, max_rows,
+                     read_text=renderer.read_text)
 
 
 def page_query_diagnostics(compiled: Compiled, views: Views,
@@ -212,7 +249,8 @@ def page_query_diagnostics(compiled: Compiled, views: Views,
     ``beliefbase check`` runs every query fence, ``{{query:…}}`` embed, Query page and
     type page through the same preprocessor as the build (``QueryBlocks``), so both
     report the same ``query-error`` and ``query-property-*`` diagnostics."""
-    site = QuerySite(compiled, views, lambda: None, lambda _found: None, timeout, max_rows)
+    site = QuerySite(compiled, views, lambda: None, lambda _found: None, timeout, max_rows,
+                     read_text=read_text)
     try:
         return site.unrendered_diagnostics(read_text)
     finally:
@@ -231,9 +269,9 @@ def pages_with_queries(compiled: Compiled, read_text: Callable[[SrcPath], str],
     found: set[SrcPath] = set()
     now: dict[SrcPath, tuple[str, bool]] = {}
     for path, doc in compiled.published.items():
-        if doc.kind == "toml":
+        if doc.kind in ("toml", "canvas"):
             continue
-        if doc.schema in (QUERY_SCHEMA, NODE_TYPE):
+        if doc.schema in (QUERY_SCHEMA, NODE_TYPE) or doc.kind == "base":
             found.add(path)
             continue
         digest = doc.parsed.digest
@@ -242,7 +280,8 @@ def pages_with_queries(compiled: Compiled, read_text: Callable[[SrcPath], str],
             shows = last[1]
         else:
             text = read_text(path)
-            shows = "query" in text and _MAYBE_QUERY.search(text) is not None  # substring: C
+            shows = ("query" in text and _MAYBE_QUERY.search(text) is not None  # substring: C
+                     or maybe_dashboard(text))
         now[path] = (digest, shows)
         if shows:
             found.add(path)
@@ -250,6 +289,12 @@ def pages_with_queries(compiled: Compiled, read_text: Callable[[SrcPath], str],
         known.clear()
         known.update(now)
     return found
+
+
+def maybe_dashboard(text: str) -> bool:
+    """May ``text`` hold a base, a Dataview query or an embed of a base (a superset)?"""
+    return ("base" in text or "dataview" in text or "=" in text) and \
+        _MAYBE_DASHBOARD.search(text) is not None
 
 
 def query_text(doc: Document) -> str | None:
@@ -279,11 +324,15 @@ class QueryBlocks(Preprocessor):
         node_type = is_page and doc.schema == NODE_TYPE
         # one substring search over the joined text: a generator over the lines cost
         # about twice as much on every page without a query
-        if own is None and not node_type and "query" not in "\n".join(lines):
+        text = "\n".join(lines)
+        dashboards = maybe_dashboard(text)
+        if own is None and not node_type and "query" not in text and not dashboards:
             return lines  # the common case: nothing to do, nothing changed
         first = doc.parsed.body_line if is_page else 1
         lines = self._embeds(lines, site, doc, page_url, first)
         lines = self._fences(lines, site, doc, page_url, first)
+        if dashboards and "=" in text:
+            lines = self._inline(lines, site, doc, page_url, first)
         if own is not None:
             lines += self._query_page(own, site, doc, page_url)
         if node_type:
@@ -350,7 +399,13 @@ class QueryBlocks(Preprocessor):
                 continue
             body, end = fence.body(lines, i)
             info = fence.info.strip()
-            if info.split(maxsplit=1)[:1] != ["query"]:
+            word = info.split(maxsplit=1)[:1]
+            if word and word[0].lower() in DASHBOARD_FENCES:
+                html = self._dashboard(word[0].lower(), "\n".join(body), site, doc,
+                                       first + i, len(fence.prefix), page_url)
+                out += fence.placeholder(str(self.md.htmlStash.store(html)), out,
+                                         lines[end] if end < len(lines) else None)
+            elif word != ["query"]:
                 out += lines[i:end]  # any other fence: code, left to the fence processor
             else:
                 view = _FENCE_VIEW.search(info)
@@ -360,6 +415,42 @@ class QueryBlocks(Preprocessor):
                                          lines[end] if end < len(lines) else None)
             i = end
         return out
+
+    @staticmethod
+    def _dashboard(kind: str, body: str, site: QuerySite, doc: Document, line: int,
+                   indent: int, page_url: str) -> Markup:
+        """A base, dataview or dataviewjs fence opened at file line ``line``."""
+        boards = site.dashboards
+        if kind == "base":
+            return boards.base_block(body, doc, line + 1, page_url)
+        if kind == "dataview":
+            return boards.dataview_block(body, doc, line + 1, indent, page_url)
+        return boards.javascript(body, doc, line, 1 + indent, inline=False)
+
+    def _inline(self, lines: list[str], site: QuerySite, doc: Document, page_url: str,
+                first: int) -> list[str]:
+        """Inline `` `= expr` `` and `` `$= js` `` code spans, outside code blocks."""
+        text = "\n".join(lines)
+        out: list[str] = []
+        end = 0
+        for start, stop in code_regions(text):  # code spans, blocks, comments, math
+            m = _INLINE.fullmatch(text, start, stop) if text[start] == "`" else None
+            if m is None or not m["expr"].strip():
+                continue  # a code block, or a code span that is not a query
+            line = first + text.count("\n", 0, m.start())
+            column = m.start() - text.rfind("\n", 0, m.start())
+            expr = m["expr"].strip()
+            if m["js"]:
+                html = site.dashboards.javascript(expr, doc, line, column, inline=True)
+            else:
+                html = site.dashboards.inline(expr, doc, line, column + m.start("expr")
+                                              - m.start() - 1, page_url)
+            out += [text[end:m.start()], self.md.htmlStash.store(html)]
+            end = m.end()
+        if not out:
+            return lines
+        out.append(text[end:])
+        return "".join(out).split("\n")
 
     def _query_page(self, text: str, site: QuerySite, doc: Document,
                     page_url: str) -> list[str]:

@@ -1,0 +1,378 @@
+"""Obsidian Bases and Dataview in pages (issue 27): the engines' results as HTML.
+
+``Dashboards`` is one build's: it makes the engines' data once, on the first
+block that needs it (a build without a base or a Dataview query makes none),
+fixes ``now`` for the whole build, and renders
+
+* a base (```` ```base ```` block, ``X.base`` page, ``![[X.base#View]]``) and a
+  ```` ```dataview ```` query through the same Jinja views as Cypher queries
+  (``table``, ``list``, ``cards``; ``tasks`` for ``TASK``), so a user view in
+  ``views_dir`` restyles all of them;
+* an inline `` `= expr` `` as its value;
+* DataviewJS (```` ```dataviewjs ````, `` `$= …` ``) as code, collapsed, never run.
+
+A failing base or query renders an error box in place (``dashboard-error.html``)
+and reports ``base-error`` / ``dataview-error`` at the file line of the error;
+the page and the build go on.  Every value is escaped by the engines'
+``render_html`` / ``format_html`` before a view gets it.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+import os
+import re
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from markupsafe import Markup, escape
+
+from .. import bases
+from .. import dataview as dv
+from .. import diagnostics as diag
+from ..bases.display import Href
+from ..builder.documents import Document
+from ..codecs.markdown import note_text
+from ..compile.compiled import Compiled
+from ..ids import SrcPath, asset_url
+from .query_views import ViewError, Views, relative_href
+
+# What a task's text may hold that is shown as more than text: a wikilink, an
+# inline field in brackets or parentheses.
+_TASK_TOKEN = re.compile(r"\[\[(?P<link>[^\[\]\n]+)\]\]"
+                         r"|[\[(](?P<key>[^\[\]()\n:]+)::[ \t]*(?P<value>[^\[\]()\n]*)[\])]")
+
+#: Base layouts and Dataview kinds -> the view that renders them.
+LAYOUT_VIEWS = {"table": "table", "cards": "cards", "list": "list", "task": "tasks",
+                "calendar": "list"}
+
+
+def build_moment() -> dt.datetime:
+    """The build's ``now`` (second precision, naive local time as Dataview and Bases
+    read dates), or the moment of ``SOURCE_DATE_EPOCH`` (reproducible builds)."""
+    epoch = os.environ.get("SOURCE_DATE_EPOCH", "").strip()
+    if epoch.isdigit():
+        return dt.datetime.fromtimestamp(int(epoch), dt.UTC).replace(tzinfo=None)
+    return dt.datetime.now().replace(microsecond=0)
+
+
+@dataclass
+class Dashboards:
+    """Bases and Dataview for the pages of one build (see the module doc)."""
+
+    compiled: Compiled
+    views: Views
+    read_text: Callable[[SrcPath], str]
+    report: Callable[[diag.Diagnostic], None]
+    now: dt.datetime = field(default_factory=build_moment)
+    _records: bases.RecordSet | None = None
+    _index: dv.DataviewIndex | None = None
+
+    # -- data, made once ------------------------------------------------------------------
+
+    @property
+    def records(self) -> bases.RecordSet:
+        """Every published file as Bases sees it (made on the first base)."""
+        if self._records is None:
+            self._records = bases.records_from_compiled(self.compiled)
+        return self._records
+
+    @property
+    def index(self) -> dv.DataviewIndex:
+        """Every published note as Dataview sees it (made on the first query)."""
+        if self._index is None:
+            self._index = dv.build_index(dv.records_from_compiled(self.compiled,
+                                                                  self._note_text))
+        return self._index
+
+    def _note_text(self, path: str) -> str:
+        """A note's text as its codec read it, from the file: not the site's
+        ``read_text``, which keeps every text it reads until the pages are done (a
+        build whose pages a worker converts would keep all of them here)."""
+        try:
+            return note_text((Path(self.compiled.options.docs_dir) / path).read_bytes())[0]
+        except OSError:
+            return ""
+
+    def release(self) -> None:
+        self._records = None
+        self._index = None
+
+    # -- links -----------------------------------------------------------------------------
+
+    def _url_of(self, path: str | None) -> str | None:
+        """The URL (from the site root) of the published document or asset at ``path``."""
+        if path is None:
+            return None
+        doc = self.compiled.published.get(SrcPath(path))
+        if doc is not None:
+            return doc.url
+        if path in self.compiled.assets:
+            return asset_url(SrcPath(path))
+        return None
+
+    def base_href(self, page_url: str) -> Href:
+        relative = relative_href(page_url)
+
+        def href(link: bases.Link) -> str | None:
+            if link.is_external:
+                return link.target
+            path = link.path
+            if path is None:
+                found = self.records.resolve(link.target)
+                path = found.path if found is not None else None
+            url = self._url_of(path)
+            return relative(url) if url is not None else None
+
+        return href
+
+    def dataview_href(self, page_url: str) -> Callable[[dv.Link], str | None]:
+        relative = relative_href(page_url)
+
+        def href(link: dv.Link) -> str | None:
+            url = self._url_of(link.path) or self._url_of(link.path + ".md")
+            if url is None:
+                return None
+            anchor = (link.subpath or "").lstrip("#^")
+            return relative(url) + (f"#{anchor}" if anchor and link.kind == "header"
+                                    else "")
+
+        return href
+
+    # -- Bases -----------------------------------------------------------------------------
+
+    def parse(self, text: str, doc: Document, first_line: int) -> bases.Base:
+        return bases.parse_base(text, self.compiled.options.display(doc.path),
+                                first_line=first_line)
+
+    def base_view(self, base: bases.Base, view_name: str | None, this: Document | None,
+                  page_url: str, where: Document, line: int) -> Markup:
+        """One view of ``base`` (None: its first), ``this`` the note showing it;
+        ``where``/``line``: the place errors without a line of their own are reported at."""
+        if base.ok and view_name is not None and base.view(view_name) is None:
+            names = ", ".join(repr(v.name) for v in base.views) or "none"
+            message = f"{base.path} has no view named {view_name!r} (its views: {names})"
+            self._report(bases.BASE_ERROR, where, line, 1, message)
+            return self.error_box("Base failed", message, None)
+        this_record = self.records.by_path.get(this.path) if this is not None else None
+        try:
+            result = bases.evaluate(base, view_name, self.records, this_record, now=self.now)
+        except Exception as error:  # noqa: BLE001 - an engine bug: the page goes on
+            return self._failed(bases.BASE_ERROR, where, line, error, "Base failed", None)
+        errors = [e for e in result.errors if e.level == "error"]
+        for found in result.errors:
+            self._report(found.code, where, found.line or line, found.column, found.message,
+                         found.path)
+        if not base.ok or result.view is None and view_name is not None:
+            return self.error_box("Base failed", "; ".join(e.message for e in errors) or
+                                  "the base has no view to show", None)
+        context = _base_context(result, self.base_href(page_url))
+        return self._render(LAYOUT_VIEWS.get(context.pop("layout"), "table"), context,
+                            "Base failed", where, line, "base-error")
+
+    def base_block(self, text: str, doc: Document, first_line: int, page_url: str) -> Markup:
+        """A ```` ```base ```` block: its first view."""
+        return self.base_view(self.parse(text, doc, first_line), None, doc, page_url, doc,
+                              first_line)
+
+    def base_page(self, doc: Document, page_url: str) -> Markup:
+        """A ``.base`` file's page: every view, first view first, each a section."""
+        base = self.parse(self.read_text(doc.path), doc, 1)
+        if not base.ok or not base.views:
+            return self.base_view(base, None, doc, page_url, doc, 1)
+        sections = [(view.name, self.base_view(base, view.name, doc, page_url, doc, view.line))
+                    for view in base.views]
+        return self.views.own_template("base-page.html", sections=sections)
+
+    def base_embed(self, doc: Document, view_name: str | None, host: Document,
+                   page_url: str, line: int) -> Markup:
+        """``![[X.base]]`` / ``![[X.base#View]]`` in ``host``: that view, ``this`` = host."""
+        base = self.parse(self.read_text(doc.path), doc, 1)
+        return self.base_view(base, view_name or None, host, page_url, host, line)
+
+    # -- Dataview ------------------------------------------------------------------------
+
+    def dataview_block(self, text: str, doc: Document, first_line: int, indent: int,
+                       page_url: str) -> Markup:
+        """A ```` ```dataview ```` block (``first_line``: the file line of its query's first
+        line, each indented ``indent`` columns)."""
+        try:
+            result = dv.run(text, self.index, doc.path, now=self.now)
+        except dv.DataviewError as error:
+            line, column = error.located(first_line, indent)
+            self._report(dv.DATAVIEW_ERROR, doc, line, column, error.message)
+            return self.error_box("Dataview query failed", str(error.message), text)
+        except Exception as error:  # noqa: BLE001 - an engine bug: the page goes on
+            return self._failed(dv.DATAVIEW_ERROR, doc, first_line, error,
+                                "Dataview query failed", text)
+        context = dv.view_context(result, self.dataview_href(page_url))
+        if result.kind == "task":
+            context["task_groups"] = _task_groups(result, context["cell"],
+                                                  self.dataview_href(page_url),
+                                                  lambda text: self.task_text(text, page_url))
+        elif result.kind in ("list", "calendar"):
+            context["separator"] = ": "  # Dataview's "Dune: Herbert"
+        return self._render(LAYOUT_VIEWS.get(result.kind, "table"), context,
+                            "Dataview query failed", doc, first_line, dv.DATAVIEW_ERROR)
+
+    def inline(self, expr: str, doc: Document, line: int, column: int, page_url: str) -> Markup:
+        """`` `= expr` ``: its value, in the sentence."""
+        try:
+            value = dv.evaluate_inline(expr, self.index, doc.path, now=self.now)
+        except dv.DataviewError as error:
+            at_line, at_column = error.located(line, column)
+            self._report(dv.DATAVIEW_ERROR, doc, at_line, at_column, error.message)
+            return Markup('<span class="bb-dashboard-error bb-dataview-inline-error" '
+                          'title="{}"><code>= {}</code></span>').format(error.message, expr)
+        except Exception as error:  # noqa: BLE001 - an engine bug: the page goes on
+            self._failed(dv.DATAVIEW_ERROR, doc, line, error, "", None)
+            return Markup('<span class="bb-dashboard-error bb-dataview-inline-error">'
+                          '<code>= {}</code></span>').format(expr)
+        return Markup('<span class="bb-dataview-inline">{}</span>').format(
+            Markup(dv.format_html(value, self.dataview_href(page_url))))  # noqa: S704
+
+    def javascript(self, code: str, doc: Document, line: int, column: int,
+                   inline: bool) -> Markup:
+        """DataviewJS, shown as code, never run; an info diagnostic."""
+        shown = dv.not_run(code, inline=inline)
+        self._report(shown.diagnostic_code, doc, line, column, shown.message)
+        return self.views.own_template("dataview-js.html", code=shown.code, note=shown.note,
+                                       inline=inline)
+
+    def task_text(self, text: str, page_url: str) -> Markup:
+        """A task's text as Dataview shows it: wikilinks as links (resolved by name,
+        as Bases resolves them), ``[key:: value]`` as a field; the rest as text."""
+        relative = relative_href(page_url)
+        out: list[Markup] = []
+        end = 0
+        for m in _TASK_TOKEN.finditer(text):
+            out.append(escape(text[end:m.start()]))
+            end = m.end()
+            if m["link"] is not None:
+                target, _, shown = m["link"].partition("|")
+                found = self.records.resolve(target.split("#", 1)[0].strip())
+                url = self._url_of(found.path) if found is not None else None
+                name = shown or target.split("#", 1)[0].rsplit("/", 1)[-1]
+                out.append(Markup('<a class="internal-link" href="{}">{}</a>').format(
+                    relative(url), name) if url is not None else Markup(
+                    '<span class="internal-link broken">{}</span>').format(name))
+            else:
+                out.append(Markup('<span class="bb-inline-field"><span class="'
+                                  'bb-inline-field-key">{}:</span> {}</span>').format(
+                    m["key"].strip(), m["value"].strip()))
+        out.append(escape(text[end:]))
+        return Markup("").join(out)
+
+    # -- shared ----------------------------------------------------------------------------
+
+    def error_box(self, title: str, message: str, source: str | None) -> Markup:
+        return self.views.own_template("dashboard-error.html", title=title, message=message,
+                                       source=source)
+
+    def _failed(self, code: str, doc: Document, line: int, error: Exception, title: str,
+                source: str | None) -> Markup:
+        message = f"the engine failed ({type(error).__name__}: {error}); please report it"
+        self._report(code, doc, line, 1, message)
+        return self.error_box(title, message, source)
+
+    def _render(self, view: str, context: dict[str, Any], title: str, doc: Document,
+                line: int, code: str) -> Markup:
+        note = context.get("note")
+        try:
+            html = self.views.render_with(view, context)
+        except ViewError as error:
+            self._report(code, doc, line, 1, str(error))
+            return self.error_box(title, str(error), None)
+        return self.views.own_template("dashboard.html", result=html, note=note)
+
+    def _report(self, code: str, doc: Document, line: int, column: int, message: str,
+                display: str | None = None) -> None:
+        file = display or self.compiled.options.display(doc.path)
+        self.report(diag.make(code, file, max(line, 1), max(column, 1), message))
+
+
+def _unique(headers: list[str]) -> list[str]:
+    seen: dict[str, int] = {}
+    out = []
+    for header in headers:
+        count = seen.get(header, 0) + 1
+        seen[header] = count
+        out.append(header if count == 1 else f"{header} ({count})")
+    return out
+
+
+def _cell(value: Any, node: Any = None) -> Markup:
+    """A view's ``cell``: the engines' values come as escaped HTML already."""
+    if value is None:
+        return Markup("")
+    return value if isinstance(value, Markup) else escape(value)
+
+
+def _base_context(result: bases.ViewResult, href: Href) -> dict[str, Any]:
+    """A base's result as the context of the Cypher views (``rows`` of ``{column:
+    html}``, ``columns``) plus ``groups`` (label, rows, summaries per column),
+    ``summaries`` (per column, or empty) and ``images`` (cards), ``note``."""
+    data = bases.view_context(result, href)
+    ids = [c["id"] for c in data["columns"]]
+    columns = _unique([c["header"] for c in data["columns"]])
+
+    def shown(column: str, html: Markup, row: dict[str, Any]) -> Markup | None:
+        if column == "file.name":  # the file itself: its name, linking to its page
+            name = row["title"]
+            return Markup('<a class="bases-link" href="{}">{}</a>').format(
+                row["url"], name) if row["url"] else escape(name)
+        return html if str(html) else None
+
+    def rows_of(group: dict[str, Any]) -> list[dict[str, Any]]:
+        return [{name: shown(column, html, row)
+                 for name, column, html in zip(columns, ids, row["cells"], strict=True)}
+                for row in group["rows"]]
+
+    def summary_row(summaries: dict[str, Any]) -> list[Markup]:
+        if not summaries:
+            return []
+        return [Markup('<span class="bb-summary-name">{}</span> {}').format(
+            summaries[i]["name"], summaries[i]["html"]) if i in summaries else Markup("")
+            for i in ids]
+
+    grouped = result.groups != ()
+    groups = [{"label": g["label_html"], "rows": rows_of(g),
+               "summaries": summary_row(g["summaries"])} for g in data["groups"]]
+    return {
+        "layout": data["layout"],
+        "columns": columns,
+        "rows": [row for g in groups for row in g["rows"]],
+        "groups": groups if grouped else [],
+        "summaries": summary_row(data["summaries"]),
+        "images": [row["image"] if str(row["image"]) else None
+                   for g in data["groups"] for row in g["rows"]],
+        "note": data["note"],
+        "cell": _cell,
+    }
+
+
+def _task_groups(result: dv.DataviewResult, cell: Callable[[Any], Markup],
+                 href: Callable[[dv.Link], str | None],
+                 text_html: Callable[[str], Markup]) -> list[dict[str, Any]]:
+    """TASK results for ``tasks.html``: groups (a label when grouped), each the notes
+    its tasks are in (a link), each the tasks (``checked``, ``status``, ``text``,
+    ``children``), in the result's order."""
+
+    def task(item: dv.ListItem) -> dict[str, Any]:
+        return {"checked": item.checked,
+                "status": item.status or " ", "text": text_html(item.text), "line": item.line,
+                "children": [task(c) for c in item.children if c.task]}
+
+    out = []
+    for group in result.tasks:
+        files: list[dict[str, Any]] = []
+        for entry in group.tasks:
+            if not files or files[-1]["path"] != entry.path:
+                files.append({"path": entry.path,
+                              "link": Markup(dv.format_html(dv.Link(entry.path), href)),  # noqa: S704
+                              "tasks": []})
+            files[-1]["tasks"].append(task(entry.item))
+        out.append({"label": cell(group.key) if group.grouped else None, "files": files})
+    return out

@@ -1,0 +1,332 @@
+"""Obsidian Bases and Dataview in the built site (issue 27): fences in place (top
+level, callouts, lists), ``.base`` pages and embeds, inline queries, DataviewJS never
+run, error boxes with diagnostics at file:line, drafts absent, hostile values as
+text, a user view restyling a result, golden HTML per view type, ``check`` reporting
+what the build reports, and no data made by a build without a dashboard."""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+
+import pytest
+from beliefbase import bases
+from beliefbase import dataview as dv
+
+from ..conftest import BuildResult, Project, diagnostic_lines
+
+GOLDEN = Path(__file__).resolve().parents[1] / "query" / "golden"
+HOSTILE = "<script>alert(1)</script>"
+
+BOOKS = {
+    "dune.md": "---\ntags: [book]\nrating: 5\nauthor: Herbert\nstatus: read\n---\n# Dune\n",
+    "emma.md": "---\ntags: [book]\nrating: 3\nauthor: Austen\nstatus: read\n---\n# Emma\n",
+    "ulysses.md": "---\ntags: [book]\nrating: 4\nauthor: Joyce\nstatus: reading\n---\n"
+                  "# Ulysses\n",
+    "secret.md": "---\ntags: [book]\nrating: 1\ndraft: true\nauthor: Hidden\n---\n# Secret\n",
+    "evil.md": f"---\ntags: [book]\nrating: 2\nauthor: \"{HOSTILE}\"\nstatus: read\n---\n"
+               "# Evil\n",
+    "tasks/chores.md": "# Chores\n\n- [ ] sweep\n  - [x] find the broom\n- [x] dishes\n",
+}
+
+LIBRARY_BASE = """\
+filters:
+  and:
+    - file.hasTag("book")
+formulas:
+  double: rating * 2
+properties:
+  note.rating:
+    displayName: Stars
+views:
+  - type: table
+    name: By status
+    order: [file.name, rating, formula.double, author]
+    sort:
+      - property: rating
+        direction: DESC
+    groupBy:
+      property: status
+      direction: ASC
+    summaries:
+      rating: Sum
+  - type: cards
+    name: Shelf
+    order: [file.name, author]
+  - type: list
+    name: Names
+    order: [file.name]
+  - type: map
+    name: Where
+"""
+
+
+def _vault(project: Project, index: str) -> None:
+    for path, text in BOOKS.items():
+        project.write(path, text, dedent=False)
+    project.write("Library.base", LIBRARY_BASE, dedent=False)
+    project.write("index.md", index, dedent=False)
+
+
+def _dashboards(html: str) -> list[str]:
+    """Each ``bb-dashboard`` block of a page, in order."""
+    found = []
+    for m in re.finditer(r'<div class="bb-dashboard">', html):
+        depth, i = 0, m.start()
+        for tag in re.finditer(r"<(/?)div\b", html[m.start():]):
+            depth += -1 if tag.group(1) else 1
+            if depth == 0:
+                i = m.start() + tag.end()
+                break
+        found.append(html[m.start(): html.index(">", i) + 1])
+    return found
+
+
+def test_fences_render_in_place_at_every_level(project: Project) -> None:
+    _vault(project, (
+        "# Home\n\n"
+        "```dataview\nTABLE rating AS \"Rating\", author FROM #book SORT rating DESC\n```\n\n"
+        "> [!note] In a callout\n> ```base\n> filters: file.hasTag(\"book\")\n"
+        "> views:\n>   - type: list\n>     order: [file.name]\n> ```\n\n"
+        "- an item\n  ```dataview\n  LIST FROM #book WHERE rating > 4\n  ```\n\n"
+        "> a quote\n>\n> ```dataview\n> LIST FROM #book WHERE rating = 3\n> ```\n"))
+    result = project.build()
+    assert result.error is None, result.error
+    page = result.article("")
+    boxes = _dashboards(page)
+    assert len(boxes) == 4, page
+    table = boxes[0]
+    assert table.index(">dune<") < table.index(">ulysses<") < table.index(">emma<")
+    assert "<th>Rating</th>" in table
+    # the callout holds the base, the list item and the quote their queries
+    assert re.search(r'data-callout="note">\s*<p class="admonition-title">In a callout</p>'
+                     r'\s*<div class="bb-dashboard">', page)
+    assert re.search(r"<li>\s*<p>an item</p>\s*<div class=\"bb-dashboard\">", page)
+    assert re.search(r"<blockquote>.*?bb-dashboard.*?>emma<.*?</blockquote>", page, re.S)
+    assert "```" not in page
+    assert not [line for line in diagnostic_lines(result) if "Library.base" not in line]
+
+
+def test_drafts_never_appear_and_hostile_values_are_text(project: Project) -> None:
+    _vault(project, "# Home\n\n```dataview\nTABLE author FROM #book\n```\n\n"
+                    "```base\nfilters: file.hasTag(\"book\")\nviews:\n  - type: table\n"
+                    "    order: [file.name, author]\n```\n\n"
+                    "Count: `= length(filter(this.file.inlinks, (x) => true))`.\n")
+    result = project.build()
+    page = result.article("")
+    assert "Secret" not in page and "Hidden" not in page
+    assert HOSTILE not in page
+    assert page.count("&lt;script&gt;alert(1)&lt;/script&gt;") == 2
+    assert "Secret" not in result.page("Library.base/")
+
+
+def test_a_base_file_is_a_page_with_every_view(project: Project) -> None:
+    _vault(project, "# Home\n\nSee [[Library.base]].\n\n![[Library.base#Shelf]]\n")
+    result = project.build()
+    assert result.error is None, result.error
+    page = result.article("Library.base/")
+    names = re.findall(r'<h2 class="bb-base-view-name">([^<]*)</h2>', page)
+    assert names == ["By status", "Shelf", "Names", "Where"]
+    # table: grouped by status, sorted by rating, a display name, summaries per group
+    table = _dashboards(page)[0]
+    assert "<th>Stars</th>" in table
+    assert table.index(">read<") < table.index(">reading<")
+    assert table.index(">dune<") < table.index(">emma<")
+    assert table.count('class="bb-query-summary"') == 3  # two groups and the whole
+    assert '<span class="bb-summary-name">Sum</span> 14' in table  # 5+3+4+2
+    assert "bb-query-cards" in _dashboards(page)[1]
+    assert "bb-query-list" in _dashboards(page)[2]
+    assert "shown here as a table" in _dashboards(page)[3]
+    home = result.article("")
+    assert 'href="Library.base/"' in home
+    embed = _dashboards(home)
+    assert len(embed) == 1 and "bb-query-cards" in embed[0] and ">Herbert<" in embed[0]
+    assert [line for line in diagnostic_lines(result) if "base-view-fallback" not in line] \
+        == [], result.lines
+    assert diagnostic_lines(result, "base-view-fallback")[0].startswith(
+        "INFO docs/Library.base:27:")
+    # search knows the page
+    assert "Library.base/" in (result.site / "search" / "search_index.json").read_text(
+        encoding="utf-8")
+
+
+def test_embed_this_is_the_embedding_note(project: Project) -> None:
+    _vault(project, "# Home\n")
+    project.write("Mine.base", "filters: file.hasLink(this.file)\nviews:\n  - type: list\n"
+                               "    name: Linking here\n    order: [file.name]\n", dedent=False)
+    project.write("hub.md", "# Hub\n\n![[Mine.base]]\n", dedent=False)
+    project.write("fan.md", "# Fan\n\nI like [[hub]].\n", dedent=False)
+    result = project.build()
+    embed = _dashboards(result.article("hub/"))
+    assert len(embed) == 1 and ">fan<" in embed[0] and ">dune<" not in embed[0]
+
+
+def test_inline_queries_and_javascript(project: Project) -> None:
+    _vault(project, "---\nmood: calm\n---\n# Home\n\nI am `= this.mood` today; "
+                    "`$= dv.current().mood` is not run.\n\n"
+                    "```dataviewjs\ndv.list(dv.pages('#book').file.name)\n```\n\n"
+                    "Code `= this.mood` stays in a block:\n\n```\n`= this.mood`\n```\n\n"
+                    "Not queries: `==mark==`, `` `= this.mood` ``, `a = b`.\n")
+    result = project.build()
+    page = result.article("")
+    assert 'I am <span class="bb-dataview-inline">calm</span> today;' in page
+    assert '<code>$= dv.current().mood</code>' in page
+    assert re.search(r'<details class="bb-dataview-js">\s*<summary>', page)
+    assert "dv.list(dv.pages(&#39;#book&#39;).file.name)" in page
+    assert "<code>`= this.mood`\n</code>" in page  # a code block is left alone
+    assert "<code>==mark==</code>, <code>`= this.mood`</code>, <code>a = b</code>" in page
+    lines = diagnostic_lines(result, "dataview-js-not-run")
+    assert [line.split(": ")[0] for line in lines] == ["INFO docs/index.md:8:1",
+                                                       "INFO docs/index.md:6:27"], lines
+
+
+@pytest.mark.parametrize(("block", "code", "where"), [
+    ("```base\nfilters: [unclosed\n```\n", "base-error", "docs/index.md:4:"),
+    ("```base\nfilters: nosuchfunction(1)\nviews:\n  - type: table\n```\n", "base-error",
+     "docs/index.md:4:"),
+    ("```base\nformulas:\n  a: formula.b + 1\n  b: formula.a + 1\nviews:\n  - type: table\n"
+     "```\n", "base-error", "docs/index.md:"),
+    ("```dataview\nTABLE rating FROM #book SORT\n```\n", "dataview-error",
+     "docs/index.md:4:"),
+    ("```dataview\nLIST WHERE nosuchfunction(1)\n```\n", "dataview-error",
+     "docs/index.md:4:"),
+    ("- item\n  ```dataview\n  TABLE FROM\n  ```\n", "dataview-error", "docs/index.md:5:"),
+])
+def test_errors_render_a_box_and_a_diagnostic(project: Project, block: str, code: str,
+                                              where: str) -> None:
+    _vault(project, f"# Home\n\n{block}\nAfter.\n")
+    result = project.build()
+    assert result.error is None, result.error
+    page = result.article("")
+    assert 'class="bb-query-error bb-dashboard-error admonition failure"' in page, page
+    assert "<p>After.</p>" in page
+    found = diagnostic_lines(result, code)
+    assert found and found[0].split(" ", 1)[1].startswith(where), result.lines
+
+
+def test_check_reports_what_the_build_reports(project: Project) -> None:
+    from beliefbase.site.markdown.query_embeds import page_query_diagnostics
+    from beliefbase.site.query_views import Views
+
+    _vault(project, "# Home\n\n```dataview\nTABLE FROM\n```\n\n`$= 1`\n\n"
+                    "```base\nfilters: [x\n```\n")
+    result = project.build()
+    built = sorted(line.split(" ", 1)[1] for line in diagnostic_lines(result)
+                   if ": base-" in line or ": dataview-" in line)
+    compiled = project.compile()
+    checked = page_query_diagnostics(compiled, Views(None, {}),
+                                     lambda p: (compiled.options.docs_dir / p).read_text(), 5.0,
+                                     100)
+    assert sorted(f"{d.file}:{d.line}:{d.column}: {d.code}: {d.message}"
+                  for d in checked) == built
+    assert len(built) == 4, built  # with the map view's fallback of Library.base
+
+
+def test_a_user_view_restyles_a_result(project: Project) -> None:
+    _vault(project, "# Home\n\n```dataview\nTABLE author FROM #book\n```\n")
+    views = project.root / "views"
+    views.mkdir()
+    (views / "table.html").write_text(
+        '{% extends "builtin/table.html" %}{% block header scoped %}[{{ column }}]{% endblock %}',
+        encoding="utf-8")
+    result = project.build(plugins=[{"beliefbase": {"views_dir": "../views"}}])
+    assert result.error is None, result.error
+    assert "<th>[author]</th>" in result.article("")
+
+
+def test_a_build_without_dashboards_makes_no_data(project: Project,
+                                                  monkeypatch: pytest.MonkeyPatch) -> None:
+    def refuse(*_args: object, **_kwargs: object) -> None:
+        raise AssertionError("records made for a site without a base or a query")
+
+    monkeypatch.setattr(bases, "records_from_compiled", refuse)
+    monkeypatch.setattr(dv, "records_from_compiled", refuse)
+    for path, text in BOOKS.items():
+        project.write(path, text, dedent=False)
+    project.write("index.md", "# Home\n\nA `code` span and x = 1.\n", dedent=False)
+    assert project.build().error is None
+
+
+GOLDEN_PAGE = (
+    "# Golden\n\n"
+    "```base\nfilters: file.hasTag(\"book\")\nviews:\n  - type: table\n"
+    "    order: [file.name, rating, author]\n    sort:\n      - property: rating\n"
+    "        direction: DESC\n    groupBy:\n      property: status\n      direction: ASC\n"
+    "    summaries:\n      rating: Average\n```\n\n"
+    "```base\nfilters: file.hasTag(\"book\")\nviews:\n  - type: cards\n"
+    "    order: [file.name, author, rating]\n```\n\n"
+    "```dataview\nLIST author FROM #book SORT file.name\n```\n\n"
+    "```dataview\nTASK FROM \"tasks\"\n```\n"
+)
+
+
+@pytest.mark.parametrize(("index", "name"), [(0, "dashboard-table"), (1, "dashboard-cards"),
+                                             (2, "dashboard-list"), (3, "dashboard-tasks")])
+def test_golden_html(project: Project, request: pytest.FixtureRequest, index: int,
+                     name: str) -> None:
+    _vault(project, GOLDEN_PAGE)
+    result: BuildResult = project.build()
+    html = _dashboards(result.article(""))[index] + "\n"
+    golden = GOLDEN / f"{name}.html"
+    if request.config.getoption("--update-golden"):
+        golden.write_text(html, encoding="utf-8")
+    assert html == golden.read_text(encoding="utf-8")
+
+
+def test_the_data_is_made_once_per_build(project: Project,
+                                         monkeypatch: pytest.MonkeyPatch) -> None:
+    calls: list[str] = []
+    made_bases, made_dataview = bases.records_from_compiled, dv.records_from_compiled
+
+    def count_bases(*args: object, **kwargs: object) -> object:
+        calls.append("bases")
+        return made_bases(*args, **kwargs)  # type: ignore[arg-type]
+
+    def count_dataview(*args: object, **kwargs: object) -> object:
+        calls.append("dataview")
+        return made_dataview(*args, **kwargs)  # type: ignore[arg-type]
+
+    monkeypatch.setattr(bases, "records_from_compiled", count_bases)
+    monkeypatch.setattr(dv, "records_from_compiled", count_dataview)
+    _vault(project, "# Home\n\n```dataview\nLIST FROM #book\n```\n\n`= this.file.name`\n\n"
+                    "![[Library.base]]\n")
+    project.write("two.md", "# Two\n\n```dataview\nLIST FROM #book\n```\n\n```base\n"
+                            "views:\n  - type: list\n```\n", dedent=False)
+    assert project.build().error is None
+    assert sorted(calls) == ["bases", "dataview"]
+
+
+def test_an_embed_of_a_view_that_does_not_exist(project: Project) -> None:
+    _vault(project, "# Home\n\nText.\n\n![[Library.base#Nope]]\n")
+    result = project.build()
+    assert "Library.base has no view named &#39;Nope&#39;" in result.article("")
+    assert [line.split(": ")[0] for line in diagnostic_lines(result, "base-error")] == [
+        "WARNING docs/index.md:5:1"]
+
+
+def test_an_engine_bug_is_an_error_box_not_a_broken_page(
+        project: Project, monkeypatch: pytest.MonkeyPatch) -> None:
+    def broken(*_args: object, **_kwargs: object) -> None:
+        raise RuntimeError("boom")
+
+    monkeypatch.setattr(bases, "evaluate", broken)
+    monkeypatch.setattr(dv, "run", broken)
+    _vault(project, "# Home\n\n```dataview\nLIST\n```\n\n```base\nviews:\n  - type: list\n"
+                    "```\n\nAfter.\n")
+    result = project.build()
+    page = result.article("")
+    assert page.count("bb-dashboard-error") == 2 and "<p>After.</p>" in page
+    assert [line.split(": ")[:2] for line in diagnostic_lines(result)
+            if "docs/index.md" in line] == [["WARNING docs/index.md:4:1", "dataview-error"],
+                                            ["WARNING docs/index.md:8:1", "base-error"]]
+
+
+def test_hostile_names_in_a_base_file_are_text(project: Project) -> None:
+    _vault(project, "# Home\n")
+    project.write("Evil.base", f"properties:\n  note.rating:\n    displayName: \"{HOSTILE}\"\n"
+                               f"views:\n  - type: table\n    name: \"{HOSTILE}\"\n"
+                               "    order: [file.name, rating]\n", dedent=False)
+    result = project.build()
+    page = result.article("Evil.base/")
+    assert HOSTILE not in page
+    assert page.count("&lt;script&gt;alert(1)&lt;/script&gt;") == 2  # view name, header
