@@ -134,5 +134,5 @@ def test_math_and_comments_in_an_embedded_note(project) -> None:  # type: ignore
 
 
 def _text(article: str) -> str:
-    """A page's text, without the panels after it."""
-    return article.split('<section class="bb-panel', 1)[0]
+    """A page's text, without the panels and lists after it (recent notes, backlinks)."""
+    return re.split(r'<section class="bb-', article, maxsplit=1)[0]
