@@ -140,7 +140,7 @@ class BeliefbaseConfig(base.Config):
     custom statuses, fenced code with Pygments highlighting, Mermaid fences shown as
     source, admonitions, lists right after a paragraph line), each one only when
     mkdocs.yml does not configure it or an alternative already
-    (``site/markdown/markdown_defaults.py``).  Off: only what mkdocs.yml lists."""
+    (``markdown_policy.py``).  Off: only what mkdocs.yml lists."""
 
     line_breaks = c.Choice(("auto", "breaks", "strict"), default="auto")
     """What a single newline inside a paragraph is.  ``breaks``: a line break, as in

@@ -32,13 +32,14 @@ from ..compile import Compiler
 from ..config import BeliefbaseConfig
 from ..idle_gc import IdleCollector, freeze_at_exit
 from ..obsidian import ObsidianSettings
-from ..project import classify, compile_options, prepare
+from ..project import classify, compile_options, vault_settings
 from ..search_index import EntryTexts, fix_search_index, material_search
 from .conflicts import keep_user_files, restore_user_files
 from .escape import escape_section_titles, finalize
 from .feature import Kept
 from .log import DiagnosticLog
 from .markdown.callouts import CalloutExtension
+from .markdown.markdown_defaults import add_markdown_defaults
 from .navigation import install_theme_overrides
 from .reader.reader import ReaderCache
 from .render_errors import advice, describe, missing_theme_files
@@ -126,7 +127,8 @@ class MkDocsBuild:
             state.idle_gc.rebuild_starts()
         # Markdown defaults first: MkDocs builds its Markdown from this list after
         # on_config, and compile_options reads it (our own extensions come after)
-        self.obsidian = prepare(config, options)
+        self.obsidian = vault_settings(config)
+        add_markdown_defaults(config, options, self.obsidian)
         compile_with = compile_options(config, options)
         if state.compiler is None or state.compiler.options != compile_with:
             cache_dir = Path(config.config_file_path or ".").parent / options.cache_dir
