@@ -34,6 +34,7 @@ from ..idle_gc import IdleCollector, freeze_at_exit
 from ..obsidian import ObsidianSettings
 from ..project import classify, compile_options, vault_settings
 from ..search_index import EntryTexts, fix_search_index, material_search
+from ..speedups.render_guard import FAILED_READING
 from .conflicts import keep_user_files, restore_user_files
 from .escape import escape_section_titles, finalize
 from .feature import Kept
@@ -41,6 +42,7 @@ from .log import DiagnosticLog
 from .markdown.callouts import CalloutExtension
 from .markdown.markdown_defaults import add_markdown_defaults
 from .navigation import install_theme_overrides
+from .page_guard import PageGuard
 from .reader.reader import ReaderCache
 from .render_errors import advice, describe, missing_theme_files
 from .serve.dirty import Invalidation
@@ -94,6 +96,8 @@ class MkDocsBuild:
         self._ours_at = 0  # where our extensions go in markdown_extensions
         self.obsidian = ObsidianSettings()  # the vault's .obsidian settings, read at on_config
         self.speedups: speedups.Speedups | None = None
+        #: the render guard's public path, when the gated one is off (page_guard.py)
+        self.page_guard: PageGuard | None = None
         self.diagnostics: list[diag.Diagnostic] = []
         self._dest_uris: set[str] = set()
         self._user_data_files: list[File] = []  # the user's, under _beliefbase/ (conflicts.py)
@@ -157,6 +161,8 @@ class MkDocsBuild:
         self.speedups = speedups.install(speedups.Context(
             options, state.serving, state.dirty, self._render_failed, self._standalone_page,
             self._release_pages))
+        self.page_guard = None if self.speedups.guard is not None else PageGuard(
+            self._render_failed)
         font_notice(config)
         if options.palette_toggle:
             default_palette(config)
@@ -200,6 +206,8 @@ class MkDocsBuild:
                                               report=self._query_error)
         site.add_markdown_extensions(config.markdown_extensions, self._ours_at)
         site.add_markdown_extensions(extensions, self._ours_at)
+        if self.page_guard is not None:  # last, and not the nested Markdown's (embeds)
+            config.markdown_extensions.append(self.page_guard.extension())
         found, self._user_data_files = keep_user_files(
             files, users, compiled.options.display, self._reserved_pages())
         self.diagnostics += found
@@ -271,13 +279,31 @@ class MkDocsBuild:
         return self.site.by_page.get(page.file.src_uri) if self.site else None
 
     def read_source(self, page: Page) -> str | None:
+        guard = self.page_guard
+        if guard is None:
+            return self._read_source(page)
+        guard.begin(page)
+        try:
+            return self._read_source(page)
+        except Exception as error:  # noqa: BLE001 - this page's alone (page_guard.py)
+            guard.read_failed(page, error)
+            return None  # MkDocs reads the file itself
+
+    def _read_source(self, page: Page) -> str | None:
         doc = self.doc(page)
         if doc is None or self.site is None:
             return None
         return "\n" + self.site.page_markdown(doc)  # the newline keeps MkDocs off our `---`
 
     def page_markdown(self, markdown: str, page: Page) -> str:
-        markdown = self._page_markdown(markdown, page)
+        if (guard := self.page_guard) is not None:
+            guard.begin(page)
+            try:
+                markdown = self._page_markdown(markdown, page)
+            except Exception as error:  # noqa: BLE001 - this page's alone (page_guard.py)
+                guard.read_failed(page, error)
+        else:
+            markdown = self._page_markdown(markdown, page)
         if self._rss_plugin and page.file.abs_src_path is None:
             # mkdocs-rss-plugin reads every page's source file and fails on a page
             # made without one (ours: tags, graph, recent notes...); it leaves out
@@ -303,8 +329,9 @@ class MkDocsBuild:
             # converted; no plugin of this site reads it again ("", not None: MkDocs
             # takes a page whose markdown is None for one not read yet, without a title)
             page.markdown = ""
-        if self.site is None:
-            return html
+        failed = self.page_guard.failed(page) if self.page_guard is not None else None
+        if self.site is None or failed == FAILED_READING:
+            return html  # (what the gated guard leaves: no hook of ours after a failed read)
         self.site.renderer.end_page()
         self.state.invalidation.rendered(page.url)
         generated = self.site.generated_content(page.file.src_uri, page.url)

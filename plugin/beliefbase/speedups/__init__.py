@@ -15,7 +15,8 @@ against; outside them it is off and the build logs one info line.
 
 Two members are not speed-ups: the render guard (``render_guard.py``: one page
 that cannot be converted does not end the build), on whenever the gate allows
-it, and the native file watcher (``watcher.py``), its own option ``watcher``.
+it (else the site's ``page_guard.py`` takes its place through public APIs), and
+the native file watcher (``watcher.py``), its own option ``watcher``.
 What each one costs and saves: docs/develop/speed.md.
 """
 
