@@ -21,8 +21,8 @@ ROOT = Path(__file__).resolve().parents[2] / "plugin" / "beliefbase"
 
 #: each layer's packages (a folder) and modules (a file at the top), ground first
 LAYERS: tuple[frozenset[str], ...] = (
-    frozenset({"__init__", "atomic", "config", "diagnostics", "frozen", "heap", "html_json",
-               "identity_texts", "ids", "idle_gc", "obsidian", "search_index", "terminal",
+    frozenset({"__init__", "atomic", "config", "diagnostics", "frozen", "html_json",
+               "identity_texts", "ids", "obsidian", "process", "search_index", "terminal",
                "writeback"}),
     frozenset({"codecs"}),
     frozenset({"builder"}),

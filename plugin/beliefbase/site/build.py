@@ -11,7 +11,6 @@ called from here at the hooks where it starts and ends.
 
 from __future__ import annotations
 
-import gc
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -30,8 +29,8 @@ from ..builder import make_sources
 from ..builder.documents import Document
 from ..compile import Compiler
 from ..config import BeliefbaseConfig
-from ..idle_gc import IdleCollector, freeze_at_exit
 from ..obsidian import ObsidianSettings
+from ..process import BuildProcess
 from ..project import classify, compile_options, vault_settings
 from ..search_index import EntryTexts, fix_search_index, material_search
 from ..speedups.render_guard import FAILED_READING
@@ -78,7 +77,7 @@ class ServeState:
     theme_bytecode: MemoryBytecodeCache = field(default_factory=MemoryBytecodeCache)
     #: one Jinja environment for our templates (by override folder): each compiled once
     templates: tuple[Path | None, Templates] | None = None
-    idle_gc: IdleCollector = field(default_factory=IdleCollector)  # --dirty: between saves
+    process: BuildProcess = field(default_factory=BuildProcess)  # the collector (process/)
     diagnostic_texts: dict[diag.Diagnostic, str] = field(default_factory=dict)  # per line
     log: DiagnosticLog = field(default_factory=DiagnosticLog)  # a rebuild logs what changed
     search_texts: EntryTexts = field(default_factory=EntryTexts)  # theme's entries as JSON
@@ -114,11 +113,7 @@ class MkDocsBuild:
         self.state.serving = command == "serve"
         self.state.dirty = dirty
         self.state.built = False
-        # A build allocates millions of small objects that live to the end; Python's
-        # default collection thresholds would scan them again and again (a large part
-        # of a serve rebuild).  Collections still run, just less often.
-        gc.set_threshold(max(gc.get_threshold()[0], 50_000), 50, 100)
-        freeze_at_exit()  # the process's end need not scan the site's objects again
+        self.state.process.starts()
 
     def configure(self, config: MkDocsConfig, options: BeliefbaseConfig) -> MkDocsConfig:
         self.options = options
@@ -128,7 +123,7 @@ class MkDocsBuild:
         if (reader := state.kept.made(ReaderCache)) is not None:
             reader.cancel()
         if state.serving and state.dirty and state.built:
-            state.idle_gc.rebuild_starts()
+            state.process.rebuild_starts()
         # Markdown defaults first: MkDocs builds its Markdown from this list after
         # on_config, and compile_options reads it (our own extensions come after)
         self.obsidian = vault_settings(config)
@@ -441,7 +436,7 @@ class MkDocsBuild:
     def finished(self) -> None:
         self.state.built = True
         if self.state.serving:
-            self.state.idle_gc.rebuild_done()
+            self.state.process.rebuild_done()
 
     def failed(self) -> None:
         self.state.invalidation.forget_pages()  # some may not have been written
@@ -450,12 +445,12 @@ class MkDocsBuild:
         if self.state.compiler is not None:
             self.state.compiler.cache.wait()
         if self.state.serving:
-            self.state.idle_gc.rebuild_done()
+            self.state.process.rebuild_done()
 
     def shutdown(self) -> None:
         if self.speedups is not None:
             self.speedups.close()
-        self.state.idle_gc.stop()
+        self.state.process.stop()
         speedups.uninstall()
         if (reader := self.state.kept.made(ReaderCache)) is not None:
             reader.wait()
