@@ -11,7 +11,7 @@ from markdown.extensions.toc import slugify as toc_slugify
 
 from .builder import CompileOptions, SourceFile, discover
 from .compile import Compiler
-from .compile.beliefs import page_facts as page_facts  # for the belief commands
+from .compile.beliefs import page_facts
 from .compile.compiled import Compiled
 from .config import BeliefbaseConfig
 from .markdown_policy import configured
@@ -208,7 +208,7 @@ def belief_context(config_file: str | Path | None = None) -> Any:
         docs_dir=options.docs_dir,
         raw_dir=options.raw_dir or options.project_dir / "raw",
         cache_dir=cache_dir(config),
-        pages=page_facts(compiled),
+        pages=page_facts(compiled.documents, options.display),
         sidecars=tuple(s.abs_path for s in compiled.sidecars),
         today=compiled.beliefs.today,
         verified=compiled.beliefs,
