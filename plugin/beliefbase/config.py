@@ -30,6 +30,73 @@ class PageUrl(c.Type[str]):
         return text + "/"
 
 
+#: the speed-ups the ``speedups`` option turns off one by one (``{name: false}``);
+#: what each does and saves: docs/develop/speed.md
+SPEEDUPS = ("reuse_markdown", "markdown_offload", "search_offload", "search_flat",
+            "search_in_memory", "nav_cache", "theme_cache", "template_lookups",
+            "panels_ahead", "link_memo", "dirty_stats")
+#: the options that once switched one speed-up each (still accepted, see ``speedups``)
+LEGACY_SPEEDUP_OPTIONS = ("reuse_markdown", "markdown_offload", "nav_cache", "theme_cache",
+                          "search_offload", "panels_ahead")
+
+
+class SpeedupsOption(base.BaseConfigOption[bool | dict[str, bool]]):
+    """``true``, ``false``, or a mapping of speed-up names to ``true``/``false`` (a name
+    left out is on).  An unknown name is a warning (and ignored): a typo must not
+    fail a build that --strict does not."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.default = True
+
+    def run_validation(self, value: object) -> bool | dict[str, bool]:
+        if isinstance(value, bool):
+            return value
+        if not isinstance(value, dict):
+            raise base.ValidationError(
+                f"expected true, false or a mapping such as {{nav_cache: false}}, got {value!r}")
+        chosen: dict[str, bool] = {}
+        for name, on in value.items():
+            if name not in SPEEDUPS:
+                self.warnings.append(f"unknown speed-up {name!r} ignored (known: "
+                                     f"{', '.join(SPEEDUPS)})")
+            elif not isinstance(on, bool):
+                raise base.ValidationError(f"{name}: expected true or false, got {on!r}")
+            else:
+                chosen[name] = on
+        return chosen
+
+
+def speedups_off(config: BeliefbaseConfig) -> frozenset[str]:
+    """The speed-ups the options turn off: all with ``speedups: false``; else those the
+    mapping sets false, and those an old per-mechanism option sets false."""
+    choice = config.speedups
+    if choice is False:
+        return frozenset(SPEEDUPS)
+    off = {name for name, on in choice.items() if not on} if isinstance(choice, dict) else set()
+    off.update(name for name in LEGACY_SPEEDUP_OPTIONS if getattr(config, name, None) is False)
+    return frozenset(off)
+
+
+def legacy_speedups_line(config: BeliefbaseConfig) -> str | None:
+    """The one info line for old per-mechanism options in mkdocs.yml: what to write."""
+    used = [name for name in LEGACY_SPEEDUP_OPTIONS if getattr(config, name, None) is not None]
+    if not used:
+        return None
+    off = [name for name in used if getattr(config, name, None) is False]
+    choice = config.speedups
+    if isinstance(choice, dict):
+        off += [name for name, on in choice.items() if not on and name not in off]
+    instead = ("speedups: {" + ", ".join(f"{name}: false" for name in off) + "}"
+               if off and choice is not False else None)
+    what = f"write '{instead}' instead" if instead else \
+        ("remove them" if len(used) > 1 else "remove it")
+    named = (f"options {', '.join(used)} are now part of 'speedups' (they still work)"
+             if len(used) > 1 else
+             f"option {used[0]} is now part of 'speedups' (it still works)")
+    return f"{named}: {what}"
+
+
 class BeliefbaseConfig(base.Config):
     raw_dir = c.Type(str, default="raw")
     """Raw sources that beliefs cite, relative to mkdocs.yml; never published
@@ -71,44 +138,16 @@ class BeliefbaseConfig(base.Config):
     all_notes_page = PageUrl("notes/")
     """URL of the "All notes" page (the explorer tree as HTML), with ``explorer``."""
 
-    nav_cache = c.Type(bool, default=True)
-    """Render each part of Material's navigation that does not hold the current
-    page once per build instead of once per page (same HTML; a 1,000-note build
-    with Material's default navigation takes a third of the time).  Off: Material
-    renders it as usual."""
-
-    theme_cache = c.Type(bool, default=True)
-    """Render the parts of Material's page that depend only on the configuration
-    and the page's depth (the ``__config`` script, the search form, the logo)
-    once per depth instead of once per page (same HTML; see ``speedups/block_memo.py``).
-    Off: Material renders them on every page."""
-
-    reuse_markdown = c.Type(bool, default=True)
-    """Convert every page with one Python-Markdown instance, reset between pages,
-    instead of a new one per page (same HTML, less time per page).  Only when every
-    Markdown extension is one known to reset cleanly (Python-Markdown's, pymdownx,
-    Material's); off: MkDocs' usual behaviour."""
-
-    search_offload = c.Type(bool, default=True)
-    """Let a second process parse each page's HTML for Material's search index while
-    this one renders the next pages (the same index; that time off this core).
-    Only in builds of 200 pages or more, with Material's own search plugin, on a
-    machine with two cores or more; off: the search plugin parses every page itself."""
-
-    markdown_offload = c.Type(bool, default=True)
-    """Let a second process convert pages' Markdown while this one converts the
-    others, from the other end of the list (the same HTML; half of the conversion
-    off a large build).  Only with ``reuse_markdown``, in builds of 200 pages or
-    more, when every plugin of the site is one known to leave converted pages
-    alone (beliefbase, search), on a machine with two cores or more; off: every
-    page is converted in this process."""
-
-    panels_ahead = c.Type(bool, default=True)
-    """Make every page's panels (backlinks, unlinked mentions, local graph) at once
-    on every core before the theme renders the first page, instead of one by one
-    as it renders them (the same HTML).  Only in full builds of 200 pages or more,
-    on a machine with ``fork`` and two cores or more; off: each page's panels are
-    made as it is rendered."""
+    # The six options that once switched one speed-up each, before ``speedups`` took
+    # them in (``speedups: {nav_cache: false}``).  Still declared, so that an old
+    # mkdocs.yml builds (MkDocs refuses unknown plugin options under --strict); a
+    # build that sets one logs one info line saying what to write instead.
+    nav_cache = c.Optional(c.Type(bool))
+    theme_cache = c.Optional(c.Type(bool))
+    reuse_markdown = c.Optional(c.Type(bool))
+    search_offload = c.Optional(c.Type(bool))
+    markdown_offload = c.Optional(c.Type(bool))
+    panels_ahead = c.Optional(c.Type(bool))
 
     watcher = c.Choice(("native", "polling"), default="native")
     """How ``mkdocs serve`` notices saved files: ``native`` (the operating system
@@ -140,7 +179,7 @@ class BeliefbaseConfig(base.Config):
     custom statuses, fenced code with Pygments highlighting, Mermaid fences shown as
     source, admonitions, lists right after a paragraph line), each one only when
     mkdocs.yml does not configure it or an alternative already
-    (``site/markdown/markdown_defaults.py``).  Off: only what mkdocs.yml lists."""
+    (``markdown_policy.py``).  Off: only what mkdocs.yml lists."""
 
     line_breaks = c.Choice(("auto", "breaks", "strict"), default="auto")
     """What a single newline inside a paragraph is.  ``breaks``: a line break, as in
@@ -207,16 +246,16 @@ class BeliefbaseConfig(base.Config):
     query_max_rows = c.Type(int, default=1000)
     """Rows one query may return; more is a ``query-error`` (add a ``LIMIT``)."""
 
-    speedups = c.Type(bool, default=True)
+    speedups = SpeedupsOption()
     """Speed-ups that reach into MkDocs', Material's, Jinja's or Python-Markdown's
     internals (one Markdown instance reused, pages converted and search sections
     parsed on a second core, Material's navigation and constant blocks rendered once,
     the search index escaped in memory; docs/develop/speed.md).  The site is the same
     either way.  Each switches itself off, with one info line, on a version of those
-    libraries it was not tested with.  Off (or ``BELIEFBASE_SPEEDUPS=0`` in the
-    environment): MkDocs' and the theme's own code paths, slower.  ``reuse_markdown``,
-    ``markdown_offload``, ``nav_cache``, ``theme_cache``, ``search_offload`` and
-    ``panels_ahead`` remain finer switches under this one."""
+    libraries it was not tested with.  ``true`` (the default): all of them;
+    ``false`` (or ``BELIEFBASE_SPEEDUPS=0`` in the environment): none, MkDocs' and
+    the theme's own code paths, slower; a mapping turns single ones off
+    (``{nav_cache: false, markdown_offload: false}``; the names: ``SPEEDUPS``)."""
 
     def validate(self) -> tuple[base.ConfigErrors, base.ConfigWarnings]:
         failed, warnings = super().validate()

@@ -11,19 +11,20 @@ from markdown.extensions.toc import slugify as toc_slugify
 
 from .builder import CompileOptions, SourceFile, discover
 from .compile import Compiler
-from .compile.beliefs import page_facts as page_facts  # for the belief commands
+from .compile.beliefs import page_facts
 from .compile.compiled import Compiled
 from .config import BeliefbaseConfig
+from .markdown_policy import configured
 from .obsidian import FOLDER as OBSIDIAN_FOLDER
 from .obsidian import ObsidianSettings, read_settings
-from .site.markdown.markdown_defaults import add_markdown_defaults, configured
 
 if TYPE_CHECKING:
     from mkdocs.structure.files import File
 
 
 def compile_options(config: Any, plugin_config: BeliefbaseConfig) -> CompileOptions:
-    """CompileOptions for an MkDocs config (mkdocs.yml already loaded)."""
+    """CompileOptions for an MkDocs config (mkdocs.yml already loaded; the Markdown
+    defaults added or not: none of them is one read here, ``markdown_policy.py``)."""
     project_dir = Path(config.config_file_path or ".").resolve().parent
     toc = dict(config.mdx_configs.get("toc", {}))
     slugify = toc.get("slugify") or toc_slugify
@@ -51,27 +52,12 @@ def load_config(config_file: str | Path | None = None) -> Any:
     return mkdocs_load_config(str(config_file) if config_file else None)
 
 
-def _load_prepared(config_file: str | Path | None) -> Any:
-    """``load_config`` plus what our ``on_config`` adds (the CLI compiles like a build)."""
-    config = load_config(config_file)
-    prepare(config, plugin_config(config))
-    return config
-
-
 def vault_settings(config: Any) -> ObsidianSettings:
     """The Obsidian settings of the vault at the config's docs_dir."""
     project_dir = Path(config.config_file_path or ".").resolve().parent
     docs_dir = Path(config.docs_dir).resolve()
     prefix = CompileOptions(docs_dir, project_dir).display_prefix
     return read_settings(docs_dir, prefix)
-
-
-def prepare(config: Any, plugin_cfg: BeliefbaseConfig) -> ObsidianSettings:
-    """Read the vault's Obsidian settings and add the Markdown defaults to ``config``
-    (the plugin's ``on_config`` and the CLI both call this, before ``compile_options``)."""
-    settings = vault_settings(config)
-    add_markdown_defaults(config, plugin_cfg, settings)
-    return settings
 
 
 def published_files(files: Iterable[File], plugin_cfg: BeliefbaseConfig,
@@ -152,7 +138,7 @@ def plugin_config(config: Any) -> BeliefbaseConfig:
 
 def load_project(config_file: str | Path | None = None) -> tuple[list[SourceFile], CompileOptions]:
     """Sources and options of the project whose mkdocs.yml is ``config_file``."""
-    config = _load_prepared(config_file)
+    config = load_config(config_file)
     options = compile_options(config, plugin_config(config))
     sources = _sources(config, options)
     return sources, options
@@ -203,7 +189,7 @@ def compile_project(config_file: str | Path | None = None, *, use_cache: bool = 
 def compile_with_config(config_file: str | Path | None = None, *, use_cache: bool = False
                         ) -> tuple[Any, Compiled]:
     """``compile_project`` and the loaded config it compiled (mkdocs.yml read once)."""
-    config = _load_prepared(config_file)
+    config = load_config(config_file)
     options = compile_options(config, plugin_config(config))
     compiler = Compiler(options, cache_dir(config) if use_cache else None)
     sources, excluded = _sources_and_exclusions(config, options)
@@ -222,7 +208,7 @@ def belief_context(config_file: str | Path | None = None) -> Any:
         docs_dir=options.docs_dir,
         raw_dir=options.raw_dir or options.project_dir / "raw",
         cache_dir=cache_dir(config),
-        pages=page_facts(compiled),
+        pages=page_facts(compiled.documents, options.display),
         sidecars=tuple(s.abs_path for s in compiled.sidecars),
         today=compiled.beliefs.today,
         verified=compiled.beliefs,

@@ -293,3 +293,69 @@ def test_deep_emphasis_is_fenced_as_text_alone() -> None:
     assert (block.line, block.depth, block.kind) == (4, 300, "emphasis")
     assert guards.make_renderable(text) == (
         f"# T\n\n*before*\n\n```text\n{deep}\n```\n\n*after*\n")
+
+
+@pytest.fixture(params=["speedups-off", "untested-mkdocs"])
+def guard_mode(request: pytest.FixtureRequest, monkeypatch: pytest.MonkeyPatch
+               ) -> dict[str, Any]:
+    """The plugin's options of a build whose render guard is the gated one with every
+    speed-up off, or the public one (``site/page_guard.py``): every library a release
+    beyond what was tested, as ``tests/speedups/test_speedups_gate.py`` fakes it."""
+    from beliefbase.speedups import gate
+    from beliefbase.speedups.render_guard import RenderGuard
+
+    installed: list[str] = []
+    real = RenderGuard.install
+    monkeypatch.setattr(RenderGuard, "install",
+                        lambda self: (installed.append("gated"), real(self))[1])
+    if request.param == "speedups-off":
+        request.addfinalizer(lambda: assert_guard(installed, ["gated"]))
+        return {"speedups": False}
+    for name in gate.TESTED:
+        monkeypatch.setitem(gate.TESTED, name, ("0.0", "0.1"))
+    request.addfinalizer(lambda: assert_guard(installed, []))
+    return {}
+
+
+def assert_guard(installed: list[str], expected: list[str]) -> None:
+    assert installed == expected  # the private path ran, or only the public one
+
+
+def test_a_page_that_cannot_be_converted_builds_on_every_mkdocs(
+        project: Any, guard_mode: dict[str, Any], monkeypatch: pytest.MonkeyPatch) -> None:
+    """With the gate's guard off (an untested MkDocs) the public path catches the
+    conversion: a render-error at the file, the page shows its source, the embed its
+    source, every other page is built."""
+    monkeypatch.setattr(guards, "MAX_EMPHASIS", 10**9)
+    project.write("index.md", "# Home\n\n![[deep-strong]]\n")
+    project.write("deep-strong.md", "# Deep\n\n" + DEEP_STRONG, dedent=False)
+    project.write("ok.md", "# Ok\n\n*fine*\n\n## Part\n")
+    result = project.build(plugins=["search", {"beliefbase": guard_mode}])
+    assert result.error is None, result.lines
+    found = diagnostic_lines(result, "render-error")
+    assert [line.split(": ")[0] for line in found] == ["WARNING docs/deep-strong.md:1:1"]
+    assert "its Markdown could not be converted" in found[0]
+    article = result.article("deep-strong/")
+    assert "This page could not be rendered" in article and "RecursionError" in article
+    assert "<pre" in article and "**a **a **a" in article and "<strong>" not in article
+    assert "&lt;em&gt;" not in article  # escaped once, not twice
+    assert "**a **a" in result.article("")  # the embed: its source
+    assert "<em>fine</em>" in result.article("ok/")
+    assert 'href="#part"' in result.page("ok/")  # the next page's own table of contents
+
+
+def test_a_page_hook_of_ours_that_raises_costs_that_page_only_on_every_mkdocs(
+        project: Any, guard_mode: dict[str, Any], monkeypatch: pytest.MonkeyPatch) -> None:
+    from beliefbase.site.session import SiteBuild
+
+    project.write("index.md", "# Home\n\n[[boom]]\n")
+    project.write("boom.md", "# Boom\n\n<b>raw</b> & text\n")
+    monkeypatch.setattr(SiteBuild, "page_markdown",
+                        _raise_for("boom.md", SiteBuild.page_markdown))
+    result = project.build(plugins=["search", {"beliefbase": guard_mode}])
+    assert result.error is None, result.lines
+    assert any("docs/boom.md:1:1: render-error:" in line and "injected failure" in line
+               and "it could not be read" in line for line in result.lines)
+    article = result.article("boom/")
+    assert "&lt;b&gt;raw&lt;/b&gt; &amp; text" in article and "<b>raw</b>" not in article
+    assert (result.site / "index.html").is_file()

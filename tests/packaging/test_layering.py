@@ -3,8 +3,8 @@
 
 From the ground up (``docs/develop/architecture.md``): the shared helpers,
 ``codecs``, ``builder``, the compile stages (``graph``, ``entities``, ``beliefs``,
-``query``), the compile (``compile``, and the project's configuration and the
-commands' edits beside it), the engines of Obsidian Bases and Dataview over it
+``query``), the compile (``compile``, and the project's configuration, its Markdown
+policy and the commands' edits beside it), the engines of Obsidian Bases and Dataview over it
 (``bases``, ``dataview``), ``speedups`` (beside the site: the site calls it, it
 never calls the site), ``site``, the adapters (``plugin.py``, ``cli.py``, ``doctor.py``, the
 benchmarks).  A module may import its own package and any package below; no
@@ -21,13 +21,13 @@ ROOT = Path(__file__).resolve().parents[2] / "plugin" / "beliefbase"
 
 #: each layer's packages (a folder) and modules (a file at the top), ground first
 LAYERS: tuple[frozenset[str], ...] = (
-    frozenset({"__init__", "atomic", "config", "diagnostics", "frozen", "heap", "html_json",
-               "identity_texts", "ids", "idle_gc", "obsidian", "search_index", "terminal",
+    frozenset({"__init__", "atomic", "config", "diagnostics", "frozen", "html_json",
+               "identity_texts", "ids", "obsidian", "process", "search_index", "terminal",
                "writeback"}),
     frozenset({"codecs"}),
     frozenset({"builder"}),
     frozenset({"graph", "entities", "beliefs", "query"}),
-    frozenset({"compile", "project", "relink", "sync"}),
+    frozenset({"compile", "project", "markdown_policy", "relink", "sync"}),
     frozenset({"bases", "dataview"}),  # the vault's own query languages, over the compile
     frozenset({"speedups"}),
     frozenset({"site"}),
@@ -35,11 +35,7 @@ LAYERS: tuple[frozenset[str], ...] = (
 )
 
 #: upward imports known and owned by an issue: this list may only shrink
-KNOWN_UPWARD = {
-    # the compile options read the Markdown extensions the site adds (issue 30:
-    # "project.py imports the render wing for configuration policy")
-    ("beliefbase.project", "beliefbase.site.markdown.markdown_defaults"),
-}
+KNOWN_UPWARD: set[tuple[str, str]] = set()
 
 
 def modules() -> dict[str, Path]:

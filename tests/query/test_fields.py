@@ -139,7 +139,7 @@ def test_link_values_in_the_worker(project: Project, tmp_path: Path,
                 f"---\n# Page {i}\n\n```query view=cards\nMATCH (t:Task) WHERE t.rank = {i} "
                 "RETURN t\n```\n", dedent=False)
             os.utime(written, (1_700_000_000, 1_700_000_000))
-        result = project.build(plugins=["search", {"beliefbase": {"markdown_offload": flag}}])
+        result = project.build(plugins=["search", {"beliefbase": {"speedups": {"markdown_offload": flag}}}])
         assert result.error is None
         sites.append(shutil.copytree(result.site, tmp_path / f"site-{flag}"))
     assert len(started) == 1 and 0 < started[0].taken < 12

@@ -25,7 +25,7 @@ def build(project: Project, tmp_path: Path, flag: bool) -> tuple[Path, list[str]
             f"```query view=count\nMATCH (t:{label}) WHERE t.rank < {i} RETURN t\n```\n",
             dedent=False)
         os.utime(written, (1_700_000_000, 1_700_000_000))
-    result = project.build(plugins=["search", {"beliefbase": {"markdown_offload": flag}}])
+    result = project.build(plugins=["search", {"beliefbase": {"speedups": {"markdown_offload": flag}}}])
     assert result.error is None
     copy = tmp_path / f"site-{flag}"
     shutil.copytree(result.site, copy)

@@ -216,7 +216,8 @@ def test_graph_view_text_is_the_json_of_graph_view_json_through_rebuilds(kb: Any
             else:
                 kb.write(path, text, dedent=False)
         compiled = kb.compile(compiler)
-        graph = builder.build(compiled, entity_parts(compiled, compiled.entities))
+        graph = builder.build(compiled, entity_parts(compiled.entities, compiled.documents,
+                                                     compiled.options))
         before = kept.edges
         text = graph_view_text(graph, kept)
         reused.append(kept.edges is before)

@@ -34,8 +34,8 @@ def page(i: int) -> str:
 
 def build(project: Any, tmp_path: Path, flag: bool,
           option: str = "markdown_offload", **options: Any) -> tuple[Path, list[str]]:
-    """The pages built with the plugin's ``option`` set to ``flag`` (and ``options``):
-    a copy of the site and the log."""
+    """The pages built with the speed-up ``option`` set to ``flag`` (and the speed-ups
+    ``options``: ``speedups: {option: flag, ...}``): a copy of the site and the log."""
     for i in range(PAGES):
         written = project.write(f"page-{i}.md", page(i), dedent=False)
         # the same file time every build: it is each note's date (no git here)
@@ -45,7 +45,7 @@ def build(project: Any, tmp_path: Path, flag: bool,
     pages_logger.setLevel(logging.INFO)  # MkDocs keeps links to anchors only above DEBUG
     try:
         result = project.build(
-            plugins=["search", {"beliefbase": {option: flag, **options}}],
+            plugins=["search", {"beliefbase": {"speedups": {option: flag, **options}}}],
             markdown_extensions=["attr_list", "footnotes", {"toc": {"permalink": True}}],
             validation={"anchors": "warn", "unrecognized_links": "warn"})
     finally:

@@ -36,7 +36,7 @@ def vault(project) -> None:  # type: ignore[no-untyped-def]
 def build_both(project, tmp_path: Path, **changes):  # type: ignore[no-untyped-def]
     sites = []
     for flag in (True, False):
-        result = project.build(plugins=["search", {"beliefbase": {"nav_cache": flag}}], **changes)
+        result = project.build(plugins=["search", {"beliefbase": {"speedups": {"nav_cache": flag}}}], **changes)
         assert result.error is None
         copy = tmp_path / f"site-{flag}"
         shutil.copytree(result.site, copy)

@@ -31,7 +31,7 @@ def build_both(project: Any, tmp_path: Path) -> list[Path]:
         project.write(path, text, dedent=False)
     sites = []
     for flag in (True, False):
-        result = project.build(plugins=["search", {"beliefbase": {"search_offload": flag}}],
+        result = project.build(plugins=["search", {"beliefbase": {"speedups": {"search_offload": flag}}}],
                                markdown_extensions=["attr_list", {"toc": {"permalink": True}}])
         assert result.error is None
         copy = tmp_path / f"site-{flag}"

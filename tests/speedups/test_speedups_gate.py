@@ -124,3 +124,66 @@ class _Options:
 
     def __getattr__(self, name: str) -> bool:
         return True
+
+
+def _loaded(text: str) -> tuple[Any, list[tuple[str, str]]]:
+    """The plugin's options from mkdocs.yml's YAML text, and the warnings."""
+    from beliefbase.config import BeliefbaseConfig
+
+    options = BeliefbaseConfig()
+    options.load_dict(yaml.safe_load(text) or {})
+    failed, warned = options.validate()
+    assert failed == []
+    return options, warned
+
+
+def test_one_option_turns_single_speedups_off() -> None:
+    from beliefbase.config import SPEEDUPS
+
+    everything = frozenset(SPEEDUPS) | gate.ALWAYS
+    assert set(SPEEDUPS) == set(gate.TOUCHES) - gate.ALWAYS  # every one can be named
+    assert speedups.wanted(_loaded("{}")[0]) == everything
+    assert speedups.wanted(_loaded("{speedups: true}")[0]) == everything
+    assert speedups.wanted(_loaded("{speedups: false}")[0]) == gate.ALWAYS
+    options, warned = _loaded("{speedups: {nav_cache: false, link_memo: false, "
+                              "theme_cache: true}}")
+    assert warned == []
+    assert speedups.wanted(options) == everything - {"nav_cache", "link_memo"}
+    assert legacy_line(options) is None
+    options, warned = _loaded("{speedups: {nav_cahce: false}}")  # a typo: said, not fatal
+    assert speedups.wanted(options) == everything
+    assert len(warned) == 1 and "unknown speed-up 'nav_cahce'" in warned[0][1]
+
+
+@pytest.mark.parametrize(("text", "off", "line"), [
+    ("{nav_cache: false, reuse_markdown: false}", {"nav_cache", "reuse_markdown"},
+     "write 'speedups: {reuse_markdown: false, nav_cache: false}' instead"),
+    ("{panels_ahead: true}", set(), "remove it"),
+    ("{speedups: {link_memo: false}, search_offload: false}", {"link_memo", "search_offload"},
+     "write 'speedups: {search_offload: false, link_memo: false}' instead"),
+    ("{speedups: false, theme_cache: true, nav_cache: false}", None, "remove them"),
+])
+def test_the_old_options_still_work_with_one_line(text: str, off: set[str] | None,
+                                                  line: str) -> None:
+    from beliefbase.config import SPEEDUPS
+
+    options, warned = _loaded(text)
+    assert warned == []
+    everything = frozenset(SPEEDUPS) | gate.ALWAYS
+    expected = gate.ALWAYS if off is None else everything - off
+    assert speedups.wanted(options) == expected
+    said = legacy_line(options)
+    assert said is not None and said.endswith(line) and "still work" in said
+
+
+def legacy_line(options: Any) -> str | None:
+    from beliefbase.config import legacy_speedups_line
+
+    return legacy_speedups_line(options)
+
+
+def test_an_old_option_in_a_build_logs_one_info_line(tmp_path: Path) -> None:
+    result = build(VAULTS["golden"], tmp_path / "old", nav_cache=False)
+    lines = [line for line in result.lines if "now part of 'speedups'" in line]
+    assert lines == ["INFO option nav_cache is now part of 'speedups' (it still works): "
+                     "write 'speedups: {nav_cache: false}' instead"], result.lines

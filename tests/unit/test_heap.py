@@ -6,7 +6,7 @@ import gc
 import os
 
 from beliefbase.builder.parallel import shared_map
-from beliefbase.heap import frozen_for_fork, trim
+from beliefbase.process.heap import frozen_for_fork, trim
 
 
 def _frozen(_item: int) -> tuple[int, int]:

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from pathlib import Path
 from types import SimpleNamespace
 
 import markdown
@@ -157,3 +158,31 @@ def test_no_line_break_before_a_block_in_a_list_item() -> None:
                   ObsidianSettings(present=True))
     assert "<br" not in html and '<div class="highlight">' in html
     assert "one<br />\ntwo" in render("one\ntwo", ObsidianSettings(present=True))
+
+
+def test_the_compile_reads_none_of_the_defaults(tmp_path: Path) -> None:
+    """The CLI compiles without adding the defaults (they are the site's, added at
+    on_config): its options are the build's all the same."""
+    from beliefbase.markdown_policy import BUNDLES, DEFAULTS
+    from beliefbase.project import compile_options
+
+    assert {name for name, _, _ in DEFAULTS} & ({"attr_list", "nl2br"} | set(BUNDLES)) == set()
+    mkdocs = SimpleNamespace(markdown_extensions=["toc", "tables"], mdx_configs={},
+                             config_file_path=str(tmp_path / "mkdocs.yml"),
+                             docs_dir=str(tmp_path / "docs"), use_directory_urls=True,
+                             site_name="t")
+    before = compile_options(mkdocs, _config())
+    assert add_markdown_defaults(mkdocs, _config(), ObsidianSettings(present=True))
+    assert compile_options(mkdocs, _config()) == before
+
+
+def test_the_mermaid_fence_gets_the_sites_formatter() -> None:
+    from beliefbase.markdown_policy import DEFAULTS as POLICY
+    from beliefbase.site.markdown.markdown_defaults import DEFAULTS
+    from beliefbase.site.markdown.obsidian_markdown import mermaid_source
+
+    site = dict((name, options) for name, options, _ in DEFAULTS)
+    assert site["pymdownx.superfences"]["custom_fences"][0]["format"] is mermaid_source
+    assert "format" not in dict((n, o) for n, o, _ in POLICY)["pymdownx.superfences"][
+        "custom_fences"][0]  # the policy names the fence; the site renders it
+    assert 'class="bb-mermaid"' in render("```mermaid\ngraph TD\n```")

@@ -66,7 +66,7 @@ def main(argv: list[str]) -> None:
     built = time.perf_counter() - t0
     # the index lives as long as the build: keep the collector from rescanning it
     # during the measured queries (a full collection over a large heap takes
-    # longer than the query; the build's own collector policy is idle_gc's)
+    # longer than the query; the build's own collector policy is process/collector.py's)
     gc.collect()
     gc.freeze()
     now = dt.datetime(2024, 6, 1, 12, 0)

@@ -155,7 +155,7 @@ def no_query(compiled: Compiled, vault: Path, runs: int) -> dict[str, Any]:
         found = pages_with_queries(compiled, texts.__getitem__)
         scan.append(time.process_time() - cpu)
         cpu = time.process_time()
-        check_schemas(compiled)
+        check_schemas(compiled.published, compiled.options.display)
         types.append(time.process_time() - cpu)
     assert not found and site._engine is None, "the benchmark vault has no query"
     return {"pages": len(pages), "preprocess_ms": statistics.median(preprocess) * 1000,

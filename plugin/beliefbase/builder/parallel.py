@@ -30,7 +30,7 @@ from collections.abc import Callable, Sequence
 from multiprocessing.connection import Connection
 from typing import IO, Any, Generic, TypeVar
 
-from ..heap import frozen_for_fork
+from ..process.heap import frozen_for_fork
 
 _Item = TypeVar("_Item")
 _Result = TypeVar("_Result")
@@ -73,7 +73,7 @@ def shared_map(
     unclaimed = UnclaimedIndexes(context, len(chunks))
     workers: list[tuple[Any, Connection]] = []
     try:
-        # forked, the workers share this heap (``heap``)
+        # forked, the workers share this heap (``process/heap.py``)
         with frozen_for_fork() if fork else contextlib.nullcontext():
             for _ in range(processes - 1):
                 workers.append(_start(context, _work, (func, chunks, unclaimed)))
@@ -186,7 +186,7 @@ def spilled_map(
     files: list[IO[bytes]] = [tempfile.TemporaryFile() for _ in range(processes)]  # noqa: SIM115
     workers: list[tuple[Any, Connection]] = []
     try:
-        with frozen_for_fork():  # the workers share this heap (``heap``)
+        with frozen_for_fork():  # the workers share this heap (``process/heap.py``)
             for number in range(1, processes):
                 workers.append(_start(context, _spill_work,
                                       (func, chunks, ends, files[number], number)))

@@ -529,16 +529,19 @@ class Compiler:
         Only compiled pages' URLs are checked here; the site checks the pages it
         generates (tag pages) once it has made them.
         """
-        entities, entity_found = self.entity_stage.run(compiled)
-        graph = self.graph_builder.build(compiled, entity_parts(compiled, entities))
-        urls = {d.url for d in compiled.documents.values() if d.published and d.url is not None}
-        found = check_graph(graph, urls, self.options.display, COMPILED_PAGES)
-        beliefs = verify_beliefs(compiled, build_date())
+        documents, options, display = compiled.documents, compiled.options, self.options.display
+        published = compiled.published
+        entities, entity_found = self.entity_stage.run(documents, compiled.texts, options)
+        graph = self.graph_builder.build(compiled, entity_parts(entities, documents, options))
+        urls = {d.url for d in published.values() if d.url is not None}
+        found = check_graph(graph, urls, display, COMPILED_PAGES)
+        beliefs = verify_beliefs(compiled.sidecars, documents, options, build_date())
         diagnostics = (set(compiled.diagnostics) | set(found) | set(beliefs.diagnostics)
-                       | set(entity_found) | set(check_schemas(compiled)))
+                       | set(entity_found) | set(check_schemas(published, display)))
+        drafts = draft_sidecars(compiled.sidecars, compiled.drafts, display)
         return Compiled.of(compiled, entities=entities, graph=graph, beliefs=beliefs,
                            diagnostics=tuple(sorted(diagnostics, key=diag.sort_key)),
-                           draft_sidecars=frozenset(draft_sidecars(compiled)))
+                           draft_sidecars=frozenset(drafts))
 
 
 def _recording(wikitext: WikiText, links: LinkResolver, doc: Document,

@@ -2,7 +2,7 @@
 node's ``schema``), a ``mentions`` edge from a document to each entity it mentions
 (one per mention, with its line).
 
-``entity_parts(linked, index)`` gives, per note, the (node, edge) pairs its graph
+``entity_parts(index, documents, options)`` gives, per note, the (node, edge) pairs its graph
 part adds; the compile hands them to the ``GraphBuilder``, which compares them to
 reuse a part whose mentions did not change (an entity tagged elsewhere adds auto
 mentions to unchanged notes).  A compile stage between two others (entities,
@@ -11,7 +11,10 @@ graph): neither imports the other.
 
 from __future__ import annotations
 
-from ..builder.compiled import Linked
+from collections.abc import Mapping
+
+from ..builder import CompileOptions
+from ..builder.documents import Document
 from ..entities.index import EntityIndex
 from ..entities.source import entity_url
 from ..frozen import FrozenDict
@@ -25,17 +28,19 @@ def entity_bid(key: str) -> str:
     return provisional_bid("entity", key)
 
 
-def entity_parts(compiled: Linked, index: EntityIndex) -> dict[SrcPath, MentionPart]:
-    """Per note, the Entity nodes and ``mentions`` edges of its mentions."""
+def entity_parts(index: EntityIndex, documents: Mapping[SrcPath, Document],
+                 options: CompileOptions) -> dict[SrcPath, MentionPart]:
+    """Per note of ``documents``, the Entity nodes and ``mentions`` edges of its
+    mentions (from the note's node)."""
     if not index:
         return {}
     out: dict[SrcPath, list[tuple[Node, Edge]]] = {}
     for entity in index.entities.values():
         bid = entity_bid(entity.key)
-        node = Node(bid, "Entity", entity.name, entity.type, url=entity_url(compiled, entity.slug),
+        node = Node(bid, "Entity", entity.name, entity.type, url=entity_url(options, entity.slug),
                     aliases=tuple(entity.aliases), properties=FrozenDict({"type": entity.type}))
         for m in entity.mentions:
-            doc = compiled.documents.get(m.path)
+            doc = documents.get(m.path)
             if doc is None:
                 continue
             edge = Edge(doc.bid, bid, "mentions", WeightKind.EPISTEMIC, m.path, m.line,

@@ -17,13 +17,13 @@ blockers.
 from __future__ import annotations
 
 import datetime as dt
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from typing import Any
 
 from .. import diagnostics as diag
-from ..builder.compiled import Linked
 from ..builder.documents import Document
+from ..ids import SrcPath
 
 #: The schema of a type declaration.
 NODE_TYPE = "NodeType"
@@ -43,10 +43,10 @@ class NodeType:
     properties: tuple[Property, ...]
 
 
-def node_types(compiled: Linked) -> dict[str, NodeType]:
+def node_types(published: Mapping[SrcPath, Document]) -> dict[str, NodeType]:
     """Every declared type by name (the first declaration by path wins)."""
     types: dict[str, NodeType] = {}
-    for doc in compiled.published.values():
+    for doc in published.values():
         if doc.schema != NODE_TYPE:
             continue
         name = doc.meta.get("name")
@@ -67,14 +67,15 @@ def _properties(value: Any) -> tuple[Property, ...]:
     return tuple(found)
 
 
-def check_schemas(compiled: Linked) -> list[diag.Diagnostic]:
-    """``schema-violation`` for every node that breaks its declared type."""
-    types = node_types(compiled)
+def check_schemas(published: Mapping[SrcPath, Document], display: Callable[[str], str]
+                  ) -> list[diag.Diagnostic]:
+    """``schema-violation`` for every published node that breaks its declared type
+    (``display``: a source path as diagnostics show it)."""
+    types = node_types(published)
     if not types:
         return []
     found: list[diag.Diagnostic] = []
-    display = compiled.options.display
-    for doc in compiled.published.values():
+    for doc in published.values():
         node_type = types.get(doc.schema) if doc.schema else None
         if node_type is None:
             continue

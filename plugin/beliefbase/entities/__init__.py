@@ -1,7 +1,7 @@
 """Entities (SPEC §7): the model, the per-page pipeline, the project index, the commands.
 
-``EntityStage().run(linked) -> (EntityIndex, diagnostics)`` is the compile's stage
-(``Compiled.entities``); no module here imports MkDocs or ``site/``.
+``EntityStage().run(documents, texts, options) -> (EntityIndex, diagnostics)`` is the
+compile's stage (``Compiled.entities``); no module here imports MkDocs or ``site/``.
 """
 
 from __future__ import annotations

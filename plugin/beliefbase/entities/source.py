@@ -1,5 +1,5 @@
-"""The entity stage of the compile: ``EntityStage.run(compiled)`` makes the
-project's ``EntityIndex`` (``compiled.entities``) and its diagnostics.
+"""The entity stage of the compile: ``EntityStage.run(documents, texts, options)``
+makes the project's ``EntityIndex`` (``compiled.entities``) and its diagnostics.
 
 The graph, the overlay and the entity pages all read ``compiled.entities``.
 The ``Compiler`` keeps one ``EntityStage``: each note's parse for entities is
@@ -9,6 +9,7 @@ rebuild reads again only the notes that changed.
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from pathlib import Path
 from typing import TYPE_CHECKING
 
@@ -18,7 +19,9 @@ from ..ids import SrcPath, url_for_src
 from .index import EntityIndex, _Note, build_index, note_of
 
 if TYPE_CHECKING:
-    from ..builder import Linked
+    from ..builder import CompileOptions
+    from ..builder.documents import Document
+    from ..builder.texts import DecodedTexts
 
 class EntityStage:
     """Makes each compile's ``EntityIndex``; kept by the ``Compiler`` across compiles."""
@@ -26,9 +29,11 @@ class EntityStage:
     def __init__(self) -> None:
         self._notes: dict[SrcPath, tuple[str, _Note]] = {}  # path -> (digest, its parse)
 
-    def run(self, compiled: Linked) -> tuple[EntityIndex, list[diag.Diagnostic]]:
-        """The ``EntityIndex`` of ``compiled``'s published notes, and its diagnostics."""
-        index, found, self._notes = _index(compiled, self._notes)
+    def run(self, documents: Mapping[SrcPath, Document], texts: DecodedTexts,
+            options: CompileOptions) -> tuple[EntityIndex, list[diag.Diagnostic]]:
+        """The ``EntityIndex`` of the published notes of ``documents`` (``texts``: as
+        the parse decoded them), and its diagnostics."""
+        index, found, self._notes = _index(documents, texts, options, self._notes)
         return index, found
 
     def release_bodies(self) -> None:
@@ -38,18 +43,19 @@ class EntityStage:
         self._notes = {}
 
 
-def _index(compiled: Linked, known: dict[SrcPath, tuple[str, _Note]]
+def _index(documents: Mapping[SrcPath, Document], texts: DecodedTexts,
+           options: CompileOptions, known: dict[SrcPath, tuple[str, _Note]]
            ) -> tuple[EntityIndex, list[diag.Diagnostic], dict[SrcPath, tuple[str, _Note]]]:
-    docs_dir = Path(compiled.options.docs_dir)
+    docs_dir = Path(options.docs_dir)
     notes: list[_Note] = []
     seen: dict[SrcPath, tuple[str, _Note]] = {}
-    for path, doc in compiled.documents.items():
+    for path, doc in documents.items():
         if not doc.published or doc.kind != "markdown":
             continue
         digest = doc.parsed.digest
         kept = known.get(path)
         if kept is None or kept[0] != digest:
-            text = compiled.texts.peek(path, digest)  # as the parse decoded it
+            text = texts.peek(path, digest)  # as the parse decoded it
             if text is None:
                 try:
                     text, _ok = note_text((docs_dir / path).read_bytes())
@@ -58,7 +64,7 @@ def _index(compiled: Linked, known: dict[SrcPath, tuple[str, _Note]]
             kept = (digest, note_of(path, text[doc.parsed.body_offset:], doc.parsed.body_line))
         seen[path] = kept
         notes.append(kept[1])
-    index, found = build_index(notes, compiled.options.display, auto=compiled.options.auto_entities)
+    index, found = build_index(notes, options.display, auto=options.auto_entities)
     return index, found, seen
 
 
@@ -71,7 +77,6 @@ def index_src(root: str) -> SrcPath:
     return entity_src(root, "index")
 
 
-def entity_url(compiled: Linked, slug: str) -> str:
+def entity_url(options: CompileOptions, slug: str) -> str:
     """The site-relative URL of an entity's page."""
-    options = compiled.options
     return url_for_src(entity_src(options.entities_page, slug), options.use_directory_urls)

@@ -21,7 +21,8 @@ from dataclasses import dataclass
 from typing import Any
 
 from ..builder.compiled import Linked
-from ..builder.documents import Document, section_bid, section_of_line
+from ..builder.documents import Document, Network, section_bid, section_of_line
+from ..builder.options import CompileOptions
 from ..builder.resolve import ResolvedLink
 from ..codecs.frontmatter import jsonable
 from ..frozen import FrozenDict, freeze
@@ -103,11 +104,12 @@ class GraphBuilder:
             ents = mentions.get(path, ())
             if part is None or part.doc is not doc or part.links is not links or (
                     part.entities != ents):
-                part = _document_part(compiled, doc, links, ents)
+                part = _document_part(doc, links, ents, compiled.documents,
+                                      compiled.options)
             parts[path] = part
         self._parts = parts
         if duplicates:
-            parts = _without_dangling_edges(parts, compiled)
+            parts = _without_dangling_edges(parts, compiled.networks)
         graph = Graph()
         for network in compiled.networks.values():
             graph.add(Node(network.bid, "Network", network.title, path=network.path))
@@ -121,12 +123,13 @@ class GraphBuilder:
         return Graph(graph.nodes, edges).frozen([parts[p] for p in sorted(parts)])
 
 
-def _without_dangling_edges(parts: dict[str, DocPart], compiled: Linked) -> dict[str, DocPart]:
+def _without_dangling_edges(parts: dict[str, DocPart], networks: Mapping[str, Network]
+                            ) -> dict[str, DocPart]:
     """The parts with no edge to a node that a duplicate bid left out (a section or
     block of the note that lost its id).  New parts, not the kept ones: the next
     build, with the duplicate gone, must see every edge again."""
     nodes = {n.bid for part in parts.values() for n in (*part.nodes, *part.shared)}
-    nodes |= {network.bid for network in compiled.networks.values()}
+    nodes |= {network.bid for network in networks.values()}
     out = {}
     for path, part in parts.items():
         if all(e.target in nodes for e in part.edges):
@@ -146,8 +149,9 @@ def _json_value(value: Any) -> Any:
     return freeze(jsonable(value))
 
 
-def _document_part(compiled: Linked, doc: Document, links: tuple[ResolvedLink, ...] | None,
-                   ents: MentionPart = ()) -> DocPart:
+def _document_part(doc: Document, links: tuple[ResolvedLink, ...] | None, ents: MentionPart,
+                   documents: Mapping[SrcPath, Document], options: CompileOptions) -> DocPart:
+    """``doc``'s nodes and edges (``documents``: its links' targets by path)."""
     nodes: list[Node] = []
     shared: list[Node] = []
     edges: list[Edge] = []
@@ -175,7 +179,6 @@ def _document_part(compiled: Linked, doc: Document, links: tuple[ResolvedLink, .
         parent = section_bid(doc.bid, holder.anchor) if holder else doc.bid
         edges.append(Edge(bid, parent, "child_of", WeightKind.SUBSECTION, doc.path,
                                block.line))
-    options = compiled.options
     for tag in doc.tags:
         tag_bid = provisional_bid("tag", tag.lower())
         src = tag_page_src(options.tags_page, tag)
@@ -183,15 +186,15 @@ def _document_part(compiled: Linked, doc: Document, links: tuple[ResolvedLink, .
         shared.append(Node(tag_bid, "Tag", f"#{tag}", url=url))
         edges.append(Edge(doc.bid, tag_bid, "tagged", WeightKind.PRAGMATIC, doc.path, 1))
     for resolution in links or ():
-        _add_link(shared, edges, compiled, doc, resolution)
+        _add_link(shared, edges, documents, doc, resolution)
     for node, edge in ents:
         shared.append(node)
         edges.append(edge)
     return DocPart(doc, links, tuple(nodes), tuple(shared), tuple(edges), entities=ents)
 
 
-def _add_link(shared: list[Node], edges: list[Edge], compiled: Linked, doc: Document,
-              resolution: ResolvedLink) -> None:
+def _add_link(shared: list[Node], edges: list[Edge], documents: Mapping[SrcPath, Document],
+              doc: Document, resolution: ResolvedLink) -> None:
     link = resolution.link
     weight = WeightKind.PRAGMATIC if link.form == "meta" else WeightKind.EPISTEMIC
     if resolution.status == "external":
@@ -204,7 +207,7 @@ def _add_link(shared: list[Node], edges: list[Edge], compiled: Linked, doc: Docu
         shared.append(Node(target, "Asset", posixpath.basename(resolution.target),
                                 path=resolution.target, url=asset_url(resolution.target)))
     else:
-        target_doc = compiled.documents[resolution.target]
+        target_doc = documents[resolution.target]
         target = target_doc.bid
         if resolution.anchor and resolution.anchor.startswith("^"):
             target = provisional_bid(target_doc.bid, resolution.anchor)

@@ -11,7 +11,6 @@ called from here at the hooks where it starts and ends.
 
 from __future__ import annotations
 
-import gc
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -30,16 +29,19 @@ from ..builder import make_sources
 from ..builder.documents import Document
 from ..compile import Compiler
 from ..config import BeliefbaseConfig
-from ..idle_gc import IdleCollector, freeze_at_exit
 from ..obsidian import ObsidianSettings
-from ..project import classify, compile_options, prepare
+from ..process import BuildProcess
+from ..project import classify, compile_options, vault_settings
 from ..search_index import EntryTexts, fix_search_index, material_search
+from ..speedups.render_guard import FAILED_READING
 from .conflicts import keep_user_files, restore_user_files
 from .escape import escape_section_titles, finalize
 from .feature import Kept
 from .log import DiagnosticLog
 from .markdown.callouts import CalloutExtension
+from .markdown.markdown_defaults import add_markdown_defaults
 from .navigation import install_theme_overrides
+from .page_guard import PageGuard
 from .reader.reader import ReaderCache
 from .render_errors import advice, describe, missing_theme_files
 from .serve.dirty import Invalidation
@@ -75,7 +77,7 @@ class ServeState:
     theme_bytecode: MemoryBytecodeCache = field(default_factory=MemoryBytecodeCache)
     #: one Jinja environment for our templates (by override folder): each compiled once
     templates: tuple[Path | None, Templates] | None = None
-    idle_gc: IdleCollector = field(default_factory=IdleCollector)  # --dirty: between saves
+    process: BuildProcess = field(default_factory=BuildProcess)  # the collector (process/)
     diagnostic_texts: dict[diag.Diagnostic, str] = field(default_factory=dict)  # per line
     log: DiagnosticLog = field(default_factory=DiagnosticLog)  # a rebuild logs what changed
     search_texts: EntryTexts = field(default_factory=EntryTexts)  # theme's entries as JSON
@@ -93,6 +95,8 @@ class MkDocsBuild:
         self._ours_at = 0  # where our extensions go in markdown_extensions
         self.obsidian = ObsidianSettings()  # the vault's .obsidian settings, read at on_config
         self.speedups: speedups.Speedups | None = None
+        #: the render guard's public path, when the gated one is off (page_guard.py)
+        self.page_guard: PageGuard | None = None
         self.diagnostics: list[diag.Diagnostic] = []
         self._dest_uris: set[str] = set()
         self._user_data_files: list[File] = []  # the user's, under _beliefbase/ (conflicts.py)
@@ -109,11 +113,7 @@ class MkDocsBuild:
         self.state.serving = command == "serve"
         self.state.dirty = dirty
         self.state.built = False
-        # A build allocates millions of small objects that live to the end; Python's
-        # default collection thresholds would scan them again and again (a large part
-        # of a serve rebuild).  Collections still run, just less often.
-        gc.set_threshold(max(gc.get_threshold()[0], 50_000), 50, 100)
-        freeze_at_exit()  # the process's end need not scan the site's objects again
+        self.state.process.starts()
 
     def configure(self, config: MkDocsConfig, options: BeliefbaseConfig) -> MkDocsConfig:
         self.options = options
@@ -123,10 +123,11 @@ class MkDocsBuild:
         if (reader := state.kept.made(ReaderCache)) is not None:
             reader.cancel()
         if state.serving and state.dirty and state.built:
-            state.idle_gc.rebuild_starts()
+            state.process.rebuild_starts()
         # Markdown defaults first: MkDocs builds its Markdown from this list after
         # on_config, and compile_options reads it (our own extensions come after)
-        self.obsidian = prepare(config, options)
+        self.obsidian = vault_settings(config)
+        add_markdown_defaults(config, options, self.obsidian)
         compile_with = compile_options(config, options)
         if state.compiler is None or state.compiler.options != compile_with:
             cache_dir = Path(config.config_file_path or ".").parent / options.cache_dir
@@ -155,6 +156,8 @@ class MkDocsBuild:
         self.speedups = speedups.install(speedups.Context(
             options, state.serving, state.dirty, self._render_failed, self._standalone_page,
             self._release_pages))
+        self.page_guard = None if self.speedups.guard is not None else PageGuard(
+            self._render_failed)
         font_notice(config)
         if options.palette_toggle:
             default_palette(config)
@@ -198,6 +201,8 @@ class MkDocsBuild:
                                               report=self._query_error)
         site.add_markdown_extensions(config.markdown_extensions, self._ours_at)
         site.add_markdown_extensions(extensions, self._ours_at)
+        if self.page_guard is not None:  # last, and not the nested Markdown's (embeds)
+            config.markdown_extensions.append(self.page_guard.extension())
         found, self._user_data_files = keep_user_files(
             files, users, compiled.options.display, self._reserved_pages())
         self.diagnostics += found
@@ -269,13 +274,31 @@ class MkDocsBuild:
         return self.site.by_page.get(page.file.src_uri) if self.site else None
 
     def read_source(self, page: Page) -> str | None:
+        guard = self.page_guard
+        if guard is None:
+            return self._read_source(page)
+        guard.begin(page)
+        try:
+            return self._read_source(page)
+        except Exception as error:  # noqa: BLE001 - this page's alone (page_guard.py)
+            guard.read_failed(page, error)
+            return None  # MkDocs reads the file itself
+
+    def _read_source(self, page: Page) -> str | None:
         doc = self.doc(page)
         if doc is None or self.site is None:
             return None
         return "\n" + self.site.page_markdown(doc)  # the newline keeps MkDocs off our `---`
 
     def page_markdown(self, markdown: str, page: Page) -> str:
-        markdown = self._page_markdown(markdown, page)
+        if (guard := self.page_guard) is not None:
+            guard.begin(page)
+            try:
+                markdown = self._page_markdown(markdown, page)
+            except Exception as error:  # noqa: BLE001 - this page's alone (page_guard.py)
+                guard.read_failed(page, error)
+        else:
+            markdown = self._page_markdown(markdown, page)
         if self._rss_plugin and page.file.abs_src_path is None:
             # mkdocs-rss-plugin reads every page's source file and fails on a page
             # made without one (ours: tags, graph, recent notes...); it leaves out
@@ -301,8 +324,9 @@ class MkDocsBuild:
             # converted; no plugin of this site reads it again ("", not None: MkDocs
             # takes a page whose markdown is None for one not read yet, without a title)
             page.markdown = ""
-        if self.site is None:
-            return html
+        failed = self.page_guard.failed(page) if self.page_guard is not None else None
+        if self.site is None or failed == FAILED_READING:
+            return html  # (what the gated guard leaves: no hook of ours after a failed read)
         self.site.renderer.end_page()
         self.state.invalidation.rendered(page.url)
         generated = self.site.generated_content(page.file.src_uri, page.url)
@@ -412,7 +436,7 @@ class MkDocsBuild:
     def finished(self) -> None:
         self.state.built = True
         if self.state.serving:
-            self.state.idle_gc.rebuild_done()
+            self.state.process.rebuild_done()
 
     def failed(self) -> None:
         self.state.invalidation.forget_pages()  # some may not have been written
@@ -421,12 +445,12 @@ class MkDocsBuild:
         if self.state.compiler is not None:
             self.state.compiler.cache.wait()
         if self.state.serving:
-            self.state.idle_gc.rebuild_done()
+            self.state.process.rebuild_done()
 
     def shutdown(self) -> None:
         if self.speedups is not None:
             self.speedups.close()
-        self.state.idle_gc.stop()
+        self.state.process.stop()
         speedups.uninstall()
         if (reader := self.state.kept.made(ReaderCache)) is not None:
             reader.wait()

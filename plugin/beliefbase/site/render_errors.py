@@ -1,7 +1,8 @@
 """What a page that cannot be converted or rendered reports, and theme files a page
 names that do not exist (a ``template:`` or ``icon:`` the theme lacks).
 
-The render guard (``speedups/render_guard.py``) catches the failure; this module
+The render guard (``speedups/render_guard.py`` behind the version gate, else
+``page_guard.py`` through public APIs) catches the failure; this module
 says what went wrong and what the author can do about it.
 """
 

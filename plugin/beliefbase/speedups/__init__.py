@@ -7,15 +7,17 @@ without them and compare every byte (``tests/speedups``,
 ``install(context)`` at ``on_config`` returns the build's ``Speedups``, whose
 methods the adapter calls at the hooks where a speed-up starts or ends;
 ``uninstall()`` puts every patched attribute back.  One option turns them all
-off (``speedups: false``, or the environment variable ``BELIEFBASE_SPEEDUPS=0``);
-the older per-mechanism options (``reuse_markdown``, ``markdown_offload``,
-``nav_cache``, ``theme_cache``, ``search_offload``, ``panels_ahead``) remain
-fine-grained switches under it.  ``gate.py`` holds the versions each was tested
+off (``speedups: false``, or the environment variable ``BELIEFBASE_SPEEDUPS=0``),
+or single ones (``speedups: {nav_cache: false}``; the names: ``config.SPEEDUPS``);
+the six per-mechanism options it took in (``reuse_markdown``, ``markdown_offload``,
+``nav_cache``, ``theme_cache``, ``search_offload``, ``panels_ahead``) still work,
+with one info line saying what to write instead.  ``gate.py`` holds the versions each was tested
 against; outside them it is off and the build logs one info line.
 
 Two members are not speed-ups: the render guard (``render_guard.py``: one page
 that cannot be converted does not end the build), on whenever the gate allows
-it, and the native file watcher (``watcher.py``), its own option ``watcher``.
+it (else the site's ``page_guard.py`` takes its place through public APIs), and
+the native file watcher (``watcher.py``), its own option ``watcher``.
 What each one costs and saves: docs/develop/speed.md.
 """
 
@@ -32,6 +34,7 @@ from mkdocs.config.defaults import MkDocsConfig
 from mkdocs.plugins import get_plugin_logger
 from mkdocs.structure.files import File, Files
 
+from ..config import SPEEDUPS, legacy_speedups_line, speedups_off
 from . import link_memo
 from .block_memo import BlockMemo, material_templates, remember_lookups
 from .gate import ALWAYS, Gate
@@ -46,15 +49,10 @@ from .watcher import use_native_watcher
 
 log = get_plugin_logger(__name__)
 
-#: the speed-ups one option each used to switch (still fine-grained switches under
-#: ``speedups``); the others follow ``speedups`` alone
-_OWN_OPTIONS = ("reuse_markdown", "markdown_offload", "nav_cache", "theme_cache",
-                "search_offload", "panels_ahead")
-_FOLLOW_SPEEDUPS = ("template_lookups", "search_in_memory", "dirty_stats", "search_flat",
-                    "link_memo")
-
-#: the last line logged by the gate: one per process, not one per serve rebuild
+#: the last lines logged (the gate's, the old options'): once per process, not once
+#: per serve rebuild
 _said: str | None = None
+_said_options: str | None = None
 
 
 def wanted_from_env() -> bool:
@@ -199,15 +197,18 @@ class Speedups:
 def wanted(options: Any) -> frozenset[str]:
     """The mechanisms the options ask for (before the version gate)."""
     names = set(ALWAYS)
-    if options.speedups and wanted_from_env():
-        names.update(n for n in _OWN_OPTIONS if getattr(options, n))
-        names.update(_FOLLOW_SPEEDUPS)
+    if wanted_from_env():
+        names.update(set(SPEEDUPS) - speedups_off(options))
     return frozenset(names)
 
 
 def install(context: Context) -> Speedups:
     """The speed-ups of this build (each gated); the render guard installed."""
-    global _said
+    global _said, _said_options
+    legacy = legacy_speedups_line(context.options)
+    if legacy is not None and legacy != _said_options:
+        log.info(legacy)
+    _said_options = legacy
     asked = wanted(context.options)
     line = context.gate.describe_off(asked)
     if line is not None and line != _said:

@@ -55,7 +55,8 @@ TOUCHES: dict[str, tuple[str, ...]] = {
     # our own forked workers; no internals, switched with the others
     "panels_ahead": (),
     # not a speed-up: Page.render, _populate_page, _build_page wrapped (render_guard);
-    # runs whatever `speedups` says, only the gate turns it off
+    # runs whatever `speedups` says, only the gate turns it off (and then the site's
+    # public path, site/page_guard.py, still catches a page's conversion)
     "render_guard": ("mkdocs",),
     # not switched by `speedups` either (its own option `watcher`): LiveReloadServer's
     # private fields (watcher)
@@ -109,6 +110,7 @@ class Gate:
         versions = ", ".join(f"{n} {v}" for n, v in sorted(self.untested.items()))
         return (f"speed-ups off ({', '.join(off)}): they were not tested with {versions}; "
                 "the site is the same, the build slower (a page that cannot be converted "
+                "still builds; another plugin's page hook or the theme failing on a page "
                 "ends the build)" if "render_guard" in off else
                 f"speed-ups off ({', '.join(off)}): they were not tested with {versions}; "
                 "the site is the same, the build slower")

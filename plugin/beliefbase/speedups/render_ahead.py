@@ -42,7 +42,6 @@ fork.  A worker that dies loses nothing: its share is done here.
 
 from __future__ import annotations
 
-import gc
 import hashlib
 import logging
 import multiprocessing as mp
@@ -54,7 +53,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 from ..builder.parallel import UnclaimedIndexes
-from ..heap import frozen_for_fork
+from ..process.heap import freeze_in_worker, frozen_for_fork
 
 if TYPE_CHECKING:
     from markdown import Markdown
@@ -115,7 +114,8 @@ class RenderAhead:
         self.reuse: MarkdownReuse | None = reuse
         reuse.ahead = self  # before the fork: the worker's instance reports to it too
         try:
-            with frozen_for_fork():  # what the worker shares with this process (``heap``)
+            # what the worker shares with this process (``process/heap.py``)
+            with frozen_for_fork():
                 self._reader, writer = context.Pipe(duplex=False)
                 self._worker = context.Process(target=self._work, args=(writer,),
                                                daemon=True)
@@ -236,7 +236,7 @@ class RenderAhead:
     # -- the worker ------------------------------------------------------------------------
 
     def _work(self, writer: Any) -> None:
-        gc.freeze()
+        freeze_in_worker()
         self.in_worker = True
 
         def keep(logger: logging.Logger, record: logging.LogRecord) -> None:

@@ -24,10 +24,13 @@ Only ``Exception`` is caught: an interrupt still stops the build.  MkDocs' own
 while the guard is installed: the ``render-error`` says it, at the file, and an
 ``ERROR`` counted by MkDocs would fail a ``--strict`` build for a page that was built.
 Not a speed-up but a patch of MkDocs' private functions all the same, so it
-lives here behind the version gate: on an untested MkDocs it is off, and a page
-that cannot be converted ends the build as in plain MkDocs (one info line says
-so).  ``site/render_errors.py`` says what failed and drops a ``template:`` or
-``icon:`` the theme lacks before any page is rendered.
+lives here behind the version gate: on an untested MkDocs it is off (one info
+line says so) and the site's public path takes its place (``site/page_guard.py``:
+a Markdown extension wraps each instance's ``convert``, and the plugin's own page
+hooks catch what they raise), so a page that cannot be converted still builds;
+only another plugin's page hook or the theme's template raising then ends the
+build as in plain MkDocs.  ``site/render_errors.py`` says what failed and drops a
+``template:`` or ``icon:`` the theme lacks before any page is rendered.
 """
 
 from __future__ import annotations

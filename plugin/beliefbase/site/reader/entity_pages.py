@@ -87,7 +87,7 @@ class EntitySite(SiteFeature):
         return src in self._generated
 
     def url_of(self, slug: str) -> str:
-        return entity_url(self.compiled, slug)
+        return entity_url(self.compiled.options, slug)
 
     def meta(self, src: str) -> dict[str, Any]:
         if src not in self._generated:

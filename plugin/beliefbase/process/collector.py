@@ -1,4 +1,11 @@
-"""Under ``mkdocs serve``, Python's cyclic garbage collector runs between saves.
+"""Python's cyclic garbage collector during builds (``BuildProcess``).
+
+A build allocates millions of small objects that live to the end; Python's
+default collection thresholds would scan them again and again (about a fifth of
+a serve rebuild), so ``BuildProcess.starts`` raises the first threshold to
+50,000: collections still run, just less often.
+
+Under ``mkdocs serve``, Python's cyclic garbage collector runs between saves.
 
 A rebuild after one edit allocates a few hundred thousand objects that
 outlive the young generation; Python then scans them, and every object that
@@ -100,3 +107,33 @@ class IdleCollector:
         if self._timer is not None:
             self._timer.cancel()
             self._timer = None
+
+
+#: the collector's first threshold while a process builds (Python's default: 700)
+THRESHOLD = 50_000
+
+
+class BuildProcess:
+    """The collector's tuning for the builds of one MkDocs process (``site/build.py``
+    calls it at its hooks)."""
+
+    def __init__(self) -> None:
+        self.idle = IdleCollector()  # --dirty: the collector runs between saves
+
+    def starts(self) -> None:
+        """``on_startup``: fewer collections over the build's long-lived objects, and
+        none at the interpreter's exit."""
+        gc.set_threshold(max(gc.get_threshold()[0], THRESHOLD), 50, 100)
+        freeze_at_exit()  # the process's end need not scan the site's objects again
+
+    def rebuild_starts(self) -> None:
+        """A serve rebuild after the first build begins (``on_config``)."""
+        self.idle.rebuild_starts()
+
+    def rebuild_done(self) -> None:
+        """A serve rebuild wrote the site, or failed."""
+        self.idle.rebuild_done()
+
+    def stop(self) -> None:
+        """The server stops (``on_shutdown``)."""
+        self.idle.stop()

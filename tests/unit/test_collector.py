@@ -10,8 +10,8 @@ from collections.abc import Iterator
 from typing import Any
 
 import pytest
-from beliefbase import idle_gc
-from beliefbase.idle_gc import IdleCollector
+from beliefbase.process import collector as idle_gc
+from beliefbase.process.collector import IdleCollector
 
 from tests.waiting import wait_until
 

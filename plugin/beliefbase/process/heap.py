@@ -56,3 +56,9 @@ def frozen_for_fork() -> Iterator[None]:
         yield
     finally:
         gc.unfreeze()
+
+
+def freeze_in_worker() -> None:
+    """First thing in a forked worker: every object it has so far frozen, so its own
+    collections leave the heap it shares with this process alone."""
+    gc.freeze()
