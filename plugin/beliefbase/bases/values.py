@@ -10,14 +10,13 @@ Plain Python stands for the JavaScript-like primitives: ``None`` (null),
 from __future__ import annotations
 
 import datetime as _dt
-import math
 import posixpath
 import re
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
-from decimal import Decimal
 from typing import Any
 
+from ..codecs.field_values import js_number_text
 from ..frozen import FrozenDict
 
 EPOCH = _dt.datetime(1970, 1, 1)
@@ -271,24 +270,7 @@ def truthy(value: Any) -> bool:
     return not isinstance(value, ErrorValue)
 
 
-def number_text(value: float) -> str:
-    """A number as JavaScript's ``String(n)`` writes it (``3``, ``0.1``, ``1e+21``)."""
-    if isinstance(value, int):
-        return str(value)
-    if math.isnan(value):
-        return "NaN"
-    if math.isinf(value):
-        return "Infinity" if value > 0 else "-Infinity"
-    if value.is_integer() and abs(value) < 1e21:
-        return str(int(value))
-    text = repr(value)
-    if "e" in text and 1e-7 <= abs(value) < 1e21:  # JavaScript writes these in full
-        return format(Decimal(text), "f")
-    if "e" in text:
-        mantissa, exp = text.split("e")
-        sign = "-" if exp.startswith("-") else "+"
-        return f"{mantissa}e{sign}{exp.lstrip('+-').lstrip('0') or '0'}"
-    return text
+number_text = js_number_text  # JavaScript's String(n) (codecs/field_values.py)
 
 
 @dataclass(frozen=True, slots=True, eq=False)

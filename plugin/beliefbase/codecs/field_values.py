@@ -14,6 +14,7 @@ import datetime as dt
 import math
 import re
 from dataclasses import dataclass
+from decimal import Decimal
 
 DURATION_UNITS = ("years", "months", "weeks", "days", "hours", "minutes", "seconds",
                   "milliseconds")
@@ -118,16 +119,28 @@ def _num(value: float) -> float:
 def _number_text(value: float) -> str:
     if isinstance(value, bool):
         return "true" if value else "false"
-    if isinstance(value, float):
-        if math.isnan(value):
-            return "NaN"
-        if math.isinf(value):
-            return "Infinity" if value > 0 else "-Infinity"
-        if value.is_integer() and abs(value) < 1e21:
-            return str(int(value))
-        text = repr(value)
-        return text
-    return str(value)
+    return js_number_text(value)
+
+
+def js_number_text(value: float) -> str:
+    """A number as JavaScript's ``String(n)`` writes it (``3``, ``0.1``, ``1e+21``):
+    how Dataview and Obsidian's Bases, both JavaScript, show a number."""
+    if isinstance(value, int):
+        return str(value)
+    if math.isnan(value):
+        return "NaN"
+    if math.isinf(value):
+        return "Infinity" if value > 0 else "-Infinity"
+    if value.is_integer() and abs(value) < 1e21:
+        return str(int(value))
+    text = repr(value)
+    if "e" in text and 1e-7 <= abs(value) < 1e21:  # JavaScript writes these in full
+        return format(Decimal(text), "f")
+    if "e" in text:
+        mantissa, exp = text.split("e")
+        sign = "-" if exp.startswith("-") else "+"
+        return f"{mantissa}e{sign}{exp.lstrip('+-').lstrip('0') or '0'}"
+    return text
 
 
 _ISO = re.compile(

@@ -19,7 +19,8 @@ from .display import LinkHref, format_html
 from .engine import DataviewResult
 
 
-def _unique(headers: list[str]) -> list[str]:
+def unique_headers(headers: list[str]) -> list[str]:
+    """Headers made unique for a view's row keys (``a``, ``a (2)``)."""
     seen: dict[str, int] = {}
     out = []
     for header in headers:
@@ -36,7 +37,7 @@ def view_context(result: DataviewResult, link_href: LinkHref | None = None) -> d
         return Markup(format_html(value, link_href))  # noqa: S704 - format_html escapes
 
     if result.kind == "table":
-        columns = _unique(list(result.headers))
+        columns = unique_headers(list(result.headers))
         rows = []
         for row in result.rows:
             values = ((row.id,) if result.show_id else ()) + row.values

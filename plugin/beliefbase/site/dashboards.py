@@ -36,6 +36,7 @@ from ..bases.display import Href
 from ..builder.documents import Document
 from ..codecs.markdown import note_text
 from ..compile.compiled import Compiled
+from ..dataview.view import unique_headers
 from ..ids import SrcPath, asset_url
 from .query_views import ViewError, Views, relative_href
 
@@ -293,16 +294,6 @@ class Dashboards:
         self.report(diag.make(code, file, max(line, 1), max(column, 1), message))
 
 
-def _unique(headers: list[str]) -> list[str]:
-    seen: dict[str, int] = {}
-    out = []
-    for header in headers:
-        count = seen.get(header, 0) + 1
-        seen[header] = count
-        out.append(header if count == 1 else f"{header} ({count})")
-    return out
-
-
 def _cell(value: Any, node: Any = None) -> Markup:
     """A view's ``cell``: the engines' values come as escaped HTML already."""
     if value is None:
@@ -316,7 +307,7 @@ def _base_context(result: bases.ViewResult, href: Href) -> dict[str, Any]:
     ``summaries`` (per column, or empty) and ``images`` (cards), ``note``."""
     data = bases.view_context(result, href)
     ids = [c["id"] for c in data["columns"]]
-    columns = _unique([c["header"] for c in data["columns"]])
+    columns = unique_headers([c["header"] for c in data["columns"]])
 
     def shown(column: str, html: Markup, row: dict[str, Any]) -> Markup | None:
         if column == "file.name":  # the file itself: its name, linking to its page
