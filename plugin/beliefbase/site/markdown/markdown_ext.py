@@ -69,6 +69,8 @@ from ...codecs.grammar import BLOCK_MARK as _BLOCK_MARK
 from ...codecs.grammar import LINE_TAG as _LINE_TAG
 from ...codecs.grammar import (
     LINE_TAG_MARK,
+    LINK_MARK,
+    LINK_MARK_START,
     MARKDOWN_EMBED_RE,
     TAG_RE,
     WIKILINK_RE,
@@ -341,9 +343,10 @@ class DropLinkMarks(Postprocessor):
         self.marks = ""
 
     def run(self, text: str) -> str:
-        # `in` is a C search, and none at all in a text without characters that high
-        left = [mark for mark in self.marks if mark in text]
-        return text.translate(dict.fromkeys(map(ord, left))) if left else text
+        if not self.marks or LINK_MARK_START not in text:  # (`in` is a C search)
+            return text
+        mine = set(LINK_MARK.findall(self.marks))
+        return LINK_MARK.sub(lambda m: "" if m[0] in mine else m[0], text)
 
 
 class TablePipes(Preprocessor):
