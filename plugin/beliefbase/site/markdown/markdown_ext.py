@@ -37,6 +37,9 @@ Processors (priority, and why):
   that no inline pattern would have matched in (kept aside meanwhile).  Python-Markdown
   copies the whole text once per match: thousands of links or tags in one paragraph
   were quadratic.
+* ``inline`` treeprocessor (20): Python-Markdown's own, given the page's blocks a few
+  at a time (``inline_chunks``): it keeps every inline element of the page in one list
+  it takes from the front, quadratic in a page's links and tags.
 * ``bb_block_ids`` treeprocessor (15: after inline processing at 20, before
   ``attr_list`` at 8 and ``toc`` at 5): ``text ^id`` gives the paragraph or
   list item ``id="^id"`` and hides the marker.
@@ -79,7 +82,7 @@ from ...codecs.grammar import (
 )
 from ...codecs.grammar import LONE_BLOCK_MARK as _LONE_MARK
 from ...codecs.grammar import WIKILINK_PIPE as _PIPE_IN_WIKILINK
-from . import inline_fields
+from . import inline_chunks, inline_fields
 from .inline_footnotes import InlineFootnotes
 from .math import MathExtension
 
@@ -646,6 +649,7 @@ class WikiLinkExtension(Extension):
         md.inlinePatterns.register(TagProcessor(TAG_RE, md, self.renderer, lift),
                                    "bb_tag", 105)
         md.treeprocessors.register(lift, "bb_lift_runs", 19.5)
+        inline_chunks.register(md)
         md.treeprocessors.register(BlockIds(md), "bb_block_ids", 15)
         md.treeprocessors.register(EmbedBlocks(md), "bb_embed_blocks", 14)
         md.treeprocessors.register(ImageSizes(md), "bb_image_sizes", 3)
