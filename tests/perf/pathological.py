@@ -76,6 +76,9 @@ def _cases(k: float) -> dict[str, Callable[[], str]]:
         "huge prose note (5 MB)": lambda: (
             ("A sentence with [[index]] and #tag and `code`. " * 8 + "\n\n") * n(12_000)
             + "```\ncode\n```\n"),
+        # a table of 20,000 rows with a link each (each row walked up to the delimiter)
+        "table of links": lambda: ("| a | b |\n|---|---|\n"
+                                   + "| [[index]] | <!X b |\n" * n(20_000)),
     }
 
 

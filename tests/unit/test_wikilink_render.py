@@ -319,3 +319,27 @@ def test_link_marks_keep_an_ascii_note_ascii(vault: Project) -> None:
     assert marked.isascii()
     _c, _r, html = _page(vault, "a.md")
     assert len(_links(html)) == 1 and "other.md" in html and "\x1a" not in html
+
+
+def test_a_long_table_of_links_is_read_in_one_pass(
+        vault: Project, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Each row with a link walked up to the table's delimiter row: quadratic in rows
+    (issue 32, 10,000 rows: 9 s of our own); now each line is tried once or twice."""
+    from beliefbase.site.markdown import markdown_ext
+
+    rows = 500
+    tried: list[str] = []
+    real = markdown_ext._DELIMITER_ROW
+
+    class Counting:
+        def match(self, line: str) -> re.Match[str] | None:
+            tried.append(line)
+            return real.match(line)
+
+    monkeypatch.setattr(markdown_ext, "_DELIMITER_ROW", Counting())
+    vault.write("a.md", "# A\n\n| L | N |\n|---|---|\n"
+                + "".join(f"| [[target\\|t{i}]] [[other|o{i}]] | x |\n" for i in range(rows)),
+                dedent=False)
+    _c, _r, html = _page(vault, "a.md")
+    assert len(_links(html)) == 2 * rows and ">o499<" in html
+    assert len(tried) <= 2 * (rows + 2)

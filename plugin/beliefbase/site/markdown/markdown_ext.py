@@ -359,21 +359,32 @@ class TablePipes(Preprocessor):
         if not any("[[" in line and "|" in line for line in lines):
             return lines
         out = list(lines)
+        above = _delimiter_above(lines)
         for i, line in enumerate(lines):
-            if "[[" in line and self._in_table(lines, i):
+            if "[[" in line and self._in_table(lines, i, above):
                 out[i] = _PIPE_IN_WIKILINK.sub(r"\1\\|\2", line)
         return out
 
     @staticmethod
-    def _in_table(lines: list[str], i: int) -> bool:
+    def _in_table(lines: list[str], i: int, above: list[bool]) -> bool:
         if not _TABLE_ROW.match(lines[i]):
             return False
-        j = i
-        while j >= 0 and lines[j].strip() and "|" in lines[j]:
-            if _DELIMITER_ROW.match(lines[j]):
-                return True
-            j -= 1
-        return i + 1 < len(lines) and bool(_DELIMITER_ROW.match(lines[i + 1]))
+        return above[i] or (i + 1 < len(lines) and bool(_DELIMITER_ROW.match(lines[i + 1])))
+
+
+def _delimiter_above(lines: list[str]) -> list[bool]:
+    """For each line: is there a delimiter row at or above it in its block of lines
+    holding ``|``?  One pass: walking up from each row of a table to its delimiter row
+    was quadratic in the table's rows (issue 32: 20,000 rows with a link each)."""
+    found: list[bool] = []
+    above = False
+    for line in lines:
+        if line.strip() and "|" in line:
+            above = above or _DELIMITER_ROW.match(line) is not None
+        else:
+            above = False
+        found.append(above)
+    return found
 
 
 class LineTags(Preprocessor):
