@@ -29,7 +29,8 @@ class ChunkedInline(InlineProcessor):
     def run(self, tree: etree.Element, ancestors: list[str] | None = None) -> etree.Element:
         children = list(tree)
         if len(children) <= CHUNK:
-            return super().run(tree, ancestors)
+            super().run(tree, ancestors)  # (it returns ``tree``)
+            return tree
         del tree[:]
         for at in range(0, len(children), CHUNK):
             part = etree.Element(tree.tag, tree.attrib)
