@@ -55,8 +55,12 @@ def test_installed_wheel_builds_a_site(wheel: Path, tmp_path: Path) -> None:
     site_packages = Path(subprocess.run(
         [python, "-c", "import sysconfig; print(sysconfig.get_paths()['purelib'])"],
         check=True, capture_output=True, text=True).stdout.strip())
-    # dependencies from this environment, but not its (editable) beliefbase
-    (site_packages / "deps.pth").write_text(sysconfig.get_paths()["purelib"] + "\n")
+    # dependencies from this environment, but not its (editable) beliefbase: its own
+    # site-packages and those it sees (a venv made with --system-site-packages holds
+    # the dependencies in the system's); a .pth in them (the editable install) is not read
+    deps = dict.fromkeys([sysconfig.get_paths()["purelib"],
+                          *(p for p in sys.path if p.endswith("-packages"))])
+    (site_packages / "deps.pth").write_text("".join(f"{p}\n" for p in deps))
     subprocess.run([sys.executable, "-m", "pip", "install", "--no-deps", "-q", "--target",
                     str(site_packages), str(wheel)], check=True, timeout=300)
     kb = tmp_path / "kb"

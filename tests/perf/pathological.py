@@ -76,13 +76,23 @@ def _cases(k: float) -> dict[str, Callable[[], str]]:
         "huge prose note (5 MB)": lambda: (
             ("A sentence with [[index]] and #tag and `code`. " * 8 + "\n\n") * n(12_000)
             + "```\ncode\n```\n"),
+        # unclosed declarations on one line of sentences linking 50 notes (their backlinks'
+        # snippets tried every sentence end of the line, counting from its start)
+        "declarations and links": lambda: "".join(
+            f"<!X a. See [[n{i % 50}]] now. " for i in range(n(5_000))) + "\n",
+        # a table of 20,000 rows with a link each (each row walked up to the delimiter)
+        "table of links": lambda: ("| a | b |\n|---|---|\n"
+                                   + "| [[index]] | <!X b |\n" * n(20_000)),
     }
 
 
 def _more_files(name: str) -> dict[str, str]:
-    """The other notes of a case's vault: the embed bomb's ten notes per level, each
-    embedding the ten of the level below, five levels deep (100,000 transclusions
-    uncapped; the page's embed cap cuts them off)."""
+    """The other notes of a case's vault: the 50 notes the declarations' line links;
+    the embed bomb's ten notes per level, each embedding the ten of the level below,
+    five levels deep (100,000 transclusions uncapped; the page's embed cap cuts them
+    off)."""
+    if name == "declarations and links":
+        return {f"n{i}.md": f"# N{i}\n\nText.\n" for i in range(50)}
     if name != "embed bomb":
         return {}
     files: dict[str, str] = {}

@@ -277,7 +277,8 @@ def test_marks_no_link_took_are_removed_and_the_notes_own_characters_kept(
     _c, _r, html = _page(vault, "a.md")
     assert "[[target]] in raw HTML" in html
     assert not LINK_MARK.search(html)
-    icons = "\U000f0001 \U00100000 \U0010fffd"  # icon-font glyphs, and link marks' own range
+    # icon-font glyphs, private-use characters, and a link mark's own spelling
+    icons = "\U000f0001 \U00100000 \U0010fffd \x1a0000"
     vault.write("b.md", f"# B\n\n{icons} [[target]] and [[other]].\n")
     _c, _r, html = _page(vault, "b.md")
     assert icons in html
@@ -299,3 +300,46 @@ def test_a_link_moved_by_the_render_guard_is_resolved_on_its_own(vault: Project)
     assert taken == [False, True]
     assert ">before<" in html and 'href="other.md"' in html
     assert ">after<" in html and 'href="target.md"' in html
+
+
+def test_link_marks_keep_an_ascii_note_ascii(vault: Project) -> None:
+    """A mark above ASCII made CPython store the whole text four bytes a character and
+    scan every slice Python-Markdown takes of it (one per inline match): an 800 KB line
+    of sentences with links took seven times as long (issue 32)."""
+    vault.write("a.md", "# A\n\nSee [[target]], [t](other.md) and ![[other]].\n")
+    compiled, renderer, _md = _renderer(vault)
+    doc = compiled.documents[SrcPath("a.md")]
+    text = note_text((vault.docs / "a.md").read_bytes())[0]
+    renderer.begin_page(doc, doc.url or "")
+    try:
+        marked, marks = renderer.mark_links(text[doc.parsed.body_offset:])
+    finally:
+        renderer.end_page()
+    assert len(LINK_MARK.findall(marks)) == 3
+    assert marked.isascii()
+    _c, _r, html = _page(vault, "a.md")
+    assert len(_links(html)) == 1 and "other.md" in html and "\x1a" not in html
+
+
+def test_a_long_table_of_links_is_read_in_one_pass(
+        vault: Project, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Each row with a link walked up to the table's delimiter row: quadratic in rows
+    (issue 32, 10,000 rows: 9 s of our own); now each line is tried once or twice."""
+    from beliefbase.site.markdown import markdown_ext
+
+    rows = 500
+    tried: list[str] = []
+    real = markdown_ext._DELIMITER_ROW
+
+    class Counting:
+        def match(self, line: str) -> re.Match[str] | None:
+            tried.append(line)
+            return real.match(line)
+
+    monkeypatch.setattr(markdown_ext, "_DELIMITER_ROW", Counting())
+    vault.write("a.md", "# A\n\n| L | N |\n|---|---|\n"
+                + "".join(f"| [[target\\|t{i}]] [[other|o{i}]] | x |\n" for i in range(rows)),
+                dedent=False)
+    _c, _r, html = _page(vault, "a.md")
+    assert len(_links(html)) == 2 * rows and ">o499<" in html
+    assert len(tried) <= 2 * (rows + 2)

@@ -22,11 +22,15 @@ written around it, never a second spelling of it.
 
 Link marks (``LINK_MARK_*``): the renderer finds each link's compiled
 resolution by its position, not by its text.  Before Python-Markdown reads a
-note, ``site.markdown_ext`` puts one private-use character right after the
+note, ``site.markdown_ext`` puts a mark (``\x1a`` and four hex digits) right after the
 ``[[`` of every wikilink and embed the codec found, and at the start of the
 href of every Markdown-syntax link and image, encoding the link's index in the
 note's compiled links; the inline pattern takes it out again (``mark``), and
 the link's ``href`` or ``src`` gives it up (``split_mark``).
+Marks are ASCII: one character above it (a private-use mark, as they were) makes
+CPython store the whole text four bytes a character and check every slice of it for
+its widest character, and Python-Markdown slices a paragraph once per inline match
+(issue 32: an 800 KB line took seven times as long).
 """
 
 from __future__ import annotations
@@ -80,29 +84,32 @@ def split_wikilink(inner: str) -> tuple[str, str, str | None]:
 
 # -- link marks: a wikilink's index among its note's compiled links ----------------------
 
-#: First private-use code point of Plane 16: a mark is ``chr(LINK_MARK_BASE + index)``
-#: (Plane 16, not 15: icon fonts such as Nerd Fonts put their glyphs in Plane 15).
-LINK_MARK_BASE = 0x100000
-#: How many links of one note can be marked (Plane 16's private-use range).
+#: What starts a link mark: ASCII SUB, a control character no note writes (a note that
+#: does gets no marks), not whitespace to ``str.isspace`` nor to any Markdown pattern.
+LINK_MARK_START = "\x1a"
+#: How many links of one note can be marked (four hex digits).
 LINK_MARK_COUNT = 0xFFFE
-# Any link mark (a note holding one of these characters itself gets no marks).
-LINK_MARK = re.compile("[\U00100000-\U0010fffd]")
+#: The regular expression of a mark (the start, then the link's index in four hex digits).
+LINK_MARK_PATTERN = r"\x1a[0-9a-f]{4}"
+# Any link mark.
+LINK_MARK = re.compile(LINK_MARK_PATTERN)
+_MARK_WIDTH = 5
 
 
 def link_mark(index: int) -> str:
     """The mark of the ``index``-th compiled link of a note."""
-    return chr(LINK_MARK_BASE + index)
+    return f"{LINK_MARK_START}{index:04x}"
 
 
 def mark_index(mark: str) -> int:
-    return ord(mark) - LINK_MARK_BASE
+    return int(mark[1:], 16)
 
 
 def split_mark(url: str) -> tuple[str, str | None]:
     """A Markdown link's href (or an image's src) without the link mark the renderer
     put at its start, and that mark (None if it has none)."""
-    if url and url[0] >= "\U00100000" and LINK_MARK.match(url):
-        return url[1:], url[0]
+    if url.startswith(LINK_MARK_START) and LINK_MARK.match(url):
+        return url[_MARK_WIDTH:], url[:_MARK_WIDTH]
     return url, None
 
 
@@ -114,7 +121,7 @@ def split_mark(url: str) -> tuple[str, str | None]:
 # by the processor.
 #: The page's wikilink pattern: ``[[`` not after a backslash, an optional link mark.
 WIKILINK_RE = (
-    r"\[\[(?<!\\\[\[)(?P<mark>[\U00100000-\U0010fffd])?(?P<inner>" + WIKILINK_INNER + r")\]\]"
+    r"\[\[(?<!\\\[\[)(?P<mark>" + LINK_MARK_PATTERN + r")?(?P<inner>" + WIKILINK_INNER + r")\]\]"
 )
 
 # -- Markdown-syntax links and embeds ----------------------------------------------------

@@ -305,27 +305,49 @@ def _window(body: str, a: int, b: int, start: int, end: int) -> tuple[int, int]:
     each link in it."""
     if b - a < 200:
         return a, b
+    ends = list(_SOURCE_END.finditer(body, a, start))
+    outside = _Balance(body, a)
     lo = a
-    for m in reversed(list(_SOURCE_END.finditer(body, a, start))):
-        if _outside_syntax(body, a, m.start()):
-            lo = m.end()
-            break
+    if ends and _Balance(body, a).at(ends[-1].start()):  # the nearest: one count
+        lo = ends[-1].end()
+    else:
+        for m in ends:
+            if outside.at(m.start()):
+                lo = m.end()
     hi = b
     for m in _SOURCE_END.finditer(body, end, b):
-        if _outside_syntax(body, a, m.start()):
+        if outside.at(m.start()):
             hi = m.end()
             break
     return lo, hi
 
 
-def _outside_syntax(body: str, a: int, at: int) -> bool:
+class _Balance:
     """Is ``body[at]`` outside code, math, links, comments and HTML tags (as far as
-    balanced marks in ``body[a:at]`` tell)?"""
-    return (body.count("`", a, at) % 2 == 0 and body.count("$", a, at) % 2 == 0
-            and body.count("[", a, at) == body.count("]", a, at)
-            and body.count("(", a, at) == body.count(")", a, at)
-            and body.count("<", a, at) == body.count(">", a, at)
-            and body.count("%%", a, at) % 2 == 0)
+    balanced marks in ``body[a:at]`` tell)?  Asked at growing ``at``, each stretch of
+    ``body`` counted once: counting from ``a`` at every sentence end was quadratic in a
+    unit's sentences, and a unit that never balances (an unclosed ``<!X`` on a long
+    line) tried them all for each link in it (issue 32: 174 times Python-Markdown)."""
+
+    def __init__(self, body: str, a: int) -> None:
+        self.body = body
+        self.done = a  # counted up to here
+        # backticks, dollars, "[" - "]", "(" - ")", "<" - ">", "%%"
+        self.ticks = self.dollars = self.brackets = self.parens = self.angles = 0
+        self.comments = 0
+
+    def at(self, at: int) -> bool:
+        body, a = self.body, self.done
+        # (a stretch ends before a sentence end's "." "!" or "?": no "%%" spans two)
+        self.ticks += body.count("`", a, at)
+        self.dollars += body.count("$", a, at)
+        self.brackets += body.count("[", a, at) - body.count("]", a, at)
+        self.parens += body.count("(", a, at) - body.count(")", a, at)
+        self.angles += body.count("<", a, at) - body.count(">", a, at)
+        self.comments += body.count("%%", a, at)
+        self.done = at
+        return (self.ticks % 2 == 0 and self.dollars % 2 == 0 and self.brackets == 0
+                and self.parens == 0 and self.angles == 0 and self.comments % 2 == 0)
 
 
 def _cut(text: str, here: int) -> str:

@@ -31,15 +31,13 @@ from ..builder.embeds import Budget, Chain, blocked, unit_of
 from ..builder.resolve import ResolvedLink
 from ..builder.wikitext import link_text, unresolved_text
 from ..codecs.grammar import LINK as _LINK
-from ..codecs.grammar import LINK_MARK, LINK_MARK_COUNT, link_mark, mark_index, split_wikilink
+from ..codecs.grammar import LINK_MARK_COUNT, LINK_MARK_START, link_mark, mark_index, split_wikilink
 from ..codecs.grammar import SCHEME as _SCHEME
 from ..codecs.model import LinkRef
 from ..compile.compiled import Compiled
 from ..ids import SrcPath, asset_url, join_src, relative_segments, url_for_src
 from .templates import Templates
 
-#: The first link mark: a text without characters this high holds none (``max`` is C).
-_FIRST_MARK = link_mark(0)
 #: characters a URL fragment keeps unquoted
 _FRAGMENT_SAFE = "^-_.~!$&()*+,;=:@"
 IMAGE_EXT = {".png", ".jpg", ".jpeg", ".gif", ".svg", ".webp", ".avif", ".bmp", ".ico"}
@@ -147,8 +145,8 @@ class PageRenderer:
         if not links or len(links) > LINK_MARK_COUNT:
             return source, ""
         text = self.read_text(frame.doc.path)
-        if not text.isascii() and max(text) >= _FIRST_MARK and LINK_MARK.search(text):
-            return source, ""  # the note writes such characters itself: they stay its own
+        if LINK_MARK_START in text:
+            return source, ""  # the note writes the marks' character itself: it stays its own
         base = len(text) - len(source) if frame.offset is None else frame.offset
         pieces: list[str] = []
         marks: list[str] = []

@@ -37,6 +37,9 @@ Processors (priority, and why):
   that no inline pattern would have matched in (kept aside meanwhile).  Python-Markdown
   copies the whole text once per match: thousands of links or tags in one paragraph
   were quadratic.
+* ``inline`` treeprocessor (20): Python-Markdown's own, given the page's blocks a few
+  at a time (``inline_chunks``): it keeps every inline element of the page in one list
+  it takes from the front, quadratic in a page's links and tags.
 * ``bb_block_ids`` treeprocessor (15: after inline processing at 20, before
   ``attr_list`` at 8 and ``toc`` at 5): ``text ^id`` gives the paragraph or
   list item ``id="^id"`` and hides the marker.
@@ -69,6 +72,8 @@ from ...codecs.grammar import BLOCK_MARK as _BLOCK_MARK
 from ...codecs.grammar import LINE_TAG as _LINE_TAG
 from ...codecs.grammar import (
     LINE_TAG_MARK,
+    LINK_MARK,
+    LINK_MARK_START,
     MARKDOWN_EMBED_RE,
     TAG_RE,
     WIKILINK_RE,
@@ -77,7 +82,7 @@ from ...codecs.grammar import (
 )
 from ...codecs.grammar import LONE_BLOCK_MARK as _LONE_MARK
 from ...codecs.grammar import WIKILINK_PIPE as _PIPE_IN_WIKILINK
-from . import inline_fields
+from . import inline_chunks, inline_fields
 from .inline_footnotes import InlineFootnotes
 from .math import MathExtension
 
@@ -341,9 +346,10 @@ class DropLinkMarks(Postprocessor):
         self.marks = ""
 
     def run(self, text: str) -> str:
-        # `in` is a C search, and none at all in a text without characters that high
-        left = [mark for mark in self.marks if mark in text]
-        return text.translate(dict.fromkeys(map(ord, left))) if left else text
+        if not self.marks or LINK_MARK_START not in text:  # (`in` is a C search)
+            return text
+        mine = set(LINK_MARK.findall(self.marks))
+        return LINK_MARK.sub(lambda m: "" if m[0] in mine else m[0], text)
 
 
 class TablePipes(Preprocessor):
@@ -353,21 +359,32 @@ class TablePipes(Preprocessor):
         if not any("[[" in line and "|" in line for line in lines):
             return lines
         out = list(lines)
+        above = _delimiter_above(lines)
         for i, line in enumerate(lines):
-            if "[[" in line and self._in_table(lines, i):
+            if "[[" in line and self._in_table(lines, i, above):
                 out[i] = _PIPE_IN_WIKILINK.sub(r"\1\\|\2", line)
         return out
 
     @staticmethod
-    def _in_table(lines: list[str], i: int) -> bool:
+    def _in_table(lines: list[str], i: int, above: list[bool]) -> bool:
         if not _TABLE_ROW.match(lines[i]):
             return False
-        j = i
-        while j >= 0 and lines[j].strip() and "|" in lines[j]:
-            if _DELIMITER_ROW.match(lines[j]):
-                return True
-            j -= 1
-        return i + 1 < len(lines) and bool(_DELIMITER_ROW.match(lines[i + 1]))
+        return above[i] or (i + 1 < len(lines) and bool(_DELIMITER_ROW.match(lines[i + 1])))
+
+
+def _delimiter_above(lines: list[str]) -> list[bool]:
+    """For each line: is there a delimiter row at or above it in its block of lines
+    holding ``|``?  One pass: walking up from each row of a table to its delimiter row
+    was quadratic in the table's rows (issue 32: 20,000 rows with a link each)."""
+    found: list[bool] = []
+    above = False
+    for line in lines:
+        if line.strip() and "|" in line:
+            above = above or _DELIMITER_ROW.match(line) is not None
+        else:
+            above = False
+        found.append(above)
+    return found
 
 
 class LineTags(Preprocessor):
@@ -643,6 +660,7 @@ class WikiLinkExtension(Extension):
         md.inlinePatterns.register(TagProcessor(TAG_RE, md, self.renderer, lift),
                                    "bb_tag", 105)
         md.treeprocessors.register(lift, "bb_lift_runs", 19.5)
+        inline_chunks.register(md)
         md.treeprocessors.register(BlockIds(md), "bb_block_ids", 15)
         md.treeprocessors.register(EmbedBlocks(md), "bb_embed_blocks", 14)
         md.treeprocessors.register(ImageSizes(md), "bb_image_sizes", 3)
