@@ -37,6 +37,7 @@ from .block_memo import BlockMemo, material_templates, remember_lookups
 from .gate import ALWAYS, Gate
 from .markdown_reuse import MarkdownReuse, reusable
 from .nav_memo import NavMemo
+from .plain_serve import install as install_plain_serve
 from .render_ahead import RenderAhead
 from .render_guard import OnFailure, RenderGuard, Standalone
 from .search_escape import escape_before_writing
@@ -51,7 +52,7 @@ log = get_plugin_logger(__name__)
 _OWN_OPTIONS = ("reuse_markdown", "markdown_offload", "nav_cache", "theme_cache",
                 "search_offload", "panels_ahead")
 _FOLLOW_SPEEDUPS = ("template_lookups", "search_in_memory", "dirty_stats", "search_flat",
-                    "link_memo")
+                    "link_memo", "plain_serve")
 
 #: the last line logged by the gate: one per process, not one per serve rebuild
 _said: str | None = None
@@ -189,6 +190,10 @@ class Speedups:
         if self._search is not None:
             self._search.close()
             self._search = None
+
+    def plain_serve(self, server: Any, decide: Callable[[], bool]) -> bool:
+        """Plain ``mkdocs serve``: each save rebuilt dirty when ``decide()`` says so."""
+        return self.on("plain_serve") and install_plain_serve(server, decide)
 
     def watch(self, server: Any) -> bool:
         """``mkdocs serve`` with the native watcher (option ``watcher: native``)."""
