@@ -342,3 +342,72 @@ def test_material_navigation_stays_whole(project, tmp_path: Path) -> None:  # ty
     assert a_page.stat().st_mtime_ns != before
     assert "entities/" in a_page.read_text(encoding="utf-8")
     _same_as_clean(project, third, tmp_path)
+
+
+def _written_since(site: Path, since: int) -> list[str]:
+    return sorted(str(p.relative_to(site)) for p in site.rglob("*.html")
+                  if p.stat().st_mtime_ns > since)
+
+
+def test_plain_serve_rerenders_only_what_a_body_edit_changes(project, tmp_path: Path) -> None:  # type: ignore[no-untyped-def]
+    """Plain ``mkdocs serve`` (no ``--dirty``) once emptied the site and rendered every
+    page after every save; now a body edit writes the note's page and its
+    dependents only, and the site equals a clean build."""
+    for i in range(12):
+        project.write(f"note-{i}.md", f"---\ntags: [t{i % 3}]\n---\n# Note {i}\n\nText {i}.\n",
+                      dedent=False)
+    project.write("linker.md", "# Linker\n\nSee [[note-1]].\n", dedent=False)
+    session = Rebuilds(project, plain=True, plugins=UNDATED)
+    try:
+        assert session.build().error is None
+        site = project.root / "site"
+        pages = len(list(site.rglob("*.html")))
+        since = max(p.stat().st_mtime_ns for p in site.rglob("*"))
+        time.sleep(0.05)
+        project.write("note-1.md", "---\ntags: [t1]\n---\n# Note 1\n\nText 1.\n\nMore.\n",
+                      dedent=False)
+        second = session.build()
+        assert second.error is None
+        written = _written_since(site, since)
+        assert "note-1/index.html" in written
+        assert "note-5/index.html" not in written and "tags/t1/index.html" not in written
+        assert len(written) <= 3 < pages, written
+        _same_as_clean(project, second, tmp_path, session)
+    finally:
+        session.close()
+
+
+def test_plain_serve_rebuilds_everything_when_mkdocs_yml_changes(project, tmp_path: Path) -> None:  # type: ignore[no-untyped-def]
+    """The plan follows the vault; an edited ``mkdocs.yml`` (here the site's name, in
+    every page) makes the next plain-serve rebuild a full one."""
+    project.write("a.md", "# A\n\nText.\n", dedent=False)
+    project.write("b.md", "# B\n\nText.\n", dedent=False)
+    session = Rebuilds(project, plain=True, plugins=EXPLORER)
+    try:
+        assert session.build().error is None
+        time.sleep(0.05)
+        project.config = {**project.config, "site_name": "Renamed KB"}
+        project.write_config(plugins=EXPLORER)
+        second = session.build()
+        assert second.error is None
+        assert "Renamed KB" in second.page("b/")
+        _same_as_clean(project, second, tmp_path, session)
+    finally:
+        session.close()
+
+
+def test_plain_serve_removes_a_deleted_attachment(project, tmp_path: Path) -> None:  # type: ignore[no-untyped-def]
+    """MkDocs' dirty build leaves the copy of a deleted file in the site; a plain
+    serve rebuild must not."""
+    project.write("a.md", "# A\n\nText.\n", dedent=False)
+    project.write("img/pic.png", b"\x89PNG\r\n\x1a\n")
+    session = Rebuilds(project, plain=True, plugins=EXPLORER)
+    try:
+        first = session.build()
+        assert (first.site / "img" / "pic.png").exists()
+        (project.docs / "img" / "pic.png").unlink()
+        second = session.build()
+        assert second.error is None
+        assert not (second.site / "img" / "pic.png").exists()
+    finally:
+        session.close()
