@@ -4,8 +4,9 @@
 ``plain=False`` as ``mkdocs serve --dirty`` (``project.build(dirty=True)``, as
 the dirty tests always did), ``plain=True`` as plain ``mkdocs serve``: one
 config and one plugin for the session, the first build, ``on_serve`` with a
-server whose ``builder`` is MkDocs' own closure in miniature (it calls
-``mkdocs.commands.serve.build(config, dirty=False)``), then each rebuild
+server whose ``builder`` is MkDocs' own closure in miniature (a function of
+``mkdocs.commands.serve``'s globals that calls its ``build(config, dirty=False)``:
+``in_serve_module``), then each rebuild
 through ``server.builder()``, as livereload calls it after a save.
 
 MkDocs keeps one plugin instance per process, so a clean build of another
@@ -20,11 +21,26 @@ import shutil
 import subprocess
 import sys
 import time
+import types
+from collections.abc import Callable
 from pathlib import Path
 from types import SimpleNamespace
 from typing import Any
 
+from mkdocs.commands.build import build
+from mkdocs.config import load_config
+
 from tests.conftest import BuildResult, Project
+
+
+def in_serve_module(func: Callable[..., Any]) -> Callable[..., Any]:
+    """``func`` as if written in ``mkdocs.commands.serve``, as MkDocs' builder is:
+    its global names (``build``, ``load_config``) are that module's."""
+    import mkdocs.commands.serve as serve_module
+
+    code = func.__code__  # type: ignore[attr-defined]
+    return types.FunctionType(code, vars(serve_module), code.co_name,
+                              func.__defaults__, func.__closure__)  # type: ignore[attr-defined]
 
 
 class Rebuilds:
@@ -33,22 +49,20 @@ class Rebuilds:
         self.plain = plain
         self.changes = changes
         self._config: Any = None
+        config_file = str(project.root / "mkdocs.yml")
+
+        def builder(config: Any = None) -> None:
+            if config is None:
+                config = load_config(config_file)
+            build(config, dirty=False)
+
+        self._builder = in_serve_module(builder)
         self.server = SimpleNamespace(builder=self._builder, watch=lambda *a, **k: None)
-
-    def _builder(self, config: Any = None) -> None:
-        import mkdocs.commands.serve as serve_module
-        from mkdocs.config import load_config
-
-        if config is None:
-            config = load_config(str(self.project.root / "mkdocs.yml"))
-        serve_module.build(config, dirty=False)
 
     def build(self) -> BuildResult:
         """The first build of the session, or a rebuild after a save."""
         if not self.plain:
             return self.project.build(dirty=True, **self.changes)
-        from mkdocs.config import load_config
-
         error: BaseException | None = None
         try:
             if self._config is None:

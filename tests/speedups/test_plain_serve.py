@@ -11,6 +11,9 @@ import mkdocs.commands.serve as serve_module
 import pytest
 from beliefbase.speedups import plain_serve
 from beliefbase.speedups.gate import Gate
+from mkdocs.commands.build import build
+
+from tests.site.serving import in_serve_module
 
 
 def test_the_builder_builds_dirty_when_decided(monkeypatch: pytest.MonkeyPatch,
@@ -25,9 +28,9 @@ def test_the_builder_builds_dirty_when_decided(monkeypatch: pytest.MonkeyPatch,
     monkeypatch.setattr(serve_module, "build", fake_build)
 
     def builder(config: Any = None) -> None:  # MkDocs' closure, in miniature
-        serve_module.build(config, serve_url="http://x/", dirty=False)
+        build(config, serve_url="http://x/", dirty=False)
 
-    server = SimpleNamespace(builder=builder)
+    server = SimpleNamespace(builder=in_serve_module(builder))
     answers = iter([True, False])
     assert plain_serve.install(server, lambda: next(answers))
     assert plain_serve.install(server, lambda: True)  # (once only)
@@ -42,8 +45,10 @@ def test_the_builder_builds_dirty_when_decided(monkeypatch: pytest.MonkeyPatch,
         "A 'dirty' build is being perfo"]  # (only the full build's)
 
 
-def test_nothing_changes_without_a_builder() -> None:
+def test_nothing_changes_without_mkdocs_own_builder() -> None:
     assert not plain_serve.install(SimpleNamespace(), lambda: True)
+    server = SimpleNamespace(builder=lambda config=None: None)  # not mkdocs.commands.serve's
+    assert not plain_serve.install(server, lambda: True)
 
 
 def test_another_mkdocs_turns_it_off() -> None:

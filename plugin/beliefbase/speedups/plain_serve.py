@@ -57,6 +57,9 @@ def install(server: Any, decide: Callable[[], bool]) -> bool:
     build = getattr(module, "build", None)
     if module is None or not callable(original) or not callable(build):
         return False
+    if getattr(original, "__globals__", None) is not vars(module) and not getattr(
+            original, "beliefbase_plain_serve", False):
+        return False  # not MkDocs' own builder (another host, a plugin's): it may not call it
     if getattr(original, "beliefbase_plain_serve", False):
         return True  # (installed already)
 
