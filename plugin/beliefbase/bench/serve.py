@@ -212,7 +212,11 @@ def main(argv: list[str] | None = None) -> int:
     for n in (int(x) for x in args.sizes.split(",")):
         source, _ = ensure_vault(args.out / f"source-{n}", n)
         root = args.out / f"serve-{n}"
-        shutil.rmtree(root, ignore_errors=True)
+        for _ in range(20):  # the last server's background work may still write there
+            shutil.rmtree(root, ignore_errors=True)
+            if not root.exists():
+                break
+            time.sleep(0.5)
         shutil.copytree(source, root)
         config = root / "mkdocs.yml" if args.material_nav else explorer_config(root, "mkdocs.yml")
         results = measure(root, config, not args.plain_serve, args.repeat)
