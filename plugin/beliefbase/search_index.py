@@ -97,6 +97,11 @@ class EntryTexts:
         self._entries = [entry for _, run in self._runs for entry in run]
         return self._entries
 
+    @property
+    def last(self) -> list[Any] | None:
+        """The entries this object returned last (the last build's index)."""
+        return self._entries
+
     def index_json(self, config: Mapping[str, Any]) -> str:
         """What Material's ``generate_search_index`` returns for the entries
         ``merged_and_escaped`` gave last, byte for byte."""

@@ -10,18 +10,35 @@ from pathlib import Path
 import pytest
 from beliefbase.html_json import html_safe
 
+from tests.site.serving import Rebuilds
 from tests.site.test_incremental import VAULT, edit, site_files, write_vault
 
 EXPLORER = ["search", {"beliefbase": {"explorer": True}}]
 UNDATED = ["search", {"beliefbase": {"explorer": True, "dates": False}}]
 
 
+@pytest.fixture(params=["dirty", "plain"], ids=["serve-dirty", "plain-serve"])
+def serve(request, project):  # type: ignore[no-untyped-def]
+    """``serve(**config)``: rebuilds as ``mkdocs serve --dirty`` or plain ``mkdocs
+    serve`` (which rebuilds dirty too, ``speedups/plain_serve.py``)."""
+    made: list[Rebuilds] = []
+
+    def start(**changes):  # type: ignore[no-untyped-def]
+        made.append(Rebuilds(project, request.param == "plain", **changes))
+        return made[-1]
+
+    yield start
+    for rebuilds in made:
+        rebuilds.close()
+
+
 @pytest.mark.parametrize("plugins", [None, EXPLORER], ids=["material-nav", "explorer"])
-def test_dirty_rebuild_matches_clean_build(project, tmp_path: Path, plugins) -> None:  # type: ignore[no-untyped-def]
+def test_dirty_rebuild_matches_clean_build(project, serve, tmp_path: Path, plugins) -> None:  # type: ignore[no-untyped-def]
     kwargs = {"plugins": plugins} if plugins else {}
     write_vault(project, VAULT)
     project.write("unrelated.md", "# Unrelated\n\nNothing links here.\n", dedent=False)
-    first = project.build(**kwargs)
+    session = serve(**kwargs)
+    first = session.build() if session.plain else project.build(**kwargs)
     assert first.error is None
     unrelated = first.site / "unrelated" / "index.html"
     before = unrelated.stat().st_mtime_ns
@@ -31,7 +48,7 @@ def test_dirty_rebuild_matches_clean_build(project, tmp_path: Path, plugins) -> 
     project.write("beta.md", "---\ntitle: Beta Title\naliases: [Bee]\n---\nBeta [[alpha]].\n",
                   dedent=False)
     assert (first.site / "b" / "index.html").exists()
-    second = project.build(dirty=True, **kwargs)
+    second = session.build()
     assert second.error is None
     assert ">Renamed Alpha</a>" in second.article("")
     assert not (second.site / "old" / "index.html").exists()
@@ -39,9 +56,7 @@ def test_dirty_rebuild_matches_clean_build(project, tmp_path: Path, plugins) -> 
     assert (second.site / "bee" / "index.html").exists()
     if plugins:  # with the explorer, pages that do not show the change are left alone
         assert unrelated.stat().st_mtime_ns == before
-    clean_root = tmp_path / "clean"
-    shutil.copytree(project.root / "docs", clean_root / "docs")
-    clean = type(project)(clean_root, project.config).build(**kwargs)
+    clean = session.clean(tmp_path)
     got, want = site_files(second.site), site_files(clean.site)
     search = "search/search_index.json"
     assert {k: v for k, v in got.items() if k != search} == {
@@ -51,10 +66,14 @@ def test_dirty_rebuild_matches_clean_build(project, tmp_path: Path, plugins) -> 
     assert entries(got[search]) == entries(want[search])
 
 
-def _same_as_clean(project, built, tmp_path: Path, **kwargs) -> None:  # type: ignore[no-untyped-def]
-    clean_root = tmp_path / f"clean-{time.monotonic_ns()}"
-    shutil.copytree(project.root / "docs", clean_root / "docs")
-    clean = type(project)(clean_root, project.config).build(**kwargs)
+def _same_as_clean(project, built, tmp_path: Path, session: Rebuilds | None = None,  # type: ignore[no-untyped-def]
+                   **kwargs) -> None:
+    if session is not None:
+        clean = session.clean(tmp_path)
+    else:
+        clean_root = tmp_path / f"clean-{time.monotonic_ns()}"
+        shutil.copytree(project.root / "docs", clean_root / "docs")
+        clean = type(project)(clean_root, project.config).build(**kwargs)
     search = "search/search_index.json"
     got = {k: v for k, v in site_files(built.site).items() if k != search}
     want = {k: v for k, v in site_files(clean.site).items() if k != search}
@@ -62,27 +81,28 @@ def _same_as_clean(project, built, tmp_path: Path, **kwargs) -> None:  # type: i
     assert [k for k in got if got[k] != want[k]] == []
 
 
-def test_dirty_rebuild_follows_unlinked_mentions(project, tmp_path: Path) -> None:  # type: ignore[no-untyped-def]
+def test_dirty_rebuild_follows_unlinked_mentions(project, serve, tmp_path: Path) -> None:  # type: ignore[no-untyped-def]
     """A note that starts (or stops) naming another without a link changes that
     other page's "Unlinked mentions" panel, though nothing links the two."""
     project.write("target.md", "# Target Note\n\nA target.\n", dedent=False)
     project.write("writer.md", "# Writer\n\nNothing yet.\n", dedent=False)
     project.write("named.md", "# Named\n\nThis text says Fresh Name once.\n", dedent=False)
     project.write("other.md", "# Other\n\nNothing.\n", dedent=False)
-    assert project.build(dirty=True, plugins=EXPLORER).error is None  # as `serve --dirty`
+    session = serve(plugins=EXPLORER)
+    assert session.build().error is None
     time.sleep(0.05)
     project.write("writer.md", "# Writer\n\nNow about the Target Note.\n", dedent=False)
     project.write("other.md", "# Fresh Name\n\nRenamed.\n", dedent=False)
-    second = project.build(dirty=True, plugins=EXPLORER)
+    second = session.build()
     target = second.page("target/")
     assert "Writer" in _mentions_panel(target)
     assert "Named" in _mentions_panel(second.page("other/"))  # its new title is named there
-    _same_as_clean(project, second, tmp_path, plugins=EXPLORER)
+    _same_as_clean(project, second, tmp_path, session)
     time.sleep(0.05)
     project.write("writer.md", "# Writer\n\nNothing again.\n", dedent=False)
-    third = project.build(dirty=True, plugins=EXPLORER)
+    third = session.build()
     assert "Writer" not in _mentions_panel(third.page("target/"))
-    _same_as_clean(project, third, tmp_path, plugins=EXPLORER)
+    _same_as_clean(project, third, tmp_path, session)
 
 
 def test_dirty_rebuild_follows_titles_in_quoted_sentences(project, tmp_path: Path) -> None:  # type: ignore[no-untyped-def]
@@ -108,21 +128,21 @@ def _mentions_panel(page: str) -> str:
     return page[start:page.index("</section>", start)]
 
 
-def test_search_index_stays_whole_over_many_dirty_rebuilds(project, tmp_path: Path) -> None:  # type: ignore[no-untyped-def]
+def test_search_index_stays_whole_over_many_dirty_rebuilds(project, serve, tmp_path: Path) -> None:  # type: ignore[no-untyped-def]
     """Each rebuild merges into the index the previous one left (kept in memory by
-    the theme's plugin); after three, it and every page still equal a clean build's."""
+    the theme's plugin, or under plain serve by ours); after three, it and every page
+    still equal a clean build's."""
     write_vault(project, VAULT)
-    assert project.build(dirty=True, plugins=EXPLORER).error is None
+    session = serve(plugins=EXPLORER)
+    assert session.build().error is None
     for i in range(3):
         time.sleep(0.05)
         project.write("beta.md", f"---\ntitle: Beta {i} <b>\naliases: [B]\n---\nBeta [[alpha]].\n",
                       dedent=False)
         project.write(f"new-{i}.md", f"# New {i}\n\nLinks [[alpha]].\n", dedent=False)
-        built = project.build(dirty=True, plugins=EXPLORER)
+        built = session.build()
         assert built.error is None
-    clean_root = tmp_path / "clean"
-    shutil.copytree(project.root / "docs", clean_root / "docs")
-    clean = type(project)(clean_root, project.config).build(plugins=EXPLORER)
+    clean = session.clean(tmp_path)
     index = lambda site: sorted(json.dumps(e, sort_keys=True) for e in json.loads(  # noqa: E731
         (site / "search/search_index.json").read_text(encoding="utf-8"))["docs"])
     assert index(built.site) == index(clean.site)
@@ -213,23 +233,24 @@ def test_a_rebuild_stops_the_last_background_search_index(project) -> None:  # t
     assert '"renam"' in index  # the new title's word, as lunr stems it
 
 
-def test_deleting_a_note_in_a_folder(project, tmp_path: Path) -> None:  # type: ignore[no-untyped-def]
+def test_deleting_a_note_in_a_folder(project, serve, tmp_path: Path) -> None:  # type: ignore[no-untyped-def]
     """The folder's listing changes with the deleted note: the rebuild once looked the
     deleted note up among the new compile's documents (KeyError) and ``mkdocs serve``
     stopped answering until another save."""
     project.write("index.md", "# Home\n\nSee [[alpha]].\n", dedent=False)
     for name in ("alpha", "beta", "gamma"):
         project.write(f"archive/deep/{name}.md", f"# {name.title()}\n\nText.\n", dedent=False)
-    assert project.build(dirty=True, plugins=EXPLORER).error is None
+    session = serve(plugins=EXPLORER)
+    assert session.build().error is None
     (project.docs / "archive/deep/beta.md").unlink()
-    second = project.build(dirty=True, plugins=EXPLORER)
+    second = session.build()
     assert second.error is None, second.lines
     assert not (second.site / "archive/deep/beta/index.html").exists()
-    _same_as_clean(project, second, tmp_path, plugins=EXPLORER)
+    _same_as_clean(project, second, tmp_path, session)
 
 
 def test_generated_pages_render_again_only_when_what_they_show_changed(  # type: ignore[no-untyped-def]
-        project, tmp_path: Path) -> None:
+        project, serve, tmp_path: Path) -> None:
     """MkDocs takes a page without a source file for changed in every dirty build:
     every tag and folder page was rendered again after every save (95 of the 118
     pages one body edit wrote at 1,000 notes)."""
@@ -240,7 +261,8 @@ def test_generated_pages_render_again_only_when_what_they_show_changed(  # type:
                       f"---\ntags: [topic]\n---\n# {name.title()}\n\nFirst line.\n",
                       dedent=False)
     project.write("other/gamma.md", "# Gamma\n\nNo tag here.\n", dedent=False)
-    assert project.build(dirty=True, plugins=UNDATED).error is None
+    session = serve(plugins=UNDATED)
+    assert session.build().error is None
     tag = project.root / "site" / "tags" / "topic" / "index.html"
     folder = project.root / "site" / "archive" / "deep" / "index.html"
     other = project.root / "site" / "other" / "index.html"
@@ -251,14 +273,14 @@ def test_generated_pages_render_again_only_when_what_they_show_changed(  # type:
     # a body edit past the first sentence: no listing shows it
     project.write("archive/deep/beta.md",
                   "---\ntags: [topic]\n---\n# Beta\n\nFirst line.\n\nMore text.\n", dedent=False)
-    second = project.build(dirty=True, plugins=UNDATED)
+    second = session.build()
     assert second.error is None
     assert stamps() == before
     time.sleep(0.05)
     # a retitled note: its tag page and its folder's page list the new title
     project.write("archive/deep/beta.md",
                   "---\ntags: [topic]\n---\n# Beta Renamed\n\nFirst line.\n", dedent=False)
-    assert project.build(dirty=True, plugins=UNDATED).error is None
+    assert session.build().error is None
     after = stamps()
     assert after[0] != before[0] and after[1] != before[1] and after[2] == before[2]
     assert "Beta Renamed" in tag.read_text(encoding="utf-8")
@@ -267,10 +289,10 @@ def test_generated_pages_render_again_only_when_what_they_show_changed(  # type:
     tag.unlink()
     time.sleep(0.05)
     project.write("other/gamma.md", "# Gamma\n\nNo tag here.\n\nStill none.\n", dedent=False)
-    last = project.build(dirty=True, plugins=UNDATED)
+    last = session.build()
     assert tag.exists() and other.stat().st_mtime_ns == before[2]
     # (a clean build in this process makes the next dirty one render every page)
-    _same_as_clean(project, last, tmp_path, plugins=UNDATED)
+    _same_as_clean(project, last, tmp_path, session)
 
 
 def test_generated_pages_follow_an_edited_template(project) -> None:  # type: ignore[no-untyped-def]
@@ -320,3 +342,72 @@ def test_material_navigation_stays_whole(project, tmp_path: Path) -> None:  # ty
     assert a_page.stat().st_mtime_ns != before
     assert "entities/" in a_page.read_text(encoding="utf-8")
     _same_as_clean(project, third, tmp_path)
+
+
+def _written_since(site: Path, since: int) -> list[str]:
+    return sorted(str(p.relative_to(site)) for p in site.rglob("*.html")
+                  if p.stat().st_mtime_ns > since)
+
+
+def test_plain_serve_rerenders_only_what_a_body_edit_changes(project, tmp_path: Path) -> None:  # type: ignore[no-untyped-def]
+    """Plain ``mkdocs serve`` (no ``--dirty``) once emptied the site and rendered every
+    page after every save; now a body edit writes the note's page and its
+    dependents only, and the site equals a clean build."""
+    for i in range(12):
+        project.write(f"note-{i}.md", f"---\ntags: [t{i % 3}]\n---\n# Note {i}\n\nText {i}.\n",
+                      dedent=False)
+    project.write("linker.md", "# Linker\n\nSee [[note-1]].\n", dedent=False)
+    session = Rebuilds(project, plain=True, plugins=UNDATED)
+    try:
+        assert session.build().error is None
+        site = project.root / "site"
+        pages = len(list(site.rglob("*.html")))
+        since = max(p.stat().st_mtime_ns for p in site.rglob("*"))
+        time.sleep(0.05)
+        project.write("note-1.md", "---\ntags: [t1]\n---\n# Note 1\n\nText 1.\n\nMore.\n",
+                      dedent=False)
+        second = session.build()
+        assert second.error is None
+        written = _written_since(site, since)
+        assert "note-1/index.html" in written
+        assert "note-5/index.html" not in written and "tags/t1/index.html" not in written
+        assert len(written) <= 3 < pages, written
+        _same_as_clean(project, second, tmp_path, session)
+    finally:
+        session.close()
+
+
+def test_plain_serve_rebuilds_everything_when_mkdocs_yml_changes(project, tmp_path: Path) -> None:  # type: ignore[no-untyped-def]
+    """The plan follows the vault; an edited ``mkdocs.yml`` (here the site's name, in
+    every page) makes the next plain-serve rebuild a full one."""
+    project.write("a.md", "# A\n\nText.\n", dedent=False)
+    project.write("b.md", "# B\n\nText.\n", dedent=False)
+    session = Rebuilds(project, plain=True, plugins=EXPLORER)
+    try:
+        assert session.build().error is None
+        time.sleep(0.05)
+        project.config = {**project.config, "site_name": "Renamed KB"}
+        project.write_config(plugins=EXPLORER)
+        second = session.build()
+        assert second.error is None
+        assert "Renamed KB" in second.page("b/")
+        _same_as_clean(project, second, tmp_path, session)
+    finally:
+        session.close()
+
+
+def test_plain_serve_removes_a_deleted_attachment(project, tmp_path: Path) -> None:  # type: ignore[no-untyped-def]
+    """MkDocs' dirty build leaves the copy of a deleted file in the site; a plain
+    serve rebuild must not."""
+    project.write("a.md", "# A\n\nText.\n", dedent=False)
+    project.write("img/pic.png", b"\x89PNG\r\n\x1a\n")
+    session = Rebuilds(project, plain=True, plugins=EXPLORER)
+    try:
+        first = session.build()
+        assert (first.site / "img" / "pic.png").exists()
+        (project.docs / "img" / "pic.png").unlink()
+        second = session.build()
+        assert second.error is None
+        assert not (second.site / "img" / "pic.png").exists()
+    finally:
+        session.close()

@@ -45,6 +45,7 @@ from .page_guard import PageGuard
 from .reader.reader import ReaderCache
 from .render_errors import advice, describe, missing_theme_files
 from .serve.dirty import Invalidation
+from .serve.outside import Stamp, outside_paths, outside_stamp
 from .session import OUTPUT_DIR, SiteBuild
 from .templates import MemoryBytecodeCache, Templates, theme_dir
 from .theme_defaults import default_palette, font_notice
@@ -83,6 +84,10 @@ class ServeState:
     search_texts: EntryTexts = field(default_factory=EntryTexts)  # theme's entries as JSON
     #: --dirty: what the last build showed, and what this one re-renders
     invalidation: Invalidation = field(default_factory=Invalidation)
+    #: plain serve rebuilt like --dirty (speedups/plain_serve.py): the files outside
+    #: the vault as the last build began, and whether it finished
+    outside: tuple[tuple[str, ...], Stamp] | None = None
+    last_ok: bool = False
 
 
 class MkDocsBuild:
@@ -124,6 +129,9 @@ class MkDocsBuild:
             reader.cancel()
         if state.serving and state.dirty and state.built:
             state.process.rebuild_starts()
+        if state.serving:
+            paths = outside_paths(config)
+            state.outside = (paths, outside_stamp(paths))
         # Markdown defaults first: MkDocs builds its Markdown from this list after
         # on_config, and compile_options reads it (our own extensions come after)
         self.obsidian = vault_settings(config)
@@ -214,7 +222,7 @@ class MkDocsBuild:
         self._dest_uris = {f.dest_uri for f in files} | set(config.theme.static_templates)
         self._dest_uris |= {"sitemap.xml", "sitemap.xml.gz"}
         self.diagnostics += site.check_generated_pages(page_urls)
-        if state.dirty:  # MkDocs re-renders only changed files: make it re-render dependents
+        if self._incremental():  # MkDocs re-renders only changed files: and dependents
             state.invalidation.files(previous, site, files, config, page_urls,
                                      serving=state.serving,
                                      nav_in_every_page=not options.explorer)
@@ -255,7 +263,7 @@ class MkDocsBuild:
         assert self.speedups is not None
         self._compile_outputs_written = False
         escape_section_titles(nav.items)  # folder names: the theme prints them
-        if self.state.dirty and self.site is not None:
+        if self._incremental() and self.site is not None:
             self.state.invalidation.nav(self.site, files, nav,
                                         nav_in_every_page=not self.options.explorer)
         steps = () if self.site is None else self.site.compile_output_steps(
@@ -373,7 +381,7 @@ class MkDocsBuild:
         self._search_escaped = site is not None and fast.search_in_memory(
             config.plugins, site.search_strings,
             state.invalidation.search_merge if state.dirty else None,
-            state.search_texts if state.serving and state.dirty else None)
+            state.search_texts if state.serving else None)
         if state.dirty and not self._search_escaped:
             state.invalidation.search_merge()  # read the last index before the theme replaces it
         if site is not None and not state.dirty and fast.on("panels_ahead"):
@@ -434,11 +442,13 @@ class MkDocsBuild:
             raise PluginError(f"beliefbase: strict: {len(warnings)} warnings (see above)")
 
     def finished(self) -> None:
-        self.state.built = True
+        self.state.built = self.state.last_ok = True
         if self.state.serving:
             self.state.process.rebuild_done()
 
     def failed(self) -> None:
+        self.state.last_ok = False
+        self.state.search_texts = EntryTexts()  # the theme may not have written them
         self.state.invalidation.forget_pages()  # some may not have been written
         if self.speedups is not None:
             self.speedups.stop_ahead()
@@ -461,10 +471,26 @@ class MkDocsBuild:
     def serve(self, server: Any, config: MkDocsConfig) -> Any:
         if self.speedups is not None and self.speedups.watch(server):
             log.debug("watching files with the operating system's change events")
+        if self.speedups is not None and not self.state.dirty:
+            self.speedups.plain_serve(server, self._rebuild_dirty)
         raw = Path(config.config_file_path or ".").parent / self.options.raw_dir
         if raw.is_dir():
             server.watch(str(raw))
         return server
+
+    def _incremental(self) -> bool:
+        """Does this build carry out (or, first under plain serve, record) the plan
+        of a dirty rebuild?"""
+        return self.state.dirty or (self.state.serving and self.speedups is not None
+                                    and self.speedups.on("plain_serve"))
+
+    def _rebuild_dirty(self) -> bool:
+        """Plain serve, a save: may MkDocs rebuild dirty (``speedups/plain_serve.py``)?
+        Not after a failed build, nor when a file outside the vault changed."""
+        state = self.state
+        state.dirty = (state.built and state.last_ok and state.outside is not None
+                       and outside_stamp(state.outside[0]) == state.outside[1])
+        return state.dirty
 
     # -- the render guard's and the log's ------------------------------------------------
 

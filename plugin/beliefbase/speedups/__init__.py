@@ -40,6 +40,7 @@ from .block_memo import BlockMemo, material_templates, remember_lookups
 from .gate import ALWAYS, Gate
 from .markdown_reuse import MarkdownReuse, reusable
 from .nav_memo import NavMemo
+from .plain_serve import install as install_plain_serve
 from .render_ahead import RenderAhead
 from .render_guard import OnFailure, RenderGuard, Standalone
 from .search_escape import escape_before_writing
@@ -187,6 +188,10 @@ class Speedups:
         if self._search is not None:
             self._search.close()
             self._search = None
+
+    def plain_serve(self, server: Any, decide: Callable[[], bool]) -> bool:
+        """Plain ``mkdocs serve``: each save rebuilt dirty when ``decide()`` says so."""
+        return self.on("plain_serve") and install_plain_serve(server, decide)
 
     def watch(self, server: Any) -> bool:
         """``mkdocs serve`` with the native watcher (option ``watcher: native``)."""

@@ -52,6 +52,9 @@ TOUCHES: dict[str, tuple[str, ...]] = {
     "link_memo": ("mkdocs",),
     # File.is_modified memoised on each file of a --dirty build
     "dirty_stats": ("mkdocs",),
+    # plain `mkdocs serve`: LiveReloadServer.builder wrapped, mkdocs.commands.serve.build
+    # swapped while it runs, so a save is rebuilt dirty (plain_serve)
+    "plain_serve": ("mkdocs",),
     # our own forked workers; no internals, switched with the others
     "panels_ahead": (),
     # not a speed-up: Page.render, _populate_page, _build_page wrapped (render_guard);

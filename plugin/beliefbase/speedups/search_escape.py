@@ -52,6 +52,10 @@ def escape_before_writing(
             previous, merge = None, None
             if dirty is not None:
                 previous = getattr(prev, "entries", None)
+                if previous is None and texts is not None:
+                    # plain serve rebuilt dirty: the theme kept nothing, these are
+                    # what it wrote last
+                    previous = texts.last
                 merge = dirty(previous is None)  # read the last file only without them
                 if previous is None and merge.previous is not None:
                     previous = merge.previous.get("docs", [])

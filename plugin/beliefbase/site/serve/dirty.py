@@ -56,6 +56,7 @@ class Invalidation:
         self._navigation: str | None = None  # the navigation the last build printed
         #: what each page feature showed in the last dirty build (``SiteFeature.shown``)
         self.features_shown: dict[str, Shown] = {}
+        self._dests: set[str] | None = None  # every file MkDocs wrote last build
 
     def files(self, old: Compiled | None, site: SiteBuild, files: Files, config: Any,
               page_urls: set[str], *, serving: bool, nav_in_every_page: bool) -> None:
@@ -64,6 +65,7 @@ class Invalidation:
         self.remember_search_index(Path(config.site_dir))
         plan = self.plan(old, site, nav_in_every_page)
         self.invalidate(old, site.compiled, files, config, plan)
+        self.remove_gone_files(files, Path(config.site_dir))
         if serving:  # (a one-off `build --dirty` has no next build to compare)
             custom_dir = getattr(config.theme, "custom_dir", None)
             self.keep_unchanged(  # tag, folder pages... not changed
@@ -108,6 +110,14 @@ class Invalidation:
         for dest in plan.gone:
             count += _remove(str(site / dest))
         return count
+
+    def remove_gone_files(self, files: Files, site_dir: Path) -> int:
+        """Remove what the last build's files wrote and this build's do not: a
+        deleted image or attachment (MkDocs' dirty build leaves it); returns how many."""
+        dests = {f.dest_uri for f in files}
+        gone = self._dests - dests if self._dests is not None else set()
+        self._dests = dests
+        return sum(_remove(str(site_dir / dest)) for dest in gone)
 
     def keep_unchanged(self, files: Files, shown: Callable[[str, str], str],
                        templates: str = "") -> None:
