@@ -8,6 +8,7 @@ from __future__ import annotations
 import logging
 from collections.abc import Iterator
 from contextlib import contextmanager
+from pathlib import Path
 
 from beliefbase import diagnostics as diag
 from beliefbase.site.log import FIRST, MANY, DiagnosticLog, Progress
@@ -66,6 +67,42 @@ def test_a_serve_rebuild_logs_what_changed(project: Project) -> None:
     # a new `mkdocs build` in the same process (MkDocs keeps the plugin) shows them all
     fresh = project.build()
     assert len([line for line in fresh.lines if ": unresolved-link: " in line]) == 3
+
+
+def test_a_page_left_alone_keeps_its_render_error(project: Project, monkeypatch) -> None:  # type: ignore[no-untyped-def]
+    """A dirty rebuild (``--dirty``, or plain serve's) that does not render a page
+    again keeps its render-error: the log does not call it fixed, and
+    diagnostics.json still has it."""
+    import json
+
+    from beliefbase.codecs import guards
+    from mkdocs.commands.build import build as mkdocs_build
+    from mkdocs.config import load_config
+
+    from tests.hostile.vault import DEEP_STRONG
+
+    monkeypatch.setattr(guards, "MAX_EMPHASIS", 10**9)  # Python-Markdown itself fails
+    project.write("index.md", "# Home\n")
+    project.write("deep.md", DEEP_STRONG, dedent=False)
+    project.write("b.md", "# B\n\nText.\n")
+    project.write_config()
+    config = load_config(str(project.root / "mkdocs.yml"))
+    config.plugins.on_startup(command="serve", dirty=True)
+    try:
+        with captured() as first:
+            mkdocs_build(config, dirty=True)
+        project.write("b.md", "# B\n\nOther text.\n")
+        config = load_config(str(project.root / "mkdocs.yml"))
+        with captured() as second:
+            mkdocs_build(config, dirty=True)
+    finally:
+        config.plugins.on_shutdown()
+    assert any(": render-error: " in line for line in first)
+    assert not [line for line in second if "render-error" in line], second
+    site = Path(config.site_dir)
+    found = json.loads((site / "_beliefbase" / "diagnostics.json").read_text())
+    records = found["diagnostics"] if isinstance(found, dict) else found
+    assert [d for d in records if d["code"] == "render-error"], records
 
 
 def _many(code: str, n: int, file: str = "docs/a.md") -> list[diag.Diagnostic]:

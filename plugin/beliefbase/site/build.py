@@ -88,6 +88,9 @@ class ServeState:
     #: the vault as the last build began, and whether it finished
     outside: tuple[tuple[str, ...], Stamp] | None = None
     last_ok: bool = False
+    #: page URL -> the render-error of the build that last rendered it: a dirty
+    #: rebuild that leaves the page alone still has it (the log would say "fixed")
+    render_errors: dict[str, diag.Diagnostic] = field(default_factory=dict)
 
 
 class MkDocsBuild:
@@ -103,6 +106,8 @@ class MkDocsBuild:
         #: the render guard's public path, when the gated one is off (page_guard.py)
         self.page_guard: PageGuard | None = None
         self.diagnostics: list[diag.Diagnostic] = []
+        self._render_errors: dict[str, diag.Diagnostic] = {}  # this build's, by page URL
+        self._page_urls: set[str] = set()
         self._dest_uris: set[str] = set()
         self._user_data_files: list[File] = []  # the user's, under _beliefbase/ (conflicts.py)
         self._search_escaped = False  # the theme's search index escaped in memory
@@ -202,6 +207,7 @@ class MkDocsBuild:
         self.site = site = SiteBuild(compiled, state.templates[1], extensions,
                                      dict(config.mdx_configs))
         self.diagnostics = [*self.obsidian.diagnostics, *compiled.diagnostics]
+        self._render_errors = {}
         users = dict(files.src_uris)  # the site's own files: they win (conflicts.py)
         files = self._arrange_files(files, config)
         self.diagnostics += site.add_features(options, config, files, serving=state.serving,
@@ -217,7 +223,7 @@ class MkDocsBuild:
         # `mkdocs serve` also shows draft_docs pages, and published_files compiled them
         pages = files.documentation_pages(
             inclusion=InclusionLevel.is_in_serve if state.serving else InclusionLevel.is_included)
-        page_urls = {f.url for f in pages}
+        page_urls = self._page_urls = {f.url for f in pages}
         # alias redirects never replace these, nor what MkDocs and the theme write last
         self._dest_uris = {f.dest_uri for f in files} | set(config.theme.static_templates)
         self._dest_uris |= {"sitemap.xml", "sitemap.xml.gz"}
@@ -431,6 +437,7 @@ class MkDocsBuild:
             fix_search_index(site_dir, self.site.search_strings(),
                              self.state.invalidation.search_merge() if self.state.dirty else None,
                              ascii_only=material_search(config.plugins))
+        self.diagnostics += self._render_errors_kept()
         self.site.write_outputs(site_dir, self.diagnostics, self.state.diagnostic_texts)
         if not self._compile_outputs_written:
             self.write_compile_outputs(config)
@@ -513,12 +520,23 @@ class MkDocsBuild:
                           f"not known: reported at the file's start); it shows its source "
                           f"as plain text: {advice(error)}")
         self.diagnostics.append(found)
+        self._render_errors[page.url] = found
         self._log([found])
         source = page.markdown or ""
         if self.state.templates is None:
             return ""
         return self.state.templates[1].render("render-error.html", reason=describe(error),
                                               source=source)
+
+    def _render_errors_kept(self) -> list[diag.Diagnostic]:
+        """The render-errors of pages a dirty rebuild did not render again (their
+        output, the error page, is still there); remembers this build's for the next."""
+        state = self.state
+        kept = {url: found for url, found in state.render_errors.items()
+                if state.dirty and url in self._page_urls and url not in self._render_errors
+                and not state.invalidation.was_rendered(url)}
+        state.render_errors = {**kept, **self._render_errors} if state.serving else {}
+        return list(kept.values())
 
     def _query_error(self, found: diag.Diagnostic) -> None:
         """A query of a page failed while it rendered (``query_embeds.py``)."""

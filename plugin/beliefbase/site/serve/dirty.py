@@ -153,6 +153,10 @@ class Invalidation:
     def rendered(self, url: str) -> None:
         self._rendered.add(url)
 
+    def was_rendered(self, url: str) -> bool:
+        """Did this (dirty) build render the page at ``url``?"""
+        return url in self._rendered
+
     def remember_search_index(self, site_dir: Path | None) -> None:
         """Where the last good index is, before Material writes its own: read only
         if the merge needs it (``search_merge``); None forgets it."""
