@@ -192,7 +192,7 @@ def _run(query: n.Query, index: DataviewIndex, ev: Evaluator,
         work = []
         for path in pages:
             page = index.task_base[path]
-            for item, obj in index.items.get(path, ()):
+            for item, obj in index.items_of(path):
                 if item.task:
                     work.append(_Work(Layered(obj, page), None, TaskEntry(path, item)))
     else:

@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import datetime as dt
 import re
-from collections.abc import Iterable, Mapping
+from collections.abc import Iterable, Iterator, Mapping
 from typing import Any
 
 from ..frozen import FrozenDict
@@ -78,9 +78,20 @@ class DataviewIndex:
         #: what a task inherits from its page: the page's row without the fields
         #: written on list items (a task has only its own)
         self.task_base: dict[str, FrozenDict[str, Any]] = {}
-        self.items: dict[str, tuple[tuple[ListItem, FrozenDict[str, Any]], ...]] = {}
+        #: a page's list items with their objects (``items_of``), made on first use
+        self._items: dict[str, tuple[tuple[ListItem, FrozenDict[str, Any]], ...]] = {}
         for r in self.records:
             self.rows[r.path] = self._page_row(r)
+
+    def items_of(self, path: str) -> tuple[tuple[ListItem, FrozenDict[str, Any]], ...]:
+        """Every list item of the page at ``path`` with its object (``file.lists``),
+        in source order; made the first time a query reads them (most read none)."""
+        made = self._items.get(path)
+        if made is None:
+            record = self.by_path.get(path)
+            made = self._item_objects(record) if record is not None and record.items else ()
+            self._items[path] = made
+        return made
 
     # -- links ------------------------------------------------------------------------
     def resolve(self, target: str) -> str | None:
@@ -163,8 +174,6 @@ class DataviewIndex:
             for name, date in item.shorthands:
                 add(name, date, True)
         row: dict[str, Any] = {k: v[0] if len(v) == 1 else tuple(v) for k, v in fields.items()}
-        items = self._item_objects(r)
-        self.items[r.path] = items
         name = _file_name(r.path)
         day = _day_from_name(name)
         if day is None:
@@ -189,13 +198,11 @@ class DataviewIndex:
             "inlinks": tuple(Link(p) for p in self.inlinks.get(r.path, ())),
             "outlinks": tuple(Link(p) for p in self.outlinks.get(r.path, ())),
             "aliases": r.aliases,
-            "tasks": tuple(obj for item, obj in items if item.task),
-            "lists": tuple(obj for _, obj in items),
             "frontmatter": r.frontmatter,
             "day": day,
             "starred": r.starred,
         }
-        row["file"] = FrozenDict(file)
+        row["file"] = FileObject(file, self, r.path)
         task_base = {k: v[0] if len(v) == 1 else tuple(v) for k, v in base.items()}
         task_base["file"] = row["file"]
         self.task_base[r.path] = FrozenDict(task_base)
@@ -249,6 +256,60 @@ class DataviewIndex:
         for root in r.items:
             build(root)
         return tuple((item, made[id(item)]) for item in all_items(r.items))
+
+
+_FILE_KEYS = ("name", "folder", "path", "ext", "link", "size", "ctime", "cday", "mtime",
+              "mday", "tags", "etags", "inlinks", "outlinks", "aliases", "tasks", "lists",
+              "frontmatter", "day", "starred")
+_ITEM_KEYS = ("tasks", "lists")
+
+
+class FileObject(Mapping[str, Any]):
+    """A page's ``file`` object, read-only: its fields, with ``tasks`` and ``lists``
+    made from the page's list items only when a query reads them (``items_of``)."""
+
+    __slots__ = ("_fields", "_index", "_path")
+    _MISSING = object()
+
+    def __init__(self, fields: dict[str, Any], index: DataviewIndex, path: str) -> None:
+        self._fields = fields
+        self._index = index
+        self._path = path
+
+    def get(self, key: str, default: Any = None) -> Any:
+        value = self._fields.get(key, FileObject._MISSING)
+        if value is not FileObject._MISSING:
+            return value
+        if key == "lists":
+            return tuple(obj for _, obj in self._index.items_of(self._path))
+        if key == "tasks":
+            return tuple(obj for item, obj in self._index.items_of(self._path) if item.task)
+        return default
+
+    def __getitem__(self, key: str) -> Any:
+        value = self.get(key, FileObject._MISSING)
+        if value is FileObject._MISSING:
+            raise KeyError(key)
+        return value
+
+    def __contains__(self, key: object) -> bool:
+        return key in self._fields or key in _ITEM_KEYS
+
+    def __iter__(self) -> Iterator[str]:
+        return iter(_FILE_KEYS)
+
+    def __len__(self) -> int:
+        return len(_FILE_KEYS)
+
+    def __eq__(self, other: object) -> bool:
+        if isinstance(other, FileObject):
+            return self._path == other._path and self._index is other._index
+        return Mapping.__eq__(self, other)
+
+    __hash__ = None  # type: ignore[assignment]  # as a FrozenDict's
+
+    def __repr__(self) -> str:
+        return f"FileObject({self._path!r})"
 
 
 def expand_tags(tags: Iterable[str]) -> list[str]:
