@@ -196,7 +196,8 @@ def _run(query: n.Query, index: DataviewIndex, ev: Evaluator,
                 if item.task:
                     work.append(_Work(Layered(obj, page), None, TaskEntry(path, item)))
     else:
-        work = [_Work(index.rows[p], index.rows[p]["file"]["link"]) for p in pages]
+        rows, links = index.rows, index.links
+        work = [_Work(rows[p], links[p]) for p in pages]
     grouped = False
     for command in query.commands:
         work, grouped = _apply(command, work, ev, grouped)
@@ -338,7 +339,7 @@ def _apply(command: n.Command, work: list[_Work], ev: Evaluator,
         test = ev.compile(command.expr)
         from .values import truthy
 
-        return _each(work, lambda w: [w] if truthy(test(w.row, None)) else []), grouped
+        return _where(work, test, truthy), grouped
     if isinstance(command, n.Sort):
         return _sort(work, [(ev.compile(e), desc) for e, desc in command.keys]), grouped
     if isinstance(command, n.Limit):
@@ -372,6 +373,22 @@ def _default_name(expr: n.Expr) -> str:
     if isinstance(expr, n.Field):
         return ".".join([expr.name, *reversed(parts)])
     return "value"
+
+
+def _where(work: list[_Work], test: Fn, truthy: Callable[[Any], bool]) -> list[_Work]:
+    """The rows ``test`` holds for (``_each`` without a list per row: WHERE runs on
+    every page of a query without FROM)."""
+    out: list[_Work] = []
+    first: DataviewError | None = None
+    for w in work:
+        try:
+            if truthy(test(w.row, None)):
+                out.append(w)
+        except DataviewError as exc:
+            first = first or exc
+    if first is not None and not out:
+        raise first
+    return out
 
 
 def _each(work: list[_Work], step: Callable[[_Work], list[_Work]]) -> list[_Work]:

@@ -75,6 +75,8 @@ class DataviewIndex:
             for tag in expand_tags(r.tags):
                 self.tag_pages.setdefault(tag.lower(), set()).add(r.path)
         self.rows: dict[str, FrozenDict[str, Any]] = {}
+        #: each page's ``file.link`` (a result row's id)
+        self.links: dict[str, Link] = {}
         #: what a task inherits from its page: the page's row without the fields
         #: written on list items (a task has only its own)
         self.task_base: dict[str, FrozenDict[str, Any]] = {}
@@ -182,6 +184,7 @@ class DataviewIndex:
                     day = date_only(row[key])
                     break
         link = Link(r.path)
+        self.links[r.path] = link
         file = {
             "name": name,
             "folder": r.path.rsplit("/", 1)[0] if "/" in r.path else "",
