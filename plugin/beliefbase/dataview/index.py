@@ -198,18 +198,20 @@ class DataviewIndex:
             "mday": date_only(r.mtime) if r.mtime else None,
             "tags": tuple(expand_tags(r.tags)),
             "etags": r.tags,
-            "inlinks": tuple(Link(p) for p in self.inlinks.get(r.path, ())),
-            "outlinks": tuple(Link(p) for p in self.outlinks.get(r.path, ())),
             "aliases": r.aliases,
             "frontmatter": r.frontmatter,
             "day": day,
             "starred": r.starred,
         }
         row["file"] = FileObject(file, self, r.path)
+        frozen = FrozenDict(row)
+        if base == fields:  # no field written on a list item: the page's row itself
+            self.task_base[r.path] = frozen
+            return frozen
         task_base = {k: v[0] if len(v) == 1 else tuple(v) for k, v in base.items()}
         task_base["file"] = row["file"]
         self.task_base[r.path] = FrozenDict(task_base)
-        return FrozenDict(row)
+        return frozen
 
     def _item_objects(self, r: PageRecord) -> tuple[tuple[ListItem, FrozenDict[str, Any]], ...]:
         made: dict[int, FrozenDict[str, Any]] = {}
@@ -264,12 +266,14 @@ class DataviewIndex:
 _FILE_KEYS = ("name", "folder", "path", "ext", "link", "size", "ctime", "cday", "mtime",
               "mday", "tags", "etags", "inlinks", "outlinks", "aliases", "tasks", "lists",
               "frontmatter", "day", "starred")
-_ITEM_KEYS = ("tasks", "lists")
+_LAZY_KEYS = ("inlinks", "outlinks", "tasks", "lists")
 
 
 class FileObject(Mapping[str, Any]):
-    """A page's ``file`` object, read-only: its fields, with ``tasks`` and ``lists``
-    made from the page's list items only when a query reads them (``items_of``)."""
+    """A page's ``file`` object, read-only: its fields, with ``inlinks`` and
+    ``outlinks`` (links made from the index's paths) and ``tasks`` and ``lists``
+    (from the page's list items, ``items_of``) made only when a query reads them:
+    most queries read none, and a vault's links and items are most of its size."""
 
     __slots__ = ("_fields", "_index", "_path")
     _MISSING = object()
@@ -283,6 +287,10 @@ class FileObject(Mapping[str, Any]):
         value = self._fields.get(key, FileObject._MISSING)
         if value is not FileObject._MISSING:
             return value
+        if key == "inlinks":
+            return tuple(Link(p) for p in self._index.inlinks.get(self._path, ()))
+        if key == "outlinks":
+            return tuple(Link(p) for p in self._index.outlinks.get(self._path, ()))
         if key == "lists":
             return tuple(obj for _, obj in self._index.items_of(self._path))
         if key == "tasks":
@@ -296,7 +304,7 @@ class FileObject(Mapping[str, Any]):
         return value
 
     def __contains__(self, key: object) -> bool:
-        return key in self._fields or key in _ITEM_KEYS
+        return key in self._fields or key in _LAZY_KEYS
 
     def __iter__(self) -> Iterator[str]:
         return iter(_FILE_KEYS)
