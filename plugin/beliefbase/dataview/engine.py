@@ -196,8 +196,8 @@ def _run(query: n.Query, index: DataviewIndex, ev: Evaluator,
                 if item.task:
                     work.append(_Work(Layered(obj, page), None, TaskEntry(path, item)))
     else:
-        rows, links = index.rows, index.links
-        work = [_Work(rows[p], links[p]) for p in pages]
+        page_rows, links = index.rows, index.links
+        work = [_Work(page_rows[p], links[p]) for p in pages]
     grouped = False
     for command in query.commands:
         work, grouped = _apply(command, work, ev, grouped)
