@@ -12,6 +12,7 @@ the query fails with the first error.
 from __future__ import annotations
 
 import datetime as dt
+import weakref
 from collections.abc import Callable, Iterable, Iterator, Mapping
 from dataclasses import dataclass
 from typing import Any
@@ -191,10 +192,7 @@ def _run(query: n.Query, index: DataviewIndex, ev: Evaluator,
     if query.kind == "task":
         work = []
         for path in pages:
-            page = index.task_base[path]
-            for item, obj in index.items_of(path):
-                if item.task:
-                    work.append(_Work(Layered(obj, page), None, TaskEntry(path, item)))
+            work.extend(_task_work(index, path))
     else:
         page_rows, links = index.rows, index.links
         work = [_Work(page_rows[p], links[p]) for p in pages]
@@ -215,6 +213,22 @@ def _run(query: n.Query, index: DataviewIndex, ev: Evaluator,
         if show_id:
             headers = ("Group" if grouped else "File", *headers)
     return DataviewResult(query.kind, headers, tuple(rows), (), show_id, grouped)
+
+
+#: each index's tasks as rows, by page, made when a TASK query first reads them
+_TASK_WORK: weakref.WeakKeyDictionary[DataviewIndex, dict[str, tuple[_Work, ...]]] = \
+    weakref.WeakKeyDictionary()
+
+
+def _task_work(index: DataviewIndex, path: str) -> tuple[_Work, ...]:
+    """The tasks of the page at ``path``, each its own fields over its page's."""
+    made = _TASK_WORK.setdefault(index, {})
+    work = made.get(path)
+    if work is None:
+        page = index.task_base[path]
+        work = made[path] = tuple(_Work(Layered(obj, page), None, TaskEntry(path, item))
+                                  for item, obj in index.items_of(path) if item.task)
+    return work
 
 
 def _rows(work: list[_Work], columns: list[Fn], query: n.Query) -> list[ResultRow]:
