@@ -74,3 +74,20 @@ def test_a_file_object_reads_as_every_field(project) -> None:  # type: ignore[no
     result = run('TABLE file.name, file.inlinks FROM "notes" WHERE file.inlinks', index,
                  None, now=NOW)
     assert [r.values[0] for r in result.rows] == ["Alpha", "Beta"]
+
+
+def test_release_breaks_the_cycle_of_rows_and_index(project) -> None:  # type: ignore[no-untyped-def]
+    import gc
+    import weakref
+
+    _, _, index = _index(project)
+    run("TASK WHERE !completed", index, None, now=NOW)
+    assert index.task_rows  # the TASK rows are the index's, not a module's
+    gone = weakref.ref(index)
+    index.release()
+    gc.disable()
+    try:
+        del index
+        assert gone() is None  # freed by reference counting, no collection needed
+    finally:
+        gc.enable()

@@ -12,7 +12,6 @@ the query fails with the first error.
 from __future__ import annotations
 
 import datetime as dt
-import weakref
 from collections.abc import Callable, Iterable, Iterator, Mapping
 from dataclasses import dataclass
 from typing import Any
@@ -215,14 +214,10 @@ def _run(query: n.Query, index: DataviewIndex, ev: Evaluator,
     return DataviewResult(query.kind, headers, tuple(rows), (), show_id, grouped)
 
 
-#: each index's tasks as rows, by page, made when a TASK query first reads them
-_TASK_WORK: weakref.WeakKeyDictionary[DataviewIndex, dict[str, tuple[_Work, ...]]] = \
-    weakref.WeakKeyDictionary()
-
-
 def _task_work(index: DataviewIndex, path: str) -> tuple[_Work, ...]:
-    """The tasks of the page at ``path``, each its own fields over its page's."""
-    made = _TASK_WORK.setdefault(index, {})
+    """The tasks of the page at ``path``, each its own fields over its page's (kept
+    in the index's ``task_rows`` once a TASK query made them)."""
+    made = index.task_rows
     work = made.get(path)
     if work is None:
         page = index.task_base[path]

@@ -82,8 +82,18 @@ class DataviewIndex:
         self.task_base: dict[str, FrozenDict[str, Any]] = {}
         #: a page's list items with their objects (``items_of``), made on first use
         self._items: dict[str, tuple[tuple[ListItem, FrozenDict[str, Any]], ...]] = {}
+        #: a page's tasks as TASK rows (the engine's, made on its first TASK query)
+        self.task_rows: dict[str, tuple[Any, ...]] = {}
         for r in self.records:
             self.rows[r.path] = self._page_row(r)
+
+    def release(self) -> None:
+        """Drop the rows at the end of a build: each row's ``file`` refers back to
+        the index, a cycle only the collector would free otherwise."""
+        self.rows = {}
+        self.task_base = {}
+        self._items = {}
+        self.task_rows = {}
 
     def items_of(self, path: str) -> tuple[tuple[ListItem, FrozenDict[str, Any]], ...]:
         """Every list item of the page at ``path`` with its object (``file.lists``),
@@ -215,52 +225,54 @@ class DataviewIndex:
 
     def _item_objects(self, r: PageRecord) -> tuple[tuple[ListItem, FrozenDict[str, Any]], ...]:
         made: dict[int, FrozenDict[str, Any]] = {}
-
-        def build(item: ListItem) -> FrozenDict[str, Any]:
-            children = tuple(build(c) for c in item.children)
-            section = Link(r.path, None, item.section, False, "header") if item.section else \
-                Link(r.path)
-            obj: dict[str, Any] = {}
-            for f in item.fields:
-                value = self._value(f.value)
-                obj.setdefault(f.key, value)
-                twin = sanitize_key(f.key)
-                if twin and twin != f.key:
-                    obj.setdefault(twin, value)
-            for name, date in item.shorthands:
-                obj.setdefault(name, date)
-            obj.update({
-                "status": item.status,
-                "checked": item.checked,
-                "completed": item.completed,
-                "fullyCompleted": item.fully_completed,
-                "text": item.text,
-                "visual": item.text,
-                "line": item.line - 1,
-                "lineCount": item.line_count,
-                "position": FrozenDict({"start": FrozenDict({"line": item.line - 1}),
-                                        "end": FrozenDict({"line": item.line + item.line_count
-                                                           - 2})}),
-                "path": r.path,
-                "section": section,
-                "tags": item.tags,
-                "outlinks": tuple(Link(self.resolve(t) or t) for t in item.outlinks),
-                "link": Link(r.path, None, item.block_id, False, "block") if item.block_id
-                else section,
-                "children": children,
-                "task": item.task,
-                "annotated": bool(item.fields),
-                "parent": item.parent - 1 if item.parent is not None else None,
-                "blockId": item.block_id,
-                "symbol": item.symbol,
-            })
-            frozen = FrozenDict(obj)
-            made[id(item)] = frozen
-            return frozen
-
         for root in r.items:
-            build(root)
+            self._item_object(r, root, made)
         return tuple((item, made[id(item)]) for item in all_items(r.items))
+
+    def _item_object(self, r: PageRecord, item: ListItem,
+                     made: dict[int, FrozenDict[str, Any]]) -> FrozenDict[str, Any]:
+        """A list item's object and its children's (a method, not a closure calling
+        itself: that would be a cycle holding the index)."""
+        children = tuple(self._item_object(r, c, made) for c in item.children)
+        section = Link(r.path, None, item.section, False, "header") if item.section else \
+            Link(r.path)
+        obj: dict[str, Any] = {}
+        for f in item.fields:
+            value = self._value(f.value)
+            obj.setdefault(f.key, value)
+            twin = sanitize_key(f.key)
+            if twin and twin != f.key:
+                obj.setdefault(twin, value)
+        for name, date in item.shorthands:
+            obj.setdefault(name, date)
+        obj.update({
+            "status": item.status,
+            "checked": item.checked,
+            "completed": item.completed,
+            "fullyCompleted": item.fully_completed,
+            "text": item.text,
+            "visual": item.text,
+            "line": item.line - 1,
+            "lineCount": item.line_count,
+            "position": FrozenDict({"start": FrozenDict({"line": item.line - 1}),
+                                    "end": FrozenDict({"line": item.line + item.line_count
+                                                       - 2})}),
+            "path": r.path,
+            "section": section,
+            "tags": item.tags,
+            "outlinks": tuple(Link(self.resolve(t) or t) for t in item.outlinks),
+            "link": Link(r.path, None, item.block_id, False, "block") if item.block_id
+            else section,
+            "children": children,
+            "task": item.task,
+            "annotated": bool(item.fields),
+            "parent": item.parent - 1 if item.parent is not None else None,
+            "blockId": item.block_id,
+            "symbol": item.symbol,
+        })
+        frozen = FrozenDict(obj)
+        made[id(item)] = frozen
+        return frozen
 
 
 _FILE_KEYS = ("name", "folder", "path", "ext", "link", "size", "ctime", "cday", "mtime",

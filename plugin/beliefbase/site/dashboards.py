@@ -97,6 +97,8 @@ class Dashboards:
             return ""
 
     def release(self) -> None:
+        if self._index is not None:
+            self._index.release()
         self._records = None
         self._index = None
 
