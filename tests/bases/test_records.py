@@ -38,3 +38,18 @@ def test_records_from_a_compile(project: Project) -> None:
     result = evaluate(base, None, records, now=dt.datetime(2025, 5, 27))
     assert [r.record.name for r in result.rows] == ["cover.png", "Dune.md"]
     assert result.rows[1].cells[1].path == "People/Frank.md"
+
+
+def test_records_share_the_compiles_values(project: Project) -> None:
+    """Unchanged frontmatter is the compile's own; equal links are one object."""
+    project.write("A.md", "---\nstatus: open\ntags: [x, y]\n---\n# A\n\n[[B]] and [[B]].\n")
+    project.write("B.md", "---\ncreated: 2025-01-02\n---\n# B\n\n[[A]]\n")
+    compiled = project.compile()
+    records = records_from_compiled(compiled)
+    a, b = records.by_path["A.md"], records.by_path["B.md"]
+    assert a.properties is compiled.documents["A.md"].meta
+    assert a.properties["tags"] is compiled.documents["A.md"].meta["tags"]
+    assert b.properties is not compiled.documents["B.md"].meta  # a date became a Date
+    assert b.properties["created"] == Date(dt.datetime(2025, 1, 2))
+    assert a.links[0] is a.links[1] and a.links[0].path == "B.md"
+    assert [link.path for link in b.backlinks] == ["A.md"]

@@ -31,6 +31,8 @@ def records_from_compiled(compiled: Compiled, dates: DatesOf | None = None) -> R
     published = compiled.published
     visible = set(published) | set(compiled.assets)
     records: list[FileRecord] = []
+    # equal links are one object (a vault links to the same notes many times over)
+    made: dict[tuple[str, Any, str | None], Link] = {}
     for path, doc in published.items():
         links: list[Link] = []
         embeds: list[Link] = []
@@ -40,7 +42,11 @@ def records_from_compiled(compiled: Compiled, dates: DatesOf | None = None) -> R
                 continue  # [[#Heading]]: a link inside the page itself
             target = resolved.target if resolved.resolved and resolved.target in visible \
                 else None
-            (embeds if ref.is_embed else links).append(Link(ref.target, ref.display, target))
+            key = (ref.target, ref.display, target)
+            link = made.get(key)
+            if link is None:
+                link = made[key] = Link(ref.target, ref.display, target)
+            (embeds if ref.is_embed else links).append(link)
         backlinks = tuple(dict.fromkeys(
             b.source for b in compiled.backlinks.get(path, ()) if b.source in published))
         created, modified = dates(path) if dates else _frontmatter_dates(doc.meta)
@@ -48,14 +54,31 @@ def records_from_compiled(compiled: Compiled, dates: DatesOf | None = None) -> R
             path=path, size=_size(compiled, path),
             ctime=_date(created), mtime=_date(modified), tags=tuple(doc.tags),
             links=tuple(links), embeds=tuple(embeds),
-            backlinks=tuple(Link(b, None, b) for b in backlinks),
-            properties=FrozenDict({str(k): to_value(v) for k, v in doc.meta.items()}),
+            backlinks=tuple(_self_link(made, b) for b in backlinks),
+            properties=_properties(doc.meta),
         ))
     for path in sorted(compiled.assets):
         created, modified = dates(path) if dates else (None, None)
         records.append(FileRecord(path=path, size=_size(compiled, path),
                                   ctime=_date(created), mtime=_date(modified)))
     return RecordSet(records)
+
+
+def _self_link(made: dict[tuple[str, Any, str | None], Link], path: str) -> Link:
+    link = made.get((path, None, path))
+    if link is None:
+        link = made[(path, None, path)] = Link(path, None, path)
+    return link
+
+
+def _properties(meta: Mapping[str, Any]) -> FrozenDict[str, Any]:
+    """A note's properties as engine values; the compile's frozen frontmatter itself
+    when no value changes (no date, no link: shared, not copied)."""
+    values = {str(k): to_value(v) for k, v in meta.items()}
+    if isinstance(meta, FrozenDict) and all(
+            type(k) is str and values[k] is v for k, v in meta.items()):
+        return meta
+    return FrozenDict(values)
 
 
 def _frontmatter_dates(meta: Mapping[str, Any]) -> tuple[Any, Any]:

@@ -222,7 +222,10 @@ def to_value(raw: Any) -> Any:
         return Date(_dt.datetime(raw.year, raw.month, raw.day), False)
     if isinstance(raw, (list, tuple, set, frozenset)):
         items = sorted(raw, key=str) if isinstance(raw, (set, frozenset)) else raw
-        return tuple(to_value(v) for v in items)
+        converted = tuple(to_value(v) for v in items)
+        if type(raw) is tuple and all(a is b for a, b in zip(converted, raw, strict=True)):
+            return raw  # nothing changed: the value itself (the compile's, shared)
+        return converted
     if isinstance(raw, Mapping):
         return FrozenDict({str(k): to_value(v) for k, v in raw.items()})
     if isinstance(raw, (Date, Duration, Link, Regex, Html, Image, Icon, FileRecord)):

@@ -33,6 +33,9 @@ MORE = [
     'LIST WHERE contains(lower(file.name), "12") SORT file.name',
     "TASK WHERE !completed AND by < date(today) GROUP BY file.folder",
     'TABLE Summary FROM "projects" FLATTEN file.tasks AS t WHERE !t.completed LIMIT 100',
+    # the integrator's shapes (bench/dashboards.py: a whole vault, no FROM)
+    "LIST WHERE file.tags AND due < date(2024-06-01) SORT due",
+    "TABLE length(rows) AS n GROUP BY file.folder",
 ]
 
 
@@ -69,6 +72,7 @@ def main(argv: list[str]) -> None:
     # longer than the query; the build's own collector policy is process/collector.py's)
     gc.collect()
     gc.freeze()
+    gc.set_threshold(50_000, 50, 100)  # the build's collector thresholds (site/build.py)
     now = dt.datetime(2024, 6, 1, 12, 0)
     run(QUERY, index, None, now=now)  # parse once (cached), as a build does
     times, cpu = [], []

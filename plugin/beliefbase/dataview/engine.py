@@ -191,12 +191,10 @@ def _run(query: n.Query, index: DataviewIndex, ev: Evaluator,
     if query.kind == "task":
         work = []
         for path in pages:
-            page = index.task_base[path]
-            for item, obj in index.items.get(path, ()):
-                if item.task:
-                    work.append(_Work(Layered(obj, page), None, TaskEntry(path, item)))
+            work.extend(_task_work(index, path))
     else:
-        work = [_Work(index.rows[p], index.rows[p]["file"]["link"]) for p in pages]
+        page_rows, links = index.rows, index.links
+        work = [_Work(page_rows[p], links[p]) for p in pages]
     grouped = False
     for command in query.commands:
         work, grouped = _apply(command, work, ev, grouped)
@@ -214,6 +212,18 @@ def _run(query: n.Query, index: DataviewIndex, ev: Evaluator,
         if show_id:
             headers = ("Group" if grouped else "File", *headers)
     return DataviewResult(query.kind, headers, tuple(rows), (), show_id, grouped)
+
+
+def _task_work(index: DataviewIndex, path: str) -> tuple[_Work, ...]:
+    """The tasks of the page at ``path``, each its own fields over its page's (kept
+    in the index's ``task_rows`` once a TASK query made them)."""
+    made = index.task_rows
+    work = made.get(path)
+    if work is None:
+        page = index.task_base[path]
+        work = made[path] = tuple(_Work(Layered(obj, page), None, TaskEntry(path, item))
+                                  for item, obj in index.items_of(path) if item.task)
+    return work
 
 
 def _rows(work: list[_Work], columns: list[Fn], query: n.Query) -> list[ResultRow]:
@@ -338,7 +348,7 @@ def _apply(command: n.Command, work: list[_Work], ev: Evaluator,
         test = ev.compile(command.expr)
         from .values import truthy
 
-        return _each(work, lambda w: [w] if truthy(test(w.row, None)) else []), grouped
+        return _where(work, test, truthy), grouped
     if isinstance(command, n.Sort):
         return _sort(work, [(ev.compile(e), desc) for e, desc in command.keys]), grouped
     if isinstance(command, n.Limit):
@@ -372,6 +382,22 @@ def _default_name(expr: n.Expr) -> str:
     if isinstance(expr, n.Field):
         return ".".join([expr.name, *reversed(parts)])
     return "value"
+
+
+def _where(work: list[_Work], test: Fn, truthy: Callable[[Any], bool]) -> list[_Work]:
+    """The rows ``test`` holds for (``_each`` without a list per row: WHERE runs on
+    every page of a query without FROM)."""
+    out: list[_Work] = []
+    first: DataviewError | None = None
+    for w in work:
+        try:
+            if truthy(test(w.row, None)):
+                out.append(w)
+        except DataviewError as exc:
+            first = first or exc
+    if first is not None and not out:
+        raise first
+    return out
 
 
 def _each(work: list[_Work], step: Callable[[_Work], list[_Work]]) -> list[_Work]:

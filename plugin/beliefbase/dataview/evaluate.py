@@ -15,14 +15,18 @@ import datetime as dt
 from collections.abc import Callable, Mapping
 from typing import Any
 
+from ..frozen import FrozenDict
 from . import nodes as n
 from .arithmetic import _reason, binary_op
 from .dates import relative_date
 from .errors import DataviewError
+from .index import FileObject
 from .text import to_text
 from .values import DURATION_UNITS, Duration, Lambda, Link, compare, truthy, type_name
 
 Row = Mapping[str, Any]
+#: objects read by ``.get`` directly (the index's rows and ``file`` objects)
+_OBJECTS = frozenset({FrozenDict, dict, FileObject})
 Scope = Mapping[str, Any] | None
 Fn = Callable[[Row, Scope], Any]
 
@@ -85,7 +89,14 @@ class Evaluator:
             obj = self.compile(node.obj)
             if isinstance(node.key, n.Literal) and isinstance(node.key.value, str):
                 key_name = node.key.value
-                return lambda row, scope: self.index(obj(row, scope), key_name)
+                index = self.index
+
+                def named(row: Row, scope: Scope) -> Any:
+                    value = obj(row, scope)
+                    if type(value) in _OBJECTS:  # a page's row or file: no isinstance chain
+                        return value.get(key_name)
+                    return index(value, key_name)
+                return named
             key = self.compile(node.key)
             return lambda row, scope: self.index(obj(row, scope), key(row, scope))
         if isinstance(node, n.Call):

@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import datetime as dt
 import re
-from collections.abc import Iterable, Mapping
+from collections.abc import Iterable, Iterator, Mapping
 from typing import Any
 
 from ..frozen import FrozenDict
@@ -75,12 +75,35 @@ class DataviewIndex:
             for tag in expand_tags(r.tags):
                 self.tag_pages.setdefault(tag.lower(), set()).add(r.path)
         self.rows: dict[str, FrozenDict[str, Any]] = {}
+        #: each page's ``file.link`` (a result row's id)
+        self.links: dict[str, Link] = {}
         #: what a task inherits from its page: the page's row without the fields
         #: written on list items (a task has only its own)
         self.task_base: dict[str, FrozenDict[str, Any]] = {}
-        self.items: dict[str, tuple[tuple[ListItem, FrozenDict[str, Any]], ...]] = {}
+        #: a page's list items with their objects (``items_of``), made on first use
+        self._items: dict[str, tuple[tuple[ListItem, FrozenDict[str, Any]], ...]] = {}
+        #: a page's tasks as TASK rows (the engine's, made on its first TASK query)
+        self.task_rows: dict[str, tuple[Any, ...]] = {}
         for r in self.records:
             self.rows[r.path] = self._page_row(r)
+
+    def release(self) -> None:
+        """Drop the rows at the end of a build: each row's ``file`` refers back to
+        the index, a cycle only the collector would free otherwise."""
+        self.rows = {}
+        self.task_base = {}
+        self._items = {}
+        self.task_rows = {}
+
+    def items_of(self, path: str) -> tuple[tuple[ListItem, FrozenDict[str, Any]], ...]:
+        """Every list item of the page at ``path`` with its object (``file.lists``),
+        in source order; made the first time a query reads them (most read none)."""
+        made = self._items.get(path)
+        if made is None:
+            record = self.by_path.get(path)
+            made = self._item_objects(record) if record is not None and record.items else ()
+            self._items[path] = made
+        return made
 
     # -- links ------------------------------------------------------------------------
     def resolve(self, target: str) -> str | None:
@@ -163,8 +186,6 @@ class DataviewIndex:
             for name, date in item.shorthands:
                 add(name, date, True)
         row: dict[str, Any] = {k: v[0] if len(v) == 1 else tuple(v) for k, v in fields.items()}
-        items = self._item_objects(r)
-        self.items[r.path] = items
         name = _file_name(r.path)
         day = _day_from_name(name)
         if day is None:
@@ -173,6 +194,7 @@ class DataviewIndex:
                     day = date_only(row[key])
                     break
         link = Link(r.path)
+        self.links[r.path] = link
         file = {
             "name": name,
             "folder": r.path.rsplit("/", 1)[0] if "/" in r.path else "",
@@ -186,69 +208,131 @@ class DataviewIndex:
             "mday": date_only(r.mtime) if r.mtime else None,
             "tags": tuple(expand_tags(r.tags)),
             "etags": r.tags,
-            "inlinks": tuple(Link(p) for p in self.inlinks.get(r.path, ())),
-            "outlinks": tuple(Link(p) for p in self.outlinks.get(r.path, ())),
             "aliases": r.aliases,
-            "tasks": tuple(obj for item, obj in items if item.task),
-            "lists": tuple(obj for _, obj in items),
             "frontmatter": r.frontmatter,
             "day": day,
             "starred": r.starred,
         }
-        row["file"] = FrozenDict(file)
+        row["file"] = FileObject(file, self, r.path)
+        frozen = FrozenDict(row)
+        if base == fields:  # no field written on a list item: the page's row itself
+            self.task_base[r.path] = frozen
+            return frozen
         task_base = {k: v[0] if len(v) == 1 else tuple(v) for k, v in base.items()}
         task_base["file"] = row["file"]
         self.task_base[r.path] = FrozenDict(task_base)
-        return FrozenDict(row)
+        return frozen
 
     def _item_objects(self, r: PageRecord) -> tuple[tuple[ListItem, FrozenDict[str, Any]], ...]:
         made: dict[int, FrozenDict[str, Any]] = {}
-
-        def build(item: ListItem) -> FrozenDict[str, Any]:
-            children = tuple(build(c) for c in item.children)
-            section = Link(r.path, None, item.section, False, "header") if item.section else \
-                Link(r.path)
-            obj: dict[str, Any] = {}
-            for f in item.fields:
-                value = self._value(f.value)
-                obj.setdefault(f.key, value)
-                twin = sanitize_key(f.key)
-                if twin and twin != f.key:
-                    obj.setdefault(twin, value)
-            for name, date in item.shorthands:
-                obj.setdefault(name, date)
-            obj.update({
-                "status": item.status,
-                "checked": item.checked,
-                "completed": item.completed,
-                "fullyCompleted": item.fully_completed,
-                "text": item.text,
-                "visual": item.text,
-                "line": item.line - 1,
-                "lineCount": item.line_count,
-                "position": FrozenDict({"start": FrozenDict({"line": item.line - 1}),
-                                        "end": FrozenDict({"line": item.line + item.line_count
-                                                           - 2})}),
-                "path": r.path,
-                "section": section,
-                "tags": item.tags,
-                "outlinks": tuple(Link(self.resolve(t) or t) for t in item.outlinks),
-                "link": Link(r.path, None, item.block_id, False, "block") if item.block_id
-                else section,
-                "children": children,
-                "task": item.task,
-                "annotated": bool(item.fields),
-                "parent": item.parent - 1 if item.parent is not None else None,
-                "blockId": item.block_id,
-                "symbol": item.symbol,
-            })
-            frozen = FrozenDict(obj)
-            made[id(item)] = frozen
-            return frozen
-
         for root in r.items:
-            build(root)
+            self._item_object(r, root, made)
         return tuple((item, made[id(item)]) for item in all_items(r.items))
+
+    def _item_object(self, r: PageRecord, item: ListItem,
+                     made: dict[int, FrozenDict[str, Any]]) -> FrozenDict[str, Any]:
+        """A list item's object and its children's (a method, not a closure calling
+        itself: that would be a cycle holding the index)."""
+        children = tuple(self._item_object(r, c, made) for c in item.children)
+        section = Link(r.path, None, item.section, False, "header") if item.section else \
+            Link(r.path)
+        obj: dict[str, Any] = {}
+        for f in item.fields:
+            value = self._value(f.value)
+            obj.setdefault(f.key, value)
+            twin = sanitize_key(f.key)
+            if twin and twin != f.key:
+                obj.setdefault(twin, value)
+        for name, date in item.shorthands:
+            obj.setdefault(name, date)
+        obj.update({
+            "status": item.status,
+            "checked": item.checked,
+            "completed": item.completed,
+            "fullyCompleted": item.fully_completed,
+            "text": item.text,
+            "visual": item.text,
+            "line": item.line - 1,
+            "lineCount": item.line_count,
+            "position": FrozenDict({"start": FrozenDict({"line": item.line - 1}),
+                                    "end": FrozenDict({"line": item.line + item.line_count
+                                                       - 2})}),
+            "path": r.path,
+            "section": section,
+            "tags": item.tags,
+            "outlinks": tuple(Link(self.resolve(t) or t) for t in item.outlinks),
+            "link": Link(r.path, None, item.block_id, False, "block") if item.block_id
+            else section,
+            "children": children,
+            "task": item.task,
+            "annotated": bool(item.fields),
+            "parent": item.parent - 1 if item.parent is not None else None,
+            "blockId": item.block_id,
+            "symbol": item.symbol,
+        })
+        frozen = FrozenDict(obj)
+        made[id(item)] = frozen
+        return frozen
+
+
+_FILE_KEYS = ("name", "folder", "path", "ext", "link", "size", "ctime", "cday", "mtime",
+              "mday", "tags", "etags", "inlinks", "outlinks", "aliases", "tasks", "lists",
+              "frontmatter", "day", "starred")
+_LAZY_KEYS = ("inlinks", "outlinks", "tasks", "lists")
+
+
+class FileObject(Mapping[str, Any]):
+    """A page's ``file`` object, read-only: its fields, with ``inlinks`` and
+    ``outlinks`` (links made from the index's paths) and ``tasks`` and ``lists``
+    (from the page's list items, ``items_of``) made only when a query reads them:
+    most queries read none, and a vault's links and items are most of its size."""
+
+    __slots__ = ("_fields", "_index", "_path")
+    _MISSING = object()
+
+    def __init__(self, fields: dict[str, Any], index: DataviewIndex, path: str) -> None:
+        self._fields = fields
+        self._index = index
+        self._path = path
+
+    def get(self, key: str, default: Any = None) -> Any:
+        value = self._fields.get(key, FileObject._MISSING)
+        if value is not FileObject._MISSING:
+            return value
+        if key == "inlinks":
+            return tuple(Link(p) for p in self._index.inlinks.get(self._path, ()))
+        if key == "outlinks":
+            return tuple(Link(p) for p in self._index.outlinks.get(self._path, ()))
+        if key == "lists":
+            return tuple(obj for _, obj in self._index.items_of(self._path))
+        if key == "tasks":
+            return tuple(obj for item, obj in self._index.items_of(self._path) if item.task)
+        return default
+
+    def __getitem__(self, key: str) -> Any:
+        value = self.get(key, FileObject._MISSING)
+        if value is FileObject._MISSING:
+            raise KeyError(key)
+        return value
+
+    def __contains__(self, key: object) -> bool:
+        return key in self._fields or key in _LAZY_KEYS
+
+    def __iter__(self) -> Iterator[str]:
+        return iter(_FILE_KEYS)
+
+    def __len__(self) -> int:
+        return len(_FILE_KEYS)
+
+    def __eq__(self, other: object) -> bool:
+        if isinstance(other, FileObject):
+            return self._path == other._path and self._index is other._index
+        return Mapping.__eq__(self, other)
+
+    __hash__ = None  # type: ignore[assignment]  # as a FrozenDict's
+
+    def __repr__(self) -> str:
+        return f"FileObject({self._path!r})"
 
 
 def expand_tags(tags: Iterable[str]) -> list[str]:

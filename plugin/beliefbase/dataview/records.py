@@ -19,7 +19,7 @@ from ..codecs.mask import code_regions, mask
 from ..frozen import FrozenDict
 from .inline_fields import InlineField, extract_inline_fields
 from .items import ListItem, extract_items
-from .values import freeze_value
+from .values import MAX_NESTING, freeze_value
 
 if TYPE_CHECKING:
     from ..compile.compiled import Compiled
@@ -82,6 +82,18 @@ def frontmatter_aliases(meta: Mapping[str, Any]) -> list[str]:
     return out
 
 
+def is_frozen(value: Any, depth: int = 0) -> bool:
+    """Whether ``freeze_value(value)`` would equal ``value``: tuples and
+    ``FrozenDict``s with string keys all the way down, within ``MAX_NESTING``
+    (the compile's frontmatter is such a value: shared, not copied)."""
+    if isinstance(value, tuple):
+        return depth <= MAX_NESTING and all(is_frozen(v, depth + 1) for v in value)
+    if isinstance(value, FrozenDict):
+        return depth <= MAX_NESTING and all(type(k) is str and is_frozen(v, depth + 1)
+                                            for k, v in value.items())
+    return not isinstance(value, list | Mapping)
+
+
 def record_from_markdown(
     path: str,
     body: str,
@@ -114,7 +126,7 @@ def record_from_markdown(
         fields = extract_inline_fields(body, first_line, masked=masked)
     return PageRecord(
         path=path,
-        frontmatter=freeze_value(dict(meta)),
+        frontmatter=meta if is_frozen(meta) else freeze_value(dict(meta)),
         inline_fields=fields,
         items=extract_items(body, first_line, masked=masked, fields=fields),
         tags=tags,

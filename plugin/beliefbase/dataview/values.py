@@ -85,10 +85,10 @@ def type_name(value: Any) -> str:
 def truthy(value: Any) -> bool:
     """Dataview's truthiness: null, false, 0, "", an empty list or object, a zero
     duration are false; dates and links are true."""
-    if value is None:
+    if value is None or value is False:
         return False
-    if isinstance(value, bool):
-        return value
+    if value is True:
+        return True
     if isinstance(value, int | float):
         return value != 0 and not (isinstance(value, float) and math.isnan(value))
     if isinstance(value, str | tuple | list | Mapping):

@@ -98,6 +98,8 @@ class Dashboards:
             return ""
 
     def release(self) -> None:
+        if self._index is not None:
+            self._index.release()
         self._records = None
         self._index = None
 
@@ -107,8 +109,10 @@ class Dashboards:
         """The URL (from the site root) of the published document or asset at ``path``."""
         if path is None:
             return None
-        doc = self.compiled.published.get(SrcPath(path))
-        if doc is not None:
+        # the document itself, not ``compiled.published``: that makes a new dict of
+        # every document on each call, and a result renders a link per row
+        doc = self.compiled.documents.get(SrcPath(path))
+        if doc is not None and doc.published:
             return doc.url
         if path in self.compiled.assets:
             return asset_url(SrcPath(path))
