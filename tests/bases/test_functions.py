@@ -457,6 +457,19 @@ def test_object_values() -> None:
 
 # ---------------------------------------------------------------- regexp
 
+def test_a_catastrophic_pattern_is_an_error_not_a_stall(monkeypatch: pytest.MonkeyPatch) -> None:
+    """A base's regular expression runs under a time limit (a note's query is data):
+    nested quantifiers over a long text end in an error, not a stalled build."""
+    from beliefbase.bases import functions
+
+    monkeypatch.setattr(functions, "REGEX_TIMEOUT", 0.01)  # (the limit, not the speed)
+    text = '"' + "a" * 40 + '!"'
+    for expr in (f"/(a|aa)+$/.matches({text})", f'{text}.replace(/(a|aa)+$/, "x")',
+                 f"{text}.split(/(a|aa)+$/)"):
+        with pytest.raises(ExprError, match="takes too long"):
+            ev(expr)
+
+
 def test_regexp_matches() -> None:
     assert ev('/abc/.matches("abcde")') is True
     assert ev('/^abc$/i.matches("ABC")') is True

@@ -18,6 +18,8 @@ from collections.abc import Callable, Mapping
 from decimal import ROUND_HALF_UP, Decimal, InvalidOperation
 from typing import Any
 
+import regex as regex_module
+
 from .context import Fn, Scope
 from .dates import format_moment, parse_date, relative
 from .errors import ExprError
@@ -157,7 +159,7 @@ def _expand(m: re.Match[str], replacement: str) -> str:
         if token.startswith("<"):
             try:
                 return m.group(token[1:-1]) or ""
-            except (IndexError, error_type):
+            except (IndexError, re.error, regex_module.error):
                 return ref.group(0)
         index = int(token)
         return (m.group(index) or "") if 0 < index <= (m.re.groups or 0) else ref.group(0)
@@ -165,14 +167,24 @@ def _expand(m: re.Match[str], replacement: str) -> str:
     return _GROUP_REF.sub(one, replacement)
 
 
-error_type = re.error
+#: seconds a regular expression of a base may run on one value (as Dataview's)
+REGEX_TIMEOUT = 0.25
+
+
+def _timed(name: str, call: Callable[[], Any]) -> Any:
+    try:
+        return call()
+    except TimeoutError:
+        raise ExprError(f"{name}(): the regular expression takes too long") from None
 
 
 def s_replace(sc: Scope, s: str, pattern: Any, replacement: Any) -> str:
     repl = to_string(replacement)
     if isinstance(pattern, Regex):
-        return pattern.compiled.sub(lambda m: _expand(m, repl), s,
-                                    count=0 if pattern.is_global else 1)
+        replaced: str = _timed("replace", lambda: pattern.compiled.sub(
+            lambda m: _expand(m, repl), s, count=0 if pattern.is_global else 1,
+            timeout=REGEX_TIMEOUT))
+        return replaced
     return s.replace(to_string(pattern), repl)
 
 
@@ -198,7 +210,7 @@ def s_slice(sc: Scope, s: str, start: Any = 0, end: Any = None) -> str:
 
 def s_split(sc: Scope, s: str, separator: Any, n: Any = None) -> tuple[str, ...]:
     if isinstance(separator, Regex):
-        parts = [p for p in separator.compiled.split(s)]
+        parts = list(_timed("split", lambda: separator.compiled.split(s, timeout=REGEX_TIMEOUT)))
         parts = ["" if p is None else p for p in parts]
     else:
         sep = to_string(separator)
@@ -429,7 +441,8 @@ OBJECT: dict[str, MethodFn] = {"keys": o_keys, "values": o_values}
 
 
 def r_matches(sc: Scope, regex: Regex, value: Any) -> bool:
-    return regex.compiled.search(to_string(value)) is not None
+    return _timed("matches", lambda: regex.compiled.search(
+        to_string(value), timeout=REGEX_TIMEOUT)) is not None
 
 
 REGEXP: dict[str, MethodFn] = {"matches": r_matches}

@@ -16,6 +16,8 @@ from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
+import regex
+
 from ..codecs.field_values import js_number_text
 from ..frozen import FrozenDict
 
@@ -77,20 +79,22 @@ class Regex:
 
     source: str
     flags: str
-    compiled: re.Pattern[str] = field(compare=False, repr=False)
+    #: compiled by the ``regex`` module: its searches take a time limit (``REGEX_TIMEOUT``),
+    #: so a base's pattern cannot stall a build (a note's query is data)
+    compiled: Any = field(compare=False, repr=False)
 
     @classmethod
     def make(cls, source: str, flags: str = "") -> Regex:
         bad = set(flags) - set("gimsuyd")
         if bad:
             raise ValueError(f"unknown flag {''.join(sorted(bad))!r}")
-        pyflags = (re.I if "i" in flags else 0) | (re.M if "m" in flags else 0) | (
-            re.S if "s" in flags else 0)
+        pyflags = (regex.I if "i" in flags else 0) | (regex.M if "m" in flags else 0) | (
+            regex.S if "s" in flags else 0)
         pattern = re.sub(r"\(\?<([A-Za-z_]\w*)>", r"(?P<\1>", source)
         pattern = re.sub(r"\\k<([A-Za-z_]\w*)>", r"(?P=\1)", pattern)
         try:
-            compiled = re.compile(pattern, pyflags)
-        except (re.error, OverflowError, RecursionError) as exc:
+            compiled = regex.compile(pattern, pyflags)
+        except (regex.error, OverflowError, RecursionError) as exc:
             raise ValueError(str(exc)) from None
         return cls(source, flags, compiled)
 
