@@ -330,3 +330,21 @@ def test_hostile_names_in_a_base_file_are_text(project: Project) -> None:
     page = result.article("Evil.base/")
     assert HOSTILE not in page
     assert page.count("&lt;script&gt;alert(1)&lt;/script&gt;") == 2  # view name, header
+
+
+def test_an_alias_bomb_in_a_note_is_read_once_by_both_engines(project: Project) -> None:
+    """YAML aliases share values: "billion laughs" (nine levels of ten references) is
+    small once frozen, and the engines' records walk each shared value once (walked
+    reference by reference, a build with a dashboard did not end)."""
+    lines = ["---", 'l0: &l0 ["lol", "lol"]']
+    for level in range(1, 10):
+        refs = ", ".join([f"*l{level - 1}"] * 10)
+        lines.append(f"l{level}: &l{level} [{refs}]")
+    lines += ["tags: [bomb]", "---", "# Bomb", ""]
+    project.write("bomb.md", "\n".join(lines) + "\n", dedent=False)
+    project.write("dash.md", "# Dash\n\n```dataview\nLIST FROM #bomb\n```\n\n"
+                             "```base\nfilters: file.hasTag(\"bomb\")\nviews:\n"
+                             "  - type: table\n    order: [file.name]\n```\n")
+    result = project.build()
+    assert result.error is None
+    assert result.article("dash/").count(">Bomb<") + result.article("dash/").count(">bomb<") >= 2

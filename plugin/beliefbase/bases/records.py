@@ -74,7 +74,8 @@ def _self_link(made: dict[tuple[str, Any, str | None], Link], path: str) -> Link
 def _properties(meta: Mapping[str, Any]) -> FrozenDict[str, Any]:
     """A note's properties as engine values; the compile's frozen frontmatter itself
     when no value changes (no date, no link: shared, not copied)."""
-    values = {str(k): to_value(v) for k, v in meta.items()}
+    memo: dict[int, Any] = {}  # shared values converted once (to_value)
+    values = {str(k): to_value(v, memo) for k, v in meta.items()}
     if isinstance(meta, FrozenDict) and all(
             type(k) is str and values[k] is v for k, v in meta.items()):
         return meta

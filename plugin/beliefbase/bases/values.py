@@ -212,8 +212,12 @@ def parse_link_text(text: str) -> Link:
     return Link(text.strip())
 
 
-def to_value(raw: Any) -> Any:
-    """A YAML/Python value -> an engine value (wikilink strings become ``Link``s)."""
+def to_value(raw: Any, _memo: dict[int, Any] | None = None) -> Any:
+    """A YAML/Python value -> an engine value (wikilink strings become ``Link``s).
+
+    A container met again is converted once (``_memo``, by identity): YAML aliases
+    share values, and an alias bomb converted reference by reference is exponential.
+    """
     if raw is None or isinstance(raw, (bool, int, float)):
         return raw
     if isinstance(raw, str):
@@ -224,17 +228,25 @@ def to_value(raw: Any) -> Any:
         return Date(raw, True)
     if isinstance(raw, _dt.date):
         return Date(_dt.datetime(raw.year, raw.month, raw.day), False)
-    if isinstance(raw, (list, tuple, set, frozenset)):
-        items = sorted(raw, key=str) if isinstance(raw, (set, frozenset)) else raw
-        converted = tuple(to_value(v) for v in items)
-        if type(raw) is tuple and all(a is b for a, b in zip(converted, raw, strict=True)):
-            return raw  # nothing changed: the value itself (the compile's, shared)
+    if isinstance(raw, (list, tuple, set, frozenset, Mapping)):
+        memo = {} if _memo is None else _memo
+        if id(raw) in memo:
+            return memo[id(raw)]
+        memo[id(raw)] = converted = _container(raw, memo)
         return converted
-    if isinstance(raw, Mapping):
-        return FrozenDict({str(k): to_value(v) for k, v in raw.items()})
     if isinstance(raw, (Date, Duration, Link, Regex, Html, Image, Icon, FileRecord)):
         return raw
     return str(raw)
+
+
+def _container(raw: Any, memo: dict[int, Any]) -> Any:
+    if isinstance(raw, Mapping):
+        return FrozenDict({str(k): to_value(v, memo) for k, v in raw.items()})
+    items = sorted(raw, key=str) if isinstance(raw, (set, frozenset)) else raw
+    converted = tuple(to_value(v, memo) for v in items)
+    if type(raw) is tuple and all(a is b for a, b in zip(converted, raw, strict=True)):
+        return raw  # nothing changed: the value itself (the compile's, shared)
+    return converted
 
 
 def is_number(value: Any) -> bool:

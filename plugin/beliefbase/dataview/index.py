@@ -142,10 +142,17 @@ class DataviewIndex:
         return self.rows.get(path) if path else None
 
     # -- rows -------------------------------------------------------------------------
-    def _value(self, value: Any, depth: int = 0) -> Any:
-        """A frontmatter or field value typed and its links resolved."""
+    def _value(self, value: Any, depth: int = 0, memo: dict[int, Any] | None = None) -> Any:
+        """A frontmatter or field value typed and its links resolved; a container met
+        again is converted once (``memo``, by identity: YAML aliases share values, and
+        an alias bomb converted reference by reference is exponential)."""
         if depth > MAX_NESTING:
             return None
+        if isinstance(value, list | tuple | Mapping) and not isinstance(value, str):
+            memo = {} if memo is None else memo
+            if id(value) not in memo:
+                memo[id(value)] = self._container(value, depth, memo)
+            return memo[id(value)]
         if isinstance(value, Link):
             return self.normalize(value)
         if isinstance(value, str):
@@ -160,11 +167,12 @@ class DataviewIndex:
             return value.replace(tzinfo=None)
         if isinstance(value, dt.date):
             return dt.datetime(value.year, value.month, value.day)
-        if isinstance(value, list | tuple):
-            return tuple(self._value(v, depth + 1) for v in value)
-        if isinstance(value, Mapping):
-            return FrozenDict({str(k): self._value(v, depth + 1) for k, v in value.items()})
         return value
+
+    def _container(self, value: Any, depth: int, memo: dict[int, Any]) -> Any:
+        if isinstance(value, Mapping):
+            return FrozenDict({str(k): self._value(v, depth + 1, memo) for k, v in value.items()})
+        return tuple(self._value(v, depth + 1, memo) for v in value)
 
     def _page_row(self, r: PageRecord) -> FrozenDict[str, Any]:
         fields: dict[str, list[Any]] = {}

@@ -82,15 +82,22 @@ def frontmatter_aliases(meta: Mapping[str, Any]) -> list[str]:
     return out
 
 
-def is_frozen(value: Any, depth: int = 0) -> bool:
+def is_frozen(value: Any, depth: int = 0, seen: set[int] | None = None) -> bool:
     """Whether ``freeze_value(value)`` would equal ``value``: tuples and
     ``FrozenDict``s with string keys all the way down, within ``MAX_NESTING``
-    (the compile's frontmatter is such a value: shared, not copied)."""
-    if isinstance(value, tuple):
-        return depth <= MAX_NESTING and all(is_frozen(v, depth + 1) for v in value)
-    if isinstance(value, FrozenDict):
-        return depth <= MAX_NESTING and all(type(k) is str and is_frozen(v, depth + 1)
-                                            for k, v in value.items())
+    (the compile's frontmatter is such a value: shared, not copied).  A container
+    met again is not walked again: YAML aliases share values, and an alias bomb
+    walked reference by reference is exponential."""
+    if isinstance(value, tuple | FrozenDict):
+        seen = set() if seen is None else seen
+        if id(value) in seen:
+            return True
+        seen.add(id(value))
+        if depth > MAX_NESTING:
+            return False
+        if isinstance(value, tuple):
+            return all(is_frozen(v, depth + 1, seen) for v in value)
+        return all(type(k) is str and is_frozen(v, depth + 1, seen) for k, v in value.items())
     return not isinstance(value, list | Mapping)
 
 

@@ -148,9 +148,44 @@ def _value(key: str, value: Any, links: Mapping[tuple[str, str], ResolvedLink],
     if isinstance(value, str):
         return _text_value(key, value.strip(), links, compiled, page_url)
     if isinstance(value, Mapping):  # Obsidian cannot show it either: its JSON, as text
-        text = json.dumps(value, ensure_ascii=False, default=str)
-        return {"kind": "object", "text": _cut(text)}
-    return {"kind": "text", "text": _cut(str(value))}
+        return {"kind": "object", "text": _cut(_bounded_text(value))}
+    return {"kind": "text", "text": _cut(_bounded_text(value))}
+
+
+def _bounded_text(value: Any) -> str:
+    """A nested value as JSON-like text, cut after ``MAX_TEXT`` characters while it is
+    made: YAML aliases share values, and an alias bomb written out in full is
+    exponential."""
+    out: list[str] = []
+    size = 0
+
+    def put(text: str) -> bool:
+        nonlocal size
+        out.append(text)
+        size += len(text)
+        return size <= MAX_TEXT
+
+    def walk(v: Any) -> bool:
+        if isinstance(v, Mapping):
+            if not put("{"):
+                return False
+            for i, (k, item) in enumerate(v.items()):
+                if not (put(", " if i else "") and put(json.dumps(str(k), ensure_ascii=False)
+                                                       + ": ") and walk(item)):
+                    return False
+            return put("}")
+        if isinstance(v, (list, tuple)):
+            if not put("["):
+                return False
+            for i, item in enumerate(v):
+                if not (put(", " if i else "") and walk(item)):
+                    return False
+            return put("]")
+        return put(json.dumps(v, ensure_ascii=False, default=str)
+                   if not isinstance(v, str) else json.dumps(v, ensure_ascii=False))
+
+    walk(value)
+    return "".join(out)
 
 
 def _text_value(key: str, text: str, links: Mapping[tuple[str, str], ResolvedLink],
