@@ -202,10 +202,6 @@ class _Key:
     __hash__ = None  # type: ignore[assignment]
 
 
-def make_object(pairs: Mapping[str, Any] | None = None) -> FrozenDict[str, Any]:
-    return FrozenDict(pairs or {})
-
-
 #: containers nested deeper are cut off (null), as the compile cuts frontmatter
 MAX_NESTING = 50
 
