@@ -68,7 +68,8 @@ def test_hostile_values_through_the_engine(project: Project) -> None:
     assert links.rows == (('shown, "here"', 7, "a.md"),)
 
 
-#: Builds the project in a fresh interpreter, then says whether the engine was imported.
+#: Builds the project in a fresh interpreter, then says which engines were imported:
+#: ladybug (Cypher), lark (the Bases and Dataview grammars).
 _BUILD = """
 import sys
 from mkdocs.commands.build import build
@@ -77,13 +78,19 @@ config = load_config(sys.argv[1])
 config.plugins.on_startup(command="build", dirty=False)
 build(config)
 config.plugins.on_shutdown()
-print("ladybug" in sys.modules)
+print("ladybug" in sys.modules, "lark" in sys.modules)
 """
 
 
 @pytest.mark.parametrize(("page", "imported"), [
-    ("# Home\n\nNo query here; the word query is not one.\n", "False"),
-    ("# Home\n\n```query\nMATCH (n:Note) RETURN n.title\n```\n", "True"),
+    ("# Home\n\nNo query here; the word query is not one.\n", "False False"),
+    ("# Home\n\n```query\nMATCH (n:Note) RETURN n.title\n```\n", "True False"),
+    # no base, no Dataview: a database, a baseline, `a = b` in code, x.based
+    ("# Home\n\n```\nx = 1\n```\n\nBaseline of the database; `a = b` and x.based.\n",
+     "False False"),
+    ("# Home\n\n```base\nviews:\n  - type: table\n```\n", "False True"),
+    ("# Home\n\n> ``` dataview\n> LIST\n> ```\n", "False True"),
+    ("# Home\n\nNow `= this.file.name`.\n", "False True"),
 ])
 def test_a_build_without_a_query_never_imports_the_engine(project: Project, page: str,
                                                           imported: str) -> None:

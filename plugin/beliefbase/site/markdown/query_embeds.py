@@ -29,7 +29,7 @@ from __future__ import annotations
 import re
 from collections.abc import Callable
 from dataclasses import dataclass, field
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from markdown import Markdown
 from markdown.extensions import Extension
@@ -50,9 +50,11 @@ from ...compile.schema import NODE_TYPE
 from ...ids import SrcPath, asset_url
 from ...query.load import quote_name
 from ...query.run import QueryEngine, QueryResult
-from ..dashboards import Dashboards
 from ..query_views import LinkTarget, ViewError, Views
 from ..render import PageRenderer
+
+if TYPE_CHECKING:  # imported on the first block: a build without one loads no engine
+    from ..dashboards import Dashboards
 
 #: The schema of a Query node, and its field holding the Cypher text.
 QUERY_SCHEMA = "Query"
@@ -74,9 +76,14 @@ _MAYBE_QUERY = re.compile(r"\{\{\s*query\s*:|^[ \t>*+\-\d.)]*(?:`{3,}|~{3,})\s*q
 DASHBOARD_FENCES = ("base", "dataview", "dataviewjs")
 # A line that may hold a base or a Dataview query (a superset, for --dirty too): a
 # base or dataview fence, an inline `= expr` / `$= js`, an embed of a .base file.
-_MAYBE_DASHBOARD = re.compile(
-    r"^[ \t>*+\-\d.)]*(?:`{3,}|~{3,})\s*(?:base|dataview)|`[ \t]*\$?=|\.base\b",
-    re.MULTILINE | re.IGNORECASE)
+# A fence of a base or a Dataview query (its info string on the fence's line), an
+# inline Dataview query's code span (`= …`, `$= …`) and an embed of a ``.base``
+# file: each searched only when its literal part is in the text (C substring
+# searches: a note without any is passed over in one scan).
+_DASHBOARD_FENCE = re.compile(r"^[ \t>*+\-\d.)]*(?:`{3,}|~{3,})[ \t]*(?:base|dataview)",
+                              re.MULTILINE | re.IGNORECASE)
+_INLINE_QUERY_START = re.compile(r"`[ \t]*\$?=")
+_BASE_FILE = re.compile(r"\.base\b", re.IGNORECASE)
 # An inline Dataview query, a code span: `= expr` (DQL) or `$= code` (JavaScript);
 # not `==mark==` (no expression starts with "=").
 # (matched against one code span at a time: linear, whatever its length)
@@ -114,6 +121,7 @@ class QuerySite:
                     return self.read_text(path)
                 return (self.compiled.options.docs_dir / path).read_text(
                     encoding="utf-8", errors="replace")
+            from ..dashboards import Dashboards  # the Bases and Dataview engines, lark
             self._dashboards = Dashboards(self.compiled, self.views, read, self._report)
         return self._dashboards
 
@@ -293,8 +301,13 @@ def pages_with_queries(compiled: Compiled, read_text: Callable[[SrcPath], str],
 
 def maybe_dashboard(text: str) -> bool:
     """May ``text`` hold a base, a Dataview query or an embed of a base (a superset)?"""
-    return ("base" in text or "dataview" in text or "=" in text) and \
-        _MAYBE_DASHBOARD.search(text) is not None
+    if "=" in text and "`" in text and _INLINE_QUERY_START.search(text) is not None:
+        return True
+    lower = text.lower()
+    if ".base" in lower and _BASE_FILE.search(text) is not None:
+        return True
+    return ("```" in text or "~~~" in text) and ("base" in lower or "dataview" in lower) \
+        and _DASHBOARD_FENCE.search(text) is not None
 
 
 def query_text(doc: Document) -> str | None:
