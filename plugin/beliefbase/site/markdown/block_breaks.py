@@ -77,6 +77,16 @@ class BlockBreaks(Preprocessor):
         closed: tuple[int, str] | None = None  # a container-level fence just closed
         previous = -1  # quote depth of the previous line; -1: blank or none
         for index, line in enumerate(lines):
+            if fence is None:  # most lines: prose or blank, outside a fence and a quote
+                if not line:  # starts no block, ends none, and a closed fence's "after"
+                    out.append(line)
+                    previous = -1
+                    closed = None
+                    continue
+                if closed is None and line[:1].isalpha():  # (in a formula: left alone)
+                    out.append(line)
+                    previous = 0
+                    continue
             prefix, content = QUOTED.match(line).groups()  # type: ignore[union-attr]
             depth = prefix.count(">")
             if fence is not None:
