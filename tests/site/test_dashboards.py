@@ -125,7 +125,7 @@ def test_a_base_file_is_a_page_with_every_view(project: Project) -> None:
     result = project.build()
     assert result.error is None, result.error
     page = result.article("Library.base/")
-    names = re.findall(r'<h2 class="bb-base-view-name">([^<]*)</h2>', page)
+    names = re.findall(r'<label for="[^"]*">([^<]*)</label>', page)
     assert names == ["By status", "Shelf", "Names", "Where"]
     # table: grouped by status, sorted by rating, a display name, summaries per group
     table = _dashboards(page)[0]
@@ -148,6 +148,48 @@ def test_a_base_file_is_a_page_with_every_view(project: Project) -> None:
     # search knows the page
     assert "Library.base/" in (result.site / "search" / "search_index.json").read_text(
         encoding="utf-8")
+
+
+def test_a_base_page_shows_its_views_as_tabs(project: Project) -> None:
+    """Material's tabbed markup (pymdownx.tabbed, alternate style): radio inputs, the
+    first checked, labels for them (the views' names), one block per view, in order;
+    it switches without JavaScript.  Ids are unique and escaped."""
+    _vault(project, "# Home\n\n![[Library.base#Shelf]]\n")
+    project.write("Two.base", "views:\n  - type: list\n    name: A b\n  - type: table\n"
+                              f"    name: \"{HOSTILE}\"\n  - type: list\n    name: A b\n"
+                              "  - type: list\n", dedent=False)
+    project.write("One.base", "views:\n  - type: list\n    name: Only\n", dedent=False)
+    result = project.build()
+    assert result.error is None, result.error
+    page = result.article("Library.base/")
+    tabs = re.search(r'<div class="tabbed-set tabbed-alternate bb-base-views" '
+                     r'data-tabs="1:4">(.*)</div>\s*</div>', page, re.S)
+    assert tabs is not None, page
+    inputs = re.findall(r'<input( checked="checked")? id="([^"]+)" name="bb-base-views" '
+                        r'type="radio">', page)
+    assert inputs == [(' checked="checked"', "bb-view-by-status"), ("", "bb-view-shelf"),
+                      ("", "bb-view-names"), ("", "bb-view-where")]
+    labels = re.findall(r'<label for="([^"]+)">([^<]*)</label>', page)
+    assert labels == [("bb-view-by-status", "By status"), ("bb-view-shelf", "Shelf"),
+                      ("bb-view-names", "Names"), ("bb-view-where", "Where")]
+    blocks = page.split('<div class="tabbed-block">')[1:]
+    assert len(blocks) == 4
+    assert "bb-query-table" in blocks[0] and "bb-query-cards" in blocks[1]
+    assert "bb-query-list" in blocks[2] and "bb-base-view-name" not in page
+    # repeated, hostile and missing names: unique ids, names as text
+    two = result.article("Two.base/")
+    ids = re.findall(r'<input[^>]* id="([^"]+)"', two)
+    assert ids == ["bb-view-a-b", "bb-view-script-alert-1-script", "bb-view-a-b-2",
+                   "bb-view-view-4"]
+    assert re.findall(r'<label for="[^"]+">([^<]*)</label>', two) == [
+        "A b", "&lt;script&gt;alert(1)&lt;/script&gt;", "A b", "View 4"]
+    assert HOSTILE not in two
+    # one view: no tab bar; an embed: that one view
+    one = result.article("One.base/")
+    assert "tabbed-set" not in one and "<input" not in one
+    assert '<h2 class="bb-base-view-name">Only</h2>' in one
+    home = result.article("")
+    assert "tabbed-set" not in home and len(_dashboards(home)) == 1
 
 
 def test_embed_this_is_the_embedding_note(project: Project) -> None:

@@ -50,6 +50,27 @@ LAYOUT_VIEWS = {"table": "table", "cards": "cards", "list": "list", "task": "tas
                 "calendar": "list"}
 
 
+#: Material styles the tabs of a tabbed set up to this many (its CSS has a rule per tab);
+#: a base with more views shows them one under another.
+MAX_TABS = 20
+_NOT_ID = re.compile(r"[^\w-]+")
+
+
+def view_ids(names: list[str]) -> list[str]:
+    """Unique element ids for a base's views on its page, from their names (a link
+    to ``#bb-view-shelf`` selects that tab with Material's script), numbered where
+    a name gives none or repeats one."""
+    ids: list[str] = []
+    for index, name in enumerate(names, 1):
+        slug = _NOT_ID.sub("-", name.casefold()).strip("-_") or str(index)
+        candidate, n = f"bb-view-{slug}", 1
+        while candidate in ids:
+            n += 1
+            candidate = f"bb-view-{slug}-{n}"
+        ids.append(candidate)
+    return ids
+
+
 def build_moment() -> dt.datetime:
     """The build's ``now`` (second precision, naive local time as Dataview and Bases
     read dates), or the moment of ``SOURCE_DATE_EPOCH`` (reproducible builds)."""
@@ -183,13 +204,19 @@ class Dashboards:
                               first_line)
 
     def base_page(self, doc: Document, page_url: str) -> Markup:
-        """A ``.base`` file's page: every view, first view first, each a section."""
+        """A ``.base`` file's page: every view, as Obsidian shows them one at a time
+        with a switcher: tabs labelled with the views' names, the first selected
+        (``base-page.html``); one view shows without a tab bar."""
         base = self.parse(self.read_text(doc.path), doc, 1)
         if not base.ok or not base.views:
             return self.base_view(base, None, doc, page_url, doc, 1)
-        sections = [(view.name, self.base_view(base, view.name, doc, page_url, doc, view.line))
-                    for view in base.views]
-        return self.views.own_template("base-page.html", sections=sections)
+        ids = view_ids([view.name for view in base.views])
+        sections = [{"name": view.name or f"View {index}", "named": bool(view.name),
+                     "id": ids[index - 1],
+                     "html": self.base_view(base, view.name, doc, page_url, doc, view.line)}
+                    for index, view in enumerate(base.views, 1)]
+        return self.views.own_template("base-page.html", sections=sections,
+                                       tabs=1 < len(sections) <= MAX_TABS)
 
     def base_embed(self, doc: Document, view_name: str | None, host: Document,
                    page_url: str, line: int) -> Markup:
