@@ -6,6 +6,7 @@ what the build reports, and no data made by a build without a dashboard."""
 
 from __future__ import annotations
 
+import math
 import re
 from pathlib import Path
 
@@ -390,3 +391,37 @@ def test_an_alias_bomb_in_a_note_is_read_once_by_both_engines(project: Project) 
     result = project.build()
     assert result.error is None
     assert result.article("dash/").count(">Bomb<") + result.article("dash/").count(">bomb<") >= 2
+
+
+@pytest.mark.parametrize(("value", "shown"), [
+    (3.3333333333333335, "3.333"), (2.0005, "2.001"), (-2.0005, "-2.001"), (0.1 + 0.2, "0.3"),
+    (1.5, "1.5"), (4.0, "4"), (-0.0001, "0"), (1234567.891234, "1234567.891"),
+    (1e-7, "0"), (1e21, "1e+21"), (float("inf"), "Infinity")])
+def test_a_default_summary_shows_three_decimals_at_most(value: float, shown: str) -> None:
+    from beliefbase.site.dashboards import summary_number
+
+    assert summary_number(value) == shown
+
+
+def test_summaries_print_numbers_as_obsidian_does(project: Project) -> None:
+    """Average, Median, Stddev and a Sum of fractions: at most three decimals; a
+    custom summary shows what its formula gives (it rounds itself)."""
+    for name, score in (("a", 1), ("b", 2), ("c", 2), ("d", 0.1), ("e", 0.2), ("f", 0)):
+        project.write(f"{name}.md", f"---\ntags: [x]\nscore: {score}\n---\n# {name}\n",
+                      dedent=False)
+    def fence(summary: str, custom: str = "") -> str:
+        return (f"```base\nfilters: file.hasTag(\"x\")\n{custom}views:\n  - type: table\n"
+                f"    order: [score]\n    summaries:\n      score: {summary}\n```\n\n")
+
+    project.write("index.md", "# Home\n\n" + "".join(
+        fence(name) for name in ("Average", "Sum", "Median", "Stddev"))
+        + fence("raw", "summaries:\n  raw: values.mean()\n")
+        + fence("mine", "summaries:\n  mine: values.mean().round(1)\n"), dedent=False)
+    result = project.build()
+    assert result.error is None, result.error
+    shown = re.findall(r'<span class="bb-summary-name">([^<]*)</span> ([^<]*)</td>',
+                       result.article(""))
+    raw = bases.format_value(math.fsum([1, 2, 2, 0.1, 0.2, 0]) / 6)  # JavaScript's full float
+    assert raw == "0.8833333333333333"
+    assert shown == [("Average", "0.883"), ("Sum", "5.3"), ("Median", "0.6"),
+                     ("Stddev", "0.853"), ("raw", raw), ("mine", "0.9")]

@@ -20,10 +20,12 @@ the page and the build go on.  Every value is escaped by the engines'
 from __future__ import annotations
 
 import datetime as dt
+import math
 import os
 import re
 from collections.abc import Callable
 from dataclasses import dataclass, field
+from decimal import ROUND_HALF_UP, Decimal
 from pathlib import Path
 from typing import Any
 
@@ -194,7 +196,7 @@ class Dashboards:
         if not base.ok or result.view is None and view_name is not None:
             return self.error_box("Base failed", "; ".join(e.message for e in errors) or
                                   "the base has no view to show", None)
-        context = _base_context(result, self.base_href(page_url))
+        context = _base_context(result, self.base_href(page_url), base)
         return self._render(LAYOUT_VIEWS.get(context.pop("layout"), "table"), context,
                             "Base failed", where, line, "base-error")
 
@@ -332,7 +334,35 @@ def _cell(value: Any, node: Any = None) -> Markup:
     return value if isinstance(value, Markup) else escape(value)
 
 
-def _base_context(result: bases.ViewResult, href: Href) -> dict[str, Any]:
+#: Decimals a default summary's number shows (see ``summary_html``).
+SUMMARY_DECIMALS = 3
+
+
+def summary_number(value: float) -> str:
+    """A default summary's number as shown: at most ``SUMMARY_DECIMALS`` decimals,
+    rounded half away from zero on the number as written (``3.3333333333333335`` ->
+    ``3.333``, ``2.0005`` -> ``2.001``), trailing zeros dropped, never an exponent."""
+    if not math.isfinite(value) or abs(value) >= 1e21:
+        return bases.format_value(value)
+    rounded = Decimal(repr(value)).quantize(Decimal(1).scaleb(-SUMMARY_DECIMALS),
+                                             rounding=ROUND_HALF_UP)
+    text = format(rounded.normalize(), "f")
+    return "0" if text in ("-0", "0") else text
+
+
+def summary_html(summary: bases.Summary, custom: set[str], href: Href) -> Markup:
+    """A summary's value: a default summary's fraction rounded (``summary_number``);
+    a custom summary's value as its formula gives it (it rounds itself, as in
+    ``values.mean().round(3)``)."""
+    value = summary.value
+    if (summary.name not in custom and isinstance(value, float)
+            and not isinstance(value, bool)):
+        return escape(summary_number(value))
+    return bases.render_html(value, href)
+
+
+def _base_context(result: bases.ViewResult, href: Href,
+                  base: bases.Base | None = None) -> dict[str, Any]:
     """A base's result as the context of the Cypher views (``rows`` of ``{column:
     html}``, ``columns``) plus ``groups`` (label, rows, summaries per column),
     ``summaries`` (per column, or empty) and ``images`` (cards), ``note``."""
@@ -352,22 +382,25 @@ def _base_context(result: bases.ViewResult, href: Href) -> dict[str, Any]:
                  for name, column, html in zip(columns, ids, row["cells"], strict=True)}
                 for row in group["rows"]]
 
-    def summary_row(summaries: dict[str, Any]) -> list[Markup]:
+    def summary_row(summaries: tuple[bases.Summary, ...]) -> list[Markup]:
         if not summaries:
             return []
+        by_column = {s.column: s for s in summaries}
         return [Markup('<span class="bb-summary-name">{}</span> {}').format(
-            summaries[i]["name"], summaries[i]["html"]) if i in summaries else Markup("")
-            for i in ids]
+            by_column[i].name, summary_html(by_column[i], custom, href))
+            if i in by_column else Markup("") for i in ids]
 
     grouped = result.groups != ()
+    custom = set(base.summaries) if base is not None else set()
     groups = [{"label": g["label_html"], "rows": rows_of(g),
-               "summaries": summary_row(g["summaries"])} for g in data["groups"]]
+               "summaries": summary_row(group.summaries) if group is not None else []}
+              for g, group in zip(data["groups"], result.groups or (None,), strict=True)]
     return {
         "layout": data["layout"],
         "columns": columns,
         "rows": [row for g in groups for row in g["rows"]],
         "groups": groups if grouped else [],
-        "summaries": summary_row(data["summaries"]),
+        "summaries": summary_row(result.summaries),
         "images": [row["image"] if str(row["image"]) else None
                    for g in data["groups"] for row in g["rows"]],
         "note": data["note"],
