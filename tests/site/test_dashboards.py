@@ -425,3 +425,36 @@ def test_summaries_print_numbers_as_obsidian_does(project: Project) -> None:
     assert raw == "0.8833333333333333"
     assert shown == [("Average", "0.883"), ("Sum", "5.3"), ("Median", "0.6"),
                      ("Stddev", "0.853"), ("raw", raw), ("mine", "0.9")]
+
+
+def test_a_task_shows_its_text_as_its_page_renders_the_line(project: Project) -> None:
+    """Emphasis, code, a link with its target's title today, a tag, math and inline
+    fields: the same HTML (and classes) as the note's own page; a line that would
+    start a block stays a line; raw HTML is text."""
+    _vault(project, "# Home\n")
+    project.write("dune.md", "---\ntitle: The Dune Book\n---\n# Dune\n", dedent=False)
+    project.write("tasks/rich.md", (
+        "# Rich\n\n"
+        "- [ ] read *Dune* with `code` and [[dune]] #book/scifi $x^2$ [due:: 2026-01-02] "
+        "(prio:: high) [[nowhere]] ^blk\n"
+        "- [ ] # not a heading\n"
+        f"- [x] {HOSTILE} & [a link](../dune.md)\n"), dedent=False)
+    project.write("tasks/dash.md", "# Dash\n\n```dataview\nTASK WHERE file.name = \"rich\"\n"
+                                   "```\n", dedent=False)
+    result = project.build()
+    assert result.error is None, result.error
+    page = re.findall(r'<li class="task-list-item"[^>]*><label class="task-list-control">'
+                      r".*?</label> (.*?)</li>", result.article("tasks/rich/"), re.S)
+    shown = re.findall(r'<span class="bb-task-text">(.*?)</span></li>',
+                       result.article("tasks/dash/"), re.S)
+    assert len(page) == len(shown) == 3, shown
+    assert shown[0] == page[0]
+    for part in ("<em>Dune</em>", "<code>code</code>", '<a class="bb-link" ',
+                 'href="../../dune/">The Dune Book</a>', '<a class="bb-tag" ',
+                 '<span class="bb-math"><math', '<span class="dataview inline-field">',
+                 "January 02, 2026", 'class="bb-link bb-unresolved"'):
+        assert part in shown[0], part
+    assert "blk" not in shown[0]
+    assert shown[1] == "# not a heading"
+    assert shown[2] == ("&lt;script&gt;alert(1)&lt;/script&gt; &amp; "
+                        '<a href="../../dune/">a link</a>')

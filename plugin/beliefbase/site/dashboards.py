@@ -41,11 +41,8 @@ from ..compile.compiled import Compiled
 from ..dataview.view import unique_headers
 from ..ids import SrcPath, asset_url
 from .query_views import ViewError, Views, relative_href
-
-# What a task's text may hold that is shown as more than text: a wikilink, an
-# inline field in brackets or parentheses.
-_TASK_TOKEN = re.compile(r"\[\[(?P<link>[^\[\]\n]+)\]\]"
-                         r"|[\[(](?P<key>[^\[\]()\n:]+)::[ \t]*(?P<value>[^\[\]()\n]*)[\])]")
+from .canvas import without_html
+from .render import Frame, PageRenderer
 
 #: Base layouts and Dataview kinds -> the view that renders them.
 LAYOUT_VIEWS = {"table": "table", "cards": "cards", "list": "list", "task": "tasks",
@@ -73,6 +70,61 @@ def view_ids(names: list[str]) -> list[str]:
     return ids
 
 
+# A paragraph, and nothing else: what one line of inline Markdown renders as.
+_ONE_PARAGRAPH = re.compile(r"\A\s*<p>(?P<inner>.*)</p>\s*\Z", re.DOTALL)
+# Put before a line that would otherwise start a block (a heading, a quote, a list
+# item, a rule): WORD JOINER, invisible, taken off the result again.
+_INLINE_ONLY = "\u2060"
+
+
+def line_renderer(renderer: PageRenderer) -> Callable[[SrcPath, int, str], Markup | None]:
+    """``Dashboards.render_line`` for the pages ``renderer`` renders: ``text``, found at
+    file line ``line`` of the note at ``path``, through the pages' own Markdown (its
+    links, embeds, tags, math, inline fields and their CSS classes) in a frame of that
+    note nested in the page (so links resolve as the note wrote them, with the titles
+    of today's targets, and their hrefs lead there from the page); its inline HTML
+    only, never a block; raw HTML shown as text (as a canvas's text: the line is
+    drawn inside another page).  None: no page is being rendered, or no such note."""
+    starts: dict[SrcPath, list[int]] = {}  # each note's line starts, read once
+
+    def render(path: SrcPath, line: int, text: str) -> Markup | None:
+        host = renderer.frame
+        doc = renderer.compiled.documents.get(path)
+        if host is None or doc is None or not text.strip():
+            return None
+        chain = (*host.chain, (host.doc.path, 0))
+        if path not in starts:
+            note = renderer.read_text(path)
+            starts[path] = [0, *(m.end() for m in re.finditer("\n", note))]
+        offset = _line_offset(renderer.read_text(path), starts[path], line, text)
+        text = without_html(text)
+        for lead in ("", _INLINE_ONLY):
+            renderer.frames.append(Frame(doc, host.host_url, chain,
+                                         None if offset is None else offset - len(lead)))
+            try:
+                html = renderer.render_markdown(lead + text, len(chain))
+            finally:
+                renderer.frames.pop()
+            m = _ONE_PARAGRAPH.match(html)
+            if m is not None and "<p>" not in m["inner"]:
+                return Markup(m["inner"].removeprefix(lead).strip())  # noqa: S704 - rendered
+        return None
+
+    return render
+
+
+def _line_offset(note: str, starts: list[int], line: int, text: str) -> int | None:
+    """Where ``text`` (the end of file line ``line``) starts in ``note``; ``starts``:
+    where each of its lines starts."""
+    if not 0 < line <= len(starts):
+        return None
+    end = starts[line] - 1 if line < len(starts) else len(note)
+    written = note[starts[line - 1]:end].rstrip()
+    if not written.endswith(text):
+        return None
+    return starts[line - 1] + len(written) - len(text)
+
+
 def build_moment() -> dt.datetime:
     """The build's ``now`` (second precision, naive local time as Dataview and Bases
     read dates), or the moment of ``SOURCE_DATE_EPOCH`` (reproducible builds)."""
@@ -91,6 +143,9 @@ class Dashboards:
     read_text: Callable[[SrcPath], str]
     report: Callable[[diag.Diagnostic], None]
     now: dt.datetime = field(default_factory=build_moment)
+    #: a note's line's inline Markdown as the note's page renders it, on the page being
+    #: rendered (``line_renderer``); None (``beliefbase check``): tasks show as text
+    render_line: Callable[[SrcPath, int, str], Markup | None] | None = None
     _records: bases.RecordSet | None = None
     _index: dv.DataviewIndex | None = None
 
@@ -245,7 +300,7 @@ class Dashboards:
         if result.kind == "task":
             context["task_groups"] = _task_groups(result, context["cell"],
                                                   self.dataview_href(page_url),
-                                                  lambda text: self.task_text(text, page_url))
+                                                  self.task_text)
         elif result.kind in ("list", "calendar"):
             context["separator"] = ": "  # Dataview's "Dune: Herbert"
         return self._render(LAYOUT_VIEWS.get(result.kind, "table"), context,
@@ -275,29 +330,14 @@ class Dashboards:
         return self.views.own_template("dataview-js.html", code=shown.code, note=shown.note,
                                        inline=inline)
 
-    def task_text(self, text: str, page_url: str) -> Markup:
-        """A task's text as Dataview shows it: wikilinks as links (resolved by name,
-        as Bases resolves them), ``[key:: value]`` as a field; the rest as text."""
-        relative = relative_href(page_url)
-        out: list[Markup] = []
-        end = 0
-        for m in _TASK_TOKEN.finditer(text):
-            out.append(escape(text[end:m.start()]))
-            end = m.end()
-            if m["link"] is not None:
-                target, _, shown = m["link"].partition("|")
-                found = self.records.resolve(target.split("#", 1)[0].strip())
-                url = self._url_of(found.path) if found is not None else None
-                name = shown or target.split("#", 1)[0].rsplit("/", 1)[-1]
-                out.append(Markup('<a class="internal-link" href="{}">{}</a>').format(
-                    relative(url), name) if url is not None else Markup(
-                    '<span class="internal-link broken">{}</span>').format(name))
-            else:
-                out.append(Markup('<span class="bb-inline-field"><span class="'
-                                  'bb-inline-field-key">{}:</span> {}</span>').format(
-                    m["key"].strip(), m["value"].strip()))
-        out.append(escape(text[end:]))
-        return Markup("").join(out)
+    def task_text(self, item: dv.ListItem, path: str) -> Markup:
+        """A task's text as its note's page renders that line (``render_line``), else
+        as text."""
+        if self.render_line is not None:
+            shown = self.render_line(SrcPath(path), item.line, item.text)
+            if shown is not None:
+                return shown
+        return escape(item.text)
 
     # -- shared ----------------------------------------------------------------------------
 
@@ -410,15 +450,15 @@ def _base_context(result: bases.ViewResult, href: Href,
 
 def _task_groups(result: dv.DataviewResult, cell: Callable[[Any], Markup],
                  href: Callable[[dv.Link], str | None],
-                 text_html: Callable[[str], Markup]) -> list[dict[str, Any]]:
+                 text_html: Callable[[dv.ListItem, str], Markup]) -> list[dict[str, Any]]:
     """TASK results for ``tasks.html``: groups (a label when grouped), each the notes
     its tasks are in (a link), each the tasks (``checked``, ``status``, ``text``,
     ``children``), in the result's order."""
 
-    def task(item: dv.ListItem) -> dict[str, Any]:
+    def task(item: dv.ListItem, path: str) -> dict[str, Any]:
         return {"checked": item.checked,
-                "status": item.status or " ", "text": text_html(item.text), "line": item.line,
-                "children": [task(c) for c in item.children if c.task]}
+                "status": item.status or " ", "text": text_html(item, path), "line": item.line,
+                "children": [task(c, path) for c in item.children if c.task]}
 
     out = []
     for group in result.tasks:
@@ -428,6 +468,6 @@ def _task_groups(result: dv.DataviewResult, cell: Callable[[Any], Markup],
                 files.append({"path": entry.path,
                               "link": Markup(dv.format_html(dv.Link(entry.path), href)),  # noqa: S704
                               "tasks": []})
-            files[-1]["tasks"].append(task(entry.item))
+            files[-1]["tasks"].append(task(entry.item, entry.path))
         out.append({"label": cell(group.key) if group.grouped else None, "files": files})
     return out

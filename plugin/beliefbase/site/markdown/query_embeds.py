@@ -50,7 +50,7 @@ from ...compile.schema import NODE_TYPE
 from ...ids import SrcPath, asset_url
 from ...query.load import quote_name
 from ...query.run import QueryEngine, QueryResult
-from ..dashboards import Dashboards
+from ..dashboards import Dashboards, line_renderer
 from ..query_views import LinkTarget, ViewError, Views
 from ..render import PageRenderer
 
@@ -104,6 +104,8 @@ class QuerySite:
     #: Bases and Dataview (issue 27), made with the views on the first use
     _dashboards: Dashboards | None = None
     read_text: Callable[[SrcPath], str] | None = None
+    #: renders a task's line as its page does (``dashboards.line_renderer``)
+    render_line: Callable[[SrcPath, int, str], Markup | None] | None = None
 
     @property
     def dashboards(self) -> Dashboards:
@@ -114,7 +116,8 @@ class QuerySite:
                     return self.read_text(path)
                 return (self.compiled.options.docs_dir / path).read_text(
                     encoding="utf-8", errors="replace")
-            self._dashboards = Dashboards(self.compiled, self.views, read, self._report)
+            self._dashboards = Dashboards(self.compiled, self.views, read, self._report,
+                                          render_line=self.render_line)
         return self._dashboards
 
     @property
@@ -239,7 +242,7 @@ def build_site(compiled: Compiled, renderer: PageRenderer, views: Views,
         return frames[-1].doc, frames[0].host_url, len(frames) == 1
 
     return QuerySite(compiled, views, host, report, timeout, max_rows,
-                     read_text=renderer.read_text)
+                     read_text=renderer.read_text, render_line=line_renderer(renderer))
 
 
 def page_query_diagnostics(compiled: Compiled, views: Views,
