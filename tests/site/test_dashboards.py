@@ -438,7 +438,8 @@ def test_a_task_shows_its_text_as_its_page_renders_the_line(project: Project) ->
         "- [ ] read *Dune* with `code` and [[dune]] #book/scifi $x^2$ [due:: 2026-01-02] "
         "(prio:: high) [[nowhere]] ^blk\n"
         "- [ ] # not a heading\n"
-        f"- [x] {HOSTILE} & [a link](../dune.md)\n"), dedent=False)
+        f"- [x] {HOSTILE} & [a link](../dune.md)\n"
+        "- [/] half done\n"), dedent=False)
     project.write("tasks/dash.md", "# Dash\n\n```dataview\nTASK WHERE file.name = \"rich\"\n"
                                    "```\n", dedent=False)
     result = project.build()
@@ -447,7 +448,7 @@ def test_a_task_shows_its_text_as_its_page_renders_the_line(project: Project) ->
                       r".*?</label> (.*?)</li>", result.article("tasks/rich/"), re.S)
     shown = re.findall(r'<span class="bb-task-text">(.*?)</span></li>',
                        result.article("tasks/dash/"), re.S)
-    assert len(page) == len(shown) == 3, shown
+    assert len(page) == 3 and len(shown) == 4, shown
     assert shown[0] == page[0]
     for part in ("<em>Dune</em>", "<code>code</code>", '<a class="bb-link" ',
                  'href="../../dune/">The Dune Book</a>', '<a class="bb-tag" ',
@@ -458,3 +459,10 @@ def test_a_task_shows_its_text_as_its_page_renders_the_line(project: Project) ->
     assert shown[1] == "# not a heading"
     assert shown[2] == ("&lt;script&gt;alert(1)&lt;/script&gt; &amp; "
                         '<a href="../../dune/">a link</a>')
+    # the page's task markup, so the theme draws the boxes; a custom status as there
+    dash = result.article("tasks/dash/")
+    assert dash.count('<label class="task-list-control">') == 4
+    assert ('<li class="task-list-item is-checked task-in-progress" data-task="/">'
+            '<label class="task-list-control"><input type="checkbox" '
+            'class="task-list-item-checkbox" disabled checked><span '
+            'class="task-list-indicator" data-task="/"></span></label>') in dash

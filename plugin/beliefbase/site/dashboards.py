@@ -42,6 +42,7 @@ from ..dataview.view import unique_headers
 from ..ids import SrcPath, asset_url
 from .query_views import ViewError, Views, relative_href
 from .canvas import without_html
+from .markdown.obsidian_markdown import STATUS_NAMES
 from .render import Frame, PageRenderer
 
 #: Base layouts and Dataview kinds -> the view that renders them.
@@ -456,8 +457,10 @@ def _task_groups(result: dv.DataviewResult, cell: Callable[[Any], Markup],
     ``children``), in the result's order."""
 
     def task(item: dv.ListItem, path: str) -> dict[str, Any]:
-        return {"checked": item.checked,
-                "status": item.status or " ", "text": text_html(item, path), "line": item.line,
+        status = item.status or " "
+        return {"checked": item.checked, "status": status,
+                "status_name": None if status in " xX" else STATUS_NAMES.get(status, "other"),
+                "text": text_html(item, path), "line": item.line,
                 "children": [task(c, path) for c in item.children if c.task]}
 
     out = []
