@@ -40,9 +40,9 @@ from ..codecs.markdown import note_text
 from ..compile.compiled import Compiled
 from ..dataview.view import unique_headers
 from ..ids import SrcPath, asset_url
-from .query_views import ViewError, Views, relative_href
 from .canvas import without_html
 from .markdown.obsidian_markdown import STATUS_NAMES
+from .query_views import ViewError, Views, relative_href
 from .render import Frame, PageRenderer
 
 #: Base layouts and Dataview kinds -> the view that renders them.
