@@ -440,14 +440,26 @@ def test_a_task_shows_its_text_as_its_page_renders_the_line(project: Project) ->
         "- [ ] # not a heading\n"
         f"- [x] {HOSTILE} & [a link](../dune.md)\n"
         "- [/] half done\n"), dedent=False)
+    # a note whose lines are all inline Markdown: converted at once
+    project.write("tasks/plain.md", "# Plain\n\n- [ ] first #home, *then* [[dune|the book]]\n"
+                                    "- [ ] then $a$ and `b` [k:: v]\n  - [x] sub [[nowhere]]\n",
+                  dedent=False)
     project.write("tasks/dash.md", "# Dash\n\n```dataview\nTASK WHERE file.name = \"rich\"\n"
-                                   "```\n", dedent=False)
+                                   "```\n\n```dataview\nTASK WHERE file.name = \"plain\"\n```\n",
+                  dedent=False)
     result = project.build()
     assert result.error is None, result.error
+    plain_page = re.findall(r'<li class="task-list-item"[^>]*><label class="task-list-control">'
+                            r".*?</label> (.*?)(?:<ul|</li>)", result.article("tasks/plain/"),
+                            re.S)
+    plain = re.findall(r'<span class="bb-task-text">(.*?)</span>(?:<ul|</li>)',
+                       _dashboards(result.article("tasks/dash/"))[1], re.S)
+    assert len(plain) == 3 and [p.strip() for p in plain_page] == plain
+    assert '<a class="bb-tag"' in plain[0] and "<em>then</em>" in plain[0]
     page = re.findall(r'<li class="task-list-item"[^>]*><label class="task-list-control">'
                       r".*?</label> (.*?)</li>", result.article("tasks/rich/"), re.S)
     shown = re.findall(r'<span class="bb-task-text">(.*?)</span></li>',
-                       result.article("tasks/dash/"), re.S)
+                       _dashboards(result.article("tasks/dash/"))[0], re.S)
     assert len(page) == 3 and len(shown) == 4, shown
     assert shown[0] == page[0]
     for part in ("<em>Dune</em>", "<code>code</code>", '<a class="bb-link" ',
@@ -460,7 +472,7 @@ def test_a_task_shows_its_text_as_its_page_renders_the_line(project: Project) ->
     assert shown[2] == ("&lt;script&gt;alert(1)&lt;/script&gt; &amp; "
                         '<a href="../../dune/">a link</a>')
     # the page's task markup, so the theme draws the boxes; a custom status as there
-    dash = result.article("tasks/dash/")
+    dash = _dashboards(result.article("tasks/dash/"))[0]
     assert dash.count('<label class="task-list-control">') == 4
     assert ('<li class="task-list-item is-checked task-in-progress" data-task="/">'
             '<label class="task-list-control"><input type="checkbox" '

@@ -23,7 +23,7 @@ import datetime as dt
 import math
 import os
 import re
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from decimal import ROUND_HALF_UP, Decimal
 from pathlib import Path
@@ -36,6 +36,7 @@ from .. import dataview as dv
 from .. import diagnostics as diag
 from ..bases.display import Href
 from ..builder.documents import Document
+from ..builder.embeds import Chain
 from ..codecs.markdown import note_text
 from ..compile.compiled import Compiled
 from ..dataview.view import unique_headers
@@ -73,43 +74,73 @@ def view_ids(names: list[str]) -> list[str]:
 
 # A paragraph, and nothing else: what one line of inline Markdown renders as.
 _ONE_PARAGRAPH = re.compile(r"\A\s*<p>(?P<inner>.*)</p>\s*\Z", re.DOTALL)
+# Each paragraph of lines converted at once.
+_PARAGRAPH = re.compile(r"<p>(.*?)</p>", re.DOTALL)
 # Put before a line that would otherwise start a block (a heading, a quote, a list
 # item, a rule): WORD JOINER, invisible, taken off the result again.
 _INLINE_ONLY = "\u2060"
 
 
-def line_renderer(renderer: PageRenderer) -> Callable[[SrcPath, int, str], Markup | None]:
-    """``Dashboards.render_line`` for the pages ``renderer`` renders: ``text``, found at
-    file line ``line`` of the note at ``path``, through the pages' own Markdown (its
-    links, embeds, tags, math, inline fields and their CSS classes) in a frame of that
-    note nested in the page (so links resolve as the note wrote them, with the titles
-    of today's targets, and their hrefs lead there from the page); its inline HTML
-    only, never a block; raw HTML shown as text (as a canvas's text: the line is
-    drawn inside another page).  None: no page is being rendered, or no such note."""
+#: ``Dashboards.render_lines``: (a note's path, its (file line, text) pairs) -> each
+#: text's HTML, None where it has none
+LineRenderer = Callable[[SrcPath, Sequence[tuple[int, str]]], list[Markup | None]]
+
+
+def line_renderer(renderer: PageRenderer) -> LineRenderer:
+    """``Dashboards.render_lines`` for the pages ``renderer`` renders: each ``text``,
+    found at its file line of the note at ``path``, through the pages' own Markdown
+    (its links, embeds, tags, math, inline fields and their CSS classes) in a frame
+    of that note nested in the page (so links resolve as the note wrote them, with
+    the titles of today's targets, and their hrefs lead there from the page); its
+    inline HTML only, never a block; raw HTML shown as text (as a canvas's text: the
+    line is drawn inside another page).  None: no page is being rendered, or no
+    such note.
+
+    A note's lines are converted at once, a paragraph each (a conversion costs
+    about as much as a line's HTML: a roll-up of thousands of tasks took seconds
+    line by line); when that gives anything but one paragraph per line (a line
+    that starts a block: ``# x``, a fence, a definition), line by line."""
     starts: dict[SrcPath, list[int]] = {}  # each note's line starts, read once
 
-    def render(path: SrcPath, line: int, text: str) -> Markup | None:
-        host = renderer.frame
-        doc = renderer.compiled.documents.get(path)
-        if host is None or doc is None or not text.strip():
-            return None
-        chain = (*host.chain, (host.doc.path, 0))
-        if path not in starts:
-            note = renderer.read_text(path)
-            starts[path] = [0, *(m.end() for m in re.finditer("\n", note))]
-        offset = _line_offset(renderer.read_text(path), starts[path], line, text)
+    def one(doc: Document, host: Frame, chain: Chain, line: int, text: str) -> Markup | None:
+        if doc.path not in starts:
+            note = renderer.read_text(doc.path)
+            starts[doc.path] = [0, *(m.end() for m in re.finditer("\n", note))]
+        offset = _line_offset(renderer.read_text(doc.path), starts[doc.path], line, text)
         text = without_html(text)
         for lead in ("", _INLINE_ONLY):
-            renderer.frames.append(Frame(doc, host.host_url, chain,
-                                         None if offset is None else offset - len(lead)))
-            try:
-                html = renderer.render_markdown(lead + text, len(chain))
-            finally:
-                renderer.frames.pop()
+            html = convert(doc, host, chain, lead + text,
+                           None if offset is None else offset - len(lead))
             m = _ONE_PARAGRAPH.match(html)
             if m is not None and "<p>" not in m["inner"]:
                 return Markup(m["inner"].removeprefix(lead).strip())  # noqa: S704 - rendered
         return None
+
+    def convert(doc: Document, host: Frame, chain: Chain, source: str,
+                offset: int | None) -> str:
+        renderer.frames.append(Frame(doc, host.host_url, chain, offset))
+        try:
+            return renderer.render_markdown(source, len(chain))
+        finally:
+            renderer.frames.pop()
+
+    def render(path: SrcPath, lines: Sequence[tuple[int, str]]) -> list[Markup | None]:
+        host = renderer.frame
+        doc = renderer.compiled.documents.get(path)
+        if host is None or doc is None:
+            return [None] * len(lines)
+        chain = (*host.chain, (host.doc.path, 0))
+        wanted = [(line, text) for line, text in lines if text.strip()]
+        if len(wanted) > 1:
+            html = convert(doc, host, chain,
+                           "\n\n".join(without_html(text) for _, text in wanted), None)
+            found = _PARAGRAPH.findall(html)
+            if len(found) == len(wanted) and not _PARAGRAPH.sub("", html).strip():
+                shown = {key: Markup(inner.strip())  # noqa: S704 - rendered
+                         for key, inner in zip(wanted, found, strict=True)}
+                return [shown.get(pair) for pair in lines]
+        return [one(doc, host, chain, line, text) if text.strip() else None
+                for line, text in lines]
 
     return render
 
@@ -144,9 +175,9 @@ class Dashboards:
     read_text: Callable[[SrcPath], str]
     report: Callable[[diag.Diagnostic], None]
     now: dt.datetime = field(default_factory=build_moment)
-    #: a note's line's inline Markdown as the note's page renders it, on the page being
+    #: a note's lines' inline Markdown as the note's page renders it, on the page being
     #: rendered (``line_renderer``); None (``beliefbase check``): tasks show as text
-    render_line: Callable[[SrcPath, int, str], Markup | None] | None = None
+    render_lines: LineRenderer | None = None
     _records: bases.RecordSet | None = None
     _index: dv.DataviewIndex | None = None
 
@@ -301,7 +332,7 @@ class Dashboards:
         if result.kind == "task":
             context["task_groups"] = _task_groups(result, context["cell"],
                                                   self.dataview_href(page_url),
-                                                  self.task_text)
+                                                  self.task_texts)
         elif result.kind in ("list", "calendar"):
             context["separator"] = ": "  # Dataview's "Dune: Herbert"
         return self._render(LAYOUT_VIEWS.get(result.kind, "table"), context,
@@ -331,14 +362,14 @@ class Dashboards:
         return self.views.own_template("dataview-js.html", code=shown.code, note=shown.note,
                                        inline=inline)
 
-    def task_text(self, item: dv.ListItem, path: str) -> Markup:
-        """A task's text as its note's page renders that line (``render_line``), else
-        as text."""
-        if self.render_line is not None:
-            shown = self.render_line(SrcPath(path), item.line, item.text)
-            if shown is not None:
-                return shown
-        return escape(item.text)
+    def task_texts(self, path: str, items: list[dv.ListItem]) -> list[Markup]:
+        """Tasks' texts as their note's page renders their lines (``render_lines``),
+        else as text."""
+        shown: list[Markup | None] = [None] * len(items)
+        if self.render_lines is not None:
+            shown = self.render_lines(SrcPath(path), [(i.line, i.text) for i in items])
+        return [html if html is not None else escape(item.text)
+                for html, item in zip(shown, items, strict=True)]
 
     # -- shared ----------------------------------------------------------------------------
 
@@ -451,16 +482,34 @@ def _base_context(result: bases.ViewResult, href: Href,
 
 def _task_groups(result: dv.DataviewResult, cell: Callable[[Any], Markup],
                  href: Callable[[dv.Link], str | None],
-                 text_html: Callable[[dv.ListItem, str], Markup]) -> list[dict[str, Any]]:
+                 texts_html: Callable[[str, list[dv.ListItem]], list[Markup]]
+                 ) -> list[dict[str, Any]]:
     """TASK results for ``tasks.html``: groups (a label when grouped), each the notes
-    its tasks are in (a link), each the tasks (``checked``, ``status``, ``text``,
-    ``children``), in the result's order."""
+    its tasks are in (a link), each the tasks (``checked``, ``status``,
+    ``status_name``, ``text``, ``children``), in the result's order; each note's
+    task texts rendered at once."""
+    by_note: dict[str, dict[int, dv.ListItem]] = {}
+
+    def gather(item: dv.ListItem, path: str) -> None:
+        by_note.setdefault(path, {})[item.line] = item
+        for child in item.children:
+            if child.task:
+                gather(child, path)
+
+    for group in result.tasks:
+        for entry in group.tasks:
+            gather(entry.item, entry.path)
+    texts: dict[tuple[str, int], Markup] = {}
+    for path, items in by_note.items():
+        listed = list(items.values())
+        texts.update(((path, i.line), html)
+                     for i, html in zip(listed, texts_html(path, listed), strict=True))
 
     def task(item: dv.ListItem, path: str) -> dict[str, Any]:
         status = item.status or " "
         return {"checked": item.checked, "status": status,
                 "status_name": None if status in " xX" else STATUS_NAMES.get(status, "other"),
-                "text": text_html(item, path), "line": item.line,
+                "text": texts[path, item.line], "line": item.line,
                 "children": [task(c, path) for c in item.children if c.task]}
 
     out = []

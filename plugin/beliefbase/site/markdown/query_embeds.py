@@ -50,7 +50,7 @@ from ...compile.schema import NODE_TYPE
 from ...ids import SrcPath, asset_url
 from ...query.load import quote_name
 from ...query.run import QueryEngine, QueryResult
-from ..dashboards import Dashboards, line_renderer
+from ..dashboards import Dashboards, LineRenderer, line_renderer
 from ..query_views import LinkTarget, ViewError, Views
 from ..render import PageRenderer
 
@@ -104,8 +104,8 @@ class QuerySite:
     #: Bases and Dataview (issue 27), made with the views on the first use
     _dashboards: Dashboards | None = None
     read_text: Callable[[SrcPath], str] | None = None
-    #: renders a task's line as its page does (``dashboards.line_renderer``)
-    render_line: Callable[[SrcPath, int, str], Markup | None] | None = None
+    #: renders tasks' lines as their page does (``dashboards.line_renderer``)
+    render_lines: LineRenderer | None = None
 
     @property
     def dashboards(self) -> Dashboards:
@@ -117,7 +117,7 @@ class QuerySite:
                 return (self.compiled.options.docs_dir / path).read_text(
                     encoding="utf-8", errors="replace")
             self._dashboards = Dashboards(self.compiled, self.views, read, self._report,
-                                          render_line=self.render_line)
+                                          render_lines=self.render_lines)
         return self._dashboards
 
     @property
@@ -242,7 +242,7 @@ def build_site(compiled: Compiled, renderer: PageRenderer, views: Views,
         return frames[-1].doc, frames[0].host_url, len(frames) == 1
 
     return QuerySite(compiled, views, host, report, timeout, max_rows,
-                     read_text=renderer.read_text, render_line=line_renderer(renderer))
+                     read_text=renderer.read_text, render_lines=line_renderer(renderer))
 
 
 def page_query_diagnostics(compiled: Compiled, views: Views,
