@@ -205,3 +205,29 @@ def test_a_dashboard_note_on_a_phone(browser: Any, site_url: str, shots: Path,
         assert problems == []
     finally:
         context.close()
+
+
+def test_base_tabs_switch_without_javascript_and_by_link(browser: Any, site_url: str) -> None:
+    """The tabs are radio buttons and CSS: they switch with scripts off; with
+    Material's script a link to a view's id opens that view."""
+    context = browser.new_context(java_script_enabled=False, viewport={"width": 1280,
+                                                                      "height": 800})
+    try:
+        page = context.new_page()
+        page.goto(f"{site_url}/Library.base/")
+        blocks = page.locator(".tabbed-set .tabbed-block table")
+        assert blocks.nth(0).is_visible() and not blocks.nth(1).is_visible()
+        page.locator(".tabbed-labels label", has_text="Reading now").click()
+        assert blocks.nth(1).is_visible() and not blocks.nth(0).is_visible()
+    finally:
+        context.close()
+    context, page, problems = open_watched(browser, "desktop")
+    try:
+        page.goto(f"{site_url}/Library.base/#bb-view-reading-now")
+        second = page.locator(".tabbed-set .tabbed-block").nth(1).locator("table")
+        second.wait_for(state="visible")
+        assert not page.locator(".tabbed-set .tabbed-block").nth(0).locator(
+            "table").is_visible()
+        assert problems == []
+    finally:
+        context.close()
