@@ -6,6 +6,7 @@ what the build reports, and no data made by a build without a dashboard."""
 
 from __future__ import annotations
 
+import math
 import re
 from pathlib import Path
 
@@ -125,7 +126,7 @@ def test_a_base_file_is_a_page_with_every_view(project: Project) -> None:
     result = project.build()
     assert result.error is None, result.error
     page = result.article("Library.base/")
-    names = re.findall(r'<h2 class="bb-base-view-name">([^<]*)</h2>', page)
+    names = re.findall(r'<label for="[^"]*">([^<]*)</label>', page)
     assert names == ["By status", "Shelf", "Names", "Where"]
     # table: grouped by status, sorted by rating, a display name, summaries per group
     table = _dashboards(page)[0]
@@ -148,6 +149,48 @@ def test_a_base_file_is_a_page_with_every_view(project: Project) -> None:
     # search knows the page
     assert "Library.base/" in (result.site / "search" / "search_index.json").read_text(
         encoding="utf-8")
+
+
+def test_a_base_page_shows_its_views_as_tabs(project: Project) -> None:
+    """Material's tabbed markup (pymdownx.tabbed, alternate style): radio inputs, the
+    first checked, labels for them (the views' names), one block per view, in order;
+    it switches without JavaScript.  Ids are unique and escaped."""
+    _vault(project, "# Home\n\n![[Library.base#Shelf]]\n")
+    project.write("Two.base", "views:\n  - type: list\n    name: A b\n  - type: table\n"
+                              f"    name: \"{HOSTILE}\"\n  - type: list\n    name: A b\n"
+                              "  - type: list\n", dedent=False)
+    project.write("One.base", "views:\n  - type: list\n    name: Only\n", dedent=False)
+    result = project.build()
+    assert result.error is None, result.error
+    page = result.article("Library.base/")
+    tabs = re.search(r'<div class="tabbed-set tabbed-alternate bb-base-views" '
+                     r'data-tabs="1:4">(.*)</div>\s*</div>', page, re.S)
+    assert tabs is not None, page
+    inputs = re.findall(r'<input( checked="checked")? id="([^"]+)" name="bb-base-views" '
+                        r'type="radio">', page)
+    assert inputs == [(' checked="checked"', "bb-view-by-status"), ("", "bb-view-shelf"),
+                      ("", "bb-view-names"), ("", "bb-view-where")]
+    labels = re.findall(r'<label for="([^"]+)">([^<]*)</label>', page)
+    assert labels == [("bb-view-by-status", "By status"), ("bb-view-shelf", "Shelf"),
+                      ("bb-view-names", "Names"), ("bb-view-where", "Where")]
+    blocks = page.split('<div class="tabbed-block">')[1:]
+    assert len(blocks) == 4
+    assert "bb-query-table" in blocks[0] and "bb-query-cards" in blocks[1]
+    assert "bb-query-list" in blocks[2] and "bb-base-view-name" not in page
+    # repeated, hostile and missing names: unique ids, names as text
+    two = result.article("Two.base/")
+    ids = re.findall(r'<input[^>]* id="([^"]+)"', two)
+    assert ids == ["bb-view-a-b", "bb-view-script-alert-1-script", "bb-view-a-b-2",
+                   "bb-view-view-4"]
+    assert re.findall(r'<label for="[^"]+">([^<]*)</label>', two) == [
+        "A b", "&lt;script&gt;alert(1)&lt;/script&gt;", "A b", "View 4"]
+    assert HOSTILE not in two
+    # one view: no tab bar; an embed: that one view
+    one = result.article("One.base/")
+    assert "tabbed-set" not in one and "<input" not in one
+    assert '<h2 class="bb-base-view-name">Only</h2>' in one
+    home = result.article("")
+    assert "tabbed-set" not in home and len(_dashboards(home)) == 1
 
 
 def test_embed_this_is_the_embedding_note(project: Project) -> None:
@@ -348,3 +391,90 @@ def test_an_alias_bomb_in_a_note_is_read_once_by_both_engines(project: Project) 
     result = project.build()
     assert result.error is None
     assert result.article("dash/").count(">Bomb<") + result.article("dash/").count(">bomb<") >= 2
+
+
+@pytest.mark.parametrize(("value", "shown"), [
+    (3.3333333333333335, "3.333"), (2.0005, "2.001"), (-2.0005, "-2.001"), (0.1 + 0.2, "0.3"),
+    (1.5, "1.5"), (4.0, "4"), (-0.0001, "0"), (1234567.891234, "1234567.891"),
+    (1e-7, "0"), (1e21, "1e+21"), (float("inf"), "Infinity")])
+def test_a_default_summary_shows_three_decimals_at_most(value: float, shown: str) -> None:
+    from beliefbase.site.dashboards import summary_number
+
+    assert summary_number(value) == shown
+
+
+def test_summaries_print_numbers_as_obsidian_does(project: Project) -> None:
+    """Average, Median, Stddev and a Sum of fractions: at most three decimals; a
+    custom summary shows what its formula gives (it rounds itself)."""
+    for name, score in (("a", 1), ("b", 2), ("c", 2), ("d", 0.1), ("e", 0.2), ("f", 0)):
+        project.write(f"{name}.md", f"---\ntags: [x]\nscore: {score}\n---\n# {name}\n",
+                      dedent=False)
+    def fence(summary: str, custom: str = "") -> str:
+        return (f"```base\nfilters: file.hasTag(\"x\")\n{custom}views:\n  - type: table\n"
+                f"    order: [score]\n    summaries:\n      score: {summary}\n```\n\n")
+
+    project.write("index.md", "# Home\n\n" + "".join(
+        fence(name) for name in ("Average", "Sum", "Median", "Stddev"))
+        + fence("raw", "summaries:\n  raw: values.mean()\n")
+        + fence("mine", "summaries:\n  mine: values.mean().round(1)\n"), dedent=False)
+    result = project.build()
+    assert result.error is None, result.error
+    shown = re.findall(r'<span class="bb-summary-name">([^<]*)</span> ([^<]*)</td>',
+                       result.article(""))
+    raw = bases.format_value(math.fsum([1, 2, 2, 0.1, 0.2, 0]) / 6)  # JavaScript's full float
+    assert raw == "0.8833333333333333"
+    assert shown == [("Average", "0.883"), ("Sum", "5.3"), ("Median", "0.6"),
+                     ("Stddev", "0.853"), ("raw", raw), ("mine", "0.9")]
+
+
+def test_a_task_shows_its_text_as_its_page_renders_the_line(project: Project) -> None:
+    """Emphasis, code, a link with its target's title today, a tag, math and inline
+    fields: the same HTML (and classes) as the note's own page; a line that would
+    start a block stays a line; raw HTML is text."""
+    _vault(project, "# Home\n")
+    project.write("dune.md", "---\ntitle: The Dune Book\n---\n# Dune\n", dedent=False)
+    project.write("tasks/rich.md", (
+        "# Rich\n\n"
+        "- [ ] read *Dune* with `code` and [[dune]] #book/scifi $x^2$ [due:: 2026-01-02] "
+        "(prio:: high) [[nowhere]] ^blk\n"
+        "- [ ] # not a heading\n"
+        f"- [x] {HOSTILE} & [a link](../dune.md)\n"
+        "- [/] half done\n"), dedent=False)
+    # a note whose lines are all inline Markdown: converted at once
+    project.write("tasks/plain.md", "# Plain\n\n- [ ] first #home, *then* [[dune|the book]]\n"
+                                    "- [ ] then $a$ and `b` [k:: v]\n  - [x] sub [[nowhere]]\n",
+                  dedent=False)
+    project.write("tasks/dash.md", "# Dash\n\n```dataview\nTASK WHERE file.name = \"rich\"\n"
+                                   "```\n\n```dataview\nTASK WHERE file.name = \"plain\"\n```\n",
+                  dedent=False)
+    result = project.build()
+    assert result.error is None, result.error
+    plain_page = re.findall(r'<li class="task-list-item"[^>]*><label class="task-list-control">'
+                            r".*?</label> (.*?)(?:<ul|</li>)", result.article("tasks/plain/"),
+                            re.S)
+    plain = re.findall(r'<span class="bb-task-text">(.*?)</span>(?:<ul|</li>)',
+                       _dashboards(result.article("tasks/dash/"))[1], re.S)
+    assert len(plain) == 3 and [p.strip() for p in plain_page] == plain
+    assert '<a class="bb-tag"' in plain[0] and "<em>then</em>" in plain[0]
+    page = re.findall(r'<li class="task-list-item"[^>]*><label class="task-list-control">'
+                      r".*?</label> (.*?)</li>", result.article("tasks/rich/"), re.S)
+    shown = re.findall(r'<span class="bb-task-text">(.*?)</span></li>',
+                       _dashboards(result.article("tasks/dash/"))[0], re.S)
+    assert len(page) == 3 and len(shown) == 4, shown
+    assert shown[0] == page[0]
+    for part in ("<em>Dune</em>", "<code>code</code>", '<a class="bb-link" ',
+                 'href="../../dune/">The Dune Book</a>', '<a class="bb-tag" ',
+                 '<span class="bb-math"><math', '<span class="dataview inline-field">',
+                 "January 02, 2026", 'class="bb-link bb-unresolved"'):
+        assert part in shown[0], part
+    assert "blk" not in shown[0]
+    assert shown[1] == "# not a heading"
+    assert shown[2] == ("&lt;script&gt;alert(1)&lt;/script&gt; &amp; "
+                        '<a href="../../dune/">a link</a>')
+    # the page's task markup, so the theme draws the boxes; a custom status as there
+    dash = _dashboards(result.article("tasks/dash/"))[0]
+    assert dash.count('<label class="task-list-control">') == 4
+    assert ('<li class="task-list-item is-checked task-in-progress" data-task="/">'
+            '<label class="task-list-control"><input type="checkbox" '
+            'class="task-list-item-checkbox" disabled checked><span '
+            'class="task-list-indicator" data-task="/"></span></label>') in dash

@@ -20,10 +20,12 @@ the page and the build go on.  Every value is escaped by the engines'
 from __future__ import annotations
 
 import datetime as dt
+import math
 import os
 import re
 from collections.abc import Callable
 from dataclasses import dataclass, field
+from decimal import ROUND_HALF_UP, Decimal
 from pathlib import Path
 from typing import Any
 
@@ -38,16 +40,34 @@ from ..codecs.markdown import note_text
 from ..compile.compiled import Compiled
 from ..dataview.view import unique_headers
 from ..ids import SrcPath, asset_url
+from .markdown.obsidian_markdown import STATUS_NAMES
+from .markdown.task_lines import LineRenderer
 from .query_views import ViewError, Views, relative_href
-
-# What a task's text may hold that is shown as more than text: a wikilink, an
-# inline field in brackets or parentheses.
-_TASK_TOKEN = re.compile(r"\[\[(?P<link>[^\[\]\n]+)\]\]"
-                         r"|[\[(](?P<key>[^\[\]()\n:]+)::[ \t]*(?P<value>[^\[\]()\n]*)[\])]")
 
 #: Base layouts and Dataview kinds -> the view that renders them.
 LAYOUT_VIEWS = {"table": "table", "cards": "cards", "list": "list", "task": "tasks",
                 "calendar": "list"}
+
+
+#: Material styles the tabs of a tabbed set up to this many (its CSS has a rule per tab);
+#: a base with more views shows them one under another.
+MAX_TABS = 20
+_NOT_ID = re.compile(r"[^\w-]+")
+
+
+def view_ids(names: list[str]) -> list[str]:
+    """Unique element ids for a base's views on its page, from their names (a link
+    to ``#bb-view-shelf`` selects that tab with Material's script), numbered where
+    a name gives none or repeats one."""
+    ids: list[str] = []
+    for index, name in enumerate(names, 1):
+        slug = _NOT_ID.sub("-", name.casefold()).strip("-_") or str(index)
+        candidate, n = f"bb-view-{slug}", 1
+        while candidate in ids:
+            n += 1
+            candidate = f"bb-view-{slug}-{n}"
+        ids.append(candidate)
+    return ids
 
 
 def build_moment() -> dt.datetime:
@@ -68,6 +88,9 @@ class Dashboards:
     read_text: Callable[[SrcPath], str]
     report: Callable[[diag.Diagnostic], None]
     now: dt.datetime = field(default_factory=build_moment)
+    #: a note's lines' inline Markdown as the note's page renders it, on the page being
+    #: rendered (``line_renderer``); None (``beliefbase check``): tasks show as text
+    render_lines: LineRenderer | None = None
     _records: bases.RecordSet | None = None
     _index: dv.DataviewIndex | None = None
 
@@ -173,7 +196,7 @@ class Dashboards:
         if not base.ok or result.view is None and view_name is not None:
             return self.error_box("Base failed", "; ".join(e.message for e in errors) or
                                   "the base has no view to show", None)
-        context = _base_context(result, self.base_href(page_url))
+        context = _base_context(result, self.base_href(page_url), base)
         return self._render(LAYOUT_VIEWS.get(context.pop("layout"), "table"), context,
                             "Base failed", where, line, "base-error")
 
@@ -183,13 +206,19 @@ class Dashboards:
                               first_line)
 
     def base_page(self, doc: Document, page_url: str) -> Markup:
-        """A ``.base`` file's page: every view, first view first, each a section."""
+        """A ``.base`` file's page: every view, as Obsidian shows them one at a time
+        with a switcher: tabs labelled with the views' names, the first selected
+        (``base-page.html``); one view shows without a tab bar."""
         base = self.parse(self.read_text(doc.path), doc, 1)
         if not base.ok or not base.views:
             return self.base_view(base, None, doc, page_url, doc, 1)
-        sections = [(view.name, self.base_view(base, view.name, doc, page_url, doc, view.line))
-                    for view in base.views]
-        return self.views.own_template("base-page.html", sections=sections)
+        ids = view_ids([view.name for view in base.views])
+        sections = [{"name": view.name or f"View {index}", "named": bool(view.name),
+                     "id": ids[index - 1],
+                     "html": self.base_view(base, view.name, doc, page_url, doc, view.line)}
+                    for index, view in enumerate(base.views, 1)]
+        return self.views.own_template("base-page.html", sections=sections,
+                                       tabs=1 < len(sections) <= MAX_TABS)
 
     def base_embed(self, doc: Document, view_name: str | None, host: Document,
                    page_url: str, line: int) -> Markup:
@@ -216,7 +245,7 @@ class Dashboards:
         if result.kind == "task":
             context["task_groups"] = _task_groups(result, context["cell"],
                                                   self.dataview_href(page_url),
-                                                  lambda text: self.task_text(text, page_url))
+                                                  self.task_texts)
         elif result.kind in ("list", "calendar"):
             context["separator"] = ": "  # Dataview's "Dune: Herbert"
         return self._render(LAYOUT_VIEWS.get(result.kind, "table"), context,
@@ -246,29 +275,14 @@ class Dashboards:
         return self.views.own_template("dataview-js.html", code=shown.code, note=shown.note,
                                        inline=inline)
 
-    def task_text(self, text: str, page_url: str) -> Markup:
-        """A task's text as Dataview shows it: wikilinks as links (resolved by name,
-        as Bases resolves them), ``[key:: value]`` as a field; the rest as text."""
-        relative = relative_href(page_url)
-        out: list[Markup] = []
-        end = 0
-        for m in _TASK_TOKEN.finditer(text):
-            out.append(escape(text[end:m.start()]))
-            end = m.end()
-            if m["link"] is not None:
-                target, _, shown = m["link"].partition("|")
-                found = self.records.resolve(target.split("#", 1)[0].strip())
-                url = self._url_of(found.path) if found is not None else None
-                name = shown or target.split("#", 1)[0].rsplit("/", 1)[-1]
-                out.append(Markup('<a class="internal-link" href="{}">{}</a>').format(
-                    relative(url), name) if url is not None else Markup(
-                    '<span class="internal-link broken">{}</span>').format(name))
-            else:
-                out.append(Markup('<span class="bb-inline-field"><span class="'
-                                  'bb-inline-field-key">{}:</span> {}</span>').format(
-                    m["key"].strip(), m["value"].strip()))
-        out.append(escape(text[end:]))
-        return Markup("").join(out)
+    def task_texts(self, path: str, items: list[dv.ListItem]) -> list[Markup]:
+        """Tasks' texts as their note's page renders their lines (``render_lines``),
+        else as text."""
+        shown: list[Markup | None] = [None] * len(items)
+        if self.render_lines is not None:
+            shown = self.render_lines(SrcPath(path), [(i.line, i.text) for i in items])
+        return [html if html is not None else escape(item.text)
+                for html, item in zip(shown, items, strict=True)]
 
     # -- shared ----------------------------------------------------------------------------
 
@@ -305,7 +319,35 @@ def _cell(value: Any, node: Any = None) -> Markup:
     return value if isinstance(value, Markup) else escape(value)
 
 
-def _base_context(result: bases.ViewResult, href: Href) -> dict[str, Any]:
+#: Decimals a default summary's number shows (see ``summary_html``).
+SUMMARY_DECIMALS = 3
+
+
+def summary_number(value: float) -> str:
+    """A default summary's number as shown: at most ``SUMMARY_DECIMALS`` decimals,
+    rounded half away from zero on the number as written (``3.3333333333333335`` ->
+    ``3.333``, ``2.0005`` -> ``2.001``), trailing zeros dropped, never an exponent."""
+    if not math.isfinite(value) or abs(value) >= 1e21:
+        return bases.format_value(value)
+    rounded = Decimal(repr(value)).quantize(Decimal(1).scaleb(-SUMMARY_DECIMALS),
+                                             rounding=ROUND_HALF_UP)
+    text = format(rounded.normalize(), "f")
+    return "0" if text in ("-0", "0") else text
+
+
+def summary_html(summary: bases.Summary, custom: set[str], href: Href) -> Markup:
+    """A summary's value: a default summary's fraction rounded (``summary_number``);
+    a custom summary's value as its formula gives it (it rounds itself, as in
+    ``values.mean().round(3)``)."""
+    value = summary.value
+    if (summary.name not in custom and isinstance(value, float)
+            and not isinstance(value, bool)):
+        return escape(summary_number(value))
+    return bases.render_html(value, href)
+
+
+def _base_context(result: bases.ViewResult, href: Href,
+                  base: bases.Base | None = None) -> dict[str, Any]:
     """A base's result as the context of the Cypher views (``rows`` of ``{column:
     html}``, ``columns``) plus ``groups`` (label, rows, summaries per column),
     ``summaries`` (per column, or empty) and ``images`` (cards), ``note``."""
@@ -325,22 +367,25 @@ def _base_context(result: bases.ViewResult, href: Href) -> dict[str, Any]:
                  for name, column, html in zip(columns, ids, row["cells"], strict=True)}
                 for row in group["rows"]]
 
-    def summary_row(summaries: dict[str, Any]) -> list[Markup]:
+    def summary_row(summaries: tuple[bases.Summary, ...]) -> list[Markup]:
         if not summaries:
             return []
+        by_column = {s.column: s for s in summaries}
         return [Markup('<span class="bb-summary-name">{}</span> {}').format(
-            summaries[i]["name"], summaries[i]["html"]) if i in summaries else Markup("")
-            for i in ids]
+            by_column[i].name, summary_html(by_column[i], custom, href))
+            if i in by_column else Markup("") for i in ids]
 
     grouped = result.groups != ()
+    custom = set(base.summaries) if base is not None else set()
     groups = [{"label": g["label_html"], "rows": rows_of(g),
-               "summaries": summary_row(g["summaries"])} for g in data["groups"]]
+               "summaries": summary_row(group.summaries) if group is not None else []}
+              for g, group in zip(data["groups"], result.groups or (None,), strict=True)]
     return {
         "layout": data["layout"],
         "columns": columns,
         "rows": [row for g in groups for row in g["rows"]],
         "groups": groups if grouped else [],
-        "summaries": summary_row(data["summaries"]),
+        "summaries": summary_row(result.summaries),
         "images": [row["image"] if str(row["image"]) else None
                    for g in data["groups"] for row in g["rows"]],
         "note": data["note"],
@@ -350,15 +395,35 @@ def _base_context(result: bases.ViewResult, href: Href) -> dict[str, Any]:
 
 def _task_groups(result: dv.DataviewResult, cell: Callable[[Any], Markup],
                  href: Callable[[dv.Link], str | None],
-                 text_html: Callable[[str], Markup]) -> list[dict[str, Any]]:
+                 texts_html: Callable[[str, list[dv.ListItem]], list[Markup]]
+                 ) -> list[dict[str, Any]]:
     """TASK results for ``tasks.html``: groups (a label when grouped), each the notes
-    its tasks are in (a link), each the tasks (``checked``, ``status``, ``text``,
-    ``children``), in the result's order."""
+    its tasks are in (a link), each the tasks (``checked``, ``status``,
+    ``status_name``, ``text``, ``children``), in the result's order; each note's
+    task texts rendered at once."""
+    by_note: dict[str, dict[int, dv.ListItem]] = {}
 
-    def task(item: dv.ListItem) -> dict[str, Any]:
-        return {"checked": item.checked,
-                "status": item.status or " ", "text": text_html(item.text), "line": item.line,
-                "children": [task(c) for c in item.children if c.task]}
+    def gather(item: dv.ListItem, path: str) -> None:
+        by_note.setdefault(path, {})[item.line] = item
+        for child in item.children:
+            if child.task:
+                gather(child, path)
+
+    for group in result.tasks:
+        for entry in group.tasks:
+            gather(entry.item, entry.path)
+    texts: dict[tuple[str, int], Markup] = {}
+    for path, items in by_note.items():
+        listed = list(items.values())
+        texts.update(((path, i.line), html)
+                     for i, html in zip(listed, texts_html(path, listed), strict=True))
+
+    def task(item: dv.ListItem, path: str) -> dict[str, Any]:
+        status = item.status or " "
+        return {"checked": item.checked, "status": status,
+                "status_name": None if status in " xX" else STATUS_NAMES.get(status, "other"),
+                "text": texts[path, item.line], "line": item.line,
+                "children": [task(c, path) for c in item.children if c.task]}
 
     out = []
     for group in result.tasks:
@@ -368,6 +433,6 @@ def _task_groups(result: dv.DataviewResult, cell: Callable[[Any], Markup],
                 files.append({"path": entry.path,
                               "link": Markup(dv.format_html(dv.Link(entry.path), href)),  # noqa: S704
                               "tasks": []})
-            files[-1]["tasks"].append(task(entry.item))
+            files[-1]["tasks"].append(task(entry.item, entry.path))
         out.append({"label": cell(group.key) if group.grouped else None, "files": files})
     return out

@@ -113,7 +113,7 @@ class ListAfterParagraph(Preprocessor):
 
 # Obsidian's custom task statuses as themes (Minimal, Things) and plugins (Tasks) name
 # them; any other character is a task too ("task-other").
-_STATUS_NAMES = {
+STATUS_NAMES = {
     "/": "in-progress", "-": "cancelled", ">": "forwarded", "<": "scheduled",
     "?": "question", "!": "important", "*": "star", '"': "quote", "l": "location",
     "b": "bookmark", "i": "information", "S": "savings", "I": "idea", "p": "pro",
@@ -147,7 +147,7 @@ class TaskStatuses(Treeprocessor):
         if m is None:
             return False
         state = m.group("state")
-        name = _STATUS_NAMES.get(state, "other")
+        name = STATUS_NAMES.get(state, "other")
         label = etree.Element("label", {"class": "task-list-control"})
         # Obsidian shows every status but a space as checked; disabled as in tasklist
         etree.SubElement(label, "input", {"type": "checkbox", "disabled": "disabled",

@@ -52,6 +52,7 @@ from ...query.load import quote_name
 from ...query.run import QueryEngine, QueryResult
 from ..query_views import LinkTarget, ViewError, Views
 from ..render import PageRenderer
+from .task_lines import LineRenderer, line_renderer
 
 if TYPE_CHECKING:  # imported on the first block: a build without one loads no engine
     from ..dashboards import Dashboards
@@ -111,6 +112,8 @@ class QuerySite:
     #: Bases and Dataview (issue 27), made with the views on the first use
     _dashboards: Dashboards | None = None
     read_text: Callable[[SrcPath], str] | None = None
+    #: renders tasks' lines as their page does (``task_lines.line_renderer``)
+    render_lines: LineRenderer | None = None
 
     @property
     def dashboards(self) -> Dashboards:
@@ -122,7 +125,8 @@ class QuerySite:
                 return (self.compiled.options.docs_dir / path).read_text(
                     encoding="utf-8", errors="replace")
             from ..dashboards import Dashboards  # the Bases and Dataview engines, lark
-            self._dashboards = Dashboards(self.compiled, self.views, read, self._report)
+            self._dashboards = Dashboards(self.compiled, self.views, read, self._report,
+                                          render_lines=self.render_lines)
         return self._dashboards
 
     @property
@@ -247,7 +251,7 @@ def build_site(compiled: Compiled, renderer: PageRenderer, views: Views,
         return frames[-1].doc, frames[0].host_url, len(frames) == 1
 
     return QuerySite(compiled, views, host, report, timeout, max_rows,
-                     read_text=renderer.read_text)
+                     read_text=renderer.read_text, render_lines=line_renderer(renderer))
 
 
 def page_query_diagnostics(compiled: Compiled, views: Views,
