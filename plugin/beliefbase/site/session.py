@@ -51,6 +51,7 @@ from .markdown.markdown_ext import WikiLinkExtension
 from .output import write_chunks, write_text
 from .panels import drift_banner_html
 from .panels_ahead import MadePanels, PageKey, panels_ahead
+from .properties import PropertiesBlock
 from .query_pages import QueryPages
 from .reader.reader import ReaderSite
 from .reader.tags import TagSite
@@ -81,7 +82,7 @@ class SiteBuild:
         self._md_configs = md_configs
         self._nested: dict[int, markdown.Markdown] = {}
         self.renderer = PageRenderer(compiled, templates, self.read_text, self._render_nested,
-                                     self._tag_page, embedders={"canvas": canvas_embed_html,
+                                     self._tag_page, embedders={"canvas": self._canvas_embed,
                                                 "base": self._base_embed})
         #: the Markdown extension rendering every wikilink, embed and tag of this build
         self.extension = WikiLinkExtension(self.renderer)
@@ -260,6 +261,14 @@ class SiteBuild:
         ours = [e for feature in self.features for e in feature.markdown_extensions()]
         extensions[at:at + 1] = [self.extension, extensions[at], *ours]
         return extensions
+
+    def _canvas_embed(self, renderer: PageRenderer, resolution: ResolvedLink,
+                      doc: Document) -> str:
+        """``![[Board.canvas]]``: the board (``canvas.py``), its file nodes' notes with
+        their Properties blocks when the site shows them."""
+        block = self.made.get("properties")
+        return canvas_embed_html(renderer, resolution, doc, block.embedded_block
+                                 if isinstance(block, PropertiesBlock) else None)
 
     def _base_embed(self, renderer: PageRenderer, resolution: ResolvedLink,
                     doc: Document) -> str:
