@@ -215,3 +215,18 @@ def test_a_file_node_shows_no_properties_block_when_the_site_shows_none(
         assert "Film text." in page or "Film" in page
         assert "bb-properties" not in page and "rating" not in page
     assert "Film text." in result.page("Board.canvas/")
+
+
+def test_a_board_with_a_heading_in_a_node_keeps_the_page_title(project: Project) -> None:
+    """Material prints the page's title only when the page holds no ``<h1>``: a text
+    node's ``# Idea`` (or a file node's note with an H1) must not take its place."""
+    _vault(project)
+    project.write("Top.canvas", json.dumps({"nodes": [
+        {"id": "t", "type": "text", "x": 0, "y": 0, "width": 200, "height": 100,
+         "text": "# Idea\n\nText."}], "edges": []}))
+    result = project.build(strict=True)
+    assert result.error is None, result.lines
+    for url, title in (("Board.canvas/", "Board"), ("Top.canvas/", "Top")):
+        article = result.article(url)
+        first = re.search(r"<h1\b[^>]*>(.*?)</h1>", article)
+        assert first is not None and first.group(1) == title, article[:600]

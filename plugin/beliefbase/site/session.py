@@ -206,18 +206,19 @@ class SiteBuild:
 
         A note whose first content is not an H1 but that has one further down (a
         section) gets its title as a heading first: the theme prints the title only
-        when the page has no ``<h1>`` at all.
+        when the page has no ``<h1>`` at all: one in what comes after the text counts
+        too (a canvas board's text node ``# Idea``, or the H1 of a note it shows).
         """
         above = "".join(feature.above(doc, page_url) for feature in self.features)
-        if not doc.parsed.leading_h1 and ("<h1" in html or above):
+        rows = "".join(feature.title_row(doc, page_url) for feature in self._rows)
+        after = "".join(feature.after_text(doc, page_url) for feature in self.features)
+        if not doc.parsed.leading_h1 and ("<h1" in html or "<h1" in after or above):
             # with breadcrumbs, the title too: the theme would print it above them
             html = self.templates.render("title.html", title=doc.title) + html
-        rows = "".join(feature.title_row(doc, page_url) for feature in self._rows)
         if rows:
             m = _TITLE.match(html)
             html = html[: m.end()] + rows + html[m.end():] if m else rows + html
-        html += "".join(feature.after_text(doc, page_url) for feature in self.features)
-        return above + self.panels_before(doc) + html
+        return above + self.panels_before(doc) + html + after
 
     def head(self, page_url: str) -> str:
         """What the features add to the ``<head>`` of the page at ``page_url``."""
