@@ -82,3 +82,16 @@ def test_a_canvas_edited_after_the_last_compile_is_fixed_as_it_is_now(project) -
     assert result.exit_code == 0, result.stderr
     assert '"file":"New place.md"' in (project.docs / "Board.canvas").read_text()
     assert (project.docs / "Board.canvas").read_text().endswith("}\n")
+
+
+def test_a_target_written_with_escapes_is_rewritten_whole(project) -> None:  # type: ignore[no-untyped-def]
+    project.write("Old.md", f"---\nbid: {A}\n---\nText.\n")
+    written = ('{"nodes":[{"id":"f","type":"file","file":"\\u004fld.md","x":0,"y":0,'
+               '"width":1,"height":1},{"id":"t","type":"text","text":"a\\/b [[\\u004fld|'
+               '\\u00e9]] \\ud83d\\ude00","x":0,"y":9,"width":1,"height":1}],"edges":[]}')
+    project.write("Board.canvas", written.encode())
+    assert run(project, "check").exit_code == 0
+    (project.docs / "Old.md").rename(project.docs / "New.md")
+    assert run(project, "sync").exit_code == 0
+    assert (project.docs / "Board.canvas").read_text() == written.replace(
+        '"\\u004fld.md"', '"New.md"').replace("[[\\u004fld|", "[[New|")
