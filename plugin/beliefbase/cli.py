@@ -15,10 +15,11 @@ from typing import Any
 
 import click
 
+from . import canvas_relink, relink
 from . import diagnostics as diag
-from . import relink
 from .beliefs.cli import register as register_belief_commands
 from .builder import link_record
+from .builder.documents import Document
 from .builder.links import written_form
 from .compile.compiled import Compiled
 from .entities.cli import register as register_entity_commands
@@ -124,16 +125,21 @@ def _page_queries(config: Any, compiled: Compiled) -> list[diag.Diagnostic]:
 @click.option("--check", is_flag=True, help="Write nothing; exit 1 if anything would change.")
 @click.option("--diff", is_flag=True, help="Write nothing; print a unified diff.")
 def sync(config_file: str | None, source_refs: bool, check: bool, diff: bool) -> None:
-    """Write BIDs into notes that lack one and fix links to renamed notes (or, with
-    --source-refs, record source hashes)."""
+    """Write BIDs into notes that lack one and fix links to renamed notes, in notes
+    and canvases (or, with --source-refs, record source hashes)."""
     config, compiled = compile_with_config(config_file, use_cache=True)
     options = compiled.options
     fixes: dict[SrcPath, list[relink.Fix | relink.Unfixable]] = {}
+    known = link_record.LinkRecord()
     if not source_refs:  # what each link meant before the last renames (link_record)
         known = link_record.record(compiled, link_record.load(cache_dir(config)))
         fixes = relink.plan(compiled, known)
     changed = refused = 0
     for doc in compiled.documents.values():
+        if doc.kind == "canvas" and not source_refs:
+            changed_one, refused_one = _sync_canvas(compiled, doc, known, check, diff)
+            changed, refused = changed + changed_one, refused + refused_one
+            continue
         if doc.kind != "markdown":
             continue
         where = options.display(doc.path)
@@ -174,6 +180,35 @@ def sync(config_file: str | None, source_refs: bool, check: bool, diff: bool) ->
         sys.exit(1)  # "would change" (SPEC 10), like `git diff --exit-code`
     if refused:
         sys.exit(2)
+
+
+def _sync_canvas(compiled: Compiled, doc: Document, known: link_record.LinkRecord,
+                 check: bool, diff: bool) -> tuple[int, int]:
+    """``sync`` of one canvas: its file nodes and text nodes' links to renamed notes
+    (``canvas_relink``).  1 or 0 changed, 1 or 0 refused."""
+    options = compiled.options
+    meant = canvas_relink.stale_targets(compiled, doc, known)
+    if not meant:
+        return 0, 0
+    where = options.display(doc.path)
+    transform = canvas_relink.CanvasRelink(compiled, doc, meant)
+    result = edit_file(options.docs_dir / doc.path, transform, check=check, diff=diff,
+                       root=options.docs_dir, expect_sha256=doc.parsed.digest, label=where)
+    for bad in transform.unfixable:
+        echo(f"{where}:{bad.link.line}:{bad.link.column}: {written_form(bad.link)} "
+             f"meant {options.display(bad.target)}, which moved or was retitled; "
+             f"{bad.why}: fix it by hand", err=True)
+    if result.refused:
+        echo(f"{where}: not changed: {result.refused}", err=True)
+        return 0, 1
+    if not result.changed:
+        return 0, 0
+    if diff:
+        echo(result.diff, nl=False)
+    else:
+        links = f"{transform.fixed} link{'s' if transform.fixed != 1 else ''}"
+        echo(f"{where}: {'would ' if check else ''}{_sync_verbs([links], check)}")
+    return 1, 0
 
 
 def _graph(compiled: Compiled) -> Graph:

@@ -79,13 +79,15 @@ def plan(compiled: Compiled, rec: LinkRecord) -> dict[SrcPath, list[Fix | Unfixa
             target = compiled.documents.get(SrcPath(entry[0]))
             if target is None:
                 continue
-            fixes.append(_fix(compiled, doc, link, target))
+            fixes.append(fix_for(compiled, doc, link, target))
         if fixes:
             out[doc.path] = fixes
     return out
 
 
-def _fix(compiled: Compiled, doc: Document, link: LinkRef, target: Document) -> Fix | Unfixable:
+def fix_for(compiled: Compiled, doc: Document, link: LinkRef, target: Document
+            ) -> Fix | Unfixable:
+    """How ``link`` in ``doc`` is written to mean ``target`` again (or why it cannot be)."""
     if link.form == "markdown":
         if not target.path.lower().endswith(".md"):
             return Unfixable(link, target.path, "a Markdown link can only point at a .md note")
@@ -119,6 +121,17 @@ def fix_links(text: str, fixes: list[Fix]) -> str:
     """``text`` with each fix's link target rewritten, every other byte kept."""
     if not fixes:
         return text
+    new = text
+    for start, end, replacement in reversed(link_edits(text, fixes)):
+        new = new[:start] + replacement + new[end:]
+    if any(f.link.form == "meta" for f in fixes) and fm.split(new).error is not None:
+        raise EditError("the fixed link would break the frontmatter; edit it by hand")
+    return new
+
+
+def link_edits(text: str, fixes: list[Fix]) -> list[tuple[int, int, str]]:
+    """Where each fix rewrites ``text``: (start, end, new target), in order and apart
+    (``EditError`` when a link is not where it was read, or two edits overlap)."""
     starts = [0] + [m.end() for m in _LINE_BREAK.finditer(text)]
     front_end = fm.split(text).block_end
     spans: list[tuple[int, int, str]] = []
@@ -136,12 +149,7 @@ def fix_links(text: str, fixes: list[Fix]) -> str:
     for (_, end, _), (start, _, _) in zip(spans, spans[1:], strict=False):
         if start < end:
             raise EditError("two link edits overlap; edit this file by hand")
-    new = text
-    for start, end, replacement in reversed(spans):
-        new = new[:start] + replacement + new[end:]
-    if any(f.link.form == "meta" for f in fixes) and fm.split(new).error is not None:
-        raise EditError("the fixed link would break the frontmatter; edit it by hand")
-    return new
+    return spans
 
 
 def _target_span(text: str, starts: list[int], front_end: int, link: LinkRef) -> (

@@ -40,6 +40,9 @@ PAGES = {
     "math-second-round": "Math second round/",
     "block-ids-under-blocks": "Block ids under blocks/",
     "inline-fields": "Inline fields/",
+    "planning-board": "Projects/Planning.canvas/",
+    "reading-map": "Reading map.canvas/",
+    "canvas-in-a-note": "Canvas in a note/",
 }
 
 
@@ -219,3 +222,24 @@ def test_block_ids_under_blocks_with_line_breaks(built: BuildResult) -> None:
         assert f'id="^{name}-two"' in page, name
         assert f"^{name}-two" not in re.sub(r'(?:id|href)="[^"]*"', "", page), name
     assert "<br />" not in page
+
+
+def test_canvas_boards_as_obsidian_shows_them(built: BuildResult) -> None:
+    board = _article(built, "Projects/Planning.canvas/")
+    assert '<h1 class="bb-title">Planning</h1>' in board
+    for label in ("This quarter", "Reference"):  # groups
+        assert f'<h3 class="bb-canvas__group-label">{label}</h3>' in board
+    for label in ("details", "limits", "read more", "the maths"):  # edge labels
+        assert f">{label}</div>" in board
+    assert board.count("<math") > 2 and 'data-callout="warning"' in board  # and Math heavy
+    assert 'class="task-list-item"' in board and 'class="bb-tag"' in board
+    assert "A quoted paragraph" in board and "## Links" not in board  # the section only
+    assert 'src="../../images/diagram.png"' in board
+    assert 'href="https://help.obsidian.md/Plugins/Canvas"' in board
+    assert board.count("<polygon") == 5  # one edge with none, one with two arrowheads
+    reading = _article(built, "Reading map.canvas/")
+    assert '<h1 class="bb-title">Reading map</h1>' in reading  # a node's H1 is no title
+    assert reading.count('class="bb-canvas bb-canvas--embedded"') == 1  # in a file node
+    note = _article(built, "Canvas in a note/")
+    assert 'class="bb-canvas bb-canvas--embedded"' in note
+    assert not any("bad-canvas" in line for line in built.lines)

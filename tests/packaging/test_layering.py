@@ -27,7 +27,8 @@ LAYERS: tuple[frozenset[str], ...] = (
     frozenset({"codecs"}),
     frozenset({"builder"}),
     frozenset({"graph", "entities", "beliefs", "query"}),
-    frozenset({"compile", "project", "markdown_policy", "relink", "sync"}),
+    frozenset({"compile", "project", "markdown_policy", "relink", "canvas_relink",
+               "sync"}),
     frozenset({"bases", "dataview"}),  # the vault's own query languages, over the compile
     frozenset({"speedups"}),
     frozenset({"site"}),

@@ -175,3 +175,58 @@ def test_no_html_of_a_text_node_acts_on_the_page(project: Project) -> None:
     assert "<script" not in board and "<img src=x" not in board and "<svg onload" not in board
     assert "</div></div></figure>" not in board
     assert board.count("bb-canvas__node--text") == len(HOSTILE_TEXTS)
+
+
+def _properties_board(project: Project) -> None:
+    board = {"nodes": [
+        {"id": "a", "type": "file", "x": 0, "y": 0, "width": 300, "height": 200,
+         "file": "Film.md"},
+        {"id": "b", "type": "file", "x": 400, "y": 0, "width": 300, "height": 200,
+         "file": "Quiet.md"},
+    ], "edges": []}
+    project.write("Board.canvas", json.dumps(board))
+    project.write("Film.md", "---\nrating: 8.8\n---\n# Film\n\nFilm text.\n")
+    project.write("Quiet.md", "---\nproperties: false\nmood: calm\n---\n# Quiet\n\nQuiet text.\n")
+    project.write("index.md", "# Home\n\n![[Board.canvas]]\n")
+
+
+def test_a_file_node_shows_the_properties_block_as_the_note_page_does(
+        project: Project) -> None:
+    _properties_board(project)
+    result = project.build(strict=True)
+    assert result.error is None, result.lines
+    for page in (result.page("Board.canvas/"), result.page("")):
+        # the note's block, inside the embed under its title; none for the quiet note
+        film = page[page.index("Film text.") - 3000:page.index("Film text.")]
+        assert film.count('class="bb-properties') >= 1 and "rating" in film
+        assert "8.8" in film
+        assert "mood" not in page and "calm" not in page
+        assert "Quiet text." in page
+    # the note's own pages agree
+    assert "rating" in result.page("Film/") and "mood" not in result.page("Quiet/")
+
+
+def test_a_file_node_shows_no_properties_block_when_the_site_shows_none(
+        project: Project) -> None:
+    _properties_board(project)
+    result = project.build(strict=True, plugins=["search", {"beliefbase": {"properties": False}}])
+    assert result.error is None, result.lines
+    for page in (result.page("Board.canvas/"), result.page(""), result.page("Film/")):
+        assert "Film text." in page or "Film" in page
+        assert "bb-properties" not in page and "rating" not in page
+    assert "Film text." in result.page("Board.canvas/")
+
+
+def test_a_board_with_a_heading_in_a_node_keeps_the_page_title(project: Project) -> None:
+    """Material prints the page's title only when the page holds no ``<h1>``: a text
+    node's ``# Idea`` (or a file node's note with an H1) must not take its place."""
+    _vault(project)
+    project.write("Top.canvas", json.dumps({"nodes": [
+        {"id": "t", "type": "text", "x": 0, "y": 0, "width": 200, "height": 100,
+         "text": "# Idea\n\nText."}], "edges": []}))
+    result = project.build(strict=True)
+    assert result.error is None, result.lines
+    for url, title in (("Board.canvas/", "Board"), ("Top.canvas/", "Top")):
+        article = result.article(url)
+        first = re.search(r"<h1\b[^>]*>(.*?)</h1>", article)
+        assert first is not None and first.group(1) == title, article[:600]

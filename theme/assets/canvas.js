@@ -7,7 +7,9 @@
  * the + − buttons or the + − 0 keys zoom; the fit button or 0 shows the whole
  * board; a board wider than its box makes the box lower.  On a board's own page the wheel pans it; in an embed the wheel scrolls
  * the page, as a reader expects inside a note.  A drag never follows a link: a
- * click that ends a drag is swallowed.  Nothing is read from the page but numbers.
+ * click that ends a drag is swallowed.  A board shown in another board's file node is
+ * a still picture of the whole board: the outer board pans and zooms it, its caption
+ * opens it.  Nothing is read from the page but numbers.
  *
  * @module canvas
  */
@@ -36,6 +38,9 @@
     this.width = Number(viewport.getAttribute("data-width")) || 1;
     this.height = Number(viewport.getAttribute("data-height")) || 1;
     this.embedded = !!viewport.closest(".bb-canvas--embedded");
+    /** In another board's file node: fitted whole, never moved on its own. */
+    this.nested = !!(viewport.parentElement &&
+                     viewport.parentElement.closest(".bb-canvas__node"));
     /** The box's height from the style sheet: the most a board's box takes. */
     this.maxHeight = viewport.clientHeight;
     this.scale = 1;
@@ -56,17 +61,21 @@
     this.viewport.setAttribute("data-bb-canvas-y", this.y.toFixed(1));
   };
 
-  /** The whole board in view, centred; never smaller than MIN_FIT (then from its top). */
+  /** The whole board in view, centred; never smaller than MIN_FIT (then from its top),
+   *  but a nested board is fitted whole in the box its node gives it. */
   Board.prototype.fit = function () {
     var vw = this.viewport.clientWidth;
     var least = vw < PHONE_WIDTH ? MIN_FIT_PHONE : MIN_FIT;
-    // a board wider than tall leaves its box no taller than the board at this width
-    var across = Math.max(Math.min(vw / this.width, 1), least);
-    var tall = Math.max(this.height * across, MIN_BOX);
-    this.viewport.style.height = tall < this.maxHeight ? Math.ceil(tall) + "px" : "";
+    if (!this.nested) {
+      // a board wider than tall leaves its box no taller than the board at this width
+      var across = Math.max(Math.min(vw / this.width, 1), least);
+      var tall = Math.max(this.height * across, MIN_BOX);
+      this.viewport.style.height = tall < this.maxHeight ? Math.ceil(tall) + "px" : "";
+    }
     var vh = this.viewport.clientHeight;
     var s = Math.min(vw / this.width, vh / this.height, 1);
-    this.scale = clamp(Math.max(s, least), MIN_SCALE, MAX_SCALE);
+    this.scale = this.nested ? Math.max(s, 0.01)
+                             : clamp(Math.max(s, least), MIN_SCALE, MAX_SCALE);
     var w = this.width * this.scale, h = this.height * this.scale;
     this.x = w <= vw ? (vw - w) / 2 : 0;
     this.y = h <= vh ? (vh - h) / 2 : 0;
@@ -179,8 +188,15 @@
         else { self.touched = false; self.fit(); }
       });
     }
+    this.watch();
+  };
+
+  /** Fit again when the box changes size, until the reader moves the board. */
+  Board.prototype.watch = function () {
+    var self = this;
     if (window.ResizeObserver) {
-      new ResizeObserver(function () { if (!self.touched) { self.fit(); } }).observe(vp);
+      new ResizeObserver(function () { if (!self.touched) { self.fit(); } })
+        .observe(this.viewport);
     }
   };
 
@@ -199,7 +215,13 @@
       vp.scrollTop = 0;
       var board = new Board(vp);
       board.fit();
-      board.listen();
+      if (board.nested) {  // the outer board takes the pointer, the wheel and the keys
+        vp.removeAttribute("tabindex");
+        vp.removeAttribute("aria-roledescription");
+        board.watch();
+      } else {
+        board.listen();
+      }
     });
   }
 

@@ -129,9 +129,14 @@ def canvas_links(path: SrcPath, canvas: Canvas, display: str) -> list[LinkRef]:
             links.append(LinkRef("embed", node.file, node.subpath.lstrip("#"), None,
                                  node.line, 1, "embeds"))
         elif node.kind == "text" and "[" in node.text:
-            parsed = _scan(path, "", node.text, 1, fm.split(""), [], display)
-            links += [link._replace(line=node.line, column=1) for link in parsed.links]
+            links += [link._replace(line=node.line, column=1)
+                      for link in text_node_links(path, node.text, display)]
     return links
+
+
+def text_node_links(path: SrcPath, text: str, display: str) -> tuple[LinkRef, ...]:
+    """The links written in a text node's Markdown, at their line and column in it."""
+    return _scan(path, "", text, 1, fm.split(""), [], display).links
 
 
 # -- checking ------------------------------------------------------------------------

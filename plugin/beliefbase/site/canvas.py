@@ -5,7 +5,8 @@ out here from the canvas's coordinates (``codecs/canvas.py`` reads and checks
 the file) and drawn by ``theme/canvas.html``; ``theme/assets/canvas.js`` pans and
 zooms it (no library).  A text node is rendered by the page's own Markdown (wikilinks,
 math, callouts), a file node as the embed of that note, section, block or image
-(``PageRenderer.embed_html``: the same budget and cycle checks as ``![[...]]``), a
+(``PageRenderer.embed_html``: the same budget and cycle checks as ``![[...]]``; a
+whole note with its Properties block, when the site and the note show it), a
 link node as a link card, a group as a labelled frame.
 
 Everything is rendered in a frame of the canvas's own document, nested, so every
@@ -17,6 +18,7 @@ from __future__ import annotations
 import math
 import posixpath
 import re
+from collections.abc import Callable
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
@@ -28,13 +30,17 @@ from ..builder.resolve import ResolvedLink
 from ..codecs.canvas import Canvas, CanvasEdge, CanvasNode, read_canvas
 from ..codecs.mask import code_only_regions
 from ..codecs.math import find_math
-from .properties import properties_block
 
 if TYPE_CHECKING:
     from .render import PageRenderer
 
 PAD = 60  # px of board around the outermost nodes
 ARROW = 13  # arrowhead length, px
+
+#: a note's Properties block on the page at a URL, as the note's own page shows it
+#: ("" when the note turns it off): ``PropertiesBlock.embedded_block``; None when
+#: the site shows no Properties block (the plugin option ``properties: false``)
+PropertiesOf = Callable[[Document, str], str] | None
 
 
 @dataclass(frozen=True, slots=True)
@@ -49,16 +55,19 @@ class _Box:
         return self.left + self.width / 2, self.top + self.height / 2
 
 
-def canvas_page_html(renderer: PageRenderer, doc: Document, page_url: str) -> str:
+def canvas_page_html(renderer: PageRenderer, doc: Document, page_url: str,
+                     properties: PropertiesOf) -> str:
     """The board of the canvas ``doc`` for its own page at ``page_url``."""
     renderer.begin_page(doc, page_url)
     try:
-        return _board(renderer, doc, page_url, chain=((doc.path, 0),), embedded=False)
+        return _board(renderer, doc, page_url, chain=((doc.path, 0),), embedded=False,
+                      properties=properties)
     finally:
         renderer.end_page()
 
 
-def canvas_embed_html(renderer: PageRenderer, resolution: ResolvedLink, doc: Document) -> str:
+def canvas_embed_html(renderer: PageRenderer, resolution: ResolvedLink, doc: Document,
+                      properties: PropertiesOf) -> str:
     """``![[Board.canvas]]`` in the current frame: the board, smaller, with a link."""
     frame = renderer.frame
     assert frame is not None
@@ -66,11 +75,13 @@ def canvas_embed_html(renderer: PageRenderer, resolution: ResolvedLink, doc: Doc
     if any(path == doc.path for path, _line in chain[:-1]) or frame.doc.path == doc.path or (
             len(chain) > renderer.compiled.options.embed_depth):
         return str(to_html_string(renderer.link_element(resolution)))
-    return _board(renderer, doc, frame.host_url, chain=chain, embedded=True)
+    return _board(renderer, doc, frame.host_url, chain=chain, embedded=True,
+                  properties=properties)
 
 
 def _board(renderer: PageRenderer, doc: Document, host_url: str,
-           chain: tuple[tuple[Any, int], ...], embedded: bool) -> str:
+           chain: tuple[tuple[Any, int], ...], embedded: bool,
+           properties: PropertiesOf) -> str:
     from .render import Frame
 
     canvas, problems = read_canvas(renderer.read_text(doc.path))
@@ -85,7 +96,7 @@ def _board(renderer: PageRenderer, doc: Document, host_url: str,
              for r in renderer.compiled.links.get(doc.path, ()) if r.link.form == "embed"}
     renderer.frames.append(Frame(doc, host_url, chain, None))
     try:
-        nodes = [_node(renderer, files, n, boxes[n.id]) for n in canvas.nodes]
+        nodes = [_node(renderer, files, n, boxes[n.id], properties) for n in canvas.nodes]
     finally:
         renderer.frames.pop()
     return renderer.templates.render(
@@ -111,8 +122,8 @@ def _layout(canvas: Canvas) -> tuple[dict[str, _Box], float, float]:
 _Files = dict[tuple[int, str, str], ResolvedLink]
 
 
-def _node(renderer: PageRenderer, files: _Files, node: CanvasNode, box: _Box
-          ) -> dict[str, Any]:
+def _node(renderer: PageRenderer, files: _Files, node: CanvasNode, box: _Box,
+          properties: PropertiesOf) -> dict[str, Any]:
     shown: dict[str, Any] = {
         "id": node.id, "kind": node.kind, "left": round(box.left), "top": round(box.top),
         "width": round(box.width), "height": round(box.height),
@@ -125,7 +136,7 @@ def _node(renderer: PageRenderer, files: _Files, node: CanvasNode, box: _Box
         shown["content"] = Markup(renderer.render_markdown(without_html(node.text), depth))
     elif node.kind == "file":
         shown["file"] = posixpath.basename(node.file) + node.subpath
-        shown["content"] = Markup(_file_content(renderer, files, node))
+        shown["content"] = Markup(_file_content(renderer, files, node, properties))
     elif node.kind == "link":
         if node.url.lower().startswith(("http://", "https://")):
             shown["url"] = node.url
@@ -133,27 +144,24 @@ def _node(renderer: PageRenderer, files: _Files, node: CanvasNode, box: _Box
     return shown
 
 
-def _file_content(renderer: PageRenderer, files: _Files, node: CanvasNode) -> str:
-    """The embed of a file node's target, as ``![[file#subpath]]`` would show it."""
+def _file_content(renderer: PageRenderer, files: _Files, node: CanvasNode,
+                  properties: PropertiesOf) -> str:
+    """The embed of a file node's target, as ``![[file#subpath]]`` would show it; a
+    whole note, as Obsidian's canvas shows it, with its Properties block first (when
+    the site and the note show one)."""
     fragment = node.subpath.lstrip("#")
     resolution = files.get((node.line, node.file, fragment))
     if resolution is None:  # not compiled at this line: resolved as the compile would
         resolution = renderer.lookup("embed", node.file, fragment, None)
-    out = renderer.embed_html(resolution)
-    if not isinstance(out, str):
-        return str(to_html_string(out))
-    target = renderer.compiled.documents.get(resolution.target) if resolution.target else None
-    if target is not None and target.kind == "markdown" and not resolution.anchor:
-        # the whole note, as Obsidian's canvas shows it: its properties first
+    block = ""
+    target = renderer.compiled.documents.get(resolution.target) if (
+        resolution.status == "ok" and resolution.target and not resolution.is_asset) else None
+    if properties is not None and target is not None and target.kind == "markdown" and (
+            not resolution.anchor):
         frame = renderer.frame
-        block = properties_block(renderer.compiled, renderer.templates, target,
-                                 frame.host_url if frame else "")
-        head, marker, rest = out.partition(_EMBED_CONTENT)
-        out = head + marker + block + rest if marker else block + out
-    return out
-
-
-_EMBED_CONTENT = '<div class="bb-embed__content">\n'  # theme/embed.html
+        block = properties(target, frame.host_url if frame else "")
+    out = renderer.embed_html(resolution, properties=block)
+    return out if isinstance(out, str) else str(to_html_string(out))
 
 
 #: ``<`` opening an HTML tag, comment or declaration (not an autolink ``<https://…>``)

@@ -54,7 +54,9 @@ class NodePages(SiteFeature):
 
     def after_text(self, doc: Document, page_url: str) -> str:
         if doc.kind == "canvas":
-            return canvas_page_html(self.ctx.renderer, doc, page_url)
+            block = self.ctx.feature("properties")
+            return canvas_page_html(self.ctx.renderer, doc, page_url,
+                                    block.embedded_block if block is not None else None)
         if doc.kind == "base":
             queries = self.ctx.feature("queries")
             if queries is None:

@@ -76,6 +76,11 @@ class PropertiesBlock(SiteFeature):
         return properties_block(self.ctx.compiled, self.ctx.templates, doc, page_url,
                                 left_out)
 
+    def embedded_block(self, doc: Document, page_url: str) -> str:
+        """The block of ``doc`` shown in another page at ``page_url`` (a canvas file
+        node, ``canvas.py``): every field, as no dates line is shown there."""
+        return properties_block(self.ctx.compiled, self.ctx.templates, doc, page_url)
+
 
 def dates_line_fields(recent: RecentSite | None) -> frozenset[str]:
     """The date fields the dates line under the title shows ("Created … · Updated …",

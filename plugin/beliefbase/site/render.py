@@ -347,8 +347,10 @@ class PageRenderer:
 
     # -- embeds ------------------------------------------------------------------------
 
-    def embed_html(self, resolution: ResolvedLink) -> str | etree.Element:
-        """HTML for ``![[...]]``: an asset, a transcluded note/section/block, or a link."""
+    def embed_html(self, resolution: ResolvedLink, properties: str = "") -> str | etree.Element:
+        """HTML for ``![[...]]``: an asset, a transcluded note/section/block, or a link.
+        ``properties``: the note's Properties block to show above its text (a canvas
+        file node's, ``canvas.py``), rendered HTML."""
         if resolution.status != "ok" or resolution.target is None:
             return self.link_element(resolution)
         if resolution.is_asset:
@@ -377,7 +379,7 @@ class PageRenderer:
             "embed.html", title=target.title,
             section=target.by_anchor[resolution.anchor].text
             if resolution.anchor in target.by_anchor else None,
-            href=href, bid=target.bid, content=Markup(body),
+            href=href, bid=target.bid, content=Markup(body), properties=Markup(properties),
         )
 
     def _unit_text(self, doc: Document, start: int, end: int) -> tuple[str, int]:

@@ -51,6 +51,7 @@ from .markdown.markdown_ext import WikiLinkExtension
 from .output import write_chunks, write_text
 from .panels import drift_banner_html
 from .panels_ahead import MadePanels, PageKey, panels_ahead
+from .properties import PropertiesBlock
 from .query_pages import QueryPages
 from .reader.reader import ReaderSite
 from .reader.tags import TagSite
@@ -81,7 +82,7 @@ class SiteBuild:
         self._md_configs = md_configs
         self._nested: dict[int, markdown.Markdown] = {}
         self.renderer = PageRenderer(compiled, templates, self.read_text, self._render_nested,
-                                     self._tag_page, embedders={"canvas": canvas_embed_html,
+                                     self._tag_page, embedders={"canvas": self._canvas_embed,
                                                 "base": self._base_embed})
         #: the Markdown extension rendering every wikilink, embed and tag of this build
         self.extension = WikiLinkExtension(self.renderer)
@@ -205,18 +206,19 @@ class SiteBuild:
 
         A note whose first content is not an H1 but that has one further down (a
         section) gets its title as a heading first: the theme prints the title only
-        when the page has no ``<h1>`` at all.
+        when the page has no ``<h1>`` at all: one in what comes after the text counts
+        too (a canvas board's text node ``# Idea``, or the H1 of a note it shows).
         """
         above = "".join(feature.above(doc, page_url) for feature in self.features)
-        if not doc.parsed.leading_h1 and ("<h1" in html or above):
+        rows = "".join(feature.title_row(doc, page_url) for feature in self._rows)
+        after = "".join(feature.after_text(doc, page_url) for feature in self.features)
+        if not doc.parsed.leading_h1 and ("<h1" in html or "<h1" in after or above):
             # with breadcrumbs, the title too: the theme would print it above them
             html = self.templates.render("title.html", title=doc.title) + html
-        rows = "".join(feature.title_row(doc, page_url) for feature in self._rows)
         if rows:
             m = _TITLE.match(html)
             html = html[: m.end()] + rows + html[m.end():] if m else rows + html
-        html += "".join(feature.after_text(doc, page_url) for feature in self.features)
-        return above + self.panels_before(doc) + html
+        return above + self.panels_before(doc) + html + after
 
     def head(self, page_url: str) -> str:
         """What the features add to the ``<head>`` of the page at ``page_url``."""
@@ -260,6 +262,14 @@ class SiteBuild:
         ours = [e for feature in self.features for e in feature.markdown_extensions()]
         extensions[at:at + 1] = [self.extension, extensions[at], *ours]
         return extensions
+
+    def _canvas_embed(self, renderer: PageRenderer, resolution: ResolvedLink,
+                      doc: Document) -> str:
+        """``![[Board.canvas]]``: the board (``canvas.py``), its file nodes' notes with
+        their Properties blocks when the site shows them."""
+        block = self.made.get("properties")
+        return canvas_embed_html(renderer, resolution, doc, block.embedded_block
+                                 if isinstance(block, PropertiesBlock) else None)
 
     def _base_embed(self, renderer: PageRenderer, resolution: ResolvedLink,
                     doc: Document) -> str:
