@@ -283,3 +283,16 @@ def test_lower_case_readme_in_a_folder_is_its_own_page(project) -> None:  # type
     assert (result.site / "notes/readme/index.html").exists()
     article = result.article("")
     assert article.count('href="notes/readme/"') >= 2 and 'href="notes/"' not in article
+
+
+def test_a_tag_first_in_a_list_item_or_a_quote_is_a_tag(project) -> None:  # type: ignore[no-untyped-def]
+    # Python-Markdown reads "#solo item" in an item or a quote as a heading (it needs
+    # no space after "#"); Obsidian shows a tag there
+    project.write("Note.md", "# Note\n\n- #solo item\n- [ ] #first thing\n1. #numbered one\n\n"
+                  "> #quoted text\n\n- # Heading in an item\n")
+    result = project.build()
+    article = result.article("Note/")
+    for tag in ("solo", "first", "numbered", "quoted"):
+        assert (f"../tags/{tag}/", f"#{tag}") in links(article), tag
+    assert "<h1>solo" not in article and "<h1>quoted" not in article
+    assert "<h1" in article.split("Heading in an item")[0][-80:]  # "# x" stays a heading

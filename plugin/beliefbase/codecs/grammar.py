@@ -167,8 +167,11 @@ TAG = re.compile(TAG_BODY)
 LINE_TAG_MARK = "\u2063"
 #: The page's tag pattern: ``#`` after a space, tab, newline, the mark or nothing.
 TAG_RE = r"#(?<![^ \t\n" + LINE_TAG_MARK + r"]#)" + TAG_BODY[1:]
-# A tag at the very start of a line (the page marks it, see LINE_TAG_MARK).
-LINE_TAG = re.compile(r"^(?=" + TAG_BODY + r")")
+# A tag first on a line, after the line's quote markers, list marker and task box if
+# any (``#tag``, ``- #tag``, ``> - [ ] #tag``): Python-Markdown would read it as a
+# heading (it needs no space after ``#``); the page marks it, see LINE_TAG_MARK.
+LINE_TAG = re.compile(r"^(?P<prefix>(?:[ ]{0,3}>[ ]?)*(?:[ \t]*(?:[-*+]|\d{1,9}[.)])[ \t]+"
+                      r"(?:\[[^\]\n]\][ \t]+)?)?)(?=" + TAG_BODY + r")")
 
 # -- block ids ---------------------------------------------------------------------------
 

@@ -388,10 +388,12 @@ def _delimiter_above(lines: list[str]) -> list[bool]:
 
 
 class LineTags(Preprocessor):
-    """``#tag`` at the start of a line is a tag, not a heading (Obsidian, CommonMark)."""
+    """``#tag`` first on a line, in a quote or a list item too, is a tag, not a heading
+    (Obsidian, CommonMark)."""
 
     def run(self, lines: list[str]) -> list[str]:
-        return [_LINE_TAG.sub(LINE_TAG_MARK, line) if line.startswith("#") else line
+        mark = r"\g<prefix>" + LINE_TAG_MARK
+        return [_LINE_TAG.sub(mark, line, count=1) if "#" in line else line
                 for line in lines]
 
 
