@@ -56,3 +56,16 @@ def test_page_pattern_proposes_every_bracketed_field(body: str) -> None:
     for f in extract_inline_fields(body):
         if f.style != "line":
             assert _CANDIDATE_RE.match(body, f.start), (f, body)
+
+
+#: The page's candidate rule as it reads: an opener not after "[" and not followed by
+#: "[", then key characters up to "::" (the page's own is written for speed).
+_PLAIN_CANDIDATE = re.compile(r"(?<!\[)[\[(](?!\[)[^\[\]()\n:`]+?::")
+
+
+@settings(max_examples=400, deadline=None)
+@given(notes, st.integers(min_value=0, max_value=80))
+def test_the_fast_candidate_rule_finds_what_the_plain_one_finds(note: str, start: int) -> None:
+    start = min(start, len(note))
+    assert [m.span() for m in _CANDIDATE_RE.finditer(note, start)] == \
+        [m.span() for m in _PLAIN_CANDIDATE.finditer(note, start)]
