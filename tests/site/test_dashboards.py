@@ -276,7 +276,7 @@ def test_golden_html(project: Project, request: pytest.FixtureRequest, index: in
 def test_the_data_is_made_once_per_build(project: Project,
                                          monkeypatch: pytest.MonkeyPatch) -> None:
     calls: list[str] = []
-    made_bases, made_dataview = bases.records_from_compiled, dv.records_from_compiled
+    made_bases, made_dataview = bases.records_from_compiled, dv.index_from_compiled
 
     def count_bases(*args: object, **kwargs: object) -> object:
         calls.append("bases")
@@ -287,7 +287,7 @@ def test_the_data_is_made_once_per_build(project: Project,
         return made_dataview(*args, **kwargs)  # type: ignore[arg-type]
 
     monkeypatch.setattr(bases, "records_from_compiled", count_bases)
-    monkeypatch.setattr(dv, "records_from_compiled", count_dataview)
+    monkeypatch.setattr(dv, "index_from_compiled", count_dataview)
     _vault(project, "# Home\n\n```dataview\nLIST FROM #book\n```\n\n`= this.file.name`\n\n"
                     "![[Library.base]]\n")
     project.write("two.md", "# Two\n\n```dataview\nLIST FROM #book\n```\n\n```base\n"

@@ -3,7 +3,10 @@
 Read-only use of ``Compiled``: every published document (notes and nodes) and
 every attachment, never a draft.  Links and embeds are the document's resolved
 links in source order (frontmatter links included, as the compile resolves
-them); a link to a draft or to nothing keeps its text and no ``path``.
+them); a link to a draft or to nothing keeps its text and no ``path``.  A link
+in a property value gets its ``path`` here too, and every link a query makes
+later is resolved the same way: by the compile's resolver
+(``compile.vault_links``), relative to the note it is written in.
 Dates come from ``dates`` (the site's note dates: frontmatter, git, file), else
 the frontmatter's ``created``/``date`` and ``modified``/``updated``; no clock
 and no git are read here, so records are a function of the compile.
@@ -15,8 +18,9 @@ import os
 from collections.abc import Callable, Mapping
 from typing import TYPE_CHECKING, Any
 
+from ..compile.vault_links import VaultLinks
 from ..frozen import FrozenDict
-from .context import RecordSet
+from .context import RecordSet, ResolveLink
 from .values import Date, FileRecord, Link, to_value
 
 if TYPE_CHECKING:
@@ -26,8 +30,11 @@ if TYPE_CHECKING:
 DatesOf = Callable[[str], tuple[Any, Any]]
 
 
-def records_from_compiled(compiled: Compiled, dates: DatesOf | None = None) -> RecordSet:
-    """The ``RecordSet`` of every published file of ``compiled``."""
+def records_from_compiled(compiled: Compiled, dates: DatesOf | None = None,
+                          vault_links: VaultLinks | None = None) -> RecordSet:
+    """The ``RecordSet`` of every published file of ``compiled`` (``vault_links``: its
+    resolver, shared with Dataview's index of the same build)."""
+    resolve_link = (vault_links or VaultLinks(compiled.documents, compiled.link_resolver)).resolve
     published = compiled.published
     visible = set(published) | set(compiled.assets)
     records: list[FileRecord] = []
@@ -55,13 +62,13 @@ def records_from_compiled(compiled: Compiled, dates: DatesOf | None = None) -> R
             ctime=_date(created), mtime=_date(modified), tags=tuple(doc.tags),
             links=tuple(links), embeds=tuple(embeds),
             backlinks=tuple(_self_link(made, b) for b in backlinks),
-            properties=_properties(doc.meta),
+            properties=_properties(doc.meta, path, resolve_link),
         ))
     for path in sorted(compiled.assets):
         created, modified = dates(path) if dates else (None, None)
         records.append(FileRecord(path=path, size=_size(compiled, path),
                                   ctime=_date(created), mtime=_date(modified)))
-    return RecordSet(records)
+    return RecordSet(records, resolve_link)
 
 
 def _self_link(made: dict[tuple[str, Any, str | None], Link], path: str) -> Link:
@@ -71,15 +78,43 @@ def _self_link(made: dict[tuple[str, Any, str | None], Link], path: str) -> Link
     return link
 
 
-def _properties(meta: Mapping[str, Any]) -> FrozenDict[str, Any]:
-    """A note's properties as engine values; the compile's frozen frontmatter itself
-    when no value changes (no date, no link: shared, not copied)."""
+def _properties(meta: Mapping[str, Any], path: str,
+                resolve_link: ResolveLink) -> FrozenDict[str, Any]:
+    """A note's properties as engine values, each link with the path the compile
+    resolves it to from ``path``; the compile's frozen frontmatter itself when no
+    value changes (no date, no link: shared, not copied)."""
     memo: dict[int, Any] = {}  # shared values converted once (to_value)
-    values = {str(k): to_value(v, memo) for k, v in meta.items()}
+    linked: dict[int, Any] = {}
+    values = {str(k): _resolved(to_value(v, memo), path, resolve_link, linked)
+              for k, v in meta.items()}
     if isinstance(meta, FrozenDict) and all(
             type(k) is str and values[k] is v for k, v in meta.items()):
         return meta
     return FrozenDict(values)
+
+
+def _resolved(value: Any, path: str, resolve_link: ResolveLink,
+              memo: dict[int, Any]) -> Any:
+    """``value`` with each unresolved link's ``path`` filled in (a container met again
+    is walked once, ``memo``: YAML aliases share values)."""
+    if isinstance(value, Link):
+        if value.path is None and not value.is_external:
+            found = resolve_link(value.target, path)
+            return Link(value.target, value.display, found) if found else value
+        return value
+    if isinstance(value, tuple | FrozenDict):
+        if id(value) not in memo:
+            items: tuple[Any, ...] | FrozenDict[str, Any]
+            if isinstance(value, tuple):
+                items = tuple(_resolved(v, path, resolve_link, memo) for v in value)
+                same = all(a is b for a, b in zip(items, value, strict=True))
+            else:
+                items = FrozenDict({k: _resolved(v, path, resolve_link, memo)
+                                    for k, v in value.items()})
+                same = all(items[k] is v for k, v in value.items())
+            memo[id(value)] = value if same else items
+        return memo[id(value)]
+    return value
 
 
 def _frontmatter_dates(meta: Mapping[str, Any]) -> tuple[Any, Any]:

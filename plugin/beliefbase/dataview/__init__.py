@@ -4,7 +4,7 @@ The public API, for the renderer of ```` ```dataview ```` fences and `` `= expr`
 
 - ``record_from_markdown(path, body, frontmatter, ...) -> PageRecord`` (or
   ``records_from_compiled(compiled)``), ``build_index(records) -> DataviewIndex``
-  once per build;
+  once per build (``index_from_compiled``: both, links resolved by the compile);
 - ``run(query_text, index, this_path, now=...) -> DataviewResult`` and
   ``evaluate_inline(expr_text, index, this_path, now=...)``; both raise
   ``DataviewError`` (line and column inside the query) and nothing else;
@@ -34,6 +34,7 @@ from .engine import (
     TaskGroup,
     build_index,
     evaluate_inline,
+    index_from_compiled,
     run,
 )
 from .errors import DIAGNOSTIC_CODE as DATAVIEW_ERROR
@@ -77,6 +78,7 @@ __all__ = [
     "extract_items",
     "format_html",
     "format_text",
+    "index_from_compiled",
     "inline_kind",
     "is_js_fence",
     "not_run",
