@@ -1,6 +1,7 @@
 """``FileRecord``s from a compile: what a base sees of the vault.
 
-Read-only use of ``Compiled``: every published document (notes and nodes) and
+Read from the build's shared file records (``compile.vault_files.VaultFiles``,
+which Dataview reads too): every published document (notes and nodes) and
 every attachment, never a draft.  Links and embeds are the document's resolved
 links in source order (frontmatter links included, as the compile resolves
 them); a link to a draft or to nothing keeps its text and no ``path``.  A link
@@ -14,11 +15,10 @@ and no git are read here, so records are a function of the compile.
 
 from __future__ import annotations
 
-import os
 from collections.abc import Callable, Mapping
 from typing import TYPE_CHECKING, Any
 
-from ..compile.vault_links import VaultLinks
+from ..compile.vault_files import VaultFiles
 from ..frozen import FrozenDict
 from .context import RecordSet, ResolveLink
 from .values import Date, FileRecord, Link, to_value
@@ -30,44 +30,42 @@ if TYPE_CHECKING:
 DatesOf = Callable[[str], tuple[Any, Any]]
 
 
-def records_from_compiled(compiled: Compiled, dates: DatesOf | None = None,
-                          vault_links: VaultLinks | None = None) -> RecordSet:
-    """The ``RecordSet`` of every published file of ``compiled`` (``vault_links``: its
-    resolver, shared with Dataview's index of the same build)."""
-    resolve_link = (vault_links or VaultLinks(compiled.documents, compiled.link_resolver)).resolve
-    published = compiled.published
-    visible = set(published) | set(compiled.assets)
+def records_from_compiled(compiled: Compiled, dates: DatesOf | None = None) -> RecordSet:
+    """The ``RecordSet`` of every published file of ``compiled``."""
+    return records_from_files(compiled.vault_files(), dates)
+
+
+def records_from_files(files: VaultFiles, dates: DatesOf | None = None) -> RecordSet:
+    """The ``RecordSet`` of the build's shared file records (``VaultFiles``, which
+    Dataview's index reads too): their values typed as Bases types them."""
+    resolve_link = files.resolve
     records: list[FileRecord] = []
     # equal links are one object (a vault links to the same notes many times over)
     made: dict[tuple[str, Any, str | None], Link] = {}
-    for path, doc in published.items():
+    for path, file in files.files.items():
+        if file.document is None:
+            created, modified = dates(path) if dates else (None, None)
+            records.append(FileRecord(path=path, size=file.size,
+                                      ctime=_date(created), mtime=_date(modified)))
+            continue
         links: list[Link] = []
         embeds: list[Link] = []
-        for resolved in compiled.links.get(path, ()):
-            ref = resolved.link
+        for ref in file.links:
             if not ref.target:
                 continue  # [[#Heading]]: a link inside the page itself
-            target = resolved.target if resolved.resolved and resolved.target in visible \
-                else None
-            key = (ref.target, ref.display, target)
+            key = (ref.target, ref.display, ref.path)
             link = made.get(key)
             if link is None:
-                link = made[key] = Link(ref.target, ref.display, target)
-            (embeds if ref.is_embed else links).append(link)
-        backlinks = tuple(dict.fromkeys(
-            b.source for b in compiled.backlinks.get(path, ()) if b.source in published))
-        created, modified = dates(path) if dates else _frontmatter_dates(doc.meta)
+                link = made[key] = Link(*key)
+            (embeds if ref.embed else links).append(link)
+        created, modified = dates(path) if dates else _frontmatter_dates(file.meta)
         records.append(FileRecord(
-            path=path, size=_size(compiled, path),
-            ctime=_date(created), mtime=_date(modified), tags=tuple(doc.tags),
+            path=path, size=file.size,
+            ctime=_date(created), mtime=_date(modified), tags=file.tags,
             links=tuple(links), embeds=tuple(embeds),
-            backlinks=tuple(_self_link(made, b) for b in backlinks),
-            properties=_properties(doc.meta, path, resolve_link),
+            backlinks=tuple(_self_link(made, b) for b in file.backlinks),
+            properties=_properties(file.meta, path, resolve_link),
         ))
-    for path in sorted(compiled.assets):
-        created, modified = dates(path) if dates else (None, None)
-        records.append(FileRecord(path=path, size=_size(compiled, path),
-                                  ctime=_date(created), mtime=_date(modified)))
     return RecordSet(records, resolve_link)
 
 
@@ -129,10 +127,3 @@ def _date(value: Any) -> Date | None:
         return parse_date(value)
     converted = to_value(value)
     return converted if isinstance(converted, Date) else None
-
-
-def _size(compiled: Compiled, path: str) -> int:
-    try:
-        return os.stat(os.path.join(compiled.options.docs_dir, path)).st_size
-    except (OSError, ValueError):
-        return 0

@@ -16,7 +16,6 @@ from collections.abc import Callable, Iterable, Iterator, Mapping
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
-from ..compile.vault_links import VaultLinks
 from ..frozen import FrozenDict
 from . import nodes as n
 from .errors import DataviewError
@@ -24,11 +23,12 @@ from .evaluate import Evaluator, Fn
 from .index import DataviewIndex, ResolveLink
 from .items import ListItem
 from .parser import parse_expression, parse_query
-from .records import PageRecord, records_from_compiled
+from .records import PageRecord, records_from_files
 from .values import Link, group_key, order_key, sort_key, type_name
 
 if TYPE_CHECKING:
     from ..compile.compiled import Compiled
+    from ..compile.vault_files import VaultFiles
 
 CALENDAR_NOTE = "A calendar is shown as a list by date."
 
@@ -130,12 +130,15 @@ def build_index(records: Iterable[PageRecord],
     return DataviewIndex(records, resolve_link)
 
 
-def index_from_compiled(compiled: Compiled, read_text: Callable[[str], str],
-                        links: VaultLinks | None = None) -> DataviewIndex:
-    """The index of every published note of ``compiled`` (``records_from_compiled``),
-    its links resolved by the compile's resolver (``links``: shared with Bases)."""
-    return DataviewIndex(records_from_compiled(compiled, read_text),
-                         (links or VaultLinks(compiled.documents, compiled.link_resolver)).resolve)
+def index_from_compiled(compiled: Compiled, read_text: Callable[[str], str]) -> DataviewIndex:
+    """The index of every published note of ``compiled`` (``index_from_files``)."""
+    return index_from_files(compiled.vault_files(), read_text)
+
+
+def index_from_files(files: VaultFiles, read_text: Callable[[str], str]) -> DataviewIndex:
+    """The index of the build's shared file records (``VaultFiles``, which Bases reads
+    too), its links resolved by the compile's resolver (``VaultFiles.resolve``)."""
+    return DataviewIndex(records_from_files(files, read_text), files.resolve)
 
 
 def _as_index(records: Iterable[PageRecord] | DataviewIndex) -> DataviewIndex:
