@@ -18,6 +18,7 @@ from typing import Any
 
 import regex
 
+from ..codecs.datetimes import BASES_DATES, naive
 from ..codecs.field_values import js_number_text
 from ..frozen import FrozenDict
 
@@ -223,9 +224,7 @@ def to_value(raw: Any, _memo: dict[int, Any] | None = None) -> Any:
     if isinstance(raw, str):
         return parse_link_text(raw) if _WIKILINK.match(raw) or _MDLINK.match(raw) else raw
     if isinstance(raw, _dt.datetime):
-        if raw.tzinfo is not None:
-            raw = raw.astimezone(_dt.UTC).replace(tzinfo=None)
-        return Date(raw, True)
+        return Date(naive(raw, BASES_DATES), True)
     if isinstance(raw, _dt.date):
         return Date(_dt.datetime(raw.year, raw.month, raw.day), False)
     if isinstance(raw, (list, tuple, set, frozenset, Mapping)):

@@ -18,6 +18,7 @@ import re
 from collections.abc import Callable, Iterable, Iterator, Mapping
 from typing import Any
 
+from ..codecs.datetimes import DATAVIEW_DATES, naive
 from ..frozen import FrozenDict
 from .dates import date_only, parse_iso
 from .inline_fields import sanitize_key
@@ -183,7 +184,7 @@ class DataviewIndex:
             date = parse_iso(value) if value[:1].isdigit() else None
             return date if date is not None else value
         if isinstance(value, dt.datetime):
-            return value.replace(tzinfo=None)
+            return naive(value, DATAVIEW_DATES)
         if isinstance(value, dt.date):
             return dt.datetime(value.year, value.month, value.day)
         return value
