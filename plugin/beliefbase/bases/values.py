@@ -21,6 +21,7 @@ import regex
 from ..codecs.datetimes import BASES_DATES, naive
 from ..codecs.field_values import js_number_text
 from ..frozen import FrozenDict
+from ..ids import tag_parents
 
 EPOCH = _dt.datetime(1970, 1, 1)
 MS_PER_DAY = 86_400_000
@@ -167,11 +168,8 @@ class FileRecord:
         object.__setattr__(self, "basename", base if dot else name)
         object.__setattr__(self, "ext", ext if dot else "")
         object.__setattr__(self, "folder", posixpath.dirname(self.path))
-        keys: set[str] = set()
-        for tag in self.tags:
-            parts = tag.lower().split("/")
-            keys.update("/".join(parts[:i]) for i in range(1, len(parts) + 1))
-        object.__setattr__(self, "tag_keys", frozenset(keys))
+        object.__setattr__(self, "tag_keys", frozenset(
+            key for tag in self.tags for key in tag_parents(tag.lower())))
 
 
 def make_record(path: str, properties: Mapping[str, Any] | None = None, *,

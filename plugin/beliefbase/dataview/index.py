@@ -20,6 +20,7 @@ from typing import Any
 
 from ..codecs.datetimes import DATAVIEW_DATES, naive
 from ..frozen import FrozenDict
+from ..ids import tag_parents
 from .dates import date_only, parse_iso
 from .inline_fields import sanitize_key
 from .items import ListItem, all_items
@@ -366,9 +367,4 @@ class FileObject(Mapping[str, Any]):
 
 def expand_tags(tags: Iterable[str]) -> list[str]:
     """``#a/b/c`` → ``#a``, ``#a/b``, ``#a/b/c`` (each once, in order)."""
-    out: dict[str, None] = {}
-    for tag in tags:
-        parts = tag.lstrip("#").split("/")
-        for i in range(1, len(parts) + 1):
-            out["#" + "/".join(parts[:i])] = None
-    return list(out)
+    return list(dict.fromkeys("#" + key for tag in tags for key in tag_parents(tag)))

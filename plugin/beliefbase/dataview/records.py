@@ -15,6 +15,8 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field, replace
 from typing import TYPE_CHECKING, Any
 
+from ..builder.documents import frontmatter_tags
+from ..codecs.markdown import tag_names
 from ..codecs.mask import code_regions, mask
 from ..frozen import FrozenDict
 from .inline_fields import InlineField, extract_inline_fields
@@ -25,9 +27,6 @@ if TYPE_CHECKING:
     from ..compile.compiled import Compiled
     from ..compile.vault_files import VaultFiles
 
-_TAG_CHAR = r"[^\s#,.;:!?()\[\]{}\"'`|<>=*~\\]"
-# a tag has a letter somewhere (#123 is not a tag), as in Obsidian
-_TAG = re.compile(r"(?<![\w&/#\]\)])#(" + _TAG_CHAR + r"*[^\W\d_]" + _TAG_CHAR + "*)")
 _WIKILINK = re.compile(r"!?\[\[([^\[\]\n|#]*)(?:#[^\[\]\n|]*)?(?:\|[^\[\]\n]*)?\]\]")
 
 
@@ -51,27 +50,6 @@ class PageRecord:
     ctime: dt.datetime | None = None
     mtime: dt.datetime | None = None
     starred: bool = False
-
-
-def _as_list(value: Any) -> list[Any]:
-    if value is None:
-        return []
-    if isinstance(value, list | tuple):
-        return list(value)
-    if isinstance(value, str):
-        return [v for v in re.split(r"[,\s]+", value) if v]
-    return [value]
-
-
-def frontmatter_tags(meta: Mapping[str, Any]) -> list[str]:
-    """``tags``/``tag`` of the frontmatter as ``#tag`` strings."""
-    out: list[str] = []
-    for key in ("tags", "tag"):
-        for tag in _as_list(meta.get(key)):
-            text = str(tag).strip().lstrip("#")
-            if text:
-                out.append("#" + text)
-    return out
 
 
 def frontmatter_aliases(meta: Mapping[str, Any]) -> list[str]:
@@ -125,7 +103,7 @@ def record_from_markdown(
         masked = mask(body, code_regions(body))
     if tags is None:
         assert masked is not None
-        found = frontmatter_tags(meta) + ["#" + t for t in _TAG.findall(masked)]
+        found = ["#" + t for t in (*frontmatter_tags(meta), *tag_names(masked))]
         tags = tuple(dict.fromkeys(found))
     if outlinks is None:
         assert masked is not None
