@@ -267,8 +267,8 @@ class Dashboards:
             end = m.end()
             if m["link"] is not None:
                 target, _, shown = m["link"].partition("|")
-                found = self.records.resolve(target.split("#", 1)[0].strip())
-                url = self._url_of(found.path) if found is not None else None
+                # the compile's resolver (a task's links make no Bases records)
+                url = self._url_of(self.files.resolve(target.split("#", 1)[0].strip()))
                 name = shown or target.split("#", 1)[0].rsplit("/", 1)[-1]
                 out.append(Markup('<a class="internal-link" href="{}">{}</a>').format(
                     relative(url), name) if url is not None else Markup(
