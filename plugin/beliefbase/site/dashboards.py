@@ -257,8 +257,8 @@ class Dashboards:
                                        inline=inline)
 
     def task_text(self, text: str, page_url: str) -> Markup:
-        """A task's text as Dataview shows it: wikilinks as links (resolved by name,
-        as Bases resolves them), ``[key:: value]`` as a field; the rest as text."""
+        """A task's text as Dataview shows it: wikilinks as links (resolved as the
+        compile resolves them), ``[key:: value]`` as a field; the rest as text."""
         relative = relative_href(page_url)
         out: list[Markup] = []
         end = 0
