@@ -8,6 +8,7 @@ from pathlib import Path
 
 from beliefbase import bases
 from beliefbase import dataview as dv
+from beliefbase.compile.vault_files import link_path
 
 from tests.conftest import Project
 
@@ -28,7 +29,8 @@ def test_one_record_per_published_file_made_on_first_use(project: Project) -> No
     assert list(files.files) == ["a/Note.md", "b/Other.md", "pic.png"]  # never the draft
     note = files.files["a/Note.md"]
     assert note.tags == ("proj/x",) and note.meta is compiled.documents["a/Note.md"].meta
-    assert [(f.target, f.path, f.embed, f.asset) for f in note.links] == [
+    assert note.links is compiled.links["a/Note.md"]  # the compile's own, not a copy
+    assert [(f.link.target, link_path(f), f.link.is_embed, f.is_asset) for f in note.links] == [
         ("b/Other", "b/Other.md", False, False), ("", "a/Note.md", False, False),
         ("pic.png", "pic.png", True, True)]
     assert note.backlinks == ("b/Other.md",)

@@ -18,7 +18,7 @@ from __future__ import annotations
 from collections.abc import Callable, Mapping
 from typing import TYPE_CHECKING, Any
 
-from ..compile.vault_files import VaultFiles
+from ..compile.vault_files import VaultFiles, link_path
 from ..frozen import FrozenDict
 from .context import RecordSet, ResolveLink
 from .values import Date, FileRecord, Link, to_value
@@ -50,14 +50,15 @@ def records_from_files(files: VaultFiles, dates: DatesOf | None = None) -> Recor
             continue
         links: list[Link] = []
         embeds: list[Link] = []
-        for ref in file.links:
+        for resolved in file.links:
+            ref = resolved.link
             if not ref.target:
                 continue  # [[#Heading]]: a link inside the page itself
-            key = (ref.target, ref.display, ref.path)
+            key = (ref.target, ref.display, link_path(resolved))
             link = made.get(key)
             if link is None:
                 link = made[key] = Link(*key)
-            (embeds if ref.embed else links).append(link)
+            (embeds if ref.is_embed else links).append(link)
         created, modified = dates(path) if dates else _frontmatter_dates(file.meta)
         records.append(FileRecord(
             path=path, size=file.size,

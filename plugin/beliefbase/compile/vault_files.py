@@ -4,7 +4,8 @@ Obsidian Bases (``bases``) and Dataview (``dataview``) each see the vault as one
 record per file: its path, size, frontmatter, tags, aliases, inline fields, its
 links and embeds with what they point to, the files linking to it.  Those facts
 are the compile's; this module gathers them once per build into one frozen
-``VaultFile`` per published file, which both engines read (each types the
+``VaultFile`` per published file (holding the compile's values, never copies),
+which both engines read (each types the
 values as its language does: ``bases.records``, ``dataview.records``).  Nothing
 is made until a query needs it (``VaultFiles.files`` on first use); a link
 written in a value or a query is resolved by the same ``VaultLinks``.
@@ -32,17 +33,10 @@ if TYPE_CHECKING:
     from ..codecs.inline_fields import InlineField
 
 
-@dataclass(frozen=True, slots=True)
-class FileLink:
-    """One link or embed of a file, as the compile resolved it."""
-
-    #: as written, without its fragment (``Note`` of ``[[Note#H|x]]``; "" for
-    #: ``[[#Heading]]``, a link inside the page itself, whose ``path`` is the page's)
-    target: str
-    display: str | None
-    path: str | None  # the published document or attachment it points to, else None
-    embed: bool
-    asset: bool  # ``path`` is an attachment, not a document
+def link_path(resolved: ResolvedLink) -> str | None:
+    """The published document or attachment a link points to, else None (a draft,
+    nothing, an unexported drawing); ``[[#Heading]]`` points to its own page."""
+    return str(resolved.target) if resolved.resolved and resolved.target else None
 
 
 @dataclass(frozen=True, slots=True, eq=False)
@@ -52,8 +46,10 @@ class VaultFile:
     path: str
     size: int
     document: Document | None = None
-    #: its links and embeds in source order (frontmatter links included)
-    links: tuple[FileLink, ...] = ()
+    #: its links and embeds in source order (frontmatter links included), as the
+    #: compile resolved them: the compile's own tuple (``Compiled.links``), not a copy
+    #: (``link_path`` says where one points; ``link.link`` is the link as written)
+    links: tuple[ResolvedLink, ...] = ()
     #: the published documents linking to it, each once, in the compile's order
     backlinks: tuple[str, ...] = ()
 
@@ -111,23 +107,12 @@ class VaultFiles:
 
     def _make(self) -> dict[str, VaultFile]:
         published = {p: d for p, d in self._documents.items() if d.published}
-        visible = set(published) | set(self._assets)
-        made: dict[tuple[str, str | None, str | None, bool, bool], FileLink] = {}
         out: dict[str, VaultFile] = {}
         for path, doc in published.items():
-            links: list[FileLink] = []
-            for resolved in self._links.get(path, ()):
-                ref = resolved.link
-                target = str(resolved.target) if resolved.resolved and \
-                    resolved.target in visible else None
-                key = (ref.target, ref.display, target, ref.is_embed, resolved.is_asset)
-                link = made.get(key)
-                if link is None:  # equal links are one object (a vault repeats them)
-                    link = made[key] = FileLink(*key)
-                links.append(link)
             backlinks = tuple(dict.fromkeys(
                 str(b.source) for b in self._backlinks.get(path, ()) if b.source in published))
-            out[path] = VaultFile(path, self._size(path), doc, tuple(links), backlinks)
+            out[path] = VaultFile(path, self._size(path), doc, self._links.get(path, ()),
+                                  backlinks)
         for path in sorted(self._assets):
             out[path] = VaultFile(path, self._size(path))
         return out

@@ -18,6 +18,7 @@ from typing import TYPE_CHECKING, Any
 from ..builder.documents import frontmatter_tags
 from ..codecs.markdown import tag_names
 from ..codecs.mask import code_regions, mask
+from ..compile.vault_files import link_path
 from ..frozen import FrozenDict
 from .inline_fields import InlineField, extract_inline_fields
 from .items import ListItem, extract_items
@@ -163,7 +164,8 @@ def records_from_files(files: VaultFiles, read_text: Callable[[str], str],
             continue
         text = read_text(path)
         body = text[doc.parsed.body_offset:]
-        targets = tuple(link.path or link.target for link in file.links if not link.asset)
+        targets = tuple(link_path(link) or link.link.target for link in file.links
+                        if not link.is_asset)
         ctime, mtime = times(path)
         record = record_from_markdown(
             path, body, file.meta, first_line=doc.parsed.body_line,
