@@ -193,6 +193,14 @@ def tag_key(tag: str) -> str:
     return "/".join(part for part in tag.lstrip("#").lower().split("/") if part.strip())
 
 
+def tag_parents(tag: str) -> tuple[str, ...]:
+    """A nested tag and every tag above it, as written: ``#a/b/c`` -> ``a``, ``a/b``,
+    ``a/b/c`` (the one expansion of nested tags: the tag pages, Bases' ``hasTag``,
+    Dataview's ``file.tags`` and ``FROM #a``)."""
+    parts = tag.lstrip("#").split("/")
+    return tuple("/".join(parts[:depth]) for depth in range(1, len(parts) + 1))
+
+
 def tag_page_src(tags_page: str, tag: str) -> SrcPath | None:
     """The generated page of a tag: ``tags/`` + ``project/alpha`` -> ``tags/project/alpha.md``.
 

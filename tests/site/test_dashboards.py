@@ -13,6 +13,7 @@ from pathlib import Path
 import pytest
 from beliefbase import bases
 from beliefbase import dataview as dv
+from beliefbase.compile.compiled import Compiled
 
 from ..conftest import BuildResult, Project, diagnostic_lines
 
@@ -319,7 +320,8 @@ def test_golden_html(project: Project, request: pytest.FixtureRequest, index: in
 def test_the_data_is_made_once_per_build(project: Project,
                                          monkeypatch: pytest.MonkeyPatch) -> None:
     calls: list[str] = []
-    made_bases, made_dataview = bases.records_from_compiled, dv.records_from_compiled
+    made_bases, made_dataview = bases.records_from_files, dv.index_from_files
+    made_files = Compiled.vault_files
 
     def count_bases(*args: object, **kwargs: object) -> object:
         calls.append("bases")
@@ -329,14 +331,19 @@ def test_the_data_is_made_once_per_build(project: Project,
         calls.append("dataview")
         return made_dataview(*args, **kwargs)  # type: ignore[arg-type]
 
-    monkeypatch.setattr(bases, "records_from_compiled", count_bases)
-    monkeypatch.setattr(dv, "records_from_compiled", count_dataview)
+    def count_files(*args: object, **kwargs: object) -> object:
+        calls.append("files")
+        return made_files(*args, **kwargs)  # type: ignore[arg-type]
+
+    monkeypatch.setattr(bases, "records_from_files", count_bases)
+    monkeypatch.setattr(dv, "index_from_files", count_dataview)
+    monkeypatch.setattr(Compiled, "vault_files", count_files)
     _vault(project, "# Home\n\n```dataview\nLIST FROM #book\n```\n\n`= this.file.name`\n\n"
                     "![[Library.base]]\n")
     project.write("two.md", "# Two\n\n```dataview\nLIST FROM #book\n```\n\n```base\n"
                             "views:\n  - type: list\n```\n", dedent=False)
     assert project.build().error is None
-    assert sorted(calls) == ["bases", "dataview"]
+    assert sorted(calls) == ["bases", "dataview", "files"]  # one shared record set
 
 
 def test_an_embed_of_a_view_that_does_not_exist(project: Project) -> None:

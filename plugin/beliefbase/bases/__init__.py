@@ -18,7 +18,7 @@ from .errors import BASE_ERROR, BASE_VIEW_FALLBACK, BaseError
 from .expression import evaluate_expression
 from .model import Base, Expr, FilterGroup, SortKey, View, normalize_property, parse_base
 from .present import view_context
-from .records import records_from_compiled
+from .records import records_from_compiled, records_from_files
 from .values import (
     Date,
     Duration,
@@ -38,6 +38,6 @@ __all__ = [
     "ErrorValue", "Expr", "FileRecord", "FilterGroup", "Group", "Html", "Icon", "Image",
     "Link", "RecordSet", "Regex", "Row", "SortKey", "Summary", "View", "ViewResult",
     "evaluate", "evaluate_expression", "format_value", "link_text", "make_record",
-    "normalize_property", "parse_base", "records_from_compiled", "render_html", "to_value",
-    "view_context",
+    "normalize_property", "parse_base", "records_from_compiled", "records_from_files",
+    "render_html", "to_value", "view_context",
 ]

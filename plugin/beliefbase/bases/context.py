@@ -13,21 +13,27 @@ from .values import Date, FileRecord, Link, ThisRef, parse_link_text
 
 #: A compiled expression: a function of the row it is evaluated for.
 Fn = Callable[["Scope"], Any]
+#: (link target, the path of the file it is written in or None) -> the vault path it
+#: names or None: the compile's resolver (``compile.vault_links.VaultLinks.resolve``)
+ResolveLink = Callable[[str, str | None], str | None]
 
 
 class RecordSet:
     """The files a base queries, indexed for link resolution.
 
     Build it once per compile and pass it to every ``evaluate``: records are
-    ordered by path; a link target finds a file by exact path, by path without
-    ``.md``, then by file name or base name, case-insensitively, the
-    alphabetically first path winning (as the notes' own resolver does for
-    unqualified names).
+    ordered by path.  A link target finds a file as ``resolve_link`` says (the
+    compile's resolver, relative to the file the link is written in: what the
+    note's own link points to); without one (records made by hand, not from a
+    compile) by exact path, by path without ``.md``, then by file name or base
+    name, case-insensitively, the alphabetically first path winning.
     """
 
     __caches__ = ("_memo",)
 
-    def __init__(self, records: Iterable[FileRecord]) -> None:
+    def __init__(self, records: Iterable[FileRecord],
+                 resolve_link: ResolveLink | None = None) -> None:
+        self.resolve_link = resolve_link
         self.records: tuple[FileRecord, ...] = tuple(sorted(records, key=lambda r: r.path))
         self.by_path: dict[str, FileRecord] = {r.path: r for r in self.records}
         self._keys: dict[str, FileRecord] = {}
@@ -39,8 +45,12 @@ class RecordSet:
             self._keys[stem.lower()] = record
         self._memo: dict[str, FileRecord | None] = {}
 
-    def resolve(self, target: str) -> FileRecord | None:
-        """The record a link target (``Note``, ``folder/Note.md``, ``[[Note#h|x]]``) names."""
+    def resolve(self, target: str, source: str | None = None) -> FileRecord | None:
+        """The record a link target (``Note``, ``folder/Note.md``, ``[[Note#h|x]]``)
+        written in the file at ``source`` names."""
+        if self.resolve_link is not None:
+            path = self.resolve_link(target, source)
+            return self.by_path.get(path) if path is not None else None
         if target in self._memo:
             return self._memo[target]
         text = parse_link_text(target).target if "[" in target else target
@@ -54,16 +64,16 @@ class RecordSet:
         self._memo[target] = found
         return found
 
-    def link_path(self, link: Link) -> str | None:
+    def link_path(self, link: Link, source: str | None = None) -> str | None:
         if link.path is not None:
             return link.path
         if link.is_external:
             return None
-        found = self.resolve(link.target)
+        found = self.resolve(link.target, source)
         return found.path if found is not None else None
 
-    def record_of(self, link: Link) -> FileRecord | None:
-        path = self.link_path(link)
+    def record_of(self, link: Link, source: str | None = None) -> FileRecord | None:
+        path = self.link_path(link, source)
         return self.by_path.get(path) if path is not None else None
 
 
@@ -78,6 +88,9 @@ class Context:
         self.records = records
         self.this = this
         self.this_ref = ThisRef(this) if this is not None else None
+        #: links made by the query (``link("x")``, text compared with a link) are
+        #: written in the base's file or the note embedding it
+        self.source = this.path if this is not None and this.path else None
         self.now = Date(now.replace(tzinfo=None), True)
         self.today = Date(_dt.datetime(now.year, now.month, now.day), False)
         self.formulas = formulas
@@ -85,10 +98,13 @@ class Context:
         self._this_scope: Scope | None = None
 
     def link_path(self, link: Link) -> str | None:
-        return self.records.link_path(link)
+        return self.records.link_path(link, self.source)
 
     def resolve(self, target: str) -> FileRecord | None:
-        return self.records.resolve(target)
+        return self.records.resolve(target, self.source)
+
+    def record_of(self, link: Link) -> FileRecord | None:
+        return self.records.record_of(link, self.source)
 
     def scope(self, record: FileRecord | None) -> Scope:
         return Scope(record or _EMPTY, self)

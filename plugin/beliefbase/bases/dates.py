@@ -8,75 +8,40 @@ import datetime as _dt
 import re
 from typing import Any
 
+from ..codecs.datetimes import (
+    BASES_DATES,
+    BASES_DURATIONS,
+    parse_datetime,
+    parse_duration_parts,
+)
 from .values import EPOCH, MS_PER_DAY, Date, Duration
 
-_DATE = re.compile(r"""
-    ^\s*(?P<y>[+-]?\d{4,6})-(?P<mo>\d{1,2})-(?P<d>\d{1,2})     # 2025-05-27
-    (?:[T\s]+(?P<h>\d{1,2}):(?P<mi>\d{2})                       # T12:30 or ' 12:30'
-       (?::(?P<s>\d{2})(?:[.,](?P<frac>\d{1,9}))?)?)?          # :45.123
-    \s*(?P<tz>Z|[+-]\d{2}:?\d{2})?\s*$                          # Z, +02:00
-""", re.X)
-
-_UNITS = {
-    "y": "y", "yr": "y", "yrs": "y", "year": "y", "years": "y",
-    "M": "M", "mo": "M", "month": "M", "months": "M",
-    "w": "w", "wk": "w", "wks": "w", "week": "w", "weeks": "w",
-    "d": "d", "day": "d", "days": "d",
-    "h": "h", "hr": "h", "hrs": "h", "hour": "h", "hours": "h",
-    "m": "m", "min": "m", "mins": "m", "minute": "m", "minutes": "m",
-    "s": "s", "sec": "s", "secs": "s", "second": "s", "seconds": "s",
-    "ms": "ms", "millisecond": "ms", "milliseconds": "ms",
-}
-_UNIT_MS = {"w": 7 * MS_PER_DAY, "d": MS_PER_DAY, "h": 3_600_000, "m": 60_000, "s": 1000,
-            "ms": 1}
-_DURATION_PART = re.compile(r"\s*([+-]?\s*\d+(?:\.\d+)?)\s*([A-Za-z]+)\s*,?")
+_UNIT_MS = {"weeks": 7 * MS_PER_DAY, "days": MS_PER_DAY, "hours": 3_600_000,
+            "minutes": 60_000, "seconds": 1000, "milliseconds": 1}
 
 
 def parse_date(text: str) -> Date | None:
-    """``YYYY-MM-DD``, ``YYYY-MM-DD HH:mm[:ss[.SSS]]``, ISO 8601 with ``T`` and zone."""
-    m = _DATE.match(text)
-    if not m:
-        return None
-    try:
-        value = _dt.datetime(int(m["y"]), int(m["mo"]), int(m["d"]), int(m["h"] or 0),
-                             int(m["mi"] or 0), int(m["s"] or 0),
-                             int((m["frac"] or "0")[:6].ljust(6, "0")))
-    except (ValueError, OverflowError):
-        return None
-    tz = m["tz"]
-    if tz and tz != "Z":
-        sign = 1 if tz[0] == "+" else -1
-        digits = tz[1:].replace(":", "")
-        offset = _dt.timedelta(hours=int(digits[:2]), minutes=int(digits[2:]))
-        try:
-            value -= sign * offset
-        except OverflowError:
-            return None
-    return Date(value, m["h"] is not None)
+    """``YYYY-MM-DD``, ``YYYY-MM-DD HH:mm[:ss[.SSS]]``, ISO 8601 with ``T`` and zone
+    (the moment, in UTC: ``codecs.datetimes.BASES_DATES``)."""
+    parsed = parse_datetime(text, BASES_DATES)
+    return Date(*parsed) if parsed is not None else None
 
 
 def parse_duration(text: str) -> Duration | None:
-    """``"1M"``, ``"2h"``, ``"1 week"``, ``"-3d"``, ``"1d 4h"`` -> ``Duration``."""
-    pos, months, ms, found = 0, 0, 0.0, False
-    text = text.strip()
-    while pos < len(text):
-        m = _DURATION_PART.match(text, pos)
-        if not m:
-            return None
-        unit = _UNITS.get(m.group(2)) or _UNITS.get(m.group(2).lower())
-        if m.group(2) == "M":
-            unit = "M"
-        if unit is None:
-            return None
-        amount = float(m.group(1).replace(" ", ""))
-        if unit == "y":
+    """``"1M"``, ``"2h"``, ``"1 week"``, ``"-3d"``, ``"1d 4h"`` -> ``Duration``
+    (``codecs.datetimes.BASES_DURATIONS``: ``M`` is months, ``m`` minutes)."""
+    parts = parse_duration_parts(text, BASES_DURATIONS)
+    if parts is None:
+        return None
+    months, ms = 0, 0.0
+    for unit, amount in parts:
+        if unit == "years":
             months += round(amount * 12)
-        elif unit == "M":
+        elif unit == "months":
             months += round(amount)
         else:
             ms += amount * _UNIT_MS[unit]
-        pos, found = m.end(), True
-    return Duration(months, ms) if found else None
+    return Duration(months, ms)
 
 
 def add_duration(date: Date, duration: Duration, sign: int = 1) -> Date:

@@ -370,11 +370,11 @@ LAMBDA_METHODS = frozenset({"filter", "map", "reduce"})
 # ---------------------------------------------------------------- link and file
 
 def k_as_file(sc: Scope, link: Link) -> Any:
-    return sc.ctx.records.record_of(link)
+    return sc.ctx.record_of(link)
 
 
 def k_links_to(sc: Scope, link: Link, other: Any) -> bool:
-    record = sc.ctx.records.record_of(link)
+    record = sc.ctx.record_of(link)
     return record is not None and f_has_link(sc, record, other)
 
 

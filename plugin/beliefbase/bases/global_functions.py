@@ -64,7 +64,7 @@ def g_file(sc: Scope, value: Any) -> Any:
     if value is None or isinstance(value, FileRecord):
         return value
     if isinstance(value, Link):
-        return sc.ctx.records.record_of(value)
+        return sc.ctx.record_of(value)
     return sc.ctx.resolve(to_string(value))
 
 

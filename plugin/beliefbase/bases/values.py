@@ -18,8 +18,10 @@ from typing import Any
 
 import regex
 
+from ..codecs.datetimes import BASES_DATES, naive
 from ..codecs.field_values import js_number_text
 from ..frozen import FrozenDict
+from ..ids import tag_parents
 
 EPOCH = _dt.datetime(1970, 1, 1)
 MS_PER_DAY = 86_400_000
@@ -166,11 +168,8 @@ class FileRecord:
         object.__setattr__(self, "basename", base if dot else name)
         object.__setattr__(self, "ext", ext if dot else "")
         object.__setattr__(self, "folder", posixpath.dirname(self.path))
-        keys: set[str] = set()
-        for tag in self.tags:
-            parts = tag.lower().split("/")
-            keys.update("/".join(parts[:i]) for i in range(1, len(parts) + 1))
-        object.__setattr__(self, "tag_keys", frozenset(keys))
+        object.__setattr__(self, "tag_keys", frozenset(
+            key for tag in self.tags for key in tag_parents(tag.lower())))
 
 
 def make_record(path: str, properties: Mapping[str, Any] | None = None, *,
@@ -223,9 +222,7 @@ def to_value(raw: Any, _memo: dict[int, Any] | None = None) -> Any:
     if isinstance(raw, str):
         return parse_link_text(raw) if _WIKILINK.match(raw) or _MDLINK.match(raw) else raw
     if isinstance(raw, _dt.datetime):
-        if raw.tzinfo is not None:
-            raw = raw.astimezone(_dt.UTC).replace(tzinfo=None)
-        return Date(raw, True)
+        return Date(naive(raw, BASES_DATES), True)
     if isinstance(raw, _dt.date):
         return Date(_dt.datetime(raw.year, raw.month, raw.day), False)
     if isinstance(raw, (list, tuple, set, frozenset, Mapping)):

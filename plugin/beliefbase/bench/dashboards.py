@@ -12,8 +12,9 @@ children's) and peak RSS (``run_child``) are printed, each the median of
 ≤ 10% of its peak memory.
 
 ``--in-process`` instead compiles the vault with queries once and prints the CPU
-time and the memory (tracemalloc) of the engines' data: the Bases records, the
-Dataview records and index, and the CPU time of each query shape over it.
+time and the memory (tracemalloc) of the engines' data: the shared file records
+(``compile.vault_files``), the Bases records, the Dataview records and index, and
+the CPU time of each query shape over it.
 Not a test: timings depend on the machine.
 """
 
@@ -129,9 +130,11 @@ def in_process(vault: Path) -> None:
               f"{(now_kept - kept) / 1e6:.1f} MB kept, peak +{(peak - kept) / 1e6:.1f} MB")
         return made
 
-    records = step("bases records", lambda: bases.records_from_compiled(compiled))
-    index = step("dataview records and index", lambda: dv.build_index(dv.records_from_compiled(
-        compiled, lambda p: note_text((docs / p).read_bytes())[0])))
+    files = compiled.vault_files()
+    step("shared file records", lambda: files.files)
+    records = step("bases records", lambda: bases.records_from_files(files))
+    index = step("dataview records and index", lambda: dv.index_from_files(
+        files, lambda p: note_text((docs / p).read_bytes())[0]))
     tracemalloc.stop()
     now = dt.datetime(2026, 1, 1)
     gc.freeze()

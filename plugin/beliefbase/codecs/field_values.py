@@ -12,9 +12,10 @@ from __future__ import annotations
 
 import datetime as dt
 import math
-import re
 from dataclasses import dataclass
 from decimal import Decimal
+
+from .datetimes import DATAVIEW_DATES, DATAVIEW_DURATIONS, parse_datetime, parse_duration_parts
 
 DURATION_UNITS = ("years", "months", "weeks", "days", "hours", "minutes", "seconds",
                   "milliseconds")
@@ -143,60 +144,23 @@ def js_number_text(value: float) -> str:
     return text
 
 
-_ISO = re.compile(
-    r"(?P<y>\d{4})-(?P<mo>\d{2})(?:-(?P<d>\d{2})"
-    r"(?:[T ](?P<h>\d{2}):(?P<mi>\d{2})(?::(?P<s>\d{2})(?:\.(?P<ms>\d{1,9}))?)?)?"
-    r"(?P<tz>Z|[+-]\d{2}:?\d{2})?)?"
-)
-
-_DUR_UNITS = {
-    "milliseconds": ("ms", "msec", "msecs", "millisecond", "milliseconds"),
-    "seconds": ("s", "sec", "secs", "second", "seconds"),
-    "minutes": ("m", "min", "mins", "minute", "minutes"),
-    "hours": ("h", "hr", "hrs", "hour", "hours"),
-    "days": ("d", "day", "days"),
-    "weeks": ("w", "wk", "wks", "week", "weeks"),
-    "months": ("mo", "month", "months"),
-    "years": ("y", "yr", "yrs", "year", "years"),
-}
-_UNIT_OF = {alias: unit for unit, aliases in _DUR_UNITS.items() for alias in aliases}
-_DUR_PART = re.compile(r"\s*(-?\d+(?:\.\d+)?)\s*([a-zA-Z]+)\s*,?")
-
-
 def parse_iso(text: str) -> dt.datetime | None:
-    """``2021-04-18``, ``2021-04``, ``2021-04-18T04:19:35.000+06:30`` → a date; None
+    """``2021-04-18``, ``2021-04``, ``2021-04-18T04:19:35.000+06:30`` → a date (the
+    time as written, its offset dropped: ``codecs.datetimes.DATAVIEW_DATES``); None
     when ``text`` is not (entirely) one."""
-    m = _ISO.fullmatch(text.strip())
-    if not m:
-        return None
-    try:
-        ms = m["ms"] or "0"
-        return dt.datetime(
-            int(m["y"]), int(m["mo"]), int(m["d"] or 1), int(m["h"] or 0), int(m["mi"] or 0),
-            int(m["s"] or 0), int(ms[:6].ljust(6, "0")),
-        )
-    except ValueError:
-        return None
+    parsed = parse_datetime(text, DATAVIEW_DATES)
+    return parsed[0] if parsed is not None else None
 
 
 def parse_duration(text: str) -> Duration | None:
     """``3 days``, ``6hr4min``, ``1 s, 2 m, 3 h``, ``9 yrs 8 min`` → a duration; None
-    when ``text`` is not (entirely) one."""
-    text = text.strip()
-    if not text:
+    when ``text`` is not (entirely) one (``codecs.datetimes``)."""
+    found = parse_duration_parts(text, DATAVIEW_DURATIONS)
+    if found is None:
         return None
     parts: dict[str, float] = {}
-    pos = 0
-    while pos < len(text):
-        m = _DUR_PART.match(text, pos)
-        if not m or m.end() == pos:
-            return None
-        unit = _UNIT_OF.get(m[2].lower())
-        if unit is None:
-            return None
-        amount = float(m[1])
+    for unit, amount in found:
         parts[unit] = parts.get(unit, 0) + (int(amount) if amount.is_integer() else amount)
-        pos = m.end()
     return Duration(**parts)
 
 

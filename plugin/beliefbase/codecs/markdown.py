@@ -553,6 +553,19 @@ class _Sentences:
 
 
 def _tags(masked: str, pos: _Positions) -> Iterator[Tag]:
+    for m in tag_matches(masked):
+        yield Tag(m.group("tag"), *pos.at(m.start()))
+
+
+def tag_names(masked: str) -> list[str]:
+    """The tags of a text (code masked, ``codecs.mask``) without their ``#``, in
+    order: the one reader of tags (the compile's, Dataview's list items)."""
+    return [m.group("tag") for m in tag_matches(masked)]
+
+
+def tag_matches(masked: str) -> Iterator[re.Match[str]]:
+    """Each tag of a text (code masked): ``#`` after whitespace or at the start,
+    not a heading's marker, not an attr_list's ``{ #id }``."""
     if "#" not in masked:
         return
     for m in _TAG.finditer(masked):
@@ -564,7 +577,7 @@ def _tags(masked: str, pos: _Positions) -> Iterator[Tag]:
             continue
         if "{" in masked[line_start:start] and _in_attr_list(masked, line_start, start):
             continue  # `## Heading { #id }`: attr_list's id, not a tag
-        yield Tag(m.group("tag"), *pos.at(start))
+        yield m
 
 
 def _in_attr_list(text: str, line_start: int, at: int) -> bool:

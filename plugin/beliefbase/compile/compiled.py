@@ -14,6 +14,7 @@ from ..builder.compiled import Linked
 from ..diagnostics import Diagnostic
 from ..entities.index import EntityIndex
 from ..graph.model import Graph
+from .vault_files import VaultFiles
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
@@ -35,6 +36,12 @@ class Compiled(Linked):
         ``diagnostics`` of them all)."""
         given = {f.name: getattr(linked, f.name) for f in fields(Linked)}
         return cls(**{**given, **made})
+
+    def vault_files(self) -> VaultFiles:
+        """A new ``VaultFiles`` of this compile: the published files as the query
+        engines (Bases, Dataview) read them, made on a query's first use."""
+        return VaultFiles(self.documents, self.assets, self.links, self.backlinks,
+                          self.link_resolver, str(self.options.docs_dir))
 
     def public_diagnostics(self) -> list[Diagnostic]:
         """Diagnostics that may be published: none about drafts or their sidecars."""

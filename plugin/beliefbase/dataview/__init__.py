@@ -4,7 +4,8 @@ The public API, for the renderer of ```` ```dataview ```` fences and `` `= expr`
 
 - ``record_from_markdown(path, body, frontmatter, ...) -> PageRecord`` (or
   ``records_from_compiled(compiled)``), ``build_index(records) -> DataviewIndex``
-  once per build;
+  once per build (``index_from_files``: both, from the build's shared file
+  records ``compile.vault_files.VaultFiles``, links resolved by the compile);
 - ``run(query_text, index, this_path, now=...) -> DataviewResult`` and
   ``evaluate_inline(expr_text, index, this_path, now=...)``; both raise
   ``DataviewError`` (line and column inside the query) and nothing else;
@@ -34,6 +35,8 @@ from .engine import (
     TaskGroup,
     build_index,
     evaluate_inline,
+    index_from_compiled,
+    index_from_files,
     run,
 )
 from .errors import DIAGNOSTIC_CODE as DATAVIEW_ERROR
@@ -50,7 +53,12 @@ from .items import ListItem, extract_items
 from .javascript import DIAGNOSTIC_CODE as DATAVIEW_JS_NOT_RUN
 from .javascript import NotRun, inline_kind, is_js_fence, not_run
 from .parser import parse_expression, parse_query
-from .records import PageRecord, record_from_markdown, records_from_compiled
+from .records import (
+    PageRecord,
+    record_from_markdown,
+    records_from_compiled,
+    records_from_files,
+)
 from .values import Duration, ExternalLink, Link
 from .view import view_context
 
@@ -77,6 +85,8 @@ __all__ = [
     "extract_items",
     "format_html",
     "format_text",
+    "index_from_compiled",
+    "index_from_files",
     "inline_kind",
     "is_js_fence",
     "not_run",
@@ -85,6 +95,7 @@ __all__ = [
     "parse_query",
     "record_from_markdown",
     "records_from_compiled",
+    "records_from_files",
     "render_inline_field",
     "run",
     "sanitize_key",

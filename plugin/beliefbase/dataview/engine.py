@@ -14,17 +14,21 @@ from __future__ import annotations
 import datetime as dt
 from collections.abc import Callable, Iterable, Iterator, Mapping
 from dataclasses import dataclass
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from ..frozen import FrozenDict
 from . import nodes as n
 from .errors import DataviewError
 from .evaluate import Evaluator, Fn
-from .index import DataviewIndex
+from .index import DataviewIndex, ResolveLink
 from .items import ListItem
 from .parser import parse_expression, parse_query
-from .records import PageRecord
+from .records import PageRecord, records_from_files
 from .values import Link, group_key, order_key, sort_key, type_name
+
+if TYPE_CHECKING:
+    from ..compile.compiled import Compiled
+    from ..compile.vault_files import VaultFiles
 
 CALENDAR_NOTE = "A calendar is shown as a list by date."
 
@@ -119,9 +123,22 @@ class _Work:
     members: tuple[_Work, ...] | None = None  # a group's rows
 
 
-def build_index(records: Iterable[PageRecord]) -> DataviewIndex:
-    """The index every query of a build reads (build it once)."""
-    return DataviewIndex(records)
+def build_index(records: Iterable[PageRecord],
+                resolve_link: ResolveLink | None = None) -> DataviewIndex:
+    """The index every query of a build reads (build it once); ``resolve_link``: the
+    compile's resolver (``compile.vault_links.VaultLinks.resolve``)."""
+    return DataviewIndex(records, resolve_link)
+
+
+def index_from_compiled(compiled: Compiled, read_text: Callable[[str], str]) -> DataviewIndex:
+    """The index of every published note of ``compiled`` (``index_from_files``)."""
+    return index_from_files(compiled.vault_files(), read_text)
+
+
+def index_from_files(files: VaultFiles, read_text: Callable[[str], str]) -> DataviewIndex:
+    """The index of the build's shared file records (``VaultFiles``, which Bases reads
+    too), its links resolved by the compile's resolver (``VaultFiles.resolve``)."""
+    return DataviewIndex(records_from_files(files, read_text), files.resolve)
 
 
 def _as_index(records: Iterable[PageRecord] | DataviewIndex) -> DataviewIndex:
@@ -140,8 +157,10 @@ def _this_row(index: DataviewIndex, this_path: str | None) -> Mapping[str, Any]:
 
 
 def _evaluator(index: DataviewIndex, this_path: str | None, now: dt.datetime | None) -> Evaluator:
-    return Evaluator(index.page_of, _this_row(index, this_path),
-                     now or dt.datetime.now().replace(microsecond=0), index.normalize)
+    # links a query writes (``[[x]]``, ``link("x")``) are written in the page holding it
+    return Evaluator(lambda link: index.page_of(link, this_path), _this_row(index, this_path),
+                     now or dt.datetime.now().replace(microsecond=0),
+                     lambda link: index.normalize(link, this_path))
 
 
 def evaluate_inline(expr_text: str, records: Iterable[PageRecord] | DataviewIndex,
@@ -322,7 +341,7 @@ def _source(source: n.Source, index: DataviewIndex, this_path: str | None) -> se
     if isinstance(source, n.LinkSource):
         target = source.target.strip()
         path = this_path if target in ("", "#") else index.resolve(target.split("#")[0].split(
-            "|")[0])
+            "|")[0], this_path)
         if source.outgoing:
             if path is None:
                 return set()

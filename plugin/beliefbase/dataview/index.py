@@ -3,20 +3,24 @@
 Each page becomes a read-only object: its frontmatter (strings holding a
 ``[[link]]`` or an ISO date typed as Dataview types them), its inline fields
 (a key given twice holds a list), the sanitised key twins, and ``file`` with the
-implicit fields.  Links are resolved to vault paths (a path, a path without
-``.md``, or a note name; the shortest path wins a tie), and ``file.inlinks``
-is the reverse of every page's outlinks.  Build it once per compile and run
-every query of the site against it.
+implicit fields.  Links are resolved to vault paths by ``resolve_link`` (the
+compile's resolver, relative to the note a link is written in: a value's link
+goes where the page's link goes), or, for records made without a compile, by
+path, path without ``.md`` or note name (the shortest path wins a tie); and
+``file.inlinks`` is the reverse of every page's outlinks.  Build it once per
+compile and run every query of the site against it.
 """
 
 from __future__ import annotations
 
 import datetime as dt
 import re
-from collections.abc import Iterable, Iterator, Mapping
+from collections.abc import Callable, Iterable, Iterator, Mapping
 from typing import Any
 
+from ..codecs.datetimes import DATAVIEW_DATES, naive
 from ..frozen import FrozenDict
+from ..ids import tag_parents
 from .dates import date_only, parse_iso
 from .inline_fields import sanitize_key
 from .items import ListItem, all_items
@@ -25,6 +29,8 @@ from .values import MAX_NESTING, Link
 
 _DAY_IN_NAME = re.compile(r"(\d{4})-(\d{2})-(\d{2})|(\d{4})(\d{2})(\d{2})")
 _LINK_TEXT = re.compile(r"!?\[\[([^\[\]\n]*)\]\]")
+#: (link target, the path of the note it is written in or None) -> a vault path or None
+ResolveLink = Callable[[str, str | None], str | None]
 
 
 def _file_name(path: str) -> str:
@@ -46,7 +52,9 @@ def _day_from_name(name: str) -> dt.datetime | None:
 class DataviewIndex:
     """Every page's row, by vault path, and the lookups sources need."""
 
-    def __init__(self, records: Iterable[PageRecord]) -> None:
+    def __init__(self, records: Iterable[PageRecord],
+                 resolve_link: ResolveLink | None = None) -> None:
+        self.resolve_link = resolve_link
         self.records: tuple[PageRecord, ...] = tuple(sorted(records, key=lambda r: r.path))
         self.by_path: dict[str, PageRecord] = {r.path: r for r in self.records}
         self._exact: dict[str, str] = {}
@@ -63,7 +71,7 @@ class DataviewIndex:
         self.outlinks: dict[str, tuple[str, ...]] = {}
         inlinks: dict[str, set[str]] = {}
         for r in self.records:
-            targets = tuple(dict.fromkeys(self.resolve(t) or t for t in r.outlinks))
+            targets = tuple(dict.fromkeys(self._outlink(t, r.path) for t in r.outlinks))
             self.outlinks[r.path] = targets
             for t in targets:
                 if t in self.by_path:
@@ -106,8 +114,18 @@ class DataviewIndex:
         return made
 
     # -- links ------------------------------------------------------------------------
-    def resolve(self, target: str) -> str | None:
-        """The vault path a link target names, or None."""
+    def _outlink(self, target: str, source: str) -> str:
+        """An outlink's path: a record from the compile holds the compile's answer."""
+        if self.resolve_link is not None and target in self.by_path:
+            return target
+        return self.resolve(target, source) or target
+
+    def resolve(self, target: str, source: str | None = None) -> str | None:
+        """The vault path a link target written in the note at ``source`` names, or None."""
+        if self.resolve_link is not None:
+            if target in self.by_path:  # a link already resolved (``file.link``)
+                return target
+            return self.resolve_link(target, source) if target.strip() else None
         text = target.strip()
         if not text:
             return None
@@ -133,16 +151,18 @@ class DataviewIndex:
             return path
         return path + ".md" if path + ".md" in self.by_path else None
 
-    def normalize(self, link: Link) -> Link:
-        path = self.resolve(link.path)
+    def normalize(self, link: Link, source: str | None = None) -> Link:
+        """``link`` (written in the note at ``source``) with the path it resolves to."""
+        path = self.resolve(link.path, source)
         return link.with_path(path) if path and path != link.path else link
 
-    def page_of(self, link: Link) -> FrozenDict[str, Any] | None:
-        path = link.path if link.path in self.rows else self.resolve(link.path)
+    def page_of(self, link: Link, source: str | None = None) -> FrozenDict[str, Any] | None:
+        path = link.path if link.path in self.rows else self.resolve(link.path, source)
         return self.rows.get(path) if path else None
 
     # -- rows -------------------------------------------------------------------------
-    def _value(self, value: Any, depth: int = 0, memo: dict[int, Any] | None = None) -> Any:
+    def _value(self, value: Any, source: str, depth: int = 0,
+               memo: dict[int, Any] | None = None) -> Any:
         """A frontmatter or field value typed and its links resolved; a container met
         again is converted once (``memo``, by identity: YAML aliases share values, and
         an alias bomb converted reference by reference is exponential)."""
@@ -151,28 +171,30 @@ class DataviewIndex:
         if isinstance(value, list | tuple | Mapping) and not isinstance(value, str):
             memo = {} if memo is None else memo
             if id(value) not in memo:
-                memo[id(value)] = self._container(value, depth, memo)
+                memo[id(value)] = self._container(value, source, depth, memo)
             return memo[id(value)]
         if isinstance(value, Link):
-            return self.normalize(value)
+            return self.normalize(value, source)
         if isinstance(value, str):
             m = _LINK_TEXT.fullmatch(value.strip())
             if m:
                 from .parser import parse_link_text
 
-                return self.normalize(parse_link_text(m.group(1), value.strip().startswith("!")))
+                return self.normalize(parse_link_text(m.group(1), value.strip().startswith("!")),
+                                      source)
             date = parse_iso(value) if value[:1].isdigit() else None
             return date if date is not None else value
         if isinstance(value, dt.datetime):
-            return value.replace(tzinfo=None)
+            return naive(value, DATAVIEW_DATES)
         if isinstance(value, dt.date):
             return dt.datetime(value.year, value.month, value.day)
         return value
 
-    def _container(self, value: Any, depth: int, memo: dict[int, Any]) -> Any:
+    def _container(self, value: Any, source: str, depth: int, memo: dict[int, Any]) -> Any:
         if isinstance(value, Mapping):
-            return FrozenDict({str(k): self._value(v, depth + 1, memo) for k, v in value.items()})
-        return tuple(self._value(v, depth + 1, memo) for v in value)
+            return FrozenDict({str(k): self._value(v, source, depth + 1, memo)
+                               for k, v in value.items()})
+        return tuple(self._value(v, source, depth + 1, memo) for v in value)
 
     def _page_row(self, r: PageRecord) -> FrozenDict[str, Any]:
         fields: dict[str, list[Any]] = {}
@@ -187,9 +209,9 @@ class DataviewIndex:
                     target.setdefault(twin, []).append(value)
 
         for key, value in r.frontmatter.items():
-            add(str(key), self._value(value), False)
+            add(str(key), self._value(value, r.path), False)
         for f in r.inline_fields:
-            add(f.key, self._value(f.value), f.line in item_lines)
+            add(f.key, self._value(f.value, r.path), f.line in item_lines)
         for item in all_items(r.items):  # a task's 📅 date is a page field too
             for name, date in item.shorthands:
                 add(name, date, True)
@@ -246,7 +268,7 @@ class DataviewIndex:
             Link(r.path)
         obj: dict[str, Any] = {}
         for f in item.fields:
-            value = self._value(f.value)
+            value = self._value(f.value, r.path)
             obj.setdefault(f.key, value)
             twin = sanitize_key(f.key)
             if twin and twin != f.key:
@@ -268,7 +290,7 @@ class DataviewIndex:
             "path": r.path,
             "section": section,
             "tags": item.tags,
-            "outlinks": tuple(Link(self.resolve(t) or t) for t in item.outlinks),
+            "outlinks": tuple(Link(self.resolve(t, r.path) or t) for t in item.outlinks),
             "link": Link(r.path, None, item.block_id, False, "block") if item.block_id
             else section,
             "children": children,
@@ -345,9 +367,4 @@ class FileObject(Mapping[str, Any]):
 
 def expand_tags(tags: Iterable[str]) -> list[str]:
     """``#a/b/c`` → ``#a``, ``#a/b``, ``#a/b/c`` (each once, in order)."""
-    out: dict[str, None] = {}
-    for tag in tags:
-        parts = tag.lstrip("#").split("/")
-        for i in range(1, len(parts) + 1):
-            out["#" + "/".join(parts[:i])] = None
-    return list(out)
+    return list(dict.fromkeys("#" + key for tag in tags for key in tag_parents(tag)))

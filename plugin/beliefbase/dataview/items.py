@@ -12,6 +12,7 @@ import re
 from dataclasses import dataclass, field
 from typing import Any
 
+from ..codecs.markdown import tag_names
 from ..codecs.mask import code_regions, mask
 from .dates import parse_iso
 from .inline_fields import InlineField, extract_inline_fields
@@ -20,7 +21,6 @@ _ITEM = re.compile(r"^(?P<indent>[ \t]*)(?P<symbol>[-*+]|\d+[.)])[ \t]+"
                    r"(?:\[(?P<status>[^\]\n])\][ \t]+)?(?P<text>.*)$")
 _ANY_ITEM = re.compile(r"^[ \t]*(?:[-*+]|\d+[.)])[ \t]", re.MULTILINE)
 _HEADING = re.compile(r"^ {0,3}(#{1,6})[ \t]+(.*?)[ \t#]*$")
-_TAG = re.compile(r"(?<![\w&/#])#([^\s#,.;:!?()\[\]{}\"'`|<>=*~]+)")
 _LINK = re.compile(r"!?\[\[([^\[\]\n|#]*)(?:#[^\[\]\n|]*)?(?:\|[^\[\]\n]*)?\]\]")
 _BLOCK_ID = re.compile(r"\s\^([A-Za-z0-9-]+)\s*$")
 _SHORTHANDS = {
@@ -134,7 +134,7 @@ def extract_items(body: str, first_line: int = 1, *, masked: str | None = None,
             text=text, symbol=m.group("symbol"), task=status is not None, status=status,
             line=line_no, line_count=1, indent=indent,
             parent=parent.fields["line"] if parent else None, section=section,
-            tags=tuple(dict.fromkeys("#" + t for t in _TAG.findall(masked_line[m.start("text"):]))),
+            tags=tuple(dict.fromkeys("#" + t for t in tag_names(masked_line[m.start("text"):]))),
             outlinks=tuple(_LINK.findall(masked_line[m.start("text"):])),
             block_id=block.group(1) if block else None,
             fields=tuple(by_line.get(line_no, ())),

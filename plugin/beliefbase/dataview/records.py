@@ -15,7 +15,10 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field, replace
 from typing import TYPE_CHECKING, Any
 
+from ..builder.documents import frontmatter_tags
+from ..codecs.markdown import tag_names
 from ..codecs.mask import code_regions, mask
+from ..compile.vault_files import link_path
 from ..frozen import FrozenDict
 from .inline_fields import InlineField, extract_inline_fields
 from .items import ListItem, extract_items
@@ -23,10 +26,8 @@ from .values import MAX_NESTING, freeze_value
 
 if TYPE_CHECKING:
     from ..compile.compiled import Compiled
+    from ..compile.vault_files import VaultFiles
 
-_TAG_CHAR = r"[^\s#,.;:!?()\[\]{}\"'`|<>=*~\\]"
-# a tag has a letter somewhere (#123 is not a tag), as in Obsidian
-_TAG = re.compile(r"(?<![\w&/#\]\)])#(" + _TAG_CHAR + r"*[^\W\d_]" + _TAG_CHAR + "*)")
 _WIKILINK = re.compile(r"!?\[\[([^\[\]\n|#]*)(?:#[^\[\]\n|]*)?(?:\|[^\[\]\n]*)?\]\]")
 
 
@@ -50,27 +51,6 @@ class PageRecord:
     ctime: dt.datetime | None = None
     mtime: dt.datetime | None = None
     starred: bool = False
-
-
-def _as_list(value: Any) -> list[Any]:
-    if value is None:
-        return []
-    if isinstance(value, list | tuple):
-        return list(value)
-    if isinstance(value, str):
-        return [v for v in re.split(r"[,\s]+", value) if v]
-    return [value]
-
-
-def frontmatter_tags(meta: Mapping[str, Any]) -> list[str]:
-    """``tags``/``tag`` of the frontmatter as ``#tag`` strings."""
-    out: list[str] = []
-    for key in ("tags", "tag"):
-        for tag in _as_list(meta.get(key)):
-            text = str(tag).strip().lstrip("#")
-            if text:
-                out.append("#" + text)
-    return out
 
 
 def frontmatter_aliases(meta: Mapping[str, Any]) -> list[str]:
@@ -124,7 +104,7 @@ def record_from_markdown(
         masked = mask(body, code_regions(body))
     if tags is None:
         assert masked is not None
-        found = frontmatter_tags(meta) + ["#" + t for t in _TAG.findall(masked)]
+        found = ["#" + t for t in (*frontmatter_tags(meta), *tag_names(masked))]
         tags = tuple(dict.fromkeys(found))
     if outlinks is None:
         assert masked is not None
@@ -164,30 +144,35 @@ def stat_times(docs_dir: str) -> FileTimes:
 
 def records_from_compiled(compiled: Compiled, read_text: Callable[[str], str],
                           file_times: FileTimes | None = None) -> tuple[PageRecord, ...]:
-    """A record per published Markdown note of a compile (drafts and excluded
-    files are never data).  ``read_text(path)`` gives a note's text (the site
-    has it: list items and tasks are read from it); inline fields, tags,
-    aliases and links come from the compile (links resolved to vault paths);
+    """A record per published Markdown note of a compile (``records_from_files``)."""
+    return records_from_files(compiled.vault_files(), read_text, file_times)
+
+
+def records_from_files(files: VaultFiles, read_text: Callable[[str], str],
+                       file_times: FileTimes | None = None) -> tuple[PageRecord, ...]:
+    """A record per published Markdown note of the build's shared file records
+    (``VaultFiles``, which Bases reads too; drafts and excluded files are never
+    data).  ``read_text(path)`` gives a note's text (the site has it: list items
+    and tasks are read from it); size, inline fields, tags, aliases and links
+    come from the shared record (links resolved to vault paths by the compile);
     ``file_times`` defaults to the file system's times."""
-    times = file_times or stat_times(str(compiled.options.docs_dir))
+    times = file_times or stat_times(files.docs_dir)
     out: list[PageRecord] = []
-    for path, doc in sorted(compiled.documents.items()):
-        if not doc.published or doc.kind != "markdown":
+    for path, file in sorted(files.files.items()):
+        doc = file.document
+        if doc is None or not file.is_markdown:
             continue
         text = read_text(path)
         body = text[doc.parsed.body_offset:]
-        targets = []
-        for link in compiled.links.get(path, ()):
-            if link.is_asset:
-                continue
-            targets.append(link.target if link.target else link.link.target)
+        targets = tuple(link_path(link) or link.link.target for link in file.links
+                        if not link.is_asset)
         ctime, mtime = times(path)
         record = record_from_markdown(
-            path, body, doc.meta, first_line=doc.parsed.body_line,
-            size=len(text.encode("utf-8", "surrogatepass")), ctime=ctime, mtime=mtime,
-            tags=tuple("#" + t for t in doc.tags),
+            path, body, file.meta, first_line=doc.parsed.body_line,
+            size=file.size, ctime=ctime, mtime=mtime,
+            tags=tuple("#" + t for t in file.tags),
             outlinks=tuple(t for t in targets if t),
-            fields=doc.parsed.inline_fields,
+            fields=file.inline_fields,
         )
-        out.append(replace(record, aliases=tuple(doc.aliases)))
+        out.append(replace(record, aliases=file.aliases))
     return tuple(out)

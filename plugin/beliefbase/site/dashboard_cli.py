@@ -36,7 +36,7 @@ def answer(compiled: Compiled, dataview: str | None, base_file: Path | None,
             return ""
 
     if dataview is not None:
-        index = dv.build_index(dv.records_from_compiled(compiled, read_text))
+        index = dv.index_from_compiled(compiled, read_text)  # links as the compile reads them
         try:
             found = dv.run(dataview, index, None, now=build_moment())
         except dv.DataviewError as error:

@@ -38,6 +38,7 @@ from ..bases.display import Href
 from ..builder.documents import Document
 from ..codecs.markdown import note_text
 from ..compile.compiled import Compiled
+from ..compile.vault_files import VaultFiles
 from ..dataview.view import unique_headers
 from ..ids import SrcPath, asset_url
 from .markdown.obsidian_markdown import STATUS_NAMES
@@ -93,6 +94,7 @@ class Dashboards:
     render_lines: LineRenderer | None = None
     _records: bases.RecordSet | None = None
     _index: dv.DataviewIndex | None = None
+    _files: VaultFiles | None = None
 
     # -- data, made once ------------------------------------------------------------------
 
@@ -100,16 +102,23 @@ class Dashboards:
     def records(self) -> bases.RecordSet:
         """Every published file as Bases sees it (made on the first base)."""
         if self._records is None:
-            self._records = bases.records_from_compiled(self.compiled)
+            self._records = bases.records_from_files(self.files)
         return self._records
 
     @property
     def index(self) -> dv.DataviewIndex:
         """Every published note as Dataview sees it (made on the first query)."""
         if self._index is None:
-            self._index = dv.build_index(dv.records_from_compiled(self.compiled,
-                                                                  self._note_text))
+            self._index = dv.index_from_files(self.files, self._note_text)
         return self._index
+
+    @property
+    def files(self) -> VaultFiles:
+        """Every published file, one shared record each, for both engines (made on
+        the first base or query): their links resolved once, by the compile."""
+        if self._files is None:
+            self._files = self.compiled.vault_files()
+        return self._files
 
     def _note_text(self, path: str) -> str:
         """A note's text as its codec read it, from the file: not the site's
@@ -125,6 +134,7 @@ class Dashboards:
             self._index.release()
         self._records = None
         self._index = None
+        self._files = None
 
     # -- links -----------------------------------------------------------------------------
 

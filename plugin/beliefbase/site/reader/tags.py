@@ -35,7 +35,7 @@ from mkdocs.utils import get_relative_url
 from ... import diagnostics as diag
 from ...builder.documents import Document, frontmatter_tags
 from ...compile.compiled import Compiled
-from ...ids import SrcPath, normalize_name, tag_key, tag_page_src, url_for_src
+from ...ids import SrcPath, normalize_name, tag_key, tag_page_src, tag_parents, url_for_src
 from ..escape import UserText
 from ..feature import Change, FeatureContext, Shown, SiteFeature
 from ..templates import Templates
@@ -102,11 +102,10 @@ class TagSite(SiteFeature):
                 if not key:
                     continue
                 direct[key].add(doc.path)
-                parts = [p for p in tag.lstrip("#").split("/") if p.strip()]
-                spellings[key]["/".join(parts)] += 1
-                for depth in range(1, len(parts)):  # a tag met only as a parent ("a" of
-                    prefix = "/".join(parts[:depth])  # "a/b") is named as written there
-                    spellings[prefix.lower()].setdefault(prefix, 0)
+                written = "/".join(p for p in tag.lstrip("#").split("/") if p.strip())
+                spellings[key][written] += 1
+                for prefix in tag_parents(written)[:-1]:  # a tag met only as a parent ("a"
+                    spellings[prefix.lower()].setdefault(prefix, 0)  # of "a/b"): as written
         use_dirs = self.compiled.options.use_directory_urls
         for key in sorted(spellings):
             counts = spellings[key]
@@ -117,9 +116,8 @@ class TagSite(SiteFeature):
                 continue
             self.tags[key] = Tag(key, name, src, url_for_src(src, use_dirs))
         for key, paths in direct.items():
-            parts = key.split("/")
-            for depth in range(1, len(parts) + 1):
-                self.tags["/".join(parts[:depth])].notes |= paths
+            for parent in tag_parents(key):
+                self.tags[parent].notes |= paths
         for key in self.tags:
             parent = key.rpartition("/")[0]
             if parent:
