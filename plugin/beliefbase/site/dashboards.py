@@ -34,6 +34,7 @@ from .. import dataview as dv
 from .. import diagnostics as diag
 from ..bases.display import Href
 from ..builder.documents import Document
+from ..codecs.inline_fields import BRACKET_KEY
 from ..codecs.markdown import note_text
 from ..compile.compiled import Compiled
 from ..dataview.view import unique_headers
@@ -43,7 +44,7 @@ from .query_views import ViewError, Views, relative_href
 # What a task's text may hold that is shown as more than text: a wikilink, an
 # inline field in brackets or parentheses.
 _TASK_TOKEN = re.compile(r"\[\[(?P<link>[^\[\]\n]+)\]\]"
-                         r"|[\[(](?P<key>[^\[\]()\n:]+)::[ \t]*(?P<value>[^\[\]()\n]*)[\])]")
+                         r"|[\[(](?P<key>" + BRACKET_KEY + r")::[ \t]*(?P<value>[^\[\]()\n]*)[\])]")
 
 #: Base layouts and Dataview kinds -> the view that renders them.
 LAYOUT_VIEWS = {"table": "table", "cards": "cards", "list": "list", "task": "tasks",

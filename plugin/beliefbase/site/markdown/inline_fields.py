@@ -31,10 +31,10 @@ from markdown.inlinepatterns import InlineProcessor
 from markdown.util import AtomicString
 
 from ...codecs.field_values import Duration
-from ...codecs.inline_fields import InlineField, extract_inline_fields
+from ...codecs.inline_fields import BRACKET_KEY, InlineField, extract_inline_fields
 
 # a "[" or "(" (not one of a wikilink's "[[") and a key: what the reader confirms
-_CANDIDATE = r"(?<!\[)[\[(](?!\[)[^\[\]()\n:`]+?::"
+_CANDIDATE = r"(?<!\[)[\[(](?!\[)" + BRACKET_KEY + "::"
 PRIORITY = 187
 
 
