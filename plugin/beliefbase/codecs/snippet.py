@@ -144,7 +144,7 @@ def _line_text(line: str, fence: list[str]) -> str | None:
     if line != line.rstrip("# \t") and _CLOSING_HASHES.search(line):
         line = _CLOSING_HASHES.sub("", line)
     line = _FOOTNOTE_DEF.sub("", _DEFINITION.sub("", line), count=1)
-    field = line_field(line)
+    field = line_field(mask(line)) if "::" in line else None  # not in code
     if field:
         line = field[0] + ": " + line[field[1]:].lstrip(" \t")
     return line

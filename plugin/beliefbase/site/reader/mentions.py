@@ -34,7 +34,7 @@ from ...builder.parallel import map_if_it_pays
 from ...codecs.grammar import ATX_OPEN
 from ...codecs.inline import SnippetPart, WikiText, snippet_parts
 from ...codecs.inline_fields import line_field
-from ...codecs.mask import code_regions
+from ...codecs.mask import code_regions, mask
 from ...codecs.snippet import sentence
 from ...compile.compiled import Compiled
 from ...ids import SrcPath, normalize_name
@@ -163,7 +163,8 @@ class MentionNames:
 
 def _field_keys(body: str) -> list[tuple[int, int]]:
     """The (start, end) of each ``Key::`` that starts a line field (the key is no
-    prose): the inline-field reader's own rule (``codecs.inline_fields.line_field``)."""
+    prose) in ``body`` (its code masked): the inline-field reader's own rule
+    (``codecs.inline_fields.line_field``)."""
     spans: list[tuple[int, int]] = []
     at = body.find("::")
     while at != -1:
@@ -179,11 +180,12 @@ def _field_keys(body: str) -> list[tuple[int, int]]:
 
 def prose(body: str) -> str:
     """``body`` with everything that is not prose replaced (same length, newlines kept)."""
-    regions = code_regions(body)
+    code = code_regions(body)
+    regions = list(code)
     regions += [m.span() for m in _INLINE_NOT_PROSE.finditer(body)]
     regions += [m.span() for m in _LINE_NOT_PROSE.finditer(body)]
     if "::" in body:
-        regions += _field_keys(body)
+        regions += _field_keys(mask(body, code))
     regions.sort()
     out: list[str] = []
     pos = 0
