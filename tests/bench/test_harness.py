@@ -308,7 +308,9 @@ def test_tree_peak_reads_pids_used_again_as_new_processes(tmp_path: Path) -> Non
     from beliefbase.bench.tree_peak import tree_peak
 
     log = tmp_path / "log"
-    log.write_text("+ 1 0\n+ 7 1\n- 7 50\n+ 7 1\n+ 8 1\n- 8 30\n- 7 40\n- 1 10\n+ 9 1\n",
-                   encoding="ascii")
+    # each line ends with the root's high-water mark so far
+    log.write_text("+ 1 0 5\n+ 7 1 6\n- 7 50 6\n+ 7 1 8\n+ 8 1 9\n- 8 30 9\n- 7 40 10\n"
+                   "- 1 20 20 20 0 20\n+ 9 1 20\n", encoding="ascii")
     peak = tree_peak(log)
-    assert (peak.peak, peak.processes, peak.unended) == (80, 5, 1)
+    # 7 (40) and 8 (30) alive at once while the root had used at most 9
+    assert (peak.peak, peak.processes, peak.unended) == (79, 5, 1)

@@ -47,4 +47,5 @@ def test_memory_per_note_within_twice_materials(tmp_path: Path) -> None:
         peaks["material"].append(_peak_mb(nonav_config(vault), tmp_path / f"material{n}"))
     ours = peaks["ours"][1] - peaks["ours"][0]
     material = peaks["material"][1] - peaks["material"][0]
+    print("peaks (MB):", peaks)
     assert ours <= SLOPE_LIMIT * max(material, 1.0), peaks

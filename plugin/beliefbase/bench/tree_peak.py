@@ -11,10 +11,9 @@ processes were scheduled:
 * a process appends one line to a log as it starts (``+ pid``) and one as it ends
   (``- pid bytes``), at the interpreter's exit or at ``os._exit`` (how forked
   workers end), with its *own* peak: its high-water mark of resident memory
-  (``VmHWM``); a forked process subtracts what it shared with its parent when it
-  was forked (its ``VmRSS`` then, counted in the parent's peak already) and adds
-  its private memory at its end (the pages it copied on writing, an upper bound of
-  the copies it had at its peak);
+  (``VmHWM``); a forked process subtracts the pages it still shares with its
+  parent at its end (shared all along, so counted in the parent's peak: a page
+  copied on writing is never shared again);
 * ``tree_peak`` reads the log in order (appends to one file are ordered) and
   returns the largest sum of the peaks of the processes alive at once: an upper
   bound of the tree's simultaneous peak (each process counted at its own peak).
@@ -35,6 +34,8 @@ from pathlib import Path
 
 #: The environment variable naming the log (set by ``run_child(tree_peak=True)``).
 ENV = "BELIEFBASE_TREE_PEAK_LOG"
+#: The variable naming the tree's first process (``install`` sets it there).
+ROOT_ENV = "BELIEFBASE_TREE_PEAK_ROOT"
 #: What the ``sitecustomize`` put on the child's path says.
 SITECUSTOMIZE = """\
 try:
@@ -50,10 +51,10 @@ _forked_rss = 0  # this process's resident bytes when it was forked (0: not fork
 _ended = False
 
 
-def _status(field: str) -> int:
-    """A ``/proc/self/status`` figure in bytes (``VmHWM``, ``VmRSS``), 0 if unknown."""
+def _status(field: str, pid: str = "self") -> int:
+    """A ``/proc/<pid>/status`` figure in bytes (``VmHWM``, ``VmRSS``), 0 if unknown."""
     try:
-        with open("/proc/self/status", "rb") as f:
+        with open(f"/proc/{pid}/status", "rb") as f:
             for line in f:
                 if line.startswith(field.encode() + b":"):
                     return int(line.split()[1]) * 1024
@@ -75,18 +76,34 @@ def _private() -> int:
     return total
 
 
-def own_peak() -> int:
-    """This process's own peak in bytes, as its end line reports it."""
-    peak = _status("VmHWM") or resource.getrusage(resource.RUSAGE_SELF).ru_maxrss * _RSS_UNIT
-    if _forked_rss:
-        peak = max(0, peak - _forked_rss) + _private()
-    return peak
+def own_peak() -> tuple[int, int, int]:
+    """This process's own peak in bytes, as its end line reports it, then its
+    high-water mark and the bytes it still shares (0 where it was not forked).
+
+    A forked process's pages are its parent's until either writes one (then each
+    has its copy); pages still shared at its end were shared all along (a copy is
+    never shared again), and the parent's peak counts them.  So its own peak is at
+    most its high-water mark less what it shares at its end."""
+    hwm = _status("VmHWM") or resource.getrusage(resource.RUSAGE_SELF).ru_maxrss * _RSS_UNIT
+    if not _forked_rss:
+        return hwm, hwm, 0
+    shared = max(0, _status("VmRSS") - _private())
+    return max(0, hwm - shared), hwm, shared
+
+
+def _root_hwm() -> int:
+    """The tree's first process's high-water mark so far (0 where unknown)."""
+    root = os.environ.get(ROOT_ENV, "")
+    if root == str(os.getpid()):
+        return _status("VmHWM") or resource.getrusage(resource.RUSAGE_SELF).ru_maxrss * _RSS_UNIT
+    return _status("VmHWM", root) if root.isdigit() else 0
 
 
 def _write(line: str) -> None:
     path = os.environ.get(ENV)
     if not path:
         return
+    line = line.replace("\n", f" {_root_hwm()}\n")
     try:
         fd = os.open(path, os.O_WRONLY | os.O_APPEND | os.O_CREAT, 0o600)
     except OSError:
@@ -101,7 +118,8 @@ def _end() -> None:
     global _ended
     if not _ended:
         _ended = True
-        _write(f"- {os.getpid()} {own_peak()}\n")
+        own, hwm, shared = own_peak()
+        _write(f"- {os.getpid()} {own} {hwm} {_forked_rss} {shared}\n")
 
 
 def _after_fork() -> None:
@@ -115,6 +133,7 @@ def install() -> None:
     """Log this process's start and end, and those of the processes it forks."""
     if not os.environ.get(ENV) or getattr(os, "_tree_peak_exit", None):
         return
+    os.environ.setdefault(ROOT_ENV, str(os.getpid()))
     _write(f"+ {os.getpid()} {os.getppid()}\n")
     atexit.register(_end)
     os.register_at_fork(after_in_child=_after_fork)
@@ -138,29 +157,32 @@ class TreePeak:
 
 
 def tree_peak(log: Path) -> TreePeak:
-    """The largest sum of own peaks of processes alive at once, from ``log``'s lines
-    (a pid used again later is another process: each start begins a new one)."""
+    """The largest sum of the processes' own peaks alive at once, from ``log``.
+
+    Each line ends with the first (root) process's high-water mark at that moment:
+    between two lines the root used at most the later figure, the others at most
+    their own peaks.  A pid used again later is another process."""
     try:
-        lines = log.read_text(encoding="ascii").splitlines()
+        lines = [line.split() for line in log.read_text(encoding="ascii").splitlines()]
     except OSError:
         return TreePeak(0, 0, 0)
-    events: list[tuple[bool, int]] = []  # (a start?, the process's number)
+    events: list[tuple[bool, int, int]] = []  # (a start?, the process's number, root's)
     current: dict[str, int] = {}  # pid -> the number of the process that has it now
     peaks: list[int | None] = []
-    for line in lines:
-        parts = line.split()
-        if len(parts) != 3:
+    for parts in lines:
+        if len(parts) < 4 or not parts[-1].isdigit():
             continue  # a line cut short (the disk is full): nothing to count
         if parts[0] == "+":
             current[parts[1]] = len(peaks)
             peaks.append(None)
-            events.append((True, current[parts[1]]))
+            events.append((True, current[parts[1]], int(parts[-1])))
         elif parts[0] == "-" and parts[1] in current:
             number = current.pop(parts[1])
             peaks[number] = int(parts[2])
-            events.append((False, number))
-    total = best = 0
-    for start, number in events:
-        total += (peaks[number] or 0) * (1 if start else -1)
-        best = max(best, total)
+            events.append((False, number, int(parts[-1])))
+    others = best = 0  # the peaks of the processes alive but the root
+    for start, number, root in events:
+        best = max(best, root + others)  # up to this line: the root, and those alive
+        if number:
+            others += (peaks[number] or 0) * (1 if start else -1)
     return TreePeak(best, len(peaks), sum(1 for p in peaks if p is None))
