@@ -1,7 +1,7 @@
 """One grammar (issue 30): the Markdown block rules are written down once.
 
 A list item's marker, a quote marker, an ATX heading's ``#``s, a task's box and an
-inline field's key are spelled in ``codecs/grammar.py`` (the field key in
+code fence's run and an inline field's key are spelled in ``codecs/grammar.py`` (the field key in
 ``codecs/inline_fields.py``, which owns it); every other module composes its
 patterns from those named pieces.  This test reads every string literal of the
 plugin's modules and fails on a second spelling of one of those rules.  The
@@ -25,7 +25,7 @@ SPELLINGS = (
     r"[-*+]", r"[*+-]", r"[-+*]", r"[+*-]", r"[*-+]", r"[+-*]",
     r"\d{1,9}[.)]", r"\d+[.)]", r"\d+\.", r"[0-9]+[.)]",
     r">[ ]?", r">[ \t]?", r">\s?",
-    r"#{1,6}", r"\#{1,6}",
+    r"#{1,6}", r"\#{1,6}", r"`{3,}|~{3,}",
     r"\[[ xX", r"[^\]\n])\]",
     r"[\w \-]{0,60}", r"[A-Za-z_][\w-]*::", r"[^\[\]()\n:",
 )

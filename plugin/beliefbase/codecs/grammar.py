@@ -235,6 +235,8 @@ LIST_MARKER = r"(?:" + BULLET + "|" + ORDERED_NUMBER + r"[.)])"
 #: white space, a bracket or a backslash (``x`` done, Obsidian's custom ``/``, ``-``,
 #: ``>`` ...): what the page renders as a checkbox (``site.markdown.obsidian_markdown``).
 TASK_STATUS = r"(?: |[^\s\[\]\\])"
+#: A code fence's run: three or more backticks or tildes.
+FENCE_RUN = r"(?:`{3,}|~{3,})"
 #: An ATX heading's ``#``s: 1 to 6 (escaped: a verbose pattern may hold it).
 ATX_HASHES = r"\#{1,6}"
 #: An ATX heading's opening sequence: up to three spaces, then 1 to 6 ``#``.
@@ -251,7 +253,7 @@ QUOTE_MARK = re.compile(r"^" + QUOTE_MARKER)
 QUOTE_MARKS = re.compile(r"^(?:" + QUOTE_MARKER + r")+")
 #: A code fence opening or closing: its indentation, the fence (``` or ~~~, three or
 #: more), the info string.  An opening ````` fence's info holds no backtick.
-FENCE = re.compile(r"^(?P<indent>[ \t]*)(?P<fence>`{3,}|~{3,})(?P<info>[^\n]*)$")
+FENCE = re.compile(r"^(?P<indent>[ \t]*)(?P<fence>" + FENCE_RUN + r")(?P<info>[^\n]*)$")
 #: A thematic break (``- - -``, ``***``, ``___``): not a list item.
 THEMATIC_BREAK = re.compile(r"^[ ]{0,3}([-*_])(?:[ \t]*\1){2,}[ \t]*$")
 #: Any list item: indentation, marker (``-``, ``*``, ``+``, ``1.``, ``1)``), then a

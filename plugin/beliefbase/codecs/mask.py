@@ -27,7 +27,7 @@ from __future__ import annotations
 import re
 from bisect import bisect_left, bisect_right
 
-from .grammar import LIST_MARKER
+from .grammar import FENCE_RUN, LIST_MARKER
 from .math import Formula, find_math, next_formula, wikilink_spans
 
 # Scans "\n" + text, so that the regex engine jumps from newline to newline (it
@@ -36,7 +36,7 @@ from .math import Formula, find_math, next_formula, wikilink_spans
 _FENCE = re.compile(
     r"""
     \n(?P<indent>[ \t>]*)          # a line; indentation and blockquote markers
-    (?P<fence>`{3,}|~{3,})         # the fence itself
+    (?P<fence>""" + FENCE_RUN + r""")         # the fence itself
     (?P<info>[^\n]*)(?=\n|\Z)      # info string (or nothing, for a closing fence)
     """,
     re.VERBOSE,

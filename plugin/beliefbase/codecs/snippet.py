@@ -32,6 +32,7 @@ from .grammar import (
     ATX_OPEN,
     CALLOUT_HEAD_BODY,
     FENCE,
+    FENCE_RUN,
     FOOTNOTE_LABEL,
     LIST_MARKER,
     QUOTE_MARKER,
@@ -93,8 +94,9 @@ _UNIT_START = re.compile(
     + r"\]:|\[![A-Za-z0-9_-]+)")
 # a line that is a unit of its own, or no prose at all (it ends the unit above)
 _LINE_OF_ITS_OWN = re.compile(
-    r"^(?:" + QUOTE_MARKER + r")*(?:" + ATX_OPEN + r"(?:[ \t]|$)|[ \t]*\||[ \t]*(?:`{3,}|~{3,})"
-    r"|[ \t]*\$\$[ \t]*$|[ ]{0,3}(?:=+|-+|(?:[*_][ \t]*){3,})[ \t]*$|[ \t]*(?:!!!|\?\?\?|===|:::))")
+    r"^(?:" + QUOTE_MARKER + r")*(?:" + ATX_OPEN + r"(?:[ \t]|$)|[ \t]*\||[ \t]*" + FENCE_RUN
+    + r"|[ \t]*\$\$[ \t]*$|[ ]{0,3}(?:=+|-+|(?:[*_][ \t]*){3,})[ \t]*$"
+    r"|[ \t]*(?:!!!|\?\?\?|===|:::))")
 _NOT_PROSE = re.compile(
     r"""^\s*(?:
         \|  | <  | (?:!!!|\?\?\?|===|:::)  | (?:[-*_][ \t]*){3,}$  | \[\^[^\]]+\]:

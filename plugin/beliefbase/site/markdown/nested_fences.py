@@ -22,13 +22,13 @@ import re
 from markdown.extensions.fenced_code import FencedBlockPreprocessor
 from markdown.preprocessors import Preprocessor
 
+from ...codecs.grammar import FENCE_RUN, QUOTE_MARKER
 from ...codecs.grammar import LIST_ITEM_BLANK as _LIST_ITEM
 from ...codecs.grammar import QUOTE_MARK as _QUOTE_MARK
-from ...codecs.grammar import QUOTE_MARKER
 
 # A fence opening under quote markers ("> ```py", "> > ~~~") or list indentation.
 _NESTED_OPEN = re.compile(
-    r"^(?P<prefix>(?:" + QUOTE_MARKER + r")+|[ ]+)(?P<fence>`{3,}|~{3,})(?P<info>[^\n]*)$"
+    r"^(?P<prefix>(?:" + QUOTE_MARKER + r")+|[ ]+)(?P<fence>" + FENCE_RUN + r")(?P<info>[^\n]*)$"
 )
 
 

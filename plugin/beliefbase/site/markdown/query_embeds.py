@@ -40,8 +40,8 @@ from ... import diagnostics as diag
 from ...builder.documents import Document
 from ...builder.resolve import ResolvedLink
 from ...builder.wikitext import link_text, unresolved_text
+from ...codecs.grammar import FENCE_RUN, LIST_MARKER, QUOTE_MARKER, split_wikilink
 from ...codecs.grammar import LIST_ITEM_BLANK as _LIST_ITEM
-from ...codecs.grammar import LIST_MARKER, QUOTE_MARKER, split_wikilink
 from ...codecs.grammar import QUERY_EMBED as _EMBED
 from ...codecs.grammar import QUERY_FENCE_VIEW as _FENCE_VIEW
 from ...codecs.grammar import QUOTE_MARK as _QUOTE_MARK
@@ -61,19 +61,19 @@ QUERY_SCHEMA = "Query"
 # A fence opening, at the top level or under quote markers ("> ```query", "> > ~~~",
 # a callout's "> ") and list indentation: the prefix, the fence's characters, its info.
 _FENCE_OPEN = re.compile(
-    r"^(?P<prefix>(?:" + QUOTE_MARKER + r")*[ ]*)(?P<fence>`{3,}|~{3,})(?P<info>[^\n]*)$")
+    r"^(?P<prefix>(?:" + QUOTE_MARKER + r")*[ ]*)(?P<fence>" + FENCE_RUN + r")(?P<info>[^\n]*)$")
 # What may stand before an embed on a line of its own: quote markers, a list marker.
 _LINE_LEAD = re.compile(r"[ \t>]*(?:" + LIST_MARKER + r"[ \t]+)?")
 # A line that may hold a query: an embed or a query fence, in a quote or a list item
 # too (a superset: for --dirty).
-_MAYBE_QUERY = re.compile(r"\{\{\s*query\s*:|^[ \t>*+\-\d.)]*(?:`{3,}|~{3,})\s*query",
+_MAYBE_QUERY = re.compile(r"\{\{\s*query\s*:|^[ \t>*+\-\d.)]*" + FENCE_RUN + r"\s*query",
                           re.MULTILINE)
 #: The fences of the vault's query languages (issue 27), by their info string's word.
 DASHBOARD_FENCES = ("base", "dataview", "dataviewjs")
 # A line that may hold a base or a Dataview query (a superset, for --dirty too): a
 # base or dataview fence, an inline `= expr` / `$= js`, an embed of a .base file.
 _MAYBE_DASHBOARD = re.compile(
-    r"^[ \t>*+\-\d.)]*(?:`{3,}|~{3,})\s*(?:base|dataview)|`[ \t]*\$?=|\.base\b",
+    r"^[ \t>*+\-\d.)]*" + FENCE_RUN + r"\s*(?:base|dataview)|`[ \t]*\$?=|\.base\b",
     re.MULTILINE | re.IGNORECASE)
 # An inline Dataview query, a code span: `= expr` (DQL) or `$= code` (JavaScript);
 # not `==mark==` (no expression starts with "=").
