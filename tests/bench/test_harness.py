@@ -257,3 +257,60 @@ def test_table_compares_the_explorer_builds_memory_with_material_without_navigat
     line = next(row for row in text.splitlines()
                 if row.startswith("explorer build/Material without navigation, peak memory"))
     assert line.endswith("1.80×")
+
+
+# -- the tree peak: what each process reports as it ends (no sampling, no timing) --------
+
+def test_tree_peak_adds_up_workers_alive_at_once() -> None:
+    """Two 80 MB workers held alive together (each waits for its stdin to close)."""
+    worker = ("import sys; x = bytearray(80 * 1024 * 1024); print('ready', flush=True); "
+              "sys.stdin.read()")
+    parent = (
+        "import subprocess, sys\n"
+        f"procs = [subprocess.Popen([sys.executable, '-c', {worker!r}], "
+        "stdin=subprocess.PIPE, stdout=subprocess.PIPE) for _ in range(2)]\n"
+        "for p in procs: p.stdout.readline()\n"
+        "for p in procs: p.stdin.close(); p.wait()\n"
+    )
+    result = run_child([sys.executable, "-c", parent], tree_peak=True)
+    assert result.ok and result.tree is not None
+    assert result.tree.processes == 3 and result.tree.unended == 0
+    assert result.tree_peak_bytes > 160 * 1024 * 1024
+
+
+def test_tree_peak_does_not_add_up_workers_one_after_another() -> None:
+    seq = ("import subprocess, sys\n"
+           "for _ in range(2):\n"
+           "    subprocess.run([sys.executable, '-c', 'x = bytearray(80 * 1024 * 1024)'],"
+           " check=True)\n")
+    result = run_child([sys.executable, "-c", seq], tree_peak=True)
+    assert result.ok and result.tree is not None and result.tree.processes == 3
+    assert 80 * 1024 * 1024 < result.tree_peak_bytes < 150 * 1024 * 1024
+
+
+def test_tree_peak_counts_what_a_forked_worker_shares_once() -> None:
+    """A forked worker (ending with ``os._exit``, as multiprocessing's do) that only
+    reads its parent's 100 MB adds little: not another 100 MB."""
+    build = (
+        "import os\n"
+        "x = b'\\x01' * (100 * 1024 * 1024)\n"
+        "r, w = os.pipe()\n"
+        "if os.fork() == 0:\n"
+        "    os.read(r, 1); y = bytearray(30 * 1024 * 1024); os._exit(0)\n"
+        "os.write(w, b'x'); os.wait()\n"
+    )
+    result = run_child([sys.executable, "-c", build], tree_peak=True)
+    assert result.ok and result.tree is not None and result.tree.processes == 2
+    assert 130 * 1024 * 1024 < result.tree_peak_bytes < 180 * 1024 * 1024
+
+
+def test_tree_peak_reads_pids_used_again_as_new_processes(tmp_path: Path) -> None:
+    from beliefbase.bench.tree_peak import tree_peak
+
+    log = tmp_path / "log"
+    # each line ends with the root's high-water mark so far
+    log.write_text("+ 1 0 5\n+ 7 1 6\n- 7 50 6\n+ 7 1 8\n+ 8 1 9\n- 8 30 9\n- 7 40 10\n"
+                   "- 1 20 20 20 0 20\n+ 9 1 20\n", encoding="ascii")
+    peak = tree_peak(log)
+    # 7 (40) and 8 (30) alive at once while the root had used at most 9
+    assert (peak.peak, peak.processes, peak.unended) == (79, 5, 1)

@@ -13,6 +13,12 @@ the sum is the memory the machine needs; RSS would count shared pages once per
 process.  Where ``smaps_rollup`` cannot be read, RSS is summed instead.  The
 peak reported is the larger of the sum and the main process's ``ru_maxrss``.
 
+That sum is sampled, so a busy machine can make it miss a peak.  ``tree_peak=True``
+also measures what no clock can miss (``tree_peak``): each Python process of the
+tree reports its own peak as it ends, and the largest sum of those alive at once is
+``ChildResult.tree_peak_bytes``, an upper bound of the simultaneous peak (the tests
+compare it; the benchmark reports the sampled figure, the machine's real need).
+
 The command is the one a user runs (``python -m mkdocs build ...``), so the time
 includes interpreter start-up and imports, as a user's build does.
 """
@@ -20,6 +26,7 @@ includes interpreter start-up and imports, as a user's build does.
 from __future__ import annotations
 
 import contextlib
+import dataclasses
 import json
 import os
 import signal
@@ -31,6 +38,10 @@ import time
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
+
+from .tree_peak import ENV as _TREE_LOG
+from .tree_peak import SITECUSTOMIZE, TreePeak
+from .tree_peak import tree_peak as _tree_peak
 
 #: ru_maxrss is in KiB on Linux and in bytes on macOS.
 _RSS_UNIT = 1 if sys.platform == "darwin" else 1024
@@ -46,6 +57,13 @@ class ChildResult:
     stdout: str
     stderr: str
     timed_out: bool = False
+    #: with ``tree_peak=True``: the processes' own peaks summed (``tree_peak``)
+    tree: TreePeak | None = None
+
+    @property
+    def tree_peak_bytes(self) -> int:
+        """The deterministic peak (``tree_peak=True``), else the sampled one."""
+        return self.tree.peak if self.tree is not None else self.max_rss_bytes
 
     @property
     def ok(self) -> bool:
@@ -71,8 +89,29 @@ def run_child(
     cwd: Path | None = None,
     timeout: float | None = None,
     env: dict[str, str] | None = None,
+    tree_peak: bool = False,
 ) -> ChildResult:
-    """Run ``args`` to completion and measure it; kill its process group at ``timeout``."""
+    """Run ``args`` to completion and measure it; kill its process group at ``timeout``.
+    ``tree_peak``: also sum the processes' own peaks (``tree_peak``; Python processes)."""
+    with contextlib.ExitStack() as stack:
+        log = None
+        if tree_peak:
+            where = Path(stack.enter_context(tempfile.TemporaryDirectory(prefix="bb-peak-")))
+            (where / "sitecustomize.py").write_text(SITECUSTOMIZE, encoding="utf-8")
+            log = where / "tree.log"
+            env = dict(os.environ if env is None else env)
+            env["PYTHONPATH"] = os.pathsep.join(filter(None, (str(where),
+                                                             env.get("PYTHONPATH"))))
+            env[_TREE_LOG] = str(log)
+        result = _run(args, cwd, timeout, env)
+        if log is None:
+            return result
+        return dataclasses.replace(result, tree=_tree_peak(log))
+    raise AssertionError("unreachable")  # pragma: no cover - ExitStack swallows nothing
+
+
+def _run(args: list[str], cwd: Path | None, timeout: float | None,
+         env: dict[str, str] | None) -> ChildResult:
     fired = threading.Event()
     with tempfile.TemporaryFile("w+") as out, tempfile.TemporaryFile("w+") as err:
         start = time.perf_counter()

@@ -32,6 +32,7 @@ from __future__ import annotations
 import re
 from typing import Literal, NamedTuple
 
+from .grammar import ATX_SCAN as _ATX_SCAN
 from .grammar import ENTITY as _ENTITY
 from .grammar import ENTITY_NAME as _NAME
 from .grammar import ENTITY_TYPE as _TYPE_RE
@@ -42,8 +43,8 @@ MentionKind = Literal["tag", "alias", "reject"]
 
 # Each scans "\n" + text, so that the engine jumps from newline to newline (a `^`
 # is tried at every offset); group 1 is the line, at its text offset + 1.
-# ATX headings, setext underlines, reference definitions: never entities.
-_HEADING_LINE = re.compile(r"\n( {0,3}\#{1,6}(?:[ \t][^\n]*)?)(?=\n|\Z)")
+# ATX headings (grammar's ATX_SCAN), setext underlines, reference definitions: never
+# entities.
 _SETEXT_UNDER = re.compile(r"\n((?:=+|-+)[ \t]*)(?=\n|\Z)")
 _REF_DEF = re.compile(
     r"\n( {0,3}\[[^\]\n]+\]:(?!ALIAS_OF_|REJECT_ENTITY)[ \t]*\S[^\n]*)")
@@ -105,7 +106,7 @@ def protected_regions(body: str) -> list[tuple[int, int]]:
     spans = list(code_regions(body))
     lines = "\n" + body
     if "#" in body:
-        spans.extend((m.start(1) - 1, m.end(1) - 1) for m in _HEADING_LINE.finditer(lines))
+        spans.extend((m.start(), m.end() - 1) for m in _ATX_SCAN.finditer(lines))
     if "]:" in body:
         spans.extend((m.start(1) - 1, m.end(1) - 1) for m in _REF_DEF.finditer(lines))
     if "==" in body or "--" in body:

@@ -167,11 +167,6 @@ TAG = re.compile(TAG_BODY)
 LINE_TAG_MARK = "\u2063"
 #: The page's tag pattern: ``#`` after a space, tab, newline, the mark or nothing.
 TAG_RE = r"#(?<![^ \t\n" + LINE_TAG_MARK + r"]#)" + TAG_BODY[1:]
-# A tag first on a line, after the line's quote markers, list marker and task box if
-# any (``#tag``, ``- #tag``, ``> - [ ] #tag``): Python-Markdown would read it as a
-# heading (it needs no space after ``#``); the page marks it, see LINE_TAG_MARK.
-LINE_TAG = re.compile(r"^(?P<prefix>(?:[ ]{0,3}>[ ]?)*(?:[ \t]*(?:[-*+]|\d{1,9}[.)])[ \t]+"
-                      r"(?:\[[^\]\n]\][ \t]+)?)?)(?=" + TAG_BODY + r")")
 
 # -- block ids ---------------------------------------------------------------------------
 
@@ -222,23 +217,77 @@ MATH_DISPLAY = "$$"
 # codec read a line with.  A line is split into its quote markers and its content
 # (``QUOTED``); the other patterns read the content.
 
+# The pieces (pattern strings) the compiled rules below are made of; a reader that
+# needs a rule in another context composes these, never a second spelling.
+#: One quote marker: up to three spaces, ``>`` and the one space a blockquote strips
+#: with it.
+QUOTE_MARKER = r"[ ]{0,3}>[ ]?"
+#: A bullet list item's marker: ``-``, ``*`` or ``+``.
+BULLET = r"[-*+]"
+#: An ordered list item's number: 1 to 9 digits (CommonMark's limit: ``1234567890.``
+#: is text, for Dataview too).
+ORDERED_NUMBER = r"\d{1,9}"
+#: A list item's marker: a bullet, or a number and ``.`` or ``)``.
+LIST_MARKER = r"(?:" + BULLET + "|" + ORDERED_NUMBER + r"[.)])"
+#: The character in a task's box ``[c]``: a space (to do), or any one character but
+#: white space, a bracket or a backslash (``x`` done, Obsidian's custom ``/``, ``-``,
+#: ``>`` ...): what the page renders as a checkbox (``site.markdown.obsidian_markdown``).
+TASK_STATUS = r"(?: |[^\s\[\]\\])"
+# A tag first on a line, after the line's quote markers, list marker and task box if
+# any (``#tag``, ``- #tag``, ``> - [ ] #tag``): Python-Markdown would read it as a
+# heading (it needs no space after ``#``); the page marks it, see LINE_TAG_MARK.
+LINE_TAG = re.compile(r"^(?P<prefix>(?:" + QUOTE_MARKER + r")*(?:[ \t]*" + LIST_MARKER
+                      + r"[ \t]+(?:\[" + TASK_STATUS + r"\][ \t]+)?)?)(?=" + TAG_BODY + r")")
+#: A code fence's run: three or more backticks or tildes.
+FENCE_RUN = r"(?:`{3,}|~{3,})"
+#: An ATX heading's ``#``s: 1 to 6 (escaped: a verbose pattern may hold it).
+ATX_HASHES = r"\#{1,6}"
+#: An ATX heading's opening sequence: up to three spaces, then 1 to 6 ``#``.
+ATX_OPEN = r"[ ]{0,3}" + ATX_HASHES
+#: An ATX heading's optional closing sequence: ``#``s after a blank (or all of the
+#: text), then blanks, at the end (``# C#`` keeps its ``#``).
+CLOSING_HASHES_PATTERN = r"(?:^|[ \t]+)#+[ \t]*$"
+
 #: A line's quote markers (``> ``, ``> > ``, ``>``) and the rest of it: groups 1, 2.
-QUOTED = re.compile(r"^((?:[ ]{0,3}>[ ]?)*)(.*)$")
+QUOTED = re.compile(r"^((?:" + QUOTE_MARKER + r")*)(.*)$")
 #: One quote marker, as a blockquote strips it.
-QUOTE_MARK = re.compile(r"^[ ]{0,3}>[ ]?")
+QUOTE_MARK = re.compile(r"^" + QUOTE_MARKER)
+#: A line's quote markers, at least one (a snippet drops them all).
+QUOTE_MARKS = re.compile(r"^(?:" + QUOTE_MARKER + r")+")
 #: A code fence opening or closing: its indentation, the fence (``` or ~~~, three or
 #: more), the info string.  An opening ````` fence's info holds no backtick.
-FENCE = re.compile(r"^(?P<indent>[ \t]*)(?P<fence>`{3,}|~{3,})(?P<info>[^\n]*)$")
+FENCE = re.compile(r"^(?P<indent>[ \t]*)(?P<fence>" + FENCE_RUN + r")(?P<info>[^\n]*)$")
 #: A thematic break (``- - -``, ``***``, ``___``): not a list item.
 THEMATIC_BREAK = re.compile(r"^[ ]{0,3}([-*_])(?:[ \t]*\1){2,}[ \t]*$")
 #: Any list item: indentation, marker (``-``, ``*``, ``+``, ``1.``, ``1)``), then a
-#: blank or the line's end.
-LIST_ITEM = re.compile(r"^(?P<indent>[ ]*)(?P<marker>[-*+]|\d{1,9}[.)])(?P<gap>[ \t]+|$)")
+#: blank or the line's end (an empty item).  Multi-line: ``match(text, pos)`` reads
+#: the line at ``pos``.
+LIST_ITEM = re.compile(r"^(?P<indent>[ \t]*)(?P<marker>" + LIST_MARKER + r")(?P<gap>[ \t]+|$)",
+                       re.MULTILINE)
+#: A list item with a blank after its marker (``-`` alone is no item to Python-Markdown,
+#: nor to Dataview: under a paragraph it is a setext underline).  Multi-line.
+LIST_ITEM_BLANK = re.compile(r"^[ \t]*" + LIST_MARKER + r"[ \t]", re.MULTILINE)
+#: A list item and its task box: ``LIST_ITEM``'s groups, then ``status`` (the box's
+#: character, None when it is no task) and the blanks after the box.
+TASK_ITEM = re.compile(LIST_ITEM.pattern + r"(?:\[(?P<status>" + TASK_STATUS + r")\][ \t]+)?",
+                       re.MULTILINE)
 #: A list item that may interrupt a paragraph (CommonMark): up to 3 spaces, a bullet,
 #: ``1.`` or ``1)``, white space, then text.
-INTERRUPTING_ITEM = re.compile(r"^[ ]{0,3}(?:[-*+]|1[.)])[ \t]+\S")
+INTERRUPTING_ITEM = re.compile(r"^[ ]{0,3}(?:" + BULLET + r"|1[.)])[ \t]+\S")
 #: An ATX heading: up to 3 spaces, 1 to 6 ``#``, then a blank or the line's end.
-HEADING = re.compile(r"^[ ]{0,3}#{1,6}(?:[ \t]|$)")
+HEADING = re.compile(r"^" + ATX_OPEN + r"(?:[ \t]|$)")
+#: An ATX heading's marker and the blanks after it (a snippet drops them).
+HEADING_MARK = re.compile(r"^" + ATX_OPEN + r"(?:[ \t]+|$)")
+# An ATX heading line, its groups: ``hashes`` and ``text`` (after one blank; None
+# when empty), without the line's end.
+_ATX_LINE = r"[ ]{0,3}(?P<hashes>" + ATX_HASHES + r")(?:[ \t](?P<text>[^\n]*))?"
+#: An ATX heading line (multi-line: ``match(text, pos)``); groups ``hashes``, ``text``.
+ATX_HEADING = re.compile(r"^" + _ATX_LINE + r"$", re.MULTILINE)
+#: ATX headings in ``"\n" + text``: a literal first character lets the engine jump
+#: from newline to newline (a match starts on the newline before its line).
+ATX_SCAN = re.compile(r"\n" + _ATX_LINE + r"(?=\n|\Z)")
+#: An ATX heading's closing ``#``s (``## Title ##``), to remove from its text.
+CLOSING_HASHES = re.compile(CLOSING_HASHES_PATTERN)
 #: A line that is blank (in its quote: only spaces, tabs and ``>`` markers).
 BLANK = re.compile(r"^[ \t>]*$")
 #: A callout's header ``[!type|metadata]±  Title`` (after the quote marker): the type

@@ -17,6 +17,8 @@ import re
 from typing import Any, NamedTuple
 
 from .field_values import link_from_text, parse_duration, parse_iso
+from .grammar import ATX_HASHES, QUOTE_MARKER
+from .grammar import LIST_ITEM as _LIST_ITEM
 from .mask import code_regions, mask
 
 #: Different keys of one note that become properties of its graph node (Cypher):
@@ -43,13 +45,12 @@ class InlineField(NamedTuple):
     end: int
 
 
-_LIST_ITEM = re.compile(r"^[ \t]*(?:[-*+]|\d+[.)])(?:[ \t]+|$)")
 # a key alone on its line: leading markup (`**`, `> `, `# `) skipped, then letters,
 # digits, `_`, spaces, `/` and `-`, then closing marks; anything else (`[`, `.`,
 # `!`) makes the line prose, as in Dataview
 _LINE_KEY = re.compile(r"[^\w\[]*(?P<key>[\w \t/-]+?)[_*~`]*[ \t]*")
 # where a line field's text starts: after indentation, quote marks and a heading's #s
-_LINE_START = re.compile(r"[ \t]*(?:>[ \t]?)*[ \t]*(?:#{1,6}[ \t]+)?")
+_LINE_START = re.compile(r"[ \t]*(?:" + QUOTE_MARKER + r"[ \t]*)*(?:" + ATX_HASHES + r"[ \t]+)?")
 _FORMATTING = "*_~=` \t"
 _NUMBER = re.compile(r"-?\d+(?:\.\d+)?")
 _LINK = re.compile(r"(!?)\[\[([^\[\]\n]*)\]\]")
@@ -158,7 +159,11 @@ def _closing(text: str, open_at: int) -> int:
 
 # where a bracketed field may open; a wikilink's "[[" is skipped whole
 _OPENER = re.compile(r"\[\[|[\[(]")
-_BRACKET_KEY = re.compile(r"([^\[\]()\n:`]+?)::")
+#: The key of a ``[key:: value]`` or ``(key:: value)`` field, up to its ``::``: no
+#: bracket, parenthesis, colon, backtick or line end (the page's inline pattern and the
+#: dashboards' task text find candidates with it).
+BRACKET_KEY = r"[^\[\]()\n:`]+?"
+_BRACKET_KEY = re.compile(r"(" + BRACKET_KEY + r")::")
 
 
 def _bracket_fields(masked: str, body: str, line_start: int, line_end: int) -> list[
@@ -184,6 +189,19 @@ def _bracket_fields(masked: str, body: str, line_start: int, line_end: int) -> l
     return found
 
 
+def line_field(line: str) -> tuple[str, int] | None:
+    """The key of a ``Key:: value`` line (formatting stripped) and the offset of its
+    value (right after the ``::``), or None: the one rule of a line field's key,
+    which the snippet maker asks too.  A list item's line holds none (its fields
+    need brackets), nor does a line whose text before the ``::`` is prose."""
+    sep = line.find("::")
+    if sep < 0 or _LIST_ITEM.match(line):
+        return None
+    m = _LINE_KEY.fullmatch(line, 0, sep)
+    name = clean_key(m.group("key")) if m else ""
+    return (name, sep + 2) if name else None
+
+
 def extract_inline_fields(body: str, first_line: int = 1, *,
                           masked: str | None = None) -> tuple[InlineField, ...]:
     """Every inline field of a Markdown body, in source order.  ``first_line`` is
@@ -205,14 +223,11 @@ def extract_inline_fields(body: str, first_line: int = 1, *,
         counted = start
         line = masked[start:end]
         found = _bracket_fields(masked, body, start, end)
-        if not found and not _LIST_ITEM.match(line):
-            sep = line.find("::")
-            m = _LINE_KEY.fullmatch(line, 0, sep)
-            name = clean_key(m.group("key")) if m else ""
-            if name:
-                begin = _LINE_START.match(line)
-                begin_at = start + (begin.end() if begin else 0)
-                found = [(begin_at, end, name, body[start + sep + 2:end], "line")]
+        key = None if found else line_field(line)
+        if key is not None:
+            begin = _LINE_START.match(line)
+            begin_at = start + (begin.end() if begin else 0)
+            found = [(begin_at, end, key[0], body[start + key[1]:end], "line")]
         for f_start, f_end, name, raw, style in found:
             out.append(InlineField(name, sanitize_key(name), raw.strip(),
                                    parse_inline_value(raw), style, line_no,

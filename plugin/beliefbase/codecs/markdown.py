@@ -25,35 +25,27 @@ from .. import diagnostics as diag
 from ..ids import SrcPath
 from . import frontmatter as fm
 from .comments import strip_comments
+from .grammar import ATX_HEADING as _ATX_HEADING
+from .grammar import ATX_SCAN as _ATX_SCAN
 from .grammar import BLOCK_ID as _BLOCK_ID
+from .grammar import CLOSING_HASHES as _CLOSING_HASHES
 from .grammar import EMBED_SIZE as _SIZE
 from .grammar import FOOTNOTE_DEF as _FOOTNOTE_DEF
 from .grammar import FOOTNOTE_REF as _FOOTNOTE_REF
 from .grammar import LINK as _LINK
+from .grammar import LIST_ITEM_BLANK as _LIST_ITEM
+from .grammar import LIST_MARKER, split_wikilink
 from .grammar import SCHEME as _SCHEME
 from .grammar import TAG as _TAG
-from .grammar import split_wikilink
 from .guards import MAX_EMPHASIS, MAX_INDENT, deep_blocks, deep_emphasis
 from .inline_fields import MAX_PROPERTY_KEYS, InlineField, extract_inline_fields
 from .mask import code_and_math, mask
 from .math import Formula, to_mathml
 from .model import BlockId, Footnote, Heading, LinkForm, LinkRef, ParsedDoc, Tag
 
-_ATX_HEADING = re.compile(
-    r"""
-    ^\ {0,3}(?P<hashes>\#{1,6})        # 1-6 hashes, at most 3 spaces in
-    (?:[ \t](?P<text>[^\n]*))?$       # a space, then the text (CommonMark)
-    """,
-    re.MULTILINE | re.VERBOSE,
-)
-_CLOSING_HASHES = re.compile(r"(?:^|[ \t]+)\#+[ \t]*$|[ \t]+$")
-# Scans over "\n" + text: a literal first character lets the regex engine jump
-# from newline to newline instead of trying `^` at every position.
-_ATX_SCAN = re.compile(r"\n {0,3}(?P<hashes>\#{1,6})(?:[ \t](?P<text>[^\n]*))?(?=\n|\Z)")
 _SETEXT_SCAN = re.compile(r"\n(?P<under>=+|-+)[ \t]*(?=\n|\Z)")
 _ATTR_LIST = re.compile(r"[ \t]*\{:?(?P<attrs>[^}\n]*)\}[ \t]*$")
 _ATTR_ID = re.compile(r"(?:^|\s)#(?P<id>[^\s}]+)")
-_LIST_ITEM = re.compile(r"^[ \t]*(?:[*+-]|\d{1,9}[.)])[ \t]", re.MULTILINE)
 
 # The link, tag, block-id and footnote syntaxes are grammar's (imported above).
 #: The link grammar, for ``relink`` to find a link's bytes in a note again.
@@ -74,7 +66,7 @@ _SENTENCE_ENDS = tuple(
 )
 _NEWLINE = re.compile(r"\n")
 # Scans "\n" + body: a match starts on the newline, i.e. at the body offset of its line.
-_LINE_UNIT = re.compile(r"\n[ \t]*(?:[*+-][ \t]|\d{1,9}[.)][ \t]|\|)")
+_LINE_UNIT = re.compile(r"\n[ \t]*(?:" + LIST_MARKER + r"[ \t]|\|)")
 
 #: Longest context snippet kept for a backlink.
 _CONTEXT_MAX = 280

@@ -27,6 +27,7 @@ from __future__ import annotations
 import re
 from bisect import bisect_left, bisect_right
 
+from .grammar import FENCE_RUN, LIST_MARKER
 from .math import Formula, find_math, next_formula, wikilink_spans
 
 # Scans "\n" + text, so that the regex engine jumps from newline to newline (it
@@ -35,7 +36,7 @@ from .math import Formula, find_math, next_formula, wikilink_spans
 _FENCE = re.compile(
     r"""
     \n(?P<indent>[ \t>]*)          # a line; indentation and blockquote markers
-    (?P<fence>`{3,}|~{3,})         # the fence itself
+    (?P<fence>""" + FENCE_RUN + r""")         # the fence itself
     (?P<info>[^\n]*)(?=\n|\Z)      # info string (or nothing, for a closing fence)
     """,
     re.VERBOSE,
@@ -52,8 +53,7 @@ _INDENTED_RUN = re.compile(
 _CONTAINER_OPENER = re.compile(
     r"""
     ^[ \t]*(?:
-        [*+-][ \t]                 # bullet list item
-      | \d{1,9}[.)][ \t]           # ordered list item
+        """ + LIST_MARKER + r"""[ \t]    # list item
       | (?:!!!|\?\?\?\+?)[ \t]     # admonition / details
       | ===\+?!?[ \t]              # content tab
       | \[\^[^\]\n]+\]:            # footnote definition

@@ -50,21 +50,21 @@ from functools import lru_cache
 from xml.etree import ElementTree as etree
 
 # The delimiters, and a wikilink or an embed (whose `$` is text), are grammar's.
-from .grammar import MATH_DISPLAY, MATH_INLINE
+from .grammar import ATX_OPEN, MATH_DISPLAY, MATH_INLINE, QUOTE_MARKER
 from .grammar import WIKILINK as _WIKILINK
 from .latex_fixes import prepare, restore
 
 _BLANK_LINE = re.compile(r"\n[ \t>]*\n")
 # A heading line (in a quote too): a formula never runs across one.
-_HEADING_LINE = re.compile(r"\n(?:[ ]{0,3}>[ ]?)*[ ]{0,3}#{1,6}(?:[ \t]|\n)")
+_HEADING_LINE = re.compile(r"\n(?:" + QUOTE_MARKER + r")*" + ATX_OPEN + r"(?:[ \t]|\n)")
 # ... with a blank line right before or after it.
 _SET_OFF_HEADING = re.compile(
-    r"\n[ \t>]*\n(?:[ ]{0,3}>[ ]?)*[ ]{0,3}#{1,6}(?:[ \t]|\n)"
-    r"|\n(?:[ ]{0,3}>[ ]?)*[ ]{0,3}#{1,6}(?:[ \t][^\n]*)?\n[ \t>]*\n")
+    r"\n[ \t>]*\n(?:" + QUOTE_MARKER + r")*" + ATX_OPEN + r"(?:[ \t]|\n)"
+    r"|\n(?:" + QUOTE_MARKER + r")*" + ATX_OPEN + r"(?:[ \t][^\n]*)?\n[ \t>]*\n")
 # What toc.strip_tags removes from a heading's HTML to name it.
 _TAGS = re.compile(r"<[^>]*>")
 # A table row (in a quote too): its formulas' ``\|`` is a cell's escaped pipe, ``|``.
-_TABLE_ROW = re.compile(r"(?:[ ]{0,3}>[ ]?)*[ ]{0,3}\|")
+_TABLE_ROW = re.compile(r"(?:" + QUOTE_MARKER + r")*[ ]{0,3}\|")
 # What may stand before a display block's `$$` on its line: indentation and quote markers.
 _CONTAINER = re.compile(r"[ \t]*(?:>[ \t]?)*")
 _QUOTE_MARKS = re.compile(r"[ \t]*(?:>[ \t]?)")

@@ -27,10 +27,26 @@ from __future__ import annotations
 import re
 from functools import lru_cache
 
+from .grammar import (
+    ATX_HASHES,
+    ATX_OPEN,
+    CALLOUT_HEAD_BODY,
+    FENCE,
+    FENCE_RUN,
+    FOOTNOTE_LABEL,
+    LIST_MARKER,
+    QUOTE_MARKER,
+    TASK_STATUS,
+    THEMATIC_BREAK,
+)
 from .grammar import BLANK as _BLANK
 from .grammar import BLOCK_ID_AT_END as _BLOCK_ID_AT_END
-from .grammar import CALLOUT_HEAD_BODY, FENCE, THEMATIC_BREAK
+from .grammar import CLOSING_HASHES as _CLOSING_HASHES
 from .grammar import FOOTNOTE_DEF as _FOOTNOTE_DEF
+from .grammar import HEADING as _ATX
+from .grammar import HEADING_MARK as _HEADING
+from .grammar import QUOTE_MARKS as _QUOTE
+from .grammar import TASK_ITEM as _LIST
 from .inline import (
     CODE_CLOSE,
     CODE_OPEN,
@@ -42,6 +58,7 @@ from .inline import (
     plain_text,
     snippet_parts,
 )
+from .inline_fields import line_field
 from .mask import mask
 
 __all__ = ["SENTENCE_END", "SnippetPart", "code_ranges", "excerpt", "excerpt_marked",
@@ -64,30 +81,26 @@ SOURCE_MAX = 10 * EXCERPT_MAX
 
 # -- block structure (one line at a time) -----------------------------------------------
 
-_QUOTE = re.compile(r"^(?:[ ]{0,3}>[ ]?)+")
 _CALLOUT = re.compile(r"^[ \t]*" + CALLOUT_HEAD_BODY)
-_LIST = re.compile(r"^[ \t]*(?:[-*+]|\d{1,9}[.)])(?:[ \t]+|$)(?:\[[ xX/\-<>!?*]\][ \t]+)?")
-_HEADING = re.compile(r"^[ ]{0,3}#{1,6}(?:[ \t]+|$)")
-_CLOSING_HASHES = re.compile(r"(?:^|[ \t]+)#+[ \t]*$")
 _SETEXT = re.compile(r"^[ ]{0,3}(?:=+|-+)[ \t]*$")
 _TABLE_SEP = re.compile(r"^[ \t]*\|?[ \t]*:?-+:?[ \t]*(?:\|[ \t]*:?-+:?[ \t]*)*\|?[ \t]*$")
-_FIELD_LINE = re.compile(r"^(?P<key>[A-Za-z_][\w \-]{0,60}?)[ \t]*::[ \t]*")
 _MATH_FENCE = re.compile(r"^[ \t]*\$\$[ \t]*$")
 _ADMONITION = re.compile(r"^[ \t]*(?:!!!|\?\?\?\+?|===|:::)[ \t]*")
 _DEFINITION = re.compile(r"^[ \t]*:[ \t]+")
 _TICKS = re.compile(r"`+")
 # a line that starts a unit of its own (the unit begins on it)
 _UNIT_START = re.compile(
-    r"(?:[ ]{0,3}>[ ]?)*[ \t]*(?:[-*+](?:[ \t\n]|\Z)|\d{1,9}[.)](?:[ \t\n]|\Z)|\[\^[^\]\s]+\]:"
-    r"|\[![A-Za-z0-9_-]+)")
+    r"(?:" + QUOTE_MARKER + r")*[ \t]*(?:" + LIST_MARKER + r"(?:[ \t\n]|\Z)|\[\^" + FOOTNOTE_LABEL
+    + r"\]:|\[![A-Za-z0-9_-]+)")
 # a line that is a unit of its own, or no prose at all (it ends the unit above)
 _LINE_OF_ITS_OWN = re.compile(
-    r"^(?:[ ]{0,3}>[ ]?)*(?:[ ]{0,3}#{1,6}(?:[ \t]|$)|[ \t]*\||[ \t]*(?:`{3,}|~{3,})"
-    r"|[ \t]*\$\$[ \t]*$|[ ]{0,3}(?:=+|-+|(?:[*_][ \t]*){3,})[ \t]*$|[ \t]*(?:!!!|\?\?\?|===|:::))")
+    r"^(?:" + QUOTE_MARKER + r")*(?:" + ATX_OPEN + r"(?:[ \t]|$)|[ \t]*\||[ \t]*" + FENCE_RUN
+    + r"|[ \t]*\$\$[ \t]*$|[ ]{0,3}(?:=+|-+|(?:[*_][ \t]*){3,})[ \t]*$"
+    r"|[ \t]*(?:!!!|\?\?\?|===|:::))")
 _NOT_PROSE = re.compile(
     r"""^\s*(?:
         \|  | <  | (?:!!!|\?\?\?|===|:::)  | (?:[-*_][ \t]*){3,}$  | \[\^[^\]]+\]:
-      | >[ \t]*\[!  | !\[\[[^\]]*\]\]\s*$  | !\[[^\]]*\]\([^)]*\)\s*$  | [A-Za-z_][\w-]*::
+      | >[ \t]*\[!  | !\[\[[^\]]*\]\]\s*$  | !\[[^\]]*\]\([^)]*\)\s*$
     )""",
     re.VERBOSE,
 )
@@ -95,8 +108,8 @@ _BLANK_LINES = re.compile(r"\n[ \t]*\n")
 _PROSE_START = re.compile(r"[ \t]{0,3}[^\W\d_]")
 _TAG_WORD = re.compile(r"#[\w/:\-]*")
 # a line's block syntax before its text: quote, list and heading markers, task boxes
-_LINE_PREFIX = re.compile(r"(?:[ \t]*(?:>|[-*+]|\d{1,9}[.)]|#{1,6}|\[[ xX/\-<>!?*]\]))*[ \t]*")
-_ATX = re.compile(r"^ {0,3}#{1,6}(?:[ \t]|$)")
+_LINE_PREFIX = re.compile(r"(?:[ \t]*(?:>|" + LIST_MARKER + "|" + ATX_HASHES + r"|\[" + TASK_STATUS
+                          + r"\]))*[ \t]*")
 #: Where the unit's offset is marked while it renders (a private-use character).
 _HERE = "\ue000"
 
@@ -133,9 +146,9 @@ def _line_text(line: str, fence: list[str]) -> str | None:
     if line != line.rstrip("# \t") and _CLOSING_HASHES.search(line):
         line = _CLOSING_HASHES.sub("", line)
     line = _FOOTNOTE_DEF.sub("", _DEFINITION.sub("", line), count=1)
-    field = _FIELD_LINE.match(line)
+    field = line_field(mask(line)) if "::" in line else None  # not in code
     if field:
-        line = field.group("key").strip() + ": " + line[field.end():]
+        line = field[0] + ": " + line[field[1]:].lstrip(" \t")
     return line
 
 
@@ -414,8 +427,8 @@ def first_paragraph(body: str) -> str:
         block = _prose_lines(body[pos:end], masked[pos:end])
         pos = gap.end() if gap else end
         if block and not _NOT_PROSE.match(_QUOTE.sub("", block)) and not _NOT_PROSE.match(
-                block):
-            return block
+                block) and line_field(block.lstrip().partition("\n")[0]) is None:
+            return block  # (a block whose first line is an inline field is metadata)
     return ""
 
 

@@ -12,15 +12,15 @@ import re
 from dataclasses import dataclass, field
 from typing import Any
 
+from ..codecs.grammar import ATX_HEADING as _HEADING
+from ..codecs.grammar import CLOSING_HASHES as _CLOSING_HASHES
+from ..codecs.grammar import LIST_ITEM_BLANK as _ANY_ITEM
+from ..codecs.grammar import TASK_ITEM as _ITEM
 from ..codecs.markdown import tag_names
 from ..codecs.mask import code_regions, mask
 from .dates import parse_iso
 from .inline_fields import InlineField, extract_inline_fields
 
-_ITEM = re.compile(r"^(?P<indent>[ \t]*)(?P<symbol>[-*+]|\d+[.)])[ \t]+"
-                   r"(?:\[(?P<status>[^\]\n])\][ \t]+)?(?P<text>.*)$")
-_ANY_ITEM = re.compile(r"^[ \t]*(?:[-*+]|\d+[.)])[ \t]", re.MULTILINE)
-_HEADING = re.compile(r"^ {0,3}(#{1,6})[ \t]+(.*?)[ \t#]*$")
 _LINK = re.compile(r"!?\[\[([^\[\]\n|#]*)(?:#[^\[\]\n|]*)?(?:\|[^\[\]\n]*)?\]\]")
 _BLOCK_ID = re.compile(r"\s\^([A-Za-z0-9-]+)\s*$")
 _SHORTHANDS = {
@@ -105,12 +105,14 @@ def extract_items(body: str, first_line: int = 1, *, masked: str | None = None,
     for index, masked_line in enumerate(masked_lines):
         line_no = first_line + index
         heading = _HEADING.match(masked_line)
-        if heading:
-            section = heading.group(2)
+        if heading:  # "# About C#" is "About C#"; "#" alone is an empty heading
+            section = _CLOSING_HASHES.sub("", heading.group("text") or "").strip() or None
             stack.clear()
             last = None
             continue
         m = _ITEM.match(masked_line)
+        if m and not m.group("gap"):
+            m = None  # "-" alone: under a paragraph, a setext underline
         if not m:
             if last is not None and masked_line.strip() and (
                 _indent_width(masked_line[:len(masked_line) - len(masked_line.lstrip())]) > 0
@@ -124,18 +126,18 @@ def extract_items(body: str, first_line: int = 1, *, masked: str | None = None,
             continue
         raw = lines[index]
         indent = _indent_width(m.group("indent"))
-        text = raw[m.start("text"):].rstrip()
+        text = raw[m.end():].rstrip()
         while stack and stack[-1][0] >= indent:
             stack.pop()
         parent = stack[-1][1] if stack else None
         block = _BLOCK_ID.search(text)
         status = m.group("status")
         item = dict(
-            text=text, symbol=m.group("symbol"), task=status is not None, status=status,
+            text=text, symbol=m.group("marker"), task=status is not None, status=status,
             line=line_no, line_count=1, indent=indent,
             parent=parent.fields["line"] if parent else None, section=section,
-            tags=tuple(dict.fromkeys("#" + t for t in tag_names(masked_line[m.start("text"):]))),
-            outlinks=tuple(_LINK.findall(masked_line[m.start("text"):])),
+            tags=tuple(dict.fromkeys("#" + t for t in tag_names(masked_line[m.end():]))),
+            outlinks=tuple(_LINK.findall(masked_line[m.end():])),
             block_id=block.group(1) if block else None,
             fields=tuple(by_line.get(line_no, ())),
             shorthands=tuple((_SHORTHANDS[s], parse_iso(d)) for s, d in _SHORTHAND.findall(text)),

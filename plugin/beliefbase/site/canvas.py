@@ -28,6 +28,7 @@ from markupsafe import Markup
 from ..builder.documents import Document
 from ..builder.resolve import ResolvedLink
 from ..codecs.canvas import Canvas, CanvasEdge, CanvasNode, read_canvas
+from ..codecs.grammar import FENCE_RUN
 from ..codecs.mask import code_only_regions
 from ..codecs.math import find_math
 
@@ -193,7 +194,7 @@ def without_html(text: str) -> str:
 
 
 _WIKILINK = re.compile(r"!?\[\[[^\[\]\n]*\]\]")
-_FENCE = re.compile(r"[ \t]{0,3}(`{3,}|~{3,})")
+_FENCE = re.compile(r"[ \t]{0,3}(" + FENCE_RUN + ")")
 
 
 def _closed(region: str) -> bool:

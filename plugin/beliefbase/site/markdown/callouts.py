@@ -42,7 +42,7 @@ from markdown import Extension, Markdown, util
 from markdown.blockparser import BlockParser
 from markdown.blockprocessors import BlockProcessor
 
-from ...codecs.grammar import CALLOUT_HEAD_BODY
+from ...codecs.grammar import CALLOUT_HEAD_BODY, QUOTE_MARK, QUOTE_MARKER
 from .nested_fences import NestedFences
 
 #: Obsidian callout types (and aliases) -> the MkDocs-Material admonition type.
@@ -63,10 +63,9 @@ _TYPES: dict[str, str] = {
 
 # A callout's first line: a blockquote line (up to 3 spaces of indent), then the header
 # of codecs.grammar ([!type|metadata]± Title).
-_CALLOUT_HEAD = re.compile(r"(?:^|\n)[ ]{0,3}>[ ]?" + CALLOUT_HEAD_BODY)
+_CALLOUT_HEAD = re.compile(r"(?:^|\n)" + QUOTE_MARKER + CALLOUT_HEAD_BODY)
 # A word of a callout's metadata that may be a CSS class.
 _CLASS_WORD = re.compile(r"-?[A-Za-z_][\w-]*")
-_QUOTE_LINE = re.compile(r"^[ ]{0,3}>[ ]?(?P<rest>.*)$")
 _DISPUTED_HEAD = re.compile(
     r"""(?:^|\n)[ ]{0,3}:{3}[ \t]*disputed  # "::: disputed" at the start of a line
         (?![\w-])                          # the whole word
@@ -114,7 +113,7 @@ def _callout_head(block: str) -> re.Match[str] | None:
     if m is None or m.start() == 0:
         return m
     previous = block[: m.start()].rsplit("\n", 1)[-1]
-    return None if _QUOTE_LINE.match(previous) else m
+    return None if QUOTE_MARK.match(previous) else m
 
 
 def _parse_before(parser: BlockParser, parent: etree.Element, text: str) -> None:
@@ -150,8 +149,8 @@ class CalloutProcessor(BlockProcessor):
 
     @staticmethod
     def _clean(line: str) -> str:
-        m = _QUOTE_LINE.match(line)
-        return m.group("rest") if m else line
+        m = QUOTE_MARK.match(line)
+        return line[m.end():] if m else line
 
 
 class DisputedProcessor(BlockProcessor):

@@ -31,13 +31,13 @@ from markdown.inlinepatterns import InlineProcessor
 from markdown.util import AtomicString
 
 from ...codecs.field_values import Duration
-from ...codecs.inline_fields import InlineField, extract_inline_fields
+from ...codecs.inline_fields import BRACKET_KEY, InlineField, extract_inline_fields
 
 # a "[" or "(" (not after a "[", not one of a wikilink's "[[") and a key: what the
 # reader confirms.  The opener first, the look-behind after it: a pattern that starts
 # with a character set is searched for at C speed (a third of the CPU over every
-# paragraph of a page); possessive, as no key character is a ":".
-_CANDIDATE = r"[\[(](?<!\[[\[(])(?!\[)[^\[\]()\n:`]++::"
+# paragraph of a page).
+_CANDIDATE = r"[\[(](?<!\[[\[(])(?!\[)" + BRACKET_KEY + "::"
 PRIORITY = 187
 
 

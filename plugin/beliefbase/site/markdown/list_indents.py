@@ -24,12 +24,10 @@ from dataclasses import dataclass
 
 from markdown.preprocessors import Preprocessor
 
+from ...codecs.grammar import LIST_ITEM as _ITEM
 from ...codecs.grammar import QUOTED as _QUOTED
 from ...codecs.grammar import fence_closes, fence_opens
 
-# A list item: its indentation, its marker and the spaces after it (at least one,
-# or the end of the line), e.g. "  - ", "10. ", "1) ".
-_ITEM = re.compile(r"^(?P<indent>[ ]*)(?P<marker>[-*+]|\d{1,9}[.)])(?P<gap>[ ]+|$)")
 # A thematic break ("- - -", "***"), at any indentation: not a list item.
 _RULE = re.compile(r"^[ ]*([-*_])(?:[ ]*\1){2,}[ ]*$")
 #: Python-Markdown's indentation of one list level.

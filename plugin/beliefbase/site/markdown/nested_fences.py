@@ -22,14 +22,14 @@ import re
 from markdown.extensions.fenced_code import FencedBlockPreprocessor
 from markdown.preprocessors import Preprocessor
 
+from ...codecs.grammar import FENCE_RUN, QUOTE_MARKER
+from ...codecs.grammar import LIST_ITEM_BLANK as _LIST_ITEM
+from ...codecs.grammar import QUOTE_MARK as _QUOTE_MARK
+
 # A fence opening under quote markers ("> ```py", "> > ~~~") or list indentation.
 _NESTED_OPEN = re.compile(
-    r"^(?P<prefix>(?:[ ]{0,3}>[ ]?)+|[ ]+)(?P<fence>`{3,}|~{3,})(?P<info>[^\n]*)$"
+    r"^(?P<prefix>(?:" + QUOTE_MARKER + r")+|[ ]+)(?P<fence>" + FENCE_RUN + r")(?P<info>[^\n]*)$"
 )
-# One level of quote marker, as Python-Markdown's blockquote processor strips it.
-_QUOTE_MARK = re.compile(r"^[ ]{0,3}>[ ]?")
-# A list item line: bullet or number, then a space.
-_LIST_ITEM = re.compile(r"^(?P<indent>[ ]*)(?:[-*+]|\d{1,9}[.)])[ \t]")
 
 
 class NestedFences(Preprocessor):

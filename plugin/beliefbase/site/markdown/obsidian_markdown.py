@@ -46,7 +46,10 @@ from ...codecs.grammar import (
     CALLOUT_HEAD,
     HEADING,
     INTERRUPTING_ITEM,
+    LIST_MARKER,
+    ORDERED_NUMBER,
     QUOTED,
+    TASK_STATUS,
     THEMATIC_BREAK,
     fence_closes,
     fence_opens,
@@ -55,9 +58,9 @@ from .block_breaks import BlockBreaks, SeparateQuotes
 from .list_indents import NestedListIndents
 
 # An ordered item written "3)" (any indentation: nested items too): its number.
-_PAREN_ITEM = re.compile(r"^([ \t]*\d{1,9})\)(?=[ \t]+\S)")
+_PAREN_ITEM = re.compile(r"^([ \t]*" + ORDERED_NUMBER + r")\)(?=[ \t]+\S)")
 # Any list item (inside a list, lines like these continue it).
-_ANY_ITEM = re.compile(r"^[ ]{0,3}(?:[-*+]|\d{1,9}[.)])(?:[ \t]|$)")
+_ANY_ITEM = re.compile(r"^[ ]{0,3}" + LIST_MARKER + r"(?:[ \t]|$)")
 # A line that is a block of its own: a heading, a table row, a callout head.  (A line
 # holding a stash placeholder, \x02...\x03, is a paragraph's: a formula or a code block
 # the list may follow directly.)
@@ -121,7 +124,7 @@ STATUS_NAMES = {
 }
 # "[c] " at the start of a list item: one character that is not x, X, a space (those
 # are pymdownx.tasklist's) or a bracket.
-_STATUS = re.compile(r"^ *\[(?P<state>[^\sxX\[\]\\])\] +")
+_STATUS = re.compile(r"^ *\[(?P<state>(?![ xX])" + TASK_STATUS + r")\] +")
 
 
 class TaskStatuses(Treeprocessor):

@@ -40,9 +40,11 @@ from ... import diagnostics as diag
 from ...builder.documents import Document
 from ...builder.resolve import ResolvedLink
 from ...builder.wikitext import link_text, unresolved_text
+from ...codecs.grammar import FENCE_RUN, LIST_MARKER, QUOTE_MARKER, split_wikilink
+from ...codecs.grammar import LIST_ITEM_BLANK as _LIST_ITEM
 from ...codecs.grammar import QUERY_EMBED as _EMBED
 from ...codecs.grammar import QUERY_FENCE_VIEW as _FENCE_VIEW
-from ...codecs.grammar import split_wikilink
+from ...codecs.grammar import QUOTE_MARK as _QUOTE_MARK
 from ...codecs.mask import code_regions
 from ...codecs.model import LinkRef
 from ...compile.compiled import Compiled
@@ -62,16 +64,12 @@ QUERY_SCHEMA = "Query"
 # A fence opening, at the top level or under quote markers ("> ```query", "> > ~~~",
 # a callout's "> ") and list indentation: the prefix, the fence's characters, its info.
 _FENCE_OPEN = re.compile(
-    r"^(?P<prefix>(?:[ ]{0,3}>[ ]?)*[ ]*)(?P<fence>`{3,}|~{3,})(?P<info>[^\n]*)$")
-# One quote marker, as Python-Markdown's blockquote processor strips it.
-_QUOTE_MARK = re.compile(r"^[ ]{0,3}>[ ]?")
+    r"^(?P<prefix>(?:" + QUOTE_MARKER + r")*[ ]*)(?P<fence>" + FENCE_RUN + r")(?P<info>[^\n]*)$")
 # What may stand before an embed on a line of its own: quote markers, a list marker.
-_LINE_LEAD = re.compile(r"[ \t>]*(?:(?:[-*+]|\d{1,9}[.)])[ \t]+)?")
-# A list item's first line: a bullet or a number, then a space.
-_LIST_ITEM = re.compile(r"^(?P<indent>[ ]*)(?:[-*+]|\d{1,9}[.)])[ \t]")
+_LINE_LEAD = re.compile(r"[ \t>]*(?:" + LIST_MARKER + r"[ \t]+)?")
 # A line that may hold a query: an embed or a query fence, in a quote or a list item
 # too (a superset: for --dirty).
-_MAYBE_QUERY = re.compile(r"\{\{\s*query\s*:|^[ \t>*+\-\d.)]*(?:`{3,}|~{3,})\s*query",
+_MAYBE_QUERY = re.compile(r"\{\{\s*query\s*:|^[ \t>*+\-\d.)]*" + FENCE_RUN + r"\s*query",
                           re.MULTILINE)
 #: The fences of the vault's query languages (issue 27), by their info string's word.
 DASHBOARD_FENCES = ("base", "dataview", "dataviewjs")
@@ -81,7 +79,7 @@ DASHBOARD_FENCES = ("base", "dataview", "dataviewjs")
 # inline Dataview query's code span (`= …`, `$= …`) and an embed of a ``.base``
 # file: each searched only when its literal part is in the text (C substring
 # searches: a note without any is passed over in one scan).
-_DASHBOARD_FENCE = re.compile(r"^[ \t>*+\-\d.)]*(?:`{3,}|~{3,})[ \t]*(?:base|dataview)",
+_DASHBOARD_FENCE = re.compile(r"^[ \t>*+\-\d.)]*" + FENCE_RUN + r"[ \t]*(?:base|dataview)",
                               re.MULTILINE | re.IGNORECASE)
 _INLINE_QUERY_START = re.compile(r"`[ \t]*\$?=")
 _BASE_FILE = re.compile(r"\.base\b", re.IGNORECASE)

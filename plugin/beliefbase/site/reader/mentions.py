@@ -31,8 +31,10 @@ from typing import Any
 
 from ...builder.documents import Document
 from ...builder.parallel import map_if_it_pays
+from ...codecs.grammar import ATX_OPEN
 from ...codecs.inline import SnippetPart, WikiText, snippet_parts
-from ...codecs.mask import code_regions
+from ...codecs.inline_fields import line_field
+from ...codecs.mask import code_regions, mask
 from ...codecs.snippet import sentence
 from ...compile.compiled import Compiled
 from ...ids import SrcPath, normalize_name
@@ -61,12 +63,11 @@ _INLINE_NOT_PROSE = re.compile(
     """,
     re.VERBOSE,
 )
-# ... and whole lines: headings and inline field keys.
+# ... and whole lines: headings (and inline field keys: ``_field_keys``).
 _LINE_NOT_PROSE = re.compile(
     r"""
-    ^(?:[ \t]{0,3}\#{1,6}(?:[ \t][^\n]*)?$            # ATX heading
+    ^(?:""" + ATX_OPEN + r"""(?:[ \t][^\n]*)?$            # ATX heading
       | [^\n]+\n[ \t]{0,3}(?:=+|-+)[ \t]*$            # setext heading (text + underline)
-      | [A-Za-z_][\w-]*::                           # inline field key
     )
     """,
     re.VERBOSE | re.MULTILINE,
@@ -160,11 +161,31 @@ class MentionNames:
         return sorted(found)
 
 
+def _field_keys(body: str) -> list[tuple[int, int]]:
+    """The (start, end) of each ``Key::`` that starts a line field (the key is no
+    prose) in ``body`` (its code masked): the inline-field reader's own rule
+    (``codecs.inline_fields.line_field``)."""
+    spans: list[tuple[int, int]] = []
+    at = body.find("::")
+    while at != -1:
+        start = body.rfind("\n", 0, at) + 1
+        end = body.find("\n", at)
+        end = len(body) if end < 0 else end
+        field = line_field(body[start:end])
+        if field is not None:
+            spans.append((start, start + field[1]))
+        at = body.find("::", end)
+    return spans
+
+
 def prose(body: str) -> str:
     """``body`` with everything that is not prose replaced (same length, newlines kept)."""
-    regions = code_regions(body)
+    code = code_regions(body)
+    regions = list(code)
     regions += [m.span() for m in _INLINE_NOT_PROSE.finditer(body)]
     regions += [m.span() for m in _LINE_NOT_PROSE.finditer(body)]
+    if "::" in body:
+        regions += _field_keys(mask(body, code))
     regions.sort()
     out: list[str] = []
     pos = 0
