@@ -45,3 +45,10 @@ def test_records_read_inline_fields_from_the_compile(project) -> None:  # type: 
     (record,) = records_from_compiled(compiled, lambda p: "# Gamma\n\nno fields here\n",
                                       lambda p: (None, None))
     assert record.inline_fields == parsed
+
+
+def test_an_item_whose_text_starts_with_code_or_math_keeps_it() -> None:
+    from beliefbase.dataview.items import extract_items
+    items = extract_items("- [ ] $a$ and x\n- `code` first\n- [x] **b** done\n```\n- no item\n```\n")
+    assert [(i.text, i.status) for i in items] == [
+        ("$a$ and x", " "), ("`code` first", None), ("**b** done", "x")]

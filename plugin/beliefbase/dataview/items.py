@@ -125,6 +125,9 @@ def extract_items(body: str, first_line: int = 1, *, masked: str | None = None,
             last = None
             continue
         raw = lines[index]
+        # the item's marker and box as written: on the masked line the blanks after
+        # them run on into masked code or math at the start of the text
+        m = _ITEM.match(raw) or m
         indent = _indent_width(m.group("indent"))
         text = raw[m.end():].rstrip()
         while stack and stack[-1][0] >= indent:
