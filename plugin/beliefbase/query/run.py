@@ -24,6 +24,7 @@ from ..graph.model import Graph
 from .load import Loaded, prepare
 from .reach import reach
 from .sandbox import Refused, check, has_order_by
+from .update import KeptDatabase
 
 #: Defaults of the options ``query_timeout`` (seconds) and ``query_max_rows``.
 DEFAULT_TIMEOUT = 5.0
@@ -65,8 +66,11 @@ class QueryEngine:
 
     def __init__(self, graph: Graph, *, timeout: float = DEFAULT_TIMEOUT,
                  max_rows: int = DEFAULT_MAX_ROWS,
-                 display: Callable[[str], str] = str) -> None:
+                 display: Callable[[str], str] = str,
+                 kept: KeptDatabase | None = None) -> None:
         self.graph = graph
+        #: under ``mkdocs serve``, the last build's database: updated, not loaded again
+        self.kept = kept
         self.timeout = timeout
         self.max_rows = max_rows
         self.display = display
@@ -76,7 +80,13 @@ class QueryEngine:
     @property
     def loaded(self) -> Loaded:
         if self._loaded is None:
-            self._loaded = prepare(self.graph, self.display)
+            kept = self.kept
+            if kept is not None:
+                self._loaded = kept.take(self.graph, self.display)
+            if self._loaded is None:
+                self._loaded = prepare(self.graph, self.display)
+                if kept is not None:
+                    kept.keep(self.graph, self._loaded)
         return self._loaded
 
     @property
