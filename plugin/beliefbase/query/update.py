@@ -56,8 +56,9 @@ class KeptDatabase:
         loaded, old = self.loaded, self.graph
         if loaded is None or old is None or self.pid != os.getpid():
             return None
-        if old is graph or update(loaded, old, graph):
+        if display("") == loaded.display("") and (old is graph or update(loaded, old, graph)):
             self.graph = graph
+            loaded.display = display
             self.updates += old is not graph
             return loaded
         self.forget()

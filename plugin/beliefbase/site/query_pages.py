@@ -1,18 +1,30 @@
 """Queries in pages (SPEC §8): ``{{query:…}}``, query fences and Query notes render
-their results through ``QueryExtension``; ``mkdocs serve --dirty`` renders the
-pages that show one again after any change (any change to the graph may change a
-result)."""
+their results through ``QueryExtension``, and so do bases and Dataview queries.
+
+Under ``mkdocs serve`` a save re-renders a page that shows a query only when one
+of its results changed: each build digests the results of every such page
+(``QuerySite.digest``, the HTML of each block) against the new compile, in
+``Shown.notes``, and the plan renders the pages whose digest differs from the
+last build's.  The Cypher database is kept between builds and updated from the
+change (``query/update.py``), so the results cost little to compute again.  A
+page embedding a base file (``![[X.base]]``) is rendered again after any change.
+"""
 
 from __future__ import annotations
 
+import re
 from pathlib import Path
 from typing import Any
 
 from .. import diagnostics as diag
 from ..ids import SrcPath
+from ..query.update import KeptDatabase
 from .feature import Change, FeatureContext, Shown, SiteFeature
 from .markdown.query_embeds import QueryExtension, QuerySite, build_site, pages_with_queries
 from .query_views import Views
+
+# An embed of a base file (a superset): its result is not among the page's blocks
+_BASE_EMBED = re.compile(r"\.base\b", re.IGNORECASE)
 
 
 class QueryPages(SiteFeature):
@@ -25,7 +37,8 @@ class QueryPages(SiteFeature):
         o = ctx.options
         docs_dir = Path(ctx.config.docs_dir)
         site = build_site(ctx.compiled, ctx.renderer, Views(docs_dir / o.views_dir, o.views),
-                          ctx.report, float(o.query_timeout), o.query_max_rows)
+                          ctx.report, float(o.query_timeout), o.query_max_rows,
+                          kept=ctx.kept.get(KeptDatabase) if ctx.serving else None)
         return cls(ctx, site)
 
     def __init__(self, ctx: FeatureContext, site: QuerySite) -> None:
@@ -36,6 +49,7 @@ class QueryPages(SiteFeature):
         return [QueryExtension(self.site)]
 
     def release(self) -> None:
+        self.site.report_digested()  # the pages not rendered again report theirs
         self.site.release()  # every page is converted: no query runs after
 
     def unrendered_diagnostics(self) -> list[diag.Diagnostic]:
@@ -43,14 +57,24 @@ class QueryPages(SiteFeature):
         return self.site.unrendered_diagnostics(self.ctx.read_text)
 
     def shown(self, change: Change) -> Shown:
-        """Every note showing a query (``pages``), and each note's answer by its
-        digest (``notes``: the next build reads again only the notes edited since)."""
+        """Each note by its text's digest and whether it shows a query (the next build
+        reads again only the notes edited since), and for a page showing one the digest
+        of its results (``notes``: ``text:shows[:results]``); the pages whose results
+        it cannot digest (``pages``: rendered again after any change)."""
         known: dict[SrcPath, tuple[str, bool]] = {}
         if change.before is not None:
             for path, value in change.before.notes.items():
-                digest, _, shows = value.rpartition(":")
+                digest, shows = value.split(":")[:2]
                 known[path] = (digest, shows == "1")
-        found = pages_with_queries(change.compiled, self.ctx.read_text, known)
-        return Shown(notes={path: f"{digest}:{int(shows)}"
-                            for path, (digest, shows) in known.items()},
-                     pages=frozenset(found))
+        read = self.ctx.read_text
+        found = pages_with_queries(change.compiled, read, known)
+        notes = {path: f"{digest}:{int(shows)}" for path, (digest, shows) in known.items()}
+        always: set[SrcPath] = set()
+        documents = change.compiled.documents
+        for path in sorted(found):
+            doc = documents[path]
+            if doc.kind != "base" and _BASE_EMBED.search(read(path)):
+                always.add(path)
+                continue
+            notes[path] = f"{notes.get(path, '-:1')}:{self.site.digest(doc, read)}"
+        return Shown(notes=notes, pages=frozenset(always))

@@ -26,6 +26,7 @@ A failing query or view renders an error box in place and reports
 
 from __future__ import annotations
 
+import hashlib
 import re
 from collections.abc import Callable
 from dataclasses import dataclass, field
@@ -50,6 +51,7 @@ from ...compile.schema import NODE_TYPE
 from ...ids import SrcPath, asset_url
 from ...query.load import quote_name
 from ...query.run import QueryEngine, QueryResult
+from ...query.update import KeptDatabase
 from ..dashboards import Dashboards
 from ..query_views import LinkTarget, ViewError, Views
 from ..render import PageRenderer
@@ -104,6 +106,11 @@ class QuerySite:
     #: Bases and Dataview (issue 27), made with the views on the first use
     _dashboards: Dashboards | None = None
     read_text: Callable[[SrcPath], str] | None = None
+    #: under ``mkdocs serve``, the last build's database (``query/update.py``)
+    kept: KeptDatabase | None = None
+    #: what the queries of each page ``digest`` ran reported, reported once the pages
+    #: are done (``report_digested``) whether the page rendered again or not
+    digested: dict[SrcPath, list[diag.Diagnostic]] = field(default_factory=dict)
 
     @property
     def dashboards(self) -> Dashboards:
@@ -123,8 +130,44 @@ class QuerySite:
         if self._engine is None:
             self._engine = QueryEngine(self.compiled.graph, timeout=self.timeout,
                                        max_rows=self.max_rows,
-                                       display=self.compiled.options.display)
+                                       display=self.compiled.options.display,
+                                       kept=self.kept)
         return self._engine
+
+    def digest(self, doc: Document, read_text: Callable[[SrcPath], str]) -> str:
+        """A digest of every result the page of ``doc`` shows: the HTML of each of its
+        query, base and Dataview blocks, as its page renders them (``mkdocs serve``
+        re-renders a page whose digest changed).  What they report is kept for
+        ``report_digested``; the results stay in the engine's memo for the render."""
+        found: list[diag.Diagnostic] = []
+        saved = self.report, self.host, self.rendered, self._reported
+        self.report, self.rendered, self._reported = found.append, set(), set()
+        try:
+            if doc.kind == "base":  # a .base file's page: every view
+                blocks = [self.dashboards.base_page(doc, doc.url or "")]
+            else:
+                page = (doc, doc.url or "", True)
+                self.host = lambda: page
+                md = Markdown(extensions=[QueryExtension(self)])
+                body = read_text(doc.path)[doc.parsed.body_offset:]
+                md.preprocessors["bb_queries"].run(body.split("\n"))
+                blocks = md.htmlStash.rawHtmlBlocks
+        finally:
+            self.report, self.host, self.rendered, self._reported = saved
+        self.digested[doc.path] = found
+        made = hashlib.blake2b(digest_size=16)
+        for block in blocks:
+            made.update(str(block).encode("utf-8", "surrogatepass"))
+            made.update(b"\0")
+        return made.hexdigest()
+
+    def report_digested(self) -> None:
+        """Report what ``digest`` found (each diagnostic once: a page rendered again
+        reported it already)."""
+        for found in self.digested.values():
+            for one in found:
+                self._report(one)
+        self.digested = {}
 
     def release(self) -> None:
         """Let the database go when the build's pages are done, not at a later garbage
@@ -208,6 +251,10 @@ class QuerySite:
         self.report = found.append
         try:
             for path in sorted(pages_with_queries(self.compiled, read_text) - self.rendered):
+                if path in self.digested:  # ran before the pages (``digest``)
+                    for one in self.digested[path]:
+                        self._report(one)
+                    continue
                 doc = self.compiled.documents[path]
                 if doc.kind == "base":  # a .base file's page: every view
                     self.dashboards.base_page(doc, doc.url or "")
@@ -229,8 +276,9 @@ class QuerySite:
 
 def build_site(compiled: Compiled, renderer: PageRenderer, views: Views,
                report: Callable[[diag.Diagnostic], None], timeout: float,
-               max_rows: int) -> QuerySite:
-    """The ``QuerySite`` of one build: the page being rendered comes from ``renderer``."""
+               max_rows: int, kept: KeptDatabase | None = None) -> QuerySite:
+    """The ``QuerySite`` of one build: the page being rendered comes from ``renderer``;
+    ``kept``: the database ``mkdocs serve`` keeps from one build to the next."""
 
     def host() -> Host | None:
         frames = renderer.frames
@@ -239,7 +287,7 @@ def build_site(compiled: Compiled, renderer: PageRenderer, views: Views,
         return frames[-1].doc, frames[0].host_url, len(frames) == 1
 
     return QuerySite(compiled, views, host, report, timeout, max_rows,
-                     read_text=renderer.read_text)
+                     read_text=renderer.read_text, kept=kept)
 
 
 def page_query_diagnostics(compiled: Compiled, views: Views,
