@@ -309,8 +309,8 @@ def pages_with_queries(compiled: Compiled, read_text: Callable[[SrcPath], str],
                        known: dict[SrcPath, tuple[str, bool]] | None = None) -> set[SrcPath]:
     """Every published note whose page shows a query result (or may: a superset).
 
-    ``mkdocs serve --dirty`` re-renders them all after any change: the simplest
-    rule that is always right, since any change to the graph may change a result.
+    Under ``mkdocs serve`` each save digests their results (``QuerySite.digest``,
+    ``query_pages.py``) and renders again those whose digest changed.
     ``known``: each note's answer by its content's digest, kept between rebuilds
     (updated here), so only the notes edited since are read again.
     """
