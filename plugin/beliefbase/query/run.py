@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import datetime as dt
 import json
+import os
 from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
@@ -75,11 +76,17 @@ class QueryEngine:
         self.max_rows = max_rows
         self.display = display
         self._loaded: Loaded | None = None
+        self._pid = 0  # the process the database was made or taken in
         self._memo: dict[str, QueryResult] = {}
 
     @property
     def loaded(self) -> Loaded:
+        if self._loaded is not None and self._pid != os.getpid():
+            # a forked worker (``render_ahead``): the engine's threads stayed behind,
+            # the database is not this process's to use (nor to update)
+            self._loaded, self.kept = None, None
         if self._loaded is None:
+            self._pid = os.getpid()
             kept = self.kept
             if kept is not None:
                 self._loaded = kept.take(self.graph, self.display)

@@ -20,6 +20,7 @@ when a query first reaches them (``Loaded.require``).
 
 from __future__ import annotations
 
+import logging
 import os
 import tempfile
 from dataclasses import dataclass
@@ -40,6 +41,8 @@ from .load import (
     quote_name,
 )
 
+log = logging.getLogger(__name__)
+
 
 @dataclass
 class KeptDatabase:
@@ -56,7 +59,14 @@ class KeptDatabase:
         loaded, old = self.loaded, self.graph
         if loaded is None or old is None or self.pid != os.getpid():
             return None
-        if display("") == loaded.display("") and (old is graph or update(loaded, old, graph)):
+        self.graph = None  # while it changes: an update that fails leaves none kept
+        try:
+            same = display("") == loaded.display("") and (
+                old is graph or update(loaded, old, graph))
+        except Exception:  # noqa: BLE001 - the engine's errors: a new database answers
+            log.debug("updating the query database failed: loading it again", exc_info=True)
+            same = False
+        if same:
             self.graph = graph
             loaded.display = display
             self.updates += old is not graph
