@@ -111,6 +111,9 @@ class QuerySite:
     #: what the queries of each page ``digest`` ran reported, reported once the pages
     #: are done (``report_digested``) whether the page rendered again or not
     digested: dict[SrcPath, list[diag.Diagnostic]] = field(default_factory=dict)
+    #: the HTML of each block ``digest`` made, for the page's render (``once``)
+    blocks: dict[tuple[Any, ...], Markup] = field(default_factory=dict)
+    _digesting: bool = False
 
     @property
     def dashboards(self) -> Dashboards:
@@ -142,6 +145,7 @@ class QuerySite:
         found: list[diag.Diagnostic] = []
         saved = self.report, self.host, self.rendered, self._reported
         self.report, self.rendered, self._reported = found.append, set(), set()
+        self._digesting = True
         try:
             if doc.kind == "base":  # a .base file's page: every view
                 blocks = [self.dashboards.base_page(doc, doc.url or "")]
@@ -154,12 +158,24 @@ class QuerySite:
                 blocks = md.htmlStash.rawHtmlBlocks
         finally:
             self.report, self.host, self.rendered, self._reported = saved
+            self._digesting = False
         self.digested[doc.path] = found
         made = hashlib.blake2b(digest_size=16)
         for block in blocks:
             made.update(str(block).encode("utf-8", "surrogatepass"))
             made.update(b"\0")
         return made.hexdigest()
+
+    def once(self, key: tuple[Any, ...], make: Callable[[], Markup]) -> Markup:
+        """The HTML of the block ``key`` (its page, place and text): made by ``make``, or
+        the one ``digest`` made for this build (its diagnostics are reported by
+        ``report_digested``)."""
+        found = self.blocks.get(key)
+        if found is None:
+            found = make()
+            if self._digesting:
+                self.blocks[key] = found
+        return found
 
     def report_digested(self) -> None:
         """Report what ``digest`` found (each diagnostic once: a page rendered again
@@ -175,6 +191,7 @@ class QuerySite:
         builds many times (``mkdocs serve``, the tests) ran out of address space while
         the plugins of past builds, in reference cycles, waited to be collected."""
         self._engine = None
+        self.blocks = {}
         if self._dashboards is not None:
             self._dashboards.release()
 
@@ -194,6 +211,11 @@ class QuerySite:
                page_url: str, inline: bool = False) -> Markup:
         """``text``'s result through its view, or an error box (and ``query-error``);
         ``inline``: the result stands in a line of text (a view may render a phrase)."""
+        return self.once(("query", text, view, doc.path, line, page_url, inline),
+                         lambda: self._render(text, view, doc, line, page_url, inline))
+
+    def _render(self, text: str, view: str | None, doc: Document, line: int,
+                page_url: str, inline: bool) -> Markup:
         engine = self.engine
         result = engine.run(text)
         for found in engine.diagnostics:
@@ -468,6 +490,13 @@ class QueryBlocks(Preprocessor):
     def _dashboard(kind: str, body: str, site: QuerySite, doc: Document, line: int,
                    indent: int, page_url: str) -> Markup:
         """A base, dataview or dataviewjs fence opened at file line ``line``."""
+        return site.once((kind, body, doc.path, line, indent, page_url),
+                         lambda: QueryBlocks._dashboard_html(kind, body, site, doc, line,
+                                                             indent, page_url))
+
+    @staticmethod
+    def _dashboard_html(kind: str, body: str, site: QuerySite, doc: Document, line: int,
+                        indent: int, page_url: str) -> Markup:
         boards = site.dashboards
         if kind == "base":
             return boards.base_block(body, doc, line + 1, page_url)
