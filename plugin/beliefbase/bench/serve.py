@@ -34,6 +34,7 @@ import urllib.request
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import Any
 
 from .vault import absolute_path, ensure_vault, explorer_config
 
@@ -236,6 +237,50 @@ def measure(root: Path, config: Path, dirty: bool, repeat: int,
     return results
 
 
+def in_process(root: Path, config: Path, dashboards: int, repeat: int) -> dict[str, list[float]]:
+    """``--in-process``: the CPU time of each dirty rebuild after the two ``--dashboards``
+    saves, built in this process as ``mkdocs serve --dirty`` builds (no server, no
+    watcher: the figure a loaded machine leaves steadiest), and of the pages' queries
+    run again to compare their results (``QueryPages.shown``)."""
+    import logging  # noqa: PLC0415 - only this mode
+
+    from mkdocs.commands.build import build  # noqa: PLC0415
+    from mkdocs.config import load_config  # noqa: PLC0415
+
+    from ..site.query_pages import QueryPages  # noqa: PLC0415
+
+    spent: list[float] = []
+    shown = QueryPages.shown
+
+    def timed(self: QueryPages, change: Any) -> Any:
+        start = time.process_time()
+        try:
+            return shown(self, change)
+        finally:
+            spent.append(time.process_time() - start)
+
+    QueryPages.shown = timed  # type: ignore[method-assign]
+    logging.disable(logging.WARNING)
+    results: dict[str, list[float]] = {}
+    try:
+        first = load_config(str(config))
+        first.plugins.on_startup(command="serve", dirty=True)
+        build(first, dirty=True)
+        for round_ in range(repeat):
+            edits = _edits(root / "docs", round_, dashboards)
+            build(load_config(str(config)), dirty=True)  # the round's linker note
+            for edit in edits:
+                edit.apply(root / "docs")
+                start = time.process_time()
+                build(load_config(str(config)), dirty=True)
+                results.setdefault(edit.name, []).append(time.process_time() - start)
+                results.setdefault(f"{edit.name}: queries", []).append(spent[-1])
+    finally:
+        QueryPages.shown = shown  # type: ignore[method-assign]
+        logging.disable(logging.NOTSET)
+    return results
+
+
 def parser() -> argparse.ArgumentParser:
     p = argparse.ArgumentParser(prog="python -m beliefbase.bench.serve",
                                 description=__doc__.split("\n\n")[0] if __doc__ else "")
@@ -251,6 +296,9 @@ def parser() -> argparse.ArgumentParser:
                    help="add N dashboard pages (a Cypher query, a base and a DQL table "
                    "each) and time only two saves: one no dashboard shows, one every one "
                    "shows (0: those saves without dashboards)")
+    p.add_argument("--in-process", action="store_true",
+                   help="with --dashboards: CPU seconds of each rebuild, built in this "
+                   "process as `mkdocs serve --dirty` does, and of the pages' queries")
     p.add_argument("--compare-build", action="store_true",
                    help="also time `mkdocs build` of the vault (for the first page)")
     return p
@@ -280,6 +328,14 @@ def main(argv: list[str] | None = None) -> int:
         config = root / "mkdocs.yml" if args.material_nav else explorer_config(root, "mkdocs.yml")
         if args.dashboards:
             add_dashboards(root / "docs", args.dashboards)
+        if args.in_process and args.dashboards is not None:
+            results = in_process(root, config, args.dashboards, args.repeat)
+            print(f"\n{n} notes, {args.dashboards} dashboards, rebuilt in this process as "
+                  "`mkdocs serve --dirty`: CPU seconds")
+            for name, times in results.items():
+                print(f"  {name:24} median {statistics.median(times):6.3f} s   "
+                      f"({', '.join(f'{t:.3f}' for t in times)})")
+            continue
         results = measure(root, config, not args.plain_serve, args.repeat, args.dashboards)
         if args.compare_build:
             results["mkdocs build"] = [time_build(root, config)]
