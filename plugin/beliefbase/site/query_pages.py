@@ -13,18 +13,35 @@ page embedding a base file (``![[X.base]]``) is rendered again after any change.
 from __future__ import annotations
 
 import re
+from collections.abc import Iterator
+from contextlib import contextmanager
+from functools import partial
 from pathlib import Path
 from typing import Any
 
 from .. import diagnostics as diag
+from ..builder.documents import Document
 from ..ids import SrcPath
 from ..query.update import KeptDatabase
 from .feature import Change, FeatureContext, Shown, SiteFeature
 from .markdown.query_embeds import QueryExtension, QuerySite, build_site, pages_with_queries
 from .query_views import Views
+from .render import PageRenderer
 
 # An embed of a base file (a superset): its result is not among the page's blocks
 _BASE_EMBED = re.compile(r"\.base\b", re.IGNORECASE)
+
+
+@contextmanager
+def _as_page(renderer: PageRenderer, doc: Document, page_url: str) -> Iterator[None]:
+    """``renderer`` renders the page of ``doc`` (a result digested before the pages
+    render is made as its page makes it), then what it rendered before."""
+    frames, budget = renderer.frames, renderer.budget
+    renderer.begin_page(doc, page_url)
+    try:
+        yield
+    finally:
+        renderer.frames, renderer.budget = frames, budget
 
 
 class QueryPages(SiteFeature):
@@ -37,8 +54,9 @@ class QueryPages(SiteFeature):
         o = ctx.options
         docs_dir = Path(ctx.config.docs_dir)
         site = build_site(ctx.compiled, ctx.renderer, Views(docs_dir / o.views_dir, o.views),
-                          ctx.report, float(o.query_timeout), o.query_max_rows,
-                          kept=ctx.kept.get(KeptDatabase) if ctx.serving else None)
+                          ctx.report, float(o.query_timeout), o.query_max_rows)
+        site.kept = ctx.kept.get(KeptDatabase) if ctx.serving else None
+        site.as_page = partial(_as_page, ctx.renderer)
         return cls(ctx, site)
 
     def __init__(self, ctx: FeatureContext, site: QuerySite) -> None:

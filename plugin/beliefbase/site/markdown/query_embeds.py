@@ -29,6 +29,7 @@ from __future__ import annotations
 import hashlib
 import re
 from collections.abc import Callable
+from contextlib import AbstractContextManager, nullcontext
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -98,14 +99,6 @@ class QuerySite:
     report: Callable[[diag.Diagnostic], None]
     timeout: float
     max_rows: int
-    _engine: QueryEngine | None = None
-    _reported: set[diag.Diagnostic] = field(default_factory=set)
-    #: pages whose Markdown this process converted (not the markdown_offload worker)
-    rendered: set[SrcPath] = field(default_factory=set)
-    _queries: dict[str, Document] | None = None
-    #: Bases and Dataview (issue 27), made with the views on the first use
-    _dashboards: Dashboards | None = None
-    read_text: Callable[[SrcPath], str] | None = None
     #: under ``mkdocs serve``, the last build's database (``query/update.py``)
     kept: KeptDatabase | None = None
     #: what the queries of each page ``digest`` ran reported, reported once the pages
@@ -114,6 +107,17 @@ class QuerySite:
     #: the HTML of each block ``digest`` made, for the page's render (``once``)
     blocks: dict[tuple[Any, ...], Markup] = field(default_factory=dict)
     _digesting: bool = False
+    #: renders as the page of a document (``digest``: a view may render through the page)
+    as_page: Callable[[Document, str], AbstractContextManager[None]] = \
+        lambda _doc, _url: nullcontext()
+    _engine: QueryEngine | None = None
+    _reported: set[diag.Diagnostic] = field(default_factory=set)
+    #: pages whose Markdown this process converted (not the markdown_offload worker)
+    rendered: set[SrcPath] = field(default_factory=set)
+    _queries: dict[str, Document] | None = None
+    #: Bases and Dataview (issue 27), made with the views on the first use
+    _dashboards: Dashboards | None = None
+    read_text: Callable[[SrcPath], str] | None = None
 
     @property
     def dashboards(self) -> Dashboards:
@@ -147,15 +151,16 @@ class QuerySite:
         self.report, self.rendered, self._reported = found.append, set(), set()
         self._digesting = True
         try:
-            if doc.kind == "base":  # a .base file's page: every view
-                blocks = [self.dashboards.base_page(doc, doc.url or "")]
-            else:
-                page = (doc, doc.url or "", True)
-                self.host = lambda: page
-                md = Markdown(extensions=[QueryExtension(self)])
-                body = read_text(doc.path)[doc.parsed.body_offset:]
-                md.preprocessors["bb_queries"].run(body.split("\n"))
-                blocks = md.htmlStash.rawHtmlBlocks
+            with self.as_page(doc, doc.url or ""):
+                if doc.kind == "base":  # a .base file's page: every view
+                    blocks = [self.dashboards.base_page(doc, doc.url or "")]
+                else:
+                    page = (doc, doc.url or "", True)
+                    self.host = lambda: page
+                    md = Markdown(extensions=[QueryExtension(self)])
+                    body = read_text(doc.path)[doc.parsed.body_offset:]
+                    md.preprocessors["bb_queries"].run(body.split("\n"))
+                    blocks = md.htmlStash.rawHtmlBlocks
         finally:
             self.report, self.host, self.rendered, self._reported = saved
             self._digesting = False
@@ -298,9 +303,8 @@ class QuerySite:
 
 def build_site(compiled: Compiled, renderer: PageRenderer, views: Views,
                report: Callable[[diag.Diagnostic], None], timeout: float,
-               max_rows: int, kept: KeptDatabase | None = None) -> QuerySite:
-    """The ``QuerySite`` of one build: the page being rendered comes from ``renderer``;
-    ``kept``: the database ``mkdocs serve`` keeps from one build to the next."""
+               max_rows: int) -> QuerySite:
+    """The ``QuerySite`` of one build: the page being rendered comes from ``renderer``."""
 
     def host() -> Host | None:
         frames = renderer.frames
@@ -309,7 +313,7 @@ def build_site(compiled: Compiled, renderer: PageRenderer, views: Views,
         return frames[-1].doc, frames[0].host_url, len(frames) == 1
 
     return QuerySite(compiled, views, host, report, timeout, max_rows,
-                     read_text=renderer.read_text, kept=kept)
+                     read_text=renderer.read_text)
 
 
 def page_query_diagnostics(compiled: Compiled, views: Views,
