@@ -50,9 +50,9 @@ from ...codecs.model import LinkRef
 from ...compile.compiled import Compiled
 from ...compile.schema import NODE_TYPE
 from ...ids import SrcPath, asset_url
+from ...query import update as kept_db
 from ...query.load import quote_name
 from ...query.run import QueryEngine, QueryResult
-from ...query.update import KeptDatabase
 from ..dashboards import Dashboards
 from ..query_views import LinkTarget, ViewError, Views
 from ..render import PageRenderer
@@ -100,7 +100,7 @@ class QuerySite:
     timeout: float
     max_rows: int
     #: under ``mkdocs serve``, the last build's database (``query/update.py``)
-    kept: KeptDatabase | None = None
+    kept: kept_db.KeptDatabase | None = None
     #: what the queries of each page ``digest`` ran reported, reported once the pages
     #: are done (``report_digested``) whether the page rendered again or not
     digested: dict[SrcPath, list[diag.Diagnostic]] = field(default_factory=dict)
