@@ -29,6 +29,10 @@ views:
 TABLE stage FROM #task SORT file.name
 ```
 
+```dataview
+TASK FROM #task
+```
+
 ```query
 MATCH (p:Task) RETURN p.nope(
 ```
@@ -40,7 +44,8 @@ TASKS_BASE = ('filters: file.hasTag("task")\nviews:\n  - type: table\n    name: 
 
 
 def _task(stage: str, more: str = "") -> str:
-    return f"---\nschema: Task\ntags: [task]\nstage: {stage}\n---\n# Two\n\nText.\n{more}"
+    return (f"---\nschema: Task\ntags: [task]\nstage: {stage}\n---\n# Two\n\nText.\n\n"
+            f"- [ ] Ask [[one]] about *it*\n{more}")
 
 
 def _stamps(site: Path, pages: list[str]) -> dict[str, tuple[int, int]]:
@@ -65,6 +70,7 @@ def test_a_save_renders_a_dashboard_again_only_when_a_result_changed(
         assert ">done<" in (site / page).read_text(encoding="utf-8"), page
     assert "query-error" in (site / "dash" / "index.html").read_text(encoding="utf-8") or \
         "failed" in (site / "dash" / "index.html").read_text(encoding="utf-8")
+    assert "Ask" in (site / "dash" / "index.html").read_text(encoding="utf-8")
     before = _stamps(site, shown)
     time.sleep(0.05)
 
