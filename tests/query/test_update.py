@@ -101,7 +101,7 @@ def test_a_field_edit_updates_the_database_in_place() -> None:
         first = QueryEngine(graph_of(docs, links, ""), kept=kept)
         answers(first)
         loaded = first.loaded
-        docs["d1"] = {"title": "D1", "tags": ["work"], "fields": {"status": "done"}}
+        docs["d1"] = {"title": "D1", "tags": ["work"], "fields": {"status": ""}}  # null, as CSV
         links[0] = ("d1", "d2", 3, "shown")
         graph = graph_of(docs, links, "")
         second = QueryEngine(graph, kept=kept)
