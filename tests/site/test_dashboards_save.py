@@ -93,3 +93,28 @@ def test_a_save_renders_a_dashboard_again_only_when_a_result_changed(
         text = (site / page).read_text(encoding="utf-8")
         assert ">reopened<" in text and ">done<" not in text, page
     _same_as_clean(project, third, tmp_path, session)
+
+
+def test_a_page_whose_results_cannot_be_digested_renders_at_every_save(
+        project: Project, tmp_path: Path, monkeypatch) -> None:  # type: ignore[no-untyped-def]
+    """An error while digesting (a bug, not a failing query: that is an error box) fails
+    no build: the page is rendered again at every save, as before digests."""
+    from beliefbase.site.markdown.query_embeds import QuerySite
+
+    def broken(self, doc, read_text):  # type: ignore[no-untyped-def]
+        raise RuntimeError("a bug")
+
+    monkeypatch.setattr(QuerySite, "digest", broken)
+    project.write("dash.md", DASH, dedent=False)
+    project.write("one.md", "---\nschema: Task\ntags: [task]\nstage: open\n---\n# One\n",
+                  dedent=False)
+    project.write("two.md", _task("done"), dedent=False)
+    first = project.build(dirty=True, plugins=EXPLORER)
+    assert first.error is None
+    before = _stamps(first.site, ["dash/index.html"])
+    time.sleep(0.05)
+    project.write("two.md", _task("done", "\nMore text.\n"), dedent=False)
+    second = project.build(dirty=True, plugins=EXPLORER)
+    assert second.error is None
+    assert _stamps(second.site, ["dash/index.html"]) != before
+    _same_as_clean(project, second, tmp_path, plugins=EXPLORER)

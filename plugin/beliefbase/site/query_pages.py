@@ -12,6 +12,7 @@ page embedding a base file (``![[X.base]]``) is rendered again after any change.
 
 from __future__ import annotations
 
+import logging
 import re
 from collections.abc import Iterator
 from contextlib import contextmanager
@@ -28,6 +29,7 @@ from .markdown.query_embeds import QueryExtension, QuerySite, build_site, pages_
 from .query_views import Views
 from .render import PageRenderer
 
+log = logging.getLogger(__name__)
 # An embed of a base file (a superset): its result is not among the page's blocks
 _BASE_EMBED = re.compile(r"\.base\b", re.IGNORECASE)
 
@@ -94,5 +96,11 @@ class QueryPages(SiteFeature):
             if doc.kind != "base" and _BASE_EMBED.search(read(path)):
                 always.add(path)
                 continue
-            notes[path] = f"{notes.get(path, '-:1')}:{self.site.digest(doc, read)}"
+            try:
+                digest = self.site.digest(doc, read)
+            except Exception:  # noqa: BLE001 - the page's render reports it (render-error)
+                log.debug("the results of %s were not digested", path, exc_info=True)
+                always.add(path)
+                continue
+            notes[path] = f"{notes.get(path, '-:1')}:{digest}"
         return Shown(notes=notes, pages=frozenset(always))
