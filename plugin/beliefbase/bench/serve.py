@@ -34,6 +34,7 @@ import urllib.request
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import Any
 
 from .vault import absolute_path, ensure_vault, explorer_config
 
@@ -111,8 +112,42 @@ class Edit:
     done: Callable[[Server], bool]  # are the dependent pages right (as served)?
 
 
-def _edits(docs: Path, round_: int) -> list[Edit]:
-    notes = sorted(p for p in docs.rglob("*.md") if p.name != "index.md")
+#: The tag the pages of ``--dashboards`` list, and the field they show.
+DASH_TAG = "roadmap"
+DASH_FOLDER = "bench-dashboards"
+
+
+def add_dashboards(docs: Path, count: int) -> None:
+    """``count`` dashboard pages, each a Cypher query, a base and a DQL table of the
+    notes tagged ``DASH_TAG`` (their ``created``, by title; limits differ, so no two
+    queries are the same text)."""
+    folder = docs / DASH_FOLDER
+    folder.mkdir(exist_ok=True)
+    for i in range(count):
+        limit = 30 + i
+        (folder / f"dash-{i}.md").write_text(
+            f"# Dashboard {i}\n\n```query view=table\nMATCH (n:Note) WHERE list_contains("
+            f"n.tags, '{DASH_TAG}') RETURN n.title, n.created ORDER BY n.title LIMIT {limit}\n"
+            f"```\n\n```base\nfilters: file.hasTag(\"{DASH_TAG}\")\nviews:\n  - type: table\n"
+            f"    order: [file.name, created]\n    sort:\n      - property: title\n"
+            f"        direction: ASC\n    limit: {limit}\n```\n\n```dataview\nTABLE created "
+            f"FROM #{DASH_TAG} SORT title ASC LIMIT {limit}\n```\n", encoding="utf-8")
+
+
+def _shown_note(notes: list[Path]) -> Path:
+    """The note tagged ``DASH_TAG`` with the first title: every dashboard shows it."""
+    tagged = []
+    for note in notes:
+        text = note.read_text(encoding="utf-8")
+        title = re.search(r"^title: (.+)$", text, re.MULTILINE)
+        if f"  - {DASH_TAG}\n" in text.split("\n---", 1)[0] and title:
+            tagged.append((title.group(1).strip().strip('"'), note))
+    return min(tagged)[1]
+
+
+def _edits(docs: Path, round_: int, dashboards: int | None = None) -> list[Edit]:
+    notes = sorted(p for p in docs.rglob("*.md")
+                   if p.name != "index.md" and DASH_FOLDER not in p.parts)
     target = notes[(round_ * 97) % len(notes)]
     text = target.read_text(encoding="utf-8")
     title_match = re.search(r"^title: (.+)$", text, re.MULTILINE)
@@ -140,15 +175,36 @@ def _edits(docs: Path, round_: int) -> list[Edit]:
     linker.write_text(f"# Linker {round_}\n\n[[{new_title}]] and [[Bench New {round_}]].\n",
                       encoding="utf-8")
     page = f"bench-linker-{round_}/"
-    return [
+    edits = [
         Edit("title change", retitle, lambda s: f">{new_title}</a>" in s.page(page)),
         Edit("body change", body, lambda s: True),
         Edit("new note", add, lambda s: f">Bench New {round_}</a>" in s.page(page)),
         Edit("deleted note", delete, lambda s: True),
     ]
+    if dashboards is None:
+        return edits
+    # --dashboards: a save no dashboard shows (a body edit), one that every one shows
+    quiet = notes[(round_ * 53 + 11) % len(notes)]
+    shown = _shown_note(notes)
+    created = f"2030-01-{round_ % 28 + 1:02d}"
+
+    def quiet_body(_: Path) -> None:
+        quiet.write_text(quiet.read_text(encoding="utf-8") + f"\nQuiet {round_}.\n",
+                         encoding="utf-8")
+
+    def shown_field(_: Path) -> None:
+        shown.write_text(re.sub(r"^created: .*$", f"created: {created}",
+                                shown.read_text(encoding="utf-8"), count=1,
+                                flags=re.MULTILINE), encoding="utf-8")
+
+    dash = f"{DASH_FOLDER}/dash-0/"
+    return [Edit("dash unchanged", quiet_body, lambda s: True),
+            Edit("dash changed", shown_field,
+                 lambda s: dashboards == 0 or created in s.page(dash))]
 
 
-def measure(root: Path, config: Path, dirty: bool, repeat: int) -> dict[str, list[float]]:
+def measure(root: Path, config: Path, dirty: bool, repeat: int,
+            dashboards: int | None = None) -> dict[str, list[float]]:
     server = Server(root, config, dirty)
     started = time.monotonic()
     server.start()
@@ -161,7 +217,7 @@ def measure(root: Path, config: Path, dirty: bool, repeat: int) -> dict[str, lis
         results["first page"] = [time.monotonic() - started]
         docs = root / "docs"
         for round_ in range(repeat):
-            edits = _edits(docs, round_)
+            edits = _edits(docs, round_, dashboards)
             time.sleep(1.5)  # let the watcher settle after writing the linker note
             server.wait_for(_RELOAD, time.monotonic() - 0.1, 120)
             for edit in edits:
@@ -181,6 +237,50 @@ def measure(root: Path, config: Path, dirty: bool, repeat: int) -> dict[str, lis
     return results
 
 
+def in_process(root: Path, config: Path, dashboards: int, repeat: int) -> dict[str, list[float]]:
+    """``--in-process``: the CPU time of each dirty rebuild after the two ``--dashboards``
+    saves, built in this process as ``mkdocs serve --dirty`` builds (no server, no
+    watcher: the figure a loaded machine leaves steadiest), and of the pages' queries
+    run again to compare their results (``QueryPages.shown``)."""
+    import logging  # noqa: PLC0415 - only this mode
+
+    from mkdocs.commands.build import build  # noqa: PLC0415
+    from mkdocs.config import load_config  # noqa: PLC0415
+
+    from ..site.query_pages import QueryPages  # noqa: PLC0415
+
+    spent: list[float] = []
+    shown = QueryPages.shown
+
+    def timed(self: QueryPages, change: Any) -> Any:
+        start = time.process_time()
+        try:
+            return shown(self, change)
+        finally:
+            spent.append(time.process_time() - start)
+
+    QueryPages.shown = timed  # type: ignore[method-assign]
+    logging.disable(logging.WARNING)
+    results: dict[str, list[float]] = {}
+    try:
+        first = load_config(str(config))
+        first.plugins.on_startup(command="serve", dirty=True)
+        build(first, dirty=True)
+        for round_ in range(repeat):
+            edits = _edits(root / "docs", round_, dashboards)
+            build(load_config(str(config)), dirty=True)  # the round's linker note
+            for edit in edits:
+                edit.apply(root / "docs")
+                start = time.process_time()
+                build(load_config(str(config)), dirty=True)
+                results.setdefault(edit.name, []).append(time.process_time() - start)
+                results.setdefault(f"{edit.name}: queries", []).append(spent[-1])
+    finally:
+        QueryPages.shown = shown  # type: ignore[method-assign]
+        logging.disable(logging.NOTSET)
+    return results
+
+
 def parser() -> argparse.ArgumentParser:
     p = argparse.ArgumentParser(prog="python -m beliefbase.bench.serve",
                                 description=__doc__.split("\n\n")[0] if __doc__ else "")
@@ -192,6 +292,13 @@ def parser() -> argparse.ArgumentParser:
                    help="plain `mkdocs serve` (full rebuilds) instead of --dirty")
     p.add_argument("--material-nav", action="store_true",
                    help="keep Material's navigation instead of the explorer")
+    p.add_argument("--dashboards", type=int, default=None, metavar="N",
+                   help="add N dashboard pages (a Cypher query, a base and a DQL table "
+                   "each) and time only two saves: one no dashboard shows, one every one "
+                   "shows (0: those saves without dashboards)")
+    p.add_argument("--in-process", action="store_true",
+                   help="with --dashboards: CPU seconds of each rebuild, built in this "
+                   "process as `mkdocs serve --dirty` does, and of the pages' queries")
     p.add_argument("--compare-build", action="store_true",
                    help="also time `mkdocs build` of the vault (for the first page)")
     return p
@@ -219,11 +326,22 @@ def main(argv: list[str] | None = None) -> int:
             time.sleep(0.5)
         shutil.copytree(source, root)
         config = root / "mkdocs.yml" if args.material_nav else explorer_config(root, "mkdocs.yml")
-        results = measure(root, config, not args.plain_serve, args.repeat)
+        if args.dashboards:
+            add_dashboards(root / "docs", args.dashboards)
+        if args.in_process and args.dashboards is not None:
+            results = in_process(root, config, args.dashboards, args.repeat)
+            print(f"\n{n} notes, {args.dashboards} dashboards, rebuilt in this process as "
+                  "`mkdocs serve --dirty`: CPU seconds")
+            for name, times in results.items():
+                print(f"  {name:24} median {statistics.median(times):6.3f} s   "
+                      f"({', '.join(f'{t:.3f}' for t in times)})")
+            continue
+        results = measure(root, config, not args.plain_serve, args.repeat, args.dashboards)
         if args.compare_build:
             results["mkdocs build"] = [time_build(root, config)]
         mode = ("mkdocs serve" if args.plain_serve else "mkdocs serve --dirty") + (
-            "" if args.material_nav else ", explorer")
+            "" if args.material_nav else ", explorer") + (
+            f", {args.dashboards} dashboards" if args.dashboards is not None else "")
         print(f"\n{n} notes, {mode}: edit saved -> livereload, dependents written")
         for name, times in results.items():
             shown = ", ".join(f"{t:.2f}" for t in times)

@@ -131,6 +131,10 @@ class Loaded:
     _filled_pairs: set[tuple[str, str, str]] = field(default_factory=set)  # (type, from, to)
     #: label -> column -> the frontmatter field it holds, where they differ (``field_kind``)
     renamed: dict[str, dict[str, str]] = field(default_factory=dict)
+    #: label -> what typing its columns reported (``diagnostics``, by label: ``update.py``)
+    label_diagnostics: dict[str, list[diag.Diagnostic]] = field(default_factory=dict)
+    label_at: list[str] = field(default_factory=list)  # each node's label, by _key
+    display: Any = str  # a docs-relative path -> as diagnostics show it
 
     @property
     def tables(self) -> frozenset[str]:
@@ -172,13 +176,17 @@ class Loaded:
                     path, list(self.labels[label]), self._node_columns(label)))
                 self._filled.add(label)
             for rel_type, (a, b) in pairs:
-                path = folder / f"r{len(self._filled_pairs)}.csv"
-                rel = self.relations[rel_type]
-                _copy(self.connection, rel_type, path,
-                      serial=_write_csv(path, _REL_HEADER, self._rel_columns(rel, (a, b))),
-                      extra=f", from={_literal(a)}, to={_literal(b)}"
-                      if len(rel.pairs) > 1 else "")
-                self._filled_pairs.add((rel_type, a, b))
+                self.copy_pair(folder, rel_type, (a, b))
+
+    def copy_pair(self, folder: Path, rel_type: str, pair: tuple[str, str]) -> None:
+        """Fill the edges of ``rel_type`` between ``pair`` by ``COPY`` (a file in ``folder``)."""
+        path = folder / f"r{len(self._filled_pairs)}.csv"
+        rel = self.relations[rel_type]
+        a, b = pair
+        _copy(self.connection, rel_type, path,
+              serial=_write_csv(path, _REL_HEADER, self._rel_columns(rel, pair)),
+              extra=f", from={_literal(a)}, to={_literal(b)}" if len(rel.pairs) > 1 else "")
+        self._filled_pairs.add((rel_type, a, b))
 
     def _node_columns(self, label: str) -> list[Sequence[Any]]:
         """The CSV columns of one label's nodes (see ``BASE_COLUMNS``), each made in one go."""
@@ -250,11 +258,12 @@ def prepare(graph: Graph, display: Any = str) -> Loaded:
     labels: dict[str, list[int]] = {label: [] for label in dict.fromkeys(label_at)}
     for key, label in enumerate(label_at):
         labels[label].append(key)
-    diagnostics: list[diag.Diagnostic] = []
     renamed: dict[str, dict[str, str]] = {}
+    by_label: dict[str, list[diag.Diagnostic]] = {label: [] for label in labels}
     columns = {label: _columns(label, list(map(nodes.__getitem__, label_keys)), display,
-                               diagnostics, renamed)
+                               by_label[label], renamed)
                for label, label_keys in labels.items()}
+    diagnostics = [found for label in labels for found in by_label[label]]
     relations = _relations(graph.edges, keys, label_at, {label.lower() for label in labels})
     for label, cols in columns.items():
         spec = ", ".join(f"{quote_name(c)} {c_type}" for c, c_type in cols.items())
@@ -270,7 +279,8 @@ def prepare(graph: Graph, display: Any = str) -> Loaded:
                   {t: rel for t, rel in relations.items() if rel.pairs},
                   keys, diagnostics,
                   nodes, graph.edges, labels, names, documents,
-                  renamed={k: v for k, v in renamed.items() if v})
+                  renamed={k: v for k, v in renamed.items() if v},
+                  label_diagnostics=by_label, label_at=label_at, display=display)
 
 
 def _label_at(nodes: list[Node]) -> list[str]:

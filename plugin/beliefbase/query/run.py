@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import datetime as dt
 import json
+import os
 from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
@@ -24,6 +25,7 @@ from ..graph.model import Graph
 from .load import Loaded, prepare
 from .reach import reach
 from .sandbox import Refused, check, has_order_by
+from .update import KeptDatabase
 
 #: Defaults of the options ``query_timeout`` (seconds) and ``query_max_rows``.
 DEFAULT_TIMEOUT = 5.0
@@ -65,18 +67,33 @@ class QueryEngine:
 
     def __init__(self, graph: Graph, *, timeout: float = DEFAULT_TIMEOUT,
                  max_rows: int = DEFAULT_MAX_ROWS,
-                 display: Callable[[str], str] = str) -> None:
+                 display: Callable[[str], str] = str,
+                 kept: KeptDatabase | None = None) -> None:
         self.graph = graph
+        #: under ``mkdocs serve``, the last build's database: updated, not loaded again
+        self.kept = kept
         self.timeout = timeout
         self.max_rows = max_rows
         self.display = display
         self._loaded: Loaded | None = None
+        self._pid = 0  # the process the database was made or taken in
         self._memo: dict[str, QueryResult] = {}
 
     @property
     def loaded(self) -> Loaded:
+        if self._loaded is not None and self._pid != os.getpid():
+            # a forked worker (``render_ahead``): the engine's threads stayed behind,
+            # the database is not this process's to use (nor to update)
+            self._loaded, self.kept = None, None
         if self._loaded is None:
-            self._loaded = prepare(self.graph, self.display)
+            self._pid = os.getpid()
+            kept = self.kept
+            if kept is not None:
+                self._loaded = kept.take(self.graph, self.display)
+            if self._loaded is None:
+                self._loaded = prepare(self.graph, self.display)
+                if kept is not None:
+                    kept.keep(self.graph, self._loaded)
         return self._loaded
 
     @property

@@ -54,7 +54,7 @@ class Shown:
     ``notes``: per note, a digest of what the feature adds to its page (a page
     whose digest differs is re-rendered); ``outputs``: the pages it wrote (one
     no longer written is removed); ``pages``: notes whose pages it says change
-    whatever the digests (a query's result, a changed mention).
+    whatever the digests (a page embedding a base file, a changed mention).
     """
 
     notes: Mapping[SrcPath, str] = field(default_factory=FrozenDict)

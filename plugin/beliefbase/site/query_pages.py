@@ -1,18 +1,49 @@
 """Queries in pages (SPEC §8): ``{{query:…}}``, query fences and Query notes render
-their results through ``QueryExtension``; ``mkdocs serve --dirty`` renders the
-pages that show one again after any change (any change to the graph may change a
-result)."""
+their results through ``QueryExtension``, and so do bases and Dataview queries.
+
+Under ``mkdocs serve`` a save re-renders a page that shows a query only when one
+of its results changed: each build digests the results of every such page
+(``QuerySite.digest``, the HTML of each block) against the new compile, in
+``Shown.notes``, and the plan renders the pages whose digest differs from the
+last build's.  The Cypher database is kept between builds and updated from the
+change (``query/update.py``), so the results cost little to compute again.  A
+page embedding a base file (``![[X.base]]``) is rendered again after any change.
+"""
 
 from __future__ import annotations
 
+import logging
+import re
+from collections.abc import Iterator
+from contextlib import contextmanager
+from functools import partial
 from pathlib import Path
 from typing import Any
 
 from .. import diagnostics as diag
+from ..builder.documents import Document
 from ..ids import SrcPath
+from ..query.update import KeptDatabase
 from .feature import Change, FeatureContext, Shown, SiteFeature
 from .markdown.query_embeds import QueryExtension, QuerySite, build_site, pages_with_queries
 from .query_views import Views
+from .render import PageRenderer
+
+log = logging.getLogger(__name__)
+# An embed of a base file (a superset): its result is not among the page's blocks
+_BASE_EMBED = re.compile(r"\.base\b", re.IGNORECASE)
+
+
+@contextmanager
+def _as_page(renderer: PageRenderer, doc: Document, page_url: str) -> Iterator[None]:
+    """``renderer`` renders the page of ``doc`` (a result digested before the pages
+    render is made as its page makes it), then what it rendered before."""
+    frames, budget = renderer.frames, renderer.budget
+    renderer.begin_page(doc, page_url)
+    try:
+        yield
+    finally:
+        renderer.frames, renderer.budget = frames, budget
 
 
 class QueryPages(SiteFeature):
@@ -26,6 +57,8 @@ class QueryPages(SiteFeature):
         docs_dir = Path(ctx.config.docs_dir)
         site = build_site(ctx.compiled, ctx.renderer, Views(docs_dir / o.views_dir, o.views),
                           ctx.report, float(o.query_timeout), o.query_max_rows)
+        site.kept = ctx.kept.get(KeptDatabase) if ctx.serving else None
+        site.as_page = partial(_as_page, ctx.renderer)
         return cls(ctx, site)
 
     def __init__(self, ctx: FeatureContext, site: QuerySite) -> None:
@@ -36,6 +69,7 @@ class QueryPages(SiteFeature):
         return [QueryExtension(self.site)]
 
     def release(self) -> None:
+        self.site.report_digested()  # the pages not rendered again report theirs
         self.site.release()  # every page is converted: no query runs after
 
     def unrendered_diagnostics(self) -> list[diag.Diagnostic]:
@@ -43,14 +77,30 @@ class QueryPages(SiteFeature):
         return self.site.unrendered_diagnostics(self.ctx.read_text)
 
     def shown(self, change: Change) -> Shown:
-        """Every note showing a query (``pages``), and each note's answer by its
-        digest (``notes``: the next build reads again only the notes edited since)."""
+        """Each note by its text's digest and whether it shows a query (the next build
+        reads again only the notes edited since), and for a page showing one the digest
+        of its results (``notes``: ``text:shows[:results]``); the pages whose results
+        it cannot digest (``pages``: rendered again after any change)."""
         known: dict[SrcPath, tuple[str, bool]] = {}
         if change.before is not None:
             for path, value in change.before.notes.items():
-                digest, _, shows = value.rpartition(":")
+                digest, shows = value.split(":")[:2]
                 known[path] = (digest, shows == "1")
-        found = pages_with_queries(change.compiled, self.ctx.read_text, known)
-        return Shown(notes={path: f"{digest}:{int(shows)}"
-                            for path, (digest, shows) in known.items()},
-                     pages=frozenset(found))
+        read = self.ctx.read_text
+        found = pages_with_queries(change.compiled, read, known)
+        notes = {path: f"{digest}:{int(shows)}" for path, (digest, shows) in known.items()}
+        always: set[SrcPath] = set()
+        documents = change.compiled.documents
+        for path in sorted(found):
+            doc = documents[path]
+            if doc.kind != "base" and _BASE_EMBED.search(read(path)):
+                always.add(path)
+                continue
+            try:
+                digest = self.site.digest(doc, read)
+            except Exception:  # noqa: BLE001 - the page's render reports it (render-error)
+                log.debug("the results of %s were not digested", path, exc_info=True)
+                always.add(path)
+                continue
+            notes[path] = f"{notes.get(path, '-:1')}:{digest}"
+        return Shown(notes=notes, pages=frozenset(always))

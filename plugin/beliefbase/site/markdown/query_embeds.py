@@ -26,8 +26,10 @@ A failing query or view renders an error box in place and reports
 
 from __future__ import annotations
 
+import hashlib
 import re
 from collections.abc import Callable
+from contextlib import AbstractContextManager, nullcontext
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
@@ -50,6 +52,7 @@ from ...codecs.model import LinkRef
 from ...compile.compiled import Compiled
 from ...compile.schema import NODE_TYPE
 from ...ids import SrcPath, asset_url
+from ...query import update as kept_db
 from ...query.load import quote_name
 from ...query.run import QueryEngine, QueryResult
 from ..query_views import LinkTarget, ViewError, Views
@@ -102,6 +105,17 @@ class QuerySite:
     report: Callable[[diag.Diagnostic], None]
     timeout: float
     max_rows: int
+    #: under ``mkdocs serve``, the last build's database (``query/update.py``)
+    kept: kept_db.KeptDatabase | None = None
+    #: what the queries of each page ``digest`` ran reported, reported once the pages
+    #: are done (``report_digested``) whether the page rendered again or not
+    digested: dict[SrcPath, list[diag.Diagnostic]] = field(default_factory=dict)
+    #: the HTML of each block ``digest`` made, for the page's render (``once``)
+    blocks: dict[tuple[Any, ...], Markup] = field(default_factory=dict)
+    _digesting: bool = False
+    #: renders as the page of a document (``digest``: a view may render through the page)
+    as_page: Callable[[Document, str], AbstractContextManager[None]] = \
+        lambda _doc, _url: nullcontext()
     _engine: QueryEngine | None = None
     _reported: set[diag.Diagnostic] = field(default_factory=set)
     #: pages whose Markdown this process converted (not the markdown_offload worker)
@@ -133,8 +147,58 @@ class QuerySite:
         if self._engine is None:
             self._engine = QueryEngine(self.compiled.graph, timeout=self.timeout,
                                        max_rows=self.max_rows,
-                                       display=self.compiled.options.display)
+                                       display=self.compiled.options.display,
+                                       kept=self.kept)
         return self._engine
+
+    def digest(self, doc: Document, read_text: Callable[[SrcPath], str]) -> str:
+        """A digest of every result the page of ``doc`` shows: the HTML of each of its
+        query, base and Dataview blocks, as its page renders them (``mkdocs serve``
+        re-renders a page whose digest changed).  What they report is kept for
+        ``report_digested``; the results stay in the engine's memo for the render."""
+        found: list[diag.Diagnostic] = []
+        saved = self.report, self.host, self.rendered, self._reported
+        self.report, self.rendered, self._reported = found.append, set(), set()
+        self._digesting = True
+        try:
+            with self.as_page(doc, doc.url or ""):
+                if doc.kind == "base":  # a .base file's page: every view
+                    blocks = [self.dashboards.base_page(doc, doc.url or "")]
+                else:
+                    page = (doc, doc.url or "", True)
+                    self.host = lambda: page
+                    md = Markdown(extensions=[QueryExtension(self)])
+                    body = read_text(doc.path)[doc.parsed.body_offset:]
+                    md.preprocessors["bb_queries"].run(body.split("\n"))
+                    blocks = md.htmlStash.rawHtmlBlocks
+        finally:
+            self.report, self.host, self.rendered, self._reported = saved
+            self._digesting = False
+        self.digested[doc.path] = found
+        made = hashlib.blake2b(digest_size=16)
+        for block in blocks:
+            made.update(str(block).encode("utf-8", "surrogatepass"))
+            made.update(b"\0")
+        return made.hexdigest()
+
+    def once(self, key: tuple[Any, ...], make: Callable[[], Markup]) -> Markup:
+        """The HTML of the block ``key`` (its page, place and text): made by ``make``, or
+        the one ``digest`` made for this build (its diagnostics are reported by
+        ``report_digested``)."""
+        found = self.blocks.get(key)
+        if found is None:
+            found = make()
+            if self._digesting:
+                self.blocks[key] = found
+        return found
+
+    def report_digested(self) -> None:
+        """Report what ``digest`` found (each diagnostic once: a page rendered again
+        reported it already)."""
+        for found in self.digested.values():
+            for one in found:
+                self._report(one)
+        self.digested = {}
 
     def release(self) -> None:
         """Let the database go when the build's pages are done, not at a later garbage
@@ -142,6 +206,7 @@ class QuerySite:
         builds many times (``mkdocs serve``, the tests) ran out of address space while
         the plugins of past builds, in reference cycles, waited to be collected."""
         self._engine = None
+        self.blocks = {}
         if self._dashboards is not None:
             self._dashboards.release()
 
@@ -161,6 +226,11 @@ class QuerySite:
                page_url: str, inline: bool = False) -> Markup:
         """``text``'s result through its view, or an error box (and ``query-error``);
         ``inline``: the result stands in a line of text (a view may render a phrase)."""
+        return self.once(("query", text, view, doc.path, line, page_url, inline),
+                         lambda: self._render(text, view, doc, line, page_url, inline))
+
+    def _render(self, text: str, view: str | None, doc: Document, line: int,
+                page_url: str, inline: bool) -> Markup:
         engine = self.engine
         result = engine.run(text)
         for found in engine.diagnostics:
@@ -218,6 +288,10 @@ class QuerySite:
         self.report = found.append
         try:
             for path in sorted(pages_with_queries(self.compiled, read_text) - self.rendered):
+                if path in self.digested:  # ran before the pages (``digest``)
+                    for one in self.digested[path]:
+                        self._report(one)
+                    continue
                 doc = self.compiled.documents[path]
                 if doc.kind == "base":  # a .base file's page: every view
                     self.dashboards.base_page(doc, doc.url or "")
@@ -271,8 +345,8 @@ def pages_with_queries(compiled: Compiled, read_text: Callable[[SrcPath], str],
                        known: dict[SrcPath, tuple[str, bool]] | None = None) -> set[SrcPath]:
     """Every published note whose page shows a query result (or may: a superset).
 
-    ``mkdocs serve --dirty`` re-renders them all after any change: the simplest
-    rule that is always right, since any change to the graph may change a result.
+    Under ``mkdocs serve`` each save digests their results (``QuerySite.digest``,
+    ``query_pages.py``) and renders again those whose digest changed.
     ``known``: each note's answer by its content's digest, kept between rebuilds
     (updated here), so only the notes edited since are read again.
     """
@@ -435,6 +509,13 @@ class QueryBlocks(Preprocessor):
     def _dashboard(kind: str, body: str, site: QuerySite, doc: Document, line: int,
                    indent: int, page_url: str) -> Markup:
         """A base, dataview or dataviewjs fence opened at file line ``line``."""
+        return site.once((kind, body, doc.path, line, indent, page_url),
+                         lambda: QueryBlocks._dashboard_html(kind, body, site, doc, line,
+                                                             indent, page_url))
+
+    @staticmethod
+    def _dashboard_html(kind: str, body: str, site: QuerySite, doc: Document, line: int,
+                        indent: int, page_url: str) -> Markup:
         boards = site.dashboards
         if kind == "base":
             return boards.base_block(body, doc, line + 1, page_url)

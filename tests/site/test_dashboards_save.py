@@ -1,0 +1,120 @@
+"""Issue 31: under ``mkdocs serve`` (``--dirty`` or plain) a page showing queries (Cypher,
+a base, a Dataview table) is rendered again only when one of its results changed
+(``QueryPages.shown``: the digests of its results); either way the site equals a
+clean build byte for byte."""
+
+from __future__ import annotations
+
+import time
+from pathlib import Path
+
+from tests.conftest import Project
+from tests.site.test_dirty import EXPLORER, _same_as_clean, serve  # noqa: F401 - a fixture
+
+DASH = """\
+# Dash
+
+```query view=table
+MATCH (p:Task) RETURN p.title, p.stage ORDER BY p.title
+```
+
+```base
+filters: file.hasTag("task")
+views:
+  - type: table
+    order: [file.name, stage]
+```
+
+```dataview
+TABLE stage FROM #task SORT file.name
+```
+
+```dataview
+TASK FROM #task
+```
+
+```query
+MATCH (p:Task) RETURN p.nope(
+```
+"""
+
+QUERY_NOTE = "---\nschema: Query\nquery: MATCH (p:Task) RETURN p.title, p.stage\n---\n# Stages\n"
+TASKS_BASE = ('filters: file.hasTag("task")\nviews:\n  - type: table\n    name: All\n'
+              "    order: [file.name, stage]\n")
+
+
+def _task(stage: str, more: str = "") -> str:
+    return (f"---\nschema: Task\ntags: [task]\nstage: {stage}\n---\n# Two\n\nText.\n\n"
+            f"- [ ] Ask [[one]] about *it*\n{more}")
+
+
+def _stamps(site: Path, pages: list[str]) -> dict[str, tuple[int, int]]:
+    return {page: ((site / page).stat().st_mtime_ns, (site / page).stat().st_ino)
+            for page in pages}
+
+
+def test_a_save_renders_a_dashboard_again_only_when_a_result_changed(
+        project: Project, serve, tmp_path: Path) -> None:  # type: ignore[no-untyped-def]  # noqa: F811
+    project.write("dash.md", DASH, dedent=False)
+    project.write("stages.md", QUERY_NOTE, dedent=False)
+    project.write("Tasks.base", TASKS_BASE, dedent=False)
+    project.write("one.md", "---\nschema: Task\ntags: [task]\nstage: open\n---\n# One\n",
+                  dedent=False)
+    project.write("two.md", _task("done"), dedent=False)
+    session = serve(plugins=EXPLORER)
+    first = session.build()
+    assert first.error is None
+    site = first.site
+    shown = ["dash/index.html", "stages/index.html", "Tasks.base/index.html"]
+    for page in shown:
+        assert ">done<" in (site / page).read_text(encoding="utf-8"), page
+    assert "query-error" in (site / "dash" / "index.html").read_text(encoding="utf-8") or \
+        "failed" in (site / "dash" / "index.html").read_text(encoding="utf-8")
+    assert "Ask" in (site / "dash" / "index.html").read_text(encoding="utf-8")
+    before = _stamps(site, shown)
+    time.sleep(0.05)
+
+    # a body edit no result shows: the dashboards' outputs are left alone
+    project.write("two.md", _task("done", "\nMore text.\n"), dedent=False)
+    second = session.build()
+    assert second.error is None
+    assert "More text." in second.article("two/")
+    assert _stamps(site, shown) == before
+    _same_as_clean(project, second, tmp_path, session)
+    time.sleep(0.05)
+
+    # a property every query shows: each dashboard is rendered again
+    project.write("two.md", _task("reopened", "\nMore text.\n"), dedent=False)
+    third = session.build()
+    assert third.error is None
+    after = _stamps(site, shown)
+    for page in shown:
+        assert after[page] != before[page], page
+        text = (site / page).read_text(encoding="utf-8")
+        assert ">reopened<" in text and ">done<" not in text, page
+    _same_as_clean(project, third, tmp_path, session)
+
+
+def test_a_page_whose_results_cannot_be_digested_renders_at_every_save(
+        project: Project, tmp_path: Path, monkeypatch) -> None:  # type: ignore[no-untyped-def]
+    """An error while digesting (a bug, not a failing query: that is an error box) fails
+    no build: the page is rendered again at every save, as before digests."""
+    from beliefbase.site.markdown.query_embeds import QuerySite
+
+    def broken(self, doc, read_text):  # type: ignore[no-untyped-def]
+        raise RuntimeError("a bug")
+
+    monkeypatch.setattr(QuerySite, "digest", broken)
+    project.write("dash.md", DASH, dedent=False)
+    project.write("one.md", "---\nschema: Task\ntags: [task]\nstage: open\n---\n# One\n",
+                  dedent=False)
+    project.write("two.md", _task("done"), dedent=False)
+    first = project.build(dirty=True, plugins=EXPLORER)
+    assert first.error is None
+    before = _stamps(first.site, ["dash/index.html"])
+    time.sleep(0.05)
+    project.write("two.md", _task("done", "\nMore text.\n"), dedent=False)
+    second = project.build(dirty=True, plugins=EXPLORER)
+    assert second.error is None
+    assert _stamps(second.site, ["dash/index.html"]) != before
+    _same_as_clean(project, second, tmp_path, plugins=EXPLORER)
