@@ -145,6 +145,25 @@ def _shown_note(notes: list[Path]) -> Path:
     return min(tagged)[1]
 
 
+#: how many pages linked to the hub retitled in each round
+HUB_PAGES: list[int] = []
+
+
+def _hub(docs: Path) -> tuple[Path, list[str]]:
+    """The note most pages link to, and the URLs of the pages whose link to it shows
+    its title (no shown text, not written as its title: those break on a retitle)."""
+    from ..project import compile_project  # noqa: PLC0415 - only the hub edit
+
+    compiled = compile_project(docs.parent / "mkdocs.yml")
+    path = max(compiled.published, key=lambda p: (len({r.source for r in
+                                                        compiled.backlinks.get(p, ())}), p))
+    title = compiled.documents[path].title
+    urls = sorted({compiled.documents[r.source].url or "" for r in compiled.backlinks[path]
+                   if not r.link.display and r.link.target != title
+                   and not r.anchor and r.source != path})
+    return docs / path, [u for u in urls if u]
+
+
 def _edits(docs: Path, round_: int, dashboards: int | None = None) -> list[Edit]:
     notes = sorted(p for p in docs.rglob("*.md")
                    if p.name != "index.md" and DASH_FOLDER not in p.parts)
@@ -172,11 +191,26 @@ def _edits(docs: Path, round_: int, dashboards: int | None = None) -> list[Edit]
     def delete(_: Path) -> None:
         victim.unlink()
 
+    hub, linking = _hub(docs)
+    HUB_PAGES.append(len(linking))
+    hub_text = hub.read_text(encoding="utf-8")
+    hub_line = re.search(r"^title: (.+)$", hub_text, re.MULTILINE)
+    hub_title = f"Bench Hub {round_}"
+
+    def retitle_hub(_: Path) -> None:
+        hub.write_text(hub_text.replace(hub_line.group(0), f'title: "{hub_title}"', 1)
+                       if hub_line else f"---\ntitle: {hub_title}\n---\n" + hub_text,
+                       encoding="utf-8")
+
     linker.write_text(f"# Linker {round_}\n\n[[{new_title}]] and [[Bench New {round_}]].\n",
                       encoding="utf-8")
     page = f"bench-linker-{round_}/"
     edits = [
         Edit("title change", retitle, lambda s: f">{new_title}</a>" in s.page(page)),
+        # a hub (the note most pages link to): every page linking to it shows the new
+        # title; how many there were is printed with the results
+        Edit("hub title change", retitle_hub,
+             lambda s: all(f">{hub_title}</a>" in s.page(u) for u in linking)),
         Edit("body change", body, lambda s: True),
         Edit("new note", add, lambda s: f">Bench New {round_}</a>" in s.page(page)),
         Edit("deleted note", delete, lambda s: True),
@@ -345,7 +379,11 @@ def main(argv: list[str] | None = None) -> int:
         print(f"\n{n} notes, {mode}: edit saved -> livereload, dependents written")
         for name, times in results.items():
             shown = ", ".join(f"{t:.2f}" for t in times)
-            print(f"  {name:14} median {statistics.median(times):6.2f} s   ({shown})")
+            print(f"  {name:16} median {statistics.median(times):6.2f} s   ({shown})")
+        if HUB_PAGES:
+            print(f"  (the hubs retitled had {', '.join(map(str, HUB_PAGES))} linking pages, "
+                  "each checked)")
+            HUB_PAGES.clear()
     return 0
 
 
