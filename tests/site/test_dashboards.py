@@ -346,6 +346,40 @@ def test_the_data_is_made_once_per_build(project: Project,
     assert sorted(calls) == ["bases", "dataview", "files"]  # one shared record set
 
 
+def test_a_worker_converting_pages_ahead_inherits_the_data(
+        project: Project, monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
+    # above render_ahead's threshold a forked worker converts pages from the back:
+    # the data is made before the fork (``before_pages``), not once in each process
+    import os
+
+    from beliefbase.speedups import render_ahead
+
+    log = tmp_path / "made.log"
+    made_bases, made_dataview = bases.records_from_files, dv.index_from_files
+
+    def record(kind: str, make: object) -> object:
+        def counted(*args: object, **kwargs: object) -> object:
+            with log.open("a", encoding="utf-8") as f:
+                f.write(f"{kind} {os.getpid()}\n")
+            return make(*args, **kwargs)  # type: ignore[operator]
+        return counted
+
+    monkeypatch.setattr(bases, "records_from_files", record("bases", made_bases))
+    monkeypatch.setattr(dv, "index_from_files", record("dataview", made_dataview))
+    _vault(project, "# Home\n\nText.\n")
+    count = render_ahead.AHEAD_THRESHOLD + 20
+    for i in range(count):  # the last pages, converted by the worker, hold the blocks
+        block = ("```dataview\nLIST FROM #book\n```\n\n```base\nviews:\n  - type: list\n```\n"
+                 if i >= count - 5 else "Plain text.\n")
+        project.write(f"notes/n{i:03}.md", f"# Note {i}\n\n{block}", dedent=False)
+    result = project.build()
+    assert result.error is None
+    assert "bb-dashboard" in result.article(f"notes/n{count - 1:03}/")
+    made = log.read_text(encoding="utf-8").split()
+    assert sorted(made[0::2]) == ["bases", "dataview"], made
+    assert set(made[1::2]) == {str(os.getpid())}, made
+
+
 def test_an_embed_of_a_view_that_does_not_exist(project: Project) -> None:
     _vault(project, "# Home\n\nText.\n\n![[Library.base#Nope]]\n")
     result = project.build()

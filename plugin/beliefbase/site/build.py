@@ -272,6 +272,8 @@ class MkDocsBuild:
         if self._incremental() and self.site is not None:
             self.state.invalidation.nav(self.site, files, nav,
                                         nav_in_every_page=not self.options.explorer)
+        if self.site is not None and not self._incremental():
+            self.site.before_pages()  # before the fork: the worker shares what it makes
         steps = () if self.site is None else self.site.compile_output_steps(
             Path(config.site_dir), config.use_directory_urls, self._dest_uris)
         self.speedups.nav(config, files, steps)

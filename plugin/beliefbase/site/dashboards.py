@@ -112,6 +112,13 @@ class Dashboards:
             self._index = dv.index_from_files(self.files, self._note_text)
         return self._index
 
+    def prepare(self, wanted: frozenset[str]) -> None:
+        """Make the data of the engines ``wanted`` (``"base"``, ``"dataview"``) now."""
+        if "base" in wanted:
+            _ = self.records
+        if "dataview" in wanted:
+            _ = self.index
+
     @property
     def files(self) -> VaultFiles:
         """Every published file, one shared record each, for both engines (made on

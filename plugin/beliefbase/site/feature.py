@@ -177,6 +177,10 @@ class SiteFeature:
         need (after the callouts, in the order of ``FEATURES``)."""
         return []
 
+    def before_pages(self) -> None:
+        """MkDocs' page loop of a full build starts next: make now what pages will
+        need and forked workers (``render_ahead``) would otherwise each make again."""
+
     # -- files made from the compile and after the pages -------------------------------
 
     def write_compile_outputs(self, site_dir: Path) -> None:

@@ -25,7 +25,13 @@ from ..builder.documents import Document
 from ..ids import SrcPath
 from ..query.update import KeptDatabase
 from .feature import Change, FeatureContext, Shown, SiteFeature
-from .markdown.query_embeds import QueryExtension, QuerySite, build_site, pages_with_queries
+from .markdown.query_embeds import (
+    QueryExtension,
+    QuerySite,
+    build_site,
+    needed_data,
+    pages_with_queries,
+)
 from .query_views import Views
 from .render import PageRenderer
 
@@ -67,6 +73,14 @@ class QueryPages(SiteFeature):
 
     def markdown_extensions(self) -> list[Any]:
         return [QueryExtension(self.site)]
+
+    def before_pages(self) -> None:
+        """The Bases and Dataview data the pages' blocks need, made once here before
+        the page loop, so a forked worker converting pages ahead inherits it instead
+        of making it again (a build with dashboards made it in both processes)."""
+        wanted = needed_data(self.ctx.compiled, self.ctx.read_text)
+        if wanted:
+            self.site.dashboards.prepare(wanted)
 
     def release(self) -> None:
         self.site.report_digested()  # the pages not rendered again report theirs

@@ -220,6 +220,11 @@ class SiteBuild:
             html = html[: m.end()] + rows + html[m.end():] if m else rows + html
         return above + self.panels_before(doc) + html + after
 
+    def before_pages(self) -> None:
+        """A full build's page loop starts next (``SiteFeature.before_pages``)."""
+        for feature in self.features:
+            feature.before_pages()
+
     def head(self, page_url: str) -> str:
         """What the features add to the ``<head>`` of the page at ``page_url``."""
         return "".join(feature.head(page_url) for feature in self.features)

@@ -82,7 +82,8 @@ DASHBOARD_FENCES = ("base", "dataview", "dataviewjs")
 # inline Dataview query's code span (`= …`, `$= …`) and an embed of a ``.base``
 # file: each searched only when its literal part is in the text (C substring
 # searches: a note without any is passed over in one scan).
-_DASHBOARD_FENCE = re.compile(r"^[ \t>*+\-\d.)]*" + FENCE_RUN + r"[ \t]*(?:base|dataview)",
+_DASHBOARD_FENCE = re.compile(r"^[ \t>*+\-\d.)]*" + FENCE_RUN
+                              + r"[ \t]*(?P<kind>base|dataview)(?P<js>js)?",
                               re.MULTILINE | re.IGNORECASE)
 _INLINE_QUERY_START = re.compile(r"`[ \t]*\$?=")
 _BASE_FILE = re.compile(r"\.base\b", re.IGNORECASE)
@@ -384,6 +385,29 @@ def maybe_dashboard(text: str) -> bool:
         return True
     return ("```" in text or "~~~" in text) and ("base" in lower or "dataview" in lower) \
         and _DASHBOARD_FENCE.search(text) is not None
+
+
+def needed_data(compiled: Compiled, read_text: Callable[[SrcPath], str]) -> frozenset[str]:
+    """Which engines' data the published pages' blocks may need: ``"base"`` (a base
+    fence, a ``.base`` page or embed), ``"dataview"`` (a DQL fence or an inline
+    `` `= expr` ``); a superset, as ``maybe_dashboard``."""
+    wanted: set[str] = set()
+    for path, doc in compiled.published.items():
+        if doc.kind == "base":
+            wanted.add("base")
+        elif doc.kind == "markdown":
+            text = read_text(path)
+            if not maybe_dashboard(text):
+                continue
+            if "`" in text and _INLINE_QUERY_START.search(text) is not None:
+                wanted.add("dataview")
+            if _BASE_FILE.search(text) is not None:
+                wanted.add("base")
+            wanted.update(m["kind"].lower() for m in _DASHBOARD_FENCE.finditer(text)
+                          if not m["js"])  # DataviewJS is shown, never run
+        if len(wanted) == 2:
+            break
+    return frozenset(wanted)
 
 
 def query_text(doc: Document) -> str | None:
