@@ -7,11 +7,15 @@ import os
 import shutil
 from pathlib import Path
 
+import pytest
 from beliefbase.query.run import QueryEngine
 from beliefbase.speedups import render_ahead
 
 from tests.conftest import Project, diagnostic_lines, differing
-from tests.site.test_markdown_offload import started  # noqa: F401 - a fixture
+from tests.site.test_markdown_offload import (
+    _both_convert,
+    started,  # noqa: F401 - a fixture
+)
 
 from .conftest import write_vault
 from .test_pages import build
@@ -129,8 +133,12 @@ def test_renamed_fields_in_a_build(project: Project) -> None:
 
 
 def test_link_values_in_the_worker(project: Project, tmp_path: Path,
-                                   started: list[render_ahead.RenderAhead]) -> None:  # noqa: F811
-    """Pages the second process converts (``markdown_offload``) link them alike."""
+                                   started: list[render_ahead.RenderAhead],  # noqa: F811
+                                   monkeypatch: pytest.MonkeyPatch) -> None:
+    """Pages the second process converts (``markdown_offload``) link them alike.  Each
+    process converts some pages whatever the machine's load (``_both_convert``: the
+    worker taking none of the 12 pages failed this test on a busy machine)."""
+    _both_convert(monkeypatch)
     sites = []
     for flag in (True, False):
         for i in range(12):
@@ -142,7 +150,7 @@ def test_link_values_in_the_worker(project: Project, tmp_path: Path,
         result = project.build(plugins=["search", {"beliefbase": {"speedups": {"markdown_offload": flag}}}])
         assert result.error is None
         sites.append(shutil.copytree(result.site, tmp_path / f"site-{flag}"))
-    assert len(started) == 1 and 0 < started[0].taken < 12
+    assert len(started) == 1 and 0 < started[0].taken < len(started[0].order)
     assert differing(*sites) == []
     page = (sites[0] / "page-3/index.html").read_text(encoding="utf-8")
     assert '<a class="bb-link" href="../page-4/">Page 4</a>' in page
