@@ -28,7 +28,7 @@ from __future__ import annotations
 
 import hashlib
 import re
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from contextlib import AbstractContextManager, nullcontext
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
@@ -80,11 +80,10 @@ DASHBOARD_FENCES = ("base", "dataview", "dataviewjs")
 # base or dataview fence, an inline `= expr` / `$= js`, an embed of a .base file.
 # A fence of a base or a Dataview query (its info string on the fence's line), an
 # inline Dataview query's code span (`= …`, `$= …`) and an embed of a ``.base``
-# file: each searched only when its literal part is in the text (C substring
-# searches: a note without any is passed over in one scan).
-_DASHBOARD_FENCE = re.compile(r"^[ \t>*+\-\d.)]*" + FENCE_RUN
-                              + r"[ \t]*(?P<kind>base|dataview)(?P<js>js)?",
-                              re.MULTILINE | re.IGNORECASE)
+# file: each looked for only where its literal part is (C substring searches: a note
+# without any is passed over in a few scans, never copied or lower-cased).
+_FENCE_INFO = re.compile(r"[ \t]*(?P<kind>base|dataview)(?P<js>js)?", re.IGNORECASE)
+_FENCE_LEAD = re.compile(r"[ \t>*+\-\d.)]*")  # what may stand before a fence on its line
 _INLINE_QUERY_START = re.compile(r"`[ \t]*\$?=")
 _BASE_FILE = re.compile(r"\.base\b", re.IGNORECASE)
 # An inline Dataview query, a code span: `= expr` (DQL) or `$= code` (JavaScript);
@@ -376,15 +375,32 @@ def pages_with_queries(compiled: Compiled, read_text: Callable[[SrcPath], str],
     return found
 
 
+def dashboard_fences(text: str) -> Iterator[re.Match[str]]:
+    """The info strings of ``text``'s fences of a base or a Dataview query (``kind``,
+    and ``js`` for DataviewJS), fence by fence (a superset: code is not masked)."""
+    for mark in ("```", "~~~"):
+        at = text.find(mark)
+        while at >= 0:
+            end = at + 3
+            while end < len(text) and text[end] == mark[0]:
+                end += 1
+            m = _FENCE_INFO.match(text, end)
+            if m is not None and _FENCE_LEAD.fullmatch(text, text.rfind("\n", 0, at) + 1, at):
+                yield m
+            at = text.find(mark, end)
+
+
+def _names_a_base(text: str) -> bool:
+    """Does ``text`` name a ``.base`` file (an embed or a link)?"""
+    return (".base" in text or ".Base" in text or ".BASE" in text) \
+        and _BASE_FILE.search(text) is not None
+
+
 def maybe_dashboard(text: str) -> bool:
     """May ``text`` hold a base, a Dataview query or an embed of a base (a superset)?"""
     if "=" in text and "`" in text and _INLINE_QUERY_START.search(text) is not None:
         return True
-    lower = text.lower()
-    if ".base" in lower and _BASE_FILE.search(text) is not None:
-        return True
-    return ("```" in text or "~~~" in text) and ("base" in lower or "dataview" in lower) \
-        and _DASHBOARD_FENCE.search(text) is not None
+    return _names_a_base(text) or next(dashboard_fences(text), None) is not None
 
 
 def needed_data(compiled: Compiled, read_text: Callable[[SrcPath], str]) -> frozenset[str]:
@@ -401,9 +417,9 @@ def needed_data(compiled: Compiled, read_text: Callable[[SrcPath], str]) -> froz
                 continue
             if "`" in text and _INLINE_QUERY_START.search(text) is not None:
                 wanted.add("dataview")
-            if _BASE_FILE.search(text) is not None:
+            if _names_a_base(text):
                 wanted.add("base")
-            wanted.update(m["kind"].lower() for m in _DASHBOARD_FENCE.finditer(text)
+            wanted.update(m["kind"].lower() for m in dashboard_fences(text)
                           if not m["js"])  # DataviewJS is shown, never run
         if len(wanted) == 2:
             break
