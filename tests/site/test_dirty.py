@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import os
 import shutil
 import time
 from pathlib import Path
@@ -353,10 +354,14 @@ def test_plain_serve_rerenders_only_what_a_body_edit_changes(project, tmp_path: 
     """Plain ``mkdocs serve`` (no ``--dirty``) once emptied the site and rendered every
     page after every save; now a body edit writes the note's page and its
     dependents only, and the site equals a clean build."""
+    # each note's time fixed, the edit's too: the recent page (notes by their time) is
+    # the same before and after, whatever second the edit falls in
     for i in range(12):
-        project.write(f"note-{i}.md", f"---\ntags: [t{i % 3}]\n---\n# Note {i}\n\nText {i}.\n",
-                      dedent=False)
-    project.write("linker.md", "# Linker\n\nSee [[note-1]].\n", dedent=False)
+        written = project.write(f"note-{i}.md", f"---\ntags: [t{i % 3}]\n---\n# Note {i}\n\n"
+                                f"Text {i}.\n", dedent=False)
+        os.utime(written, (1_700_000_000 + i, 1_700_000_000 + i))
+    written = project.write("linker.md", "# Linker\n\nSee [[note-1]].\n", dedent=False)
+    os.utime(written, (1_700_000_100, 1_700_000_100))
     session = Rebuilds(project, plain=True, plugins=UNDATED)
     try:
         assert session.build().error is None
@@ -364,8 +369,9 @@ def test_plain_serve_rerenders_only_what_a_body_edit_changes(project, tmp_path: 
         pages = len(list(site.rglob("*.html")))
         since = max(p.stat().st_mtime_ns for p in site.rglob("*"))
         time.sleep(0.05)
-        project.write("note-1.md", "---\ntags: [t1]\n---\n# Note 1\n\nText 1.\n\nMore.\n",
-                      dedent=False)
+        edited = project.write("note-1.md", "---\ntags: [t1]\n---\n# Note 1\n\nText 1.\n\n"
+                               "More.\n", dedent=False)
+        os.utime(edited, (1_700_000_001, 1_700_000_001))
         second = session.build()
         assert second.error is None
         written = _written_since(site, since)

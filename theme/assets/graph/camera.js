@@ -22,6 +22,14 @@ export class CameraControl {
     this.viewer = viewer;
     this._anim = 0;
     this._idle = 0;
+    /** a glide (``animate``) is under way */
+    this.gliding = false;
+  }
+
+  /** Stop a glide where it is. */
+  stop() {
+    cancelAnimationFrame(this._anim);
+    this.gliding = false;
   }
 
   get renderer() {
@@ -71,7 +79,7 @@ export class CameraControl {
 
   /** Glide to a camera. @param {CameraState} target @param {number} [ms] */
   animate(target, ms = 350) {
-    cancelAnimationFrame(this._anim);
+    this.stop();
     const { renderer } = this;
     const from = { ...renderer.camera };
     const reduce = window.matchMedia?.('(prefers-reduced-motion: reduce)').matches;
@@ -93,8 +101,12 @@ export class CameraControl {
       renderer.lastCameraChange = performance.now();
       this.viewer.drawNow();
       if (t < 1) this._anim = requestAnimationFrame(step);
-      else this.moved();
+      else {
+        this.gliding = false;
+        this.moved();
+      }
     };
+    this.gliding = true;
     this._anim = requestAnimationFrame(step);
   }
 
@@ -108,7 +120,7 @@ export class CameraControl {
 
   /** @param {number} dx @param {number} dy  CSS pixels */
   panBy(dx, dy) {
-    cancelAnimationFrame(this._anim);
+    this.stop();
     this.viewer.autoFit = false;
     this.renderer.camera.x += dx;
     this.renderer.camera.y += dy;
@@ -117,7 +129,7 @@ export class CameraControl {
 
   /** Zoom about a screen point. @param {number} sx @param {number} sy @param {number} factor */
   zoomAt(sx, sy, factor) {
-    cancelAnimationFrame(this._anim);
+    this.stop();
     this.viewer.autoFit = false;
     const cam = this.renderer.camera;
     const k = Math.min(MAX_ZOOM, Math.max(MIN_ZOOM, cam.k * factor));

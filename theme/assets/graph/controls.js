@@ -59,7 +59,11 @@ export class Controls {
     const input = /** @type {HTMLInputElement | null} */ (el.search);
     input?.addEventListener('input', () => this._search(input.value));
     input?.addEventListener('keydown', (event) => this._searchKey(event));
-    input?.addEventListener('blur', () => setTimeout(() => this._closeResults(), 150));
+    // closed a moment after the search loses focus (a click on a result comes first),
+    // unless it has it again by then (Tab away and "/" back within the moment)
+    input?.addEventListener('blur', () => setTimeout(() => {
+      if (document.activeElement !== input) this._closeResults();
+    }, 150));
     el.results?.addEventListener('pointerdown', (event) => event.preventDefault());
     el.results?.addEventListener('click', (event) => {
       const li = /** @type {Element} */ (event.target).closest('[data-index]');

@@ -70,7 +70,7 @@ function debugHook(v) {
     matchedNodeIds: () => (v.matches ? [...v.view.nodes].filter((i) => v.matches?.[i]).map(id) : []),
     isSettled: () => v.settled,
     /** The layout has settled and the camera has stopped moving. */
-    isIdle: () => v.settled && !v.renderer.interactive,
+    isIdle: () => v.settled && !v.renderer.interactive && !v.cam.gliding,
     /**
      * Idle, and the canvas shows the final picture: for large graphs, the base
      * layer (edges, nodes) was drawn for these nodes at this camera.

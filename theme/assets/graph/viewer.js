@@ -589,6 +589,7 @@ export class GraphView {
   dragStart(i) {
     this.dragging = i;
     this.autoFit = false;
+    this.cam.stop(); // a glide under way would move the node away from the pointer
     // Drawn as the highlight, the node and its links follow the pointer at
     // once, before the base layer catches up.
     this.hover = i;
