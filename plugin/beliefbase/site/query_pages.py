@@ -13,7 +13,6 @@ page embedding a base file (``![[X.base]]``) is rendered again after any change.
 from __future__ import annotations
 
 import logging
-import re
 from collections.abc import Iterator
 from contextlib import contextmanager
 from functools import partial
@@ -29,6 +28,7 @@ from .markdown.query_embeds import (
     QueryExtension,
     QuerySite,
     build_site,
+    names_a_base,
     needed_data,
     pages_with_queries,
 )
@@ -36,8 +36,6 @@ from .query_views import Views
 from .render import PageRenderer
 
 log = logging.getLogger(__name__)
-# An embed of a base file (a superset): its result is not among the page's blocks
-_BASE_EMBED = re.compile(r"\.base\b", re.IGNORECASE)
 
 
 @contextmanager
@@ -107,7 +105,8 @@ class QueryPages(SiteFeature):
         documents = change.compiled.documents
         for path in sorted(found):
             doc = documents[path]
-            if doc.kind != "base" and _BASE_EMBED.search(read(path)):
+            # an embed of a base file: its result is not among the page's blocks
+            if doc.kind != "base" and names_a_base(read(path)):
                 always.add(path)
                 continue
             try:

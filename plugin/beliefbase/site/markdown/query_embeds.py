@@ -390,37 +390,37 @@ def dashboard_fences(text: str) -> Iterator[re.Match[str]]:
             at = text.find(mark, end)
 
 
-def _names_a_base(text: str) -> bool:
+def names_a_base(text: str) -> bool:
     """Does ``text`` name a ``.base`` file (an embed or a link)?"""
     return (".base" in text or ".Base" in text or ".BASE" in text) \
         and _BASE_FILE.search(text) is not None
 
 
+def dashboard_kinds(text: str) -> frozenset[str]:
+    """What ``text`` may hold (a superset): ``"base"`` (a base fence, a ``.base`` file
+    named), ``"dataview"`` (a DQL fence, an inline `` `= expr` ``), ``"dataviewjs"``."""
+    kinds = {m["kind"].lower() + (m["js"] or "").lower() for m in dashboard_fences(text)}
+    if "=" in text and "`" in text and _INLINE_QUERY_START.search(text) is not None:
+        kinds.add("dataview")
+    if names_a_base(text):
+        kinds.add("base")
+    return frozenset(kinds)
+
+
 def maybe_dashboard(text: str) -> bool:
     """May ``text`` hold a base, a Dataview query or an embed of a base (a superset)?"""
-    if "=" in text and "`" in text and _INLINE_QUERY_START.search(text) is not None:
-        return True
-    return _names_a_base(text) or next(dashboard_fences(text), None) is not None
+    return bool(dashboard_kinds(text))
 
 
 def needed_data(compiled: Compiled, read_text: Callable[[SrcPath], str]) -> frozenset[str]:
-    """Which engines' data the published pages' blocks may need: ``"base"`` (a base
-    fence, a ``.base`` page or embed), ``"dataview"`` (a DQL fence or an inline
-    `` `= expr` ``); a superset, as ``maybe_dashboard``."""
+    """Which engines' data the published pages' blocks may need: ``"base"`` or
+    ``"dataview"`` (DataviewJS is shown, never run); a superset, as ``dashboard_kinds``."""
     wanted: set[str] = set()
     for path, doc in compiled.published.items():
         if doc.kind == "base":
             wanted.add("base")
         elif doc.kind == "markdown":
-            text = read_text(path)
-            if not maybe_dashboard(text):
-                continue
-            if "`" in text and _INLINE_QUERY_START.search(text) is not None:
-                wanted.add("dataview")
-            if _names_a_base(text):
-                wanted.add("base")
-            wanted.update(m["kind"].lower() for m in dashboard_fences(text)
-                          if not m["js"])  # DataviewJS is shown, never run
+            wanted |= dashboard_kinds(read_text(path)) & {"base", "dataview"}
         if len(wanted) == 2:
             break
     return frozenset(wanted)
