@@ -86,7 +86,8 @@ def site_url(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
     root = tmp_path_factory.mktemp("dashboard-pages") / "kb"
     (root / "docs").mkdir(parents=True)
     project = Project(root, dict(BASE_CONFIG))
-    project.write("index.md", "# Home\n\nSee the [[Dashboard]] and [[Library.base]].\n")
+    project.write("index.md", "# Home\n\nSee the [[Dashboard]] and [[Library.base]], or "
+                              "[[Library.base#Reading now|what I read now]].\n")
     project.write("Dashboard.md", DASHBOARD, dedent=False)
     project.write("Library.base", LIBRARY, dedent=False)
     project.write("tasks/chores.md", CHORES, dedent=False)
@@ -209,7 +210,8 @@ def test_a_dashboard_note_on_a_phone(browser: Any, site_url: str, shots: Path,
 
 def test_base_tabs_switch_without_javascript_and_by_link(browser: Any, site_url: str) -> None:
     """The tabs are radio buttons and CSS: they switch with scripts off; with
-    Material's script a link to a view's id opens that view."""
+    Material's script a link to a view's id opens that view, and so does a note's
+    ``[[Library.base#Reading now]]``."""
     context = browser.new_context(java_script_enabled=False, viewport={"width": 1280,
                                                                       "height": 800})
     try:
@@ -228,6 +230,11 @@ def test_base_tabs_switch_without_javascript_and_by_link(browser: Any, site_url:
         second.wait_for(state="visible")
         assert not page.locator(".tabbed-set .tabbed-block").nth(0).locator(
             "table").is_visible()
+        page.goto(f"{site_url}/")
+        page.get_by_role("link", name="what I read now").click()
+        second = page.locator(".tabbed-set .tabbed-block").nth(1).locator("table")
+        second.wait_for(state="visible")
+        assert page.url.endswith("/Library.base/#bb-view-reading-now")
         assert problems == []
     finally:
         context.close()

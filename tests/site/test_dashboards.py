@@ -194,6 +194,30 @@ def test_a_base_page_shows_its_views_as_tabs(project: Project) -> None:
     assert "tabbed-set" not in home and len(_dashboards(home)) == 1
 
 
+def test_a_link_to_a_view_opens_its_tab(project: Project) -> None:
+    """``[[Library.base#Shelf]]`` links to the Shelf tab of the base's page (its views
+    are the base's headings, with the tabs' ids), matched as Obsidian matches headings;
+    a view the base does not have is an unresolved anchor at file:line:column, and
+    MkDocs's own anchor check finds the tabs' ids (no false "does not contain an
+    anchor")."""
+    _vault(project, "# Home\n\nSee [[Library.base#Shelf]], [[Library.base#names|all]] "
+                    "and [[Library.base#Shelves]].\n\n![[Library.base#Names]]\n")
+    result = project.build()
+    assert result.error is None, result.error
+    home = result.article("")
+    assert '<a class="bb-link" data-bb-target="' in home
+    hrefs = re.findall(r'href="(Library\.base/[^"]*)">([^<]*)</a>', home)
+    assert hrefs[:3] == [("Library.base/#bb-view-shelf", "Shelf"),
+                         ("Library.base/#bb-view-names", "all"), ("Library.base/", "Library")]
+    assert len(_dashboards(home)) == 1 and "bb-query-list" in _dashboards(home)[0]
+    assert diagnostic_lines(result, "unresolved-anchor") == [
+        "WARNING docs/index.md:3:60: unresolved-anchor: [[Library.base#Shelves]]: 'Library' "
+        "has no view 'Shelves' (did you mean 'Shelf'?); the link opens its first view"]
+    assert not [line for line in result.lines if "does not contain an anchor" in line]
+    page = result.article("Library.base/")
+    assert '<input id="bb-view-shelf"' in page
+
+
 def test_embed_this_is_the_embedding_note(project: Project) -> None:
     _vault(project, "# Home\n")
     project.write("Mine.base", "filters: file.hasLink(this.file)\nviews:\n  - type: list\n"

@@ -252,14 +252,16 @@ def sections_of(parsed: ParsedDoc, options: CompileOptions, wikitext: WikiText) 
 ):
     """Sections and anchors of a parsed note, the way ``toc`` assigns heading ids."""
     headings = parsed.headings
-    used: set[str] = {h.explicit_id for h in headings if h.explicit_id and options.heading_attr_ids}
+    # a base's views carry their tabs' ids (codecs/base.py), whatever attr_list says
+    explicit = options.heading_attr_ids or parsed.kind == "base"
+    used: set[str] = {h.explicit_id for h in headings if h.explicit_id and explicit}
     tried: dict[tuple[str, int], int] = {}
     sections: list[Section] = []
     stack: list[Section] = []
     ends = _section_ends(headings, max(parsed.line_count, 1))
     for heading, end in zip(headings, ends, strict=True):
         text = plain_text(heading.text, wikitext)
-        if heading.explicit_id and options.heading_attr_ids:
+        if heading.explicit_id and explicit:
             anchor = heading.explicit_id
         else:
             anchor = unique_id(options.slug(text), used, tried)

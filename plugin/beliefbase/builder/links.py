@@ -284,9 +284,13 @@ class LinkResolver:
             last = fragment.split("#")[-1]
             hint = diag.did_you_mean(last, [s.text for s in target.sections])
             what = f"no heading {last!r}"
+        outcome = "the link points at the top of the page"
+        if target.parsed.kind == "base":  # its views are its headings (codecs/base.py)
+            what = what.replace("no heading", "no view")
+            outcome = ("the embed shows its first view" if resolution.link.is_embed
+                       else "the link opens its first view")
         return diag.make("unresolved-anchor", *where,
-                         f"{written}: {target.title!r} has {what}{hint}; "
-                         "the link points at the top of the page")
+                         f"{written}: {target.title!r} has {what}{hint}; {outcome}")
 
 
 def drawing_images(path: SrcPath) -> list[SrcPath]:

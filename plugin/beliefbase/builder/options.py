@@ -16,12 +16,13 @@ from ..ids import SrcPath
 Slugify = Callable[[str, str], str]
 
 #: Bump when anything cached (ParsedDoc and friends) changes shape or meaning.
+# 6: a base's views are its headings (codecs/base.py), with their tabs' ids
 # 5: every Dataview inline field recorded typed (ParsedDoc.inline_fields), read by
 #    Dataview's rules (`- key:: v` list lines are no longer fields)
 # 4: an unclosed frontmatter fence before fields is a bad-frontmatter (issue 32)
 # 3: frontmatter frozen (FrozenDict, tuples)
 # 2: %%comments%% removed, math masked and checked, blocks on their own line
-COMPILER_VERSION = "5"
+COMPILER_VERSION = "6"
 
 
 @cache

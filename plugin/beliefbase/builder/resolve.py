@@ -217,8 +217,7 @@ def nearness(path: str, folder: str) -> tuple[int, int, int, str]:
 def resolve_fragment(doc: Document, fragment: str, slug: object) -> tuple[str | None, bool]:
     """(anchor, missing) for ``Heading``, ``H1#H2`` or ``^block-id`` in ``doc``: a
     function of its (frozen) sections and blocks (``LinkResolver`` memoises it)."""
-    if not fragment or doc.parsed.kind == "base":
-        # ``![[Tasks.base#Open]]`` names a view of the base (issue 27), not a heading
+    if not fragment:
         return None, False
     if fragment.startswith("^"):
         block = fragment[1:].strip()

@@ -351,6 +351,9 @@ class MkDocsBuild:
         doc = self.doc(page)
         if doc is None:
             return html
+        if doc.kind == "base":  # its views' tabs, linked as [[X.base#View]], for MkDocs's
+            page.present_anchor_ids = {  # anchor check (they come after the conversion)
+                *(page.present_anchor_ids or ()), *(s.anchor for s in doc.sections)}
         return self.site.page_top(doc, html, page.url)
 
     def page_context(self, context: dict[str, Any], page: Page) -> dict[str, Any]:

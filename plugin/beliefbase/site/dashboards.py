@@ -22,7 +22,6 @@ from __future__ import annotations
 import datetime as dt
 import math
 import os
-import re
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from decimal import ROUND_HALF_UP, Decimal
@@ -36,6 +35,7 @@ from .. import dataview as dv
 from .. import diagnostics as diag
 from ..bases.display import Href
 from ..builder.documents import Document
+from ..codecs.base import view_ids
 from ..codecs.markdown import note_text
 from ..compile.compiled import Compiled
 from ..compile.vault_files import VaultFiles
@@ -53,22 +53,6 @@ LAYOUT_VIEWS = {"table": "table", "cards": "cards", "list": "list", "task": "tas
 #: Material styles the tabs of a tabbed set up to this many (its CSS has a rule per tab);
 #: a base with more views shows them one under another.
 MAX_TABS = 20
-_NOT_ID = re.compile(r"[^\w-]+")
-
-
-def view_ids(names: list[str]) -> list[str]:
-    """Unique element ids for a base's views on its page, from their names (a link
-    to ``#bb-view-shelf`` selects that tab with Material's script), numbered where
-    a name gives none or repeats one."""
-    ids: list[str] = []
-    for index, name in enumerate(names, 1):
-        slug = _NOT_ID.sub("-", name.casefold()).strip("-_") or str(index)
-        candidate, n = f"bb-view-{slug}", 1
-        while candidate in ids:
-            n += 1
-            candidate = f"bb-view-{slug}-{n}"
-        ids.append(candidate)
-    return ids
 
 
 def build_moment() -> dt.datetime:
