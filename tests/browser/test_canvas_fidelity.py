@@ -80,8 +80,18 @@ def test_a_board_in_a_file_node_is_shown_whole_and_still(browser: Any, site_url:
               vp.hasAttribute('tabindex')];
     }""")
     assert fits == [True, True, True, True, False]
-    # a drag on it moves the outer board, not the inner one
+    # the outer board's own buttons show and zoom it (the script took the nested
+    # board's, first in the page, and left the outer board's hidden)
     outer = page.locator("[data-bb-canvas]").first
+    zoom_in = outer.locator(":scope > .bb-canvas__controls [data-bb-canvas-zoom=in]")
+    assert zoom_in.is_visible()
+    scales = (outer.get_attribute("data-bb-canvas-scale"),
+              inner.get_attribute("data-bb-canvas-scale"))
+    zoom_in.click()
+    assert float(outer.get_attribute("data-bb-canvas-scale") or 0) > float(scales[0] or 0)
+    assert inner.get_attribute("data-bb-canvas-scale") == scales[1]
+    outer.locator(":scope > .bb-canvas__controls [data-bb-canvas-zoom=fit]").click()
+    # a drag on it moves the outer board, not the inner one
     before = (outer.get_attribute("data-bb-canvas-x"), inner.get_attribute("data-bb-canvas-x"))
     box = inner.bounding_box()
     x = min(box["x"] + box["width"] / 2, SIZES[size][0] - 30)  # on the screen

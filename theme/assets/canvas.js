@@ -34,7 +34,7 @@
   /** @param {HTMLElement} viewport */
   function Board(viewport) {
     this.viewport = viewport;
-    this.world = /** @type {HTMLElement} */ (viewport.querySelector(".bb-canvas__world"));
+    this.world = /** @type {HTMLElement} */ (viewport.querySelector(":scope > .bb-canvas__world"));
     this.width = Number(viewport.getAttribute("data-width")) || 1;
     this.height = Number(viewport.getAttribute("data-height")) || 1;
     this.embedded = !!viewport.closest(".bb-canvas--embedded");
@@ -176,7 +176,7 @@
       else { handled = false; }
       if (handled) { e.preventDefault(); }
     });
-    var controls = vp.querySelector(".bb-canvas__controls");
+    var controls = vp.querySelector(":scope > .bb-canvas__controls");  // not a nested board's
     if (controls) {
       controls.hidden = false;
       controls.addEventListener("click", function (e) {
