@@ -91,6 +91,16 @@ def test_a_board_in_a_file_node_is_shown_whole_and_still(browser: Any, site_url:
     assert float(outer.get_attribute("data-bb-canvas-scale") or 0) > float(scales[0] or 0)
     assert inner.get_attribute("data-bb-canvas-scale") == scales[1]
     outer.locator(":scope > .bb-canvas__controls [data-bb-canvas-zoom=fit]").click()
+    if size == "desktop":  # fitted whole, and no node under the buttons
+        assert page.evaluate("""() => {
+          const vp = document.querySelector('[data-bb-canvas]');
+          const b = vp.querySelector(':scope > .bb-canvas__controls').getBoundingClientRect();
+          const nodes = vp.querySelectorAll(':scope > .bb-canvas__world > .bb-canvas__node');
+          return nodes.length > 2 && Array.from(nodes).every(n => {
+            const r = n.getBoundingClientRect();
+            return r.right <= b.left || r.left >= b.right || r.bottom <= b.top
+              || r.top >= b.bottom; });
+        }""")
     # a drag on it moves the outer board, not the inner one
     before = (outer.get_attribute("data-bb-canvas-x"), inner.get_attribute("data-bb-canvas-x"))
     box = inner.bounding_box()

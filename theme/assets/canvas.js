@@ -25,6 +25,8 @@
   var PHONE_WIDTH = 600;
   /** The lowest a board's box is made (px), for a board much wider than tall. */
   var MIN_BOX = 240;
+  /** Pixels kept between the zoom buttons and a fitted board. */
+  var GUTTER = 8;
   /** Pixels a pointer moves before a press becomes a drag. */
   var DRAG_SLOP = 4;
 
@@ -35,6 +37,8 @@
   function Board(viewport) {
     this.viewport = viewport;
     this.world = /** @type {HTMLElement} */ (viewport.querySelector(":scope > .bb-canvas__world"));
+    /** Its own zoom buttons (a nested board's are in its world), shown by listen(). */
+    this.controls = viewport.querySelector(":scope > .bb-canvas__controls");
     this.width = Number(viewport.getAttribute("data-width")) || 1;
     this.height = Number(viewport.getAttribute("data-height")) || 1;
     this.embedded = !!viewport.closest(".bb-canvas--embedded");
@@ -61,10 +65,13 @@
     this.viewport.setAttribute("data-bb-canvas-y", this.y.toFixed(1));
   };
 
-  /** The whole board in view, centred; never smaller than MIN_FIT (then from its top),
-   *  but a nested board is fitted whole in the box its node gives it. */
+  /** The whole board in view, centred, clear of the zoom buttons on both sides when it
+   *  fits so; never smaller than MIN_FIT (then from its top), but a nested board is
+   *  fitted whole in the box its node gives it. */
   Board.prototype.fit = function () {
     var vw = this.viewport.clientWidth;
+    var buttons = this.controls && !this.controls.hidden ? this.controls.offsetWidth : 0;
+    var room = buttons ? Math.max(vw - 2 * (buttons + GUTTER), vw / 2) : vw;
     var least = vw < PHONE_WIDTH ? MIN_FIT_PHONE : MIN_FIT;
     if (!this.nested) {
       // a board wider than tall leaves its box no taller than the board at this width
@@ -73,7 +80,7 @@
       this.viewport.style.height = tall < this.maxHeight ? Math.ceil(tall) + "px" : "";
     }
     var vh = this.viewport.clientHeight;
-    var s = Math.min(vw / this.width, vh / this.height, 1);
+    var s = Math.min(room / this.width, vh / this.height, 1);
     this.scale = this.nested ? Math.max(s, 0.01)
                              : clamp(Math.max(s, least), MIN_SCALE, MAX_SCALE);
     var w = this.width * this.scale, h = this.height * this.scale;
@@ -176,7 +183,7 @@
       else { handled = false; }
       if (handled) { e.preventDefault(); }
     });
-    var controls = vp.querySelector(":scope > .bb-canvas__controls");  // not a nested board's
+    var controls = this.controls;
     if (controls) {
       controls.hidden = false;
       controls.addEventListener("click", function (e) {
@@ -214,13 +221,14 @@
       vp.scrollLeft = 0;
       vp.scrollTop = 0;
       var board = new Board(vp);
-      board.fit();
       if (board.nested) {  // the outer board takes the pointer, the wheel and the keys
+        board.fit();
         vp.removeAttribute("tabindex");
         vp.removeAttribute("aria-roledescription");
         board.watch();
       } else {
-        board.listen();
+        board.listen();  // (its buttons shown first: the fit keeps clear of them)
+        board.fit();
       }
     });
   }
