@@ -41,6 +41,7 @@ from ..compile.compiled import Compiled
 from ..compile.vault_files import VaultFiles
 from ..dataview.view import unique_headers
 from ..ids import SrcPath, asset_url
+from .dashboard_data import KeptDashboardData
 from .markdown.obsidian_markdown import STATUS_NAMES
 from .markdown.task_lines import LineRenderer
 from .query_views import ViewError, Views, relative_href
@@ -92,6 +93,8 @@ class Dashboards:
     #: a note's lines' inline Markdown as the note's page renders it, on the page being
     #: rendered (``line_renderer``); None (``beliefbase check``): tasks show as text
     render_lines: LineRenderer | None = None
+    #: under ``mkdocs serve``, the last build's data, brought up to date here
+    kept: KeptDashboardData | None = None
     _records: bases.RecordSet | None = None
     _index: dv.DataviewIndex | None = None
     _files: VaultFiles | None = None
@@ -102,14 +105,16 @@ class Dashboards:
     def records(self) -> bases.RecordSet:
         """Every published file as Bases sees it (made on the first base)."""
         if self._records is None:
-            self._records = bases.records_from_files(self.files)
+            self._records = bases.records_from_files(self.files) if self.kept is None \
+                else self.kept.bases_records(self.files)
         return self._records
 
     @property
     def index(self) -> dv.DataviewIndex:
         """Every published note as Dataview sees it (made on the first query)."""
         if self._index is None:
-            self._index = dv.index_from_files(self.files, self._note_text)
+            self._index = dv.index_from_files(self.files, self._note_text) \
+                if self.kept is None else self.kept.dataview_index(self.files, self._note_text)
         return self._index
 
     def prepare(self, wanted: frozenset[str]) -> None:
@@ -124,7 +129,8 @@ class Dashboards:
         """Every published file, one shared record each, for both engines (made on
         the first base or query): their links resolved once, by the compile."""
         if self._files is None:
-            self._files = self.compiled.vault_files()
+            self._files = self.compiled.vault_files() if self.kept is None \
+                else self.kept.vault_files(self.compiled)
         return self._files
 
     def _note_text(self, path: str) -> str:
@@ -137,7 +143,7 @@ class Dashboards:
             return ""
 
     def release(self) -> None:
-        if self._index is not None:
+        if self._index is not None and self.kept is None:  # a kept one is the next build's
             self._index.release()
         self._records = None
         self._index = None

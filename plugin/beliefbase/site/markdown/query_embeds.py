@@ -60,6 +60,7 @@ from ..render import PageRenderer
 from .task_lines import LineRenderer, line_renderer
 
 if TYPE_CHECKING:  # imported on the first block: a build without one loads no engine
+    from ..dashboard_data import KeptDashboardData
     from ..dashboards import Dashboards
 
 #: The schema of a Query node, and its field holding the Cypher text.
@@ -107,6 +108,8 @@ class QuerySite:
     max_rows: int
     #: under ``mkdocs serve``, the last build's database (``query/update.py``)
     kept: kept_db.KeptDatabase | None = None
+    #: ... and its Bases and Dataview data (``site/dashboard_data.py``)
+    kept_data: KeptDashboardData | None = None
     #: what the queries of each page ``digest`` ran reported, reported once the pages
     #: are done (``report_digested``) whether the page rendered again or not
     digested: dict[SrcPath, list[diag.Diagnostic]] = field(default_factory=dict)
@@ -138,7 +141,8 @@ class QuerySite:
                     encoding="utf-8", errors="replace")
             from ..dashboards import Dashboards  # the Bases and Dataview engines, lark
             self._dashboards = Dashboards(self.compiled, self.views, read, self._report,
-                                          render_lines=self.render_lines)
+                                          render_lines=self.render_lines,
+                                          kept=self.kept_data)
         return self._dashboards
 
     @property
