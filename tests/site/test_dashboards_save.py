@@ -118,3 +118,94 @@ def test_a_page_whose_results_cannot_be_digested_renders_at_every_save(
     assert second.error is None
     assert _stamps(second.site, ["dash/index.html"]) != before
     _same_as_clean(project, second, tmp_path, plugins=EXPLORER)
+
+
+# -- the Bases and Dataview data kept between saves (KeptDashboardData) ---------------------
+
+BOARD = """\
+# Board
+
+```base
+filters: file.hasTag("task")
+formulas:
+  ins: file.backlinks.length
+views:
+  - type: table
+    order: [file.name, stage, owner, formula.ins]
+```
+
+```dataview
+TABLE stage, effort, owner, length(file.inlinks) AS ins, file.etags AS tags
+FROM #task SORT file.name
+```
+
+```dataview
+TASK FROM #task
+```
+
+`= length(filter(file.inlinks, (x) => true))` pages link here.
+"""
+
+
+def _note(name: str, stage: str, *, tags: str = "[task]", body: str = "") -> str:
+    return (f"---\ntags: {tags}\nstage: {stage}\nowner: \"[[alice]]\"\n---\n# {name}\n\n"
+            f"effort:: 3\n\n- [ ] Do {name}\n{body}")
+
+
+def _board_vault(project: Project) -> None:
+    project.write("board.md", BOARD, dedent=False)
+    project.write("alice.md", "# Alice\n\nOwns things.\n", dedent=False)
+    project.write("one.md", _note("One", "open"), dedent=False)
+    project.write("two.md", _note("Two", "done", body="See [[one]].\n"), dedent=False)
+    project.write("three.md", _note("Three", "open", tags="[idea]"), dedent=False)
+    project.write("plain.md", "# Plain\n\nNothing to show.\n", dedent=False)
+
+
+#: saves, each followed by a comparison with a clean build: (what, path, its new text,
+#: or None to delete it)
+SAVES: list[tuple[str, str, str | None]] = [
+    ("a body edit no result shows", "plain.md", "# Plain\n\nStill nothing.\n"),
+    ("an inline field", "one.md", _note("One", "open").replace("effort:: 3", "effort:: 8")),
+    ("a tag added", "three.md", _note("Three", "open", tags="[idea, task]")),
+    ("a link that changes a backlink count", "plain.md", "# Plain\n\nAbout [[two]].\n"),
+    ("a body edit of a shown note", "two.md",
+     _note("Two", "done", body="See [[one]].\n\nMore.\n")),
+    ("a new note", "four.md", _note("Four", "open", body="Like [[two]].\n")),
+    ("a renamed note: a value's link resolves elsewhere", "alice.md", None),
+    ("... its new name", "people/alice.md", "# Alice\n\nMoved.\n"),
+    ("a deleted note", "one.md", None),
+    ("a property", "two.md", _note("Two", "reopened", body="See [[one]].\n\nMore.\n")),
+]
+
+
+def test_a_save_keeps_the_dashboards_data_and_matches_a_clean_build(
+        project: Project, serve, tmp_path: Path, monkeypatch) -> None:  # type: ignore[no-untyped-def]  # noqa: F811
+    """Every save that changes (or not) a base's, a Dataview table's, a TASK list's and
+    an inline query's result: the site equals a clean build's byte for byte, and the
+    engines' data was brought up to date rather than made anew."""
+    from beliefbase.site.dashboard_data import KeptDashboardData
+
+    sessions: list[KeptDashboardData] = []
+    made = KeptDashboardData.vault_files
+
+    def spied(self, compiled):  # type: ignore[no-untyped-def]
+        sessions.append(self)
+        return made(self, compiled)
+
+    monkeypatch.setattr(KeptDashboardData, "vault_files", spied)
+    _board_vault(project)
+    session = serve(plugins=EXPLORER)
+    assert session.build().error is None
+    for what, path, text in SAVES:
+        time.sleep(0.02)
+        if text is None:
+            (project.root / "docs" / path).unlink()
+        else:
+            project.write(path, text, dedent=False)
+        built = session.build()
+        assert built.error is None, what
+        _same_as_clean(project, built, tmp_path, session)
+    # each save updated the Dataview index, and the Bases records unless names changed
+    # (a new, renamed or deleted note: 4 saves)
+    assert len({id(kept) for kept in sessions}) == 1
+    assert sessions[-1].updates >= 2 * len(SAVES) - 4
