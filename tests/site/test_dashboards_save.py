@@ -135,11 +135,12 @@ formulas:
   ins: file.backlinks.length
 views:
   - type: table
-    order: [file.name, stage, owner, formula.ins]
+    order: [file.name, stage, owner, team, formula.ins]
 ```
 
 ```dataview
-TABLE stage, effort, owner, length(file.inlinks) AS ins, file.etags AS tags
+TABLE stage, effort, owner, team[0].lead AS lead, length(file.inlinks) AS ins,
+  file.etags AS tags
 FROM #task SORT file.name
 ```
 
@@ -152,7 +153,8 @@ TASK FROM #task
 
 
 def _note(name: str, stage: str, *, tags: str = "[task]", body: str = "") -> str:
-    return (f"---\ntags: {tags}\nstage: {stage}\nowner: \"[[alice]]\"\n---\n# {name}\n\n"
+    return (f"---\ntags: {tags}\nstage: {stage}\nowner: \"[[alice]]\"\n"
+            f"team:\n  - lead: \"[[alice]]\"\n---\n# {name}\n\n"
             f"effort:: 3\n\n- [ ] Do {name}\n{body}")
 
 
@@ -178,6 +180,8 @@ SAVES: list[tuple[str, str, str | None]] = [
     ("a renamed note: a value's link resolves elsewhere", "alice.md", None),
     ("... its new name", "people/alice.md", "# Alice\n\nMoved.\n"),
     ("a deleted note", "one.md", None),
+    ("a task checked", "two.md",
+     _note("Two", "done", body="See [[one]].\n\nMore.\n").replace("- [ ]", "- [x]")),
     ("a property", "two.md", _note("Two", "reopened", body="See [[one]].\n\nMore.\n")),
 ]
 
@@ -218,7 +222,7 @@ def test_a_save_keeps_the_dashboards_data_and_matches_a_clean_build(
         shutil.copytree(project.root / "docs", snapshot / "docs")
         served.append((what, snapshot, _site(built.site)))
     # each save updated the Dataview index, and the Bases records unless names changed
-    # (a new, renamed or deleted note: 4 saves)
+    # (a new, a renamed, a deleted note: 4 saves)
     assert len({id(kept) for kept in sessions}) == 1
     assert sessions[-1].updates >= 2 * len(SAVES) - 4
     session.close()
