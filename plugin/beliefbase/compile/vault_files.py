@@ -143,7 +143,8 @@ class VaultFiles:
 
     def _make(self) -> dict[str, VaultFile]:
         published = {p: d for p, d in self._documents.items() if d.published}
-        old = (self.previous._files if self.previous is not None else None) or {}
+        old: Mapping[str, VaultFile] = (
+            self.previous._files if self.previous is not None else None) or {}
         out: dict[str, VaultFile] = {}
         for path, doc in published.items():
             backlinks = tuple(dict.fromkeys(
