@@ -106,8 +106,9 @@ class VaultFiles:
     def same_names(self, before: VaultFiles) -> bool:
         """Does every link (and every value's link) resolve as in ``before``?  Yes
         when the same documents and attachments exist, each with what resolution reads
-        of it (``_identity``: title, aliases, ids, published, network), under the same
-        options; a note's own links are its ``VaultFile``'s (``changed_since``)."""
+        of it (``_identity``: title, aliases, ids, published, network) and the same
+        URL, under the same options; a note's own links are its ``VaultFile``'s
+        (``changed_since``)."""
         if before._options != self._options or before._assets != self._assets or \
                 len(before._documents) != len(self._documents):
             return False
@@ -173,6 +174,6 @@ class VaultFiles:
 
 def _identity(doc: Document) -> tuple[object, ...]:
     """What resolving a link to ``doc`` reads of it besides its path (as the compiler's
-    ``_identity``)."""
+    ``_identity``), and its URL (where a link to it leads)."""
     return (doc.title, doc.aliases, doc.id, doc.bid, doc.published, doc.network.id,
-            doc.kind)
+            doc.kind, doc.url)

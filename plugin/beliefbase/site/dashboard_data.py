@@ -30,9 +30,12 @@ the other's to be brought up to date from further back.
 
 from __future__ import annotations
 
+import datetime as dt
 import logging
-from collections.abc import Callable
-from dataclasses import dataclass
+from collections.abc import Callable, Hashable
+from dataclasses import dataclass, field
+
+from markupsafe import Markup
 
 from .. import bases
 from .. import dataview as dv
@@ -56,6 +59,15 @@ class KeptDashboardData:
     index_from: VaultFiles | None = None
     #: builds whose data was brought up to date rather than made anew (for tests)
     updates: int = 0
+    #: bumped whenever Bases' records are all made anew (the first build, names that
+    #: changed): a view's HTML kept from before may show a link's old target or URL
+    names: int = 0
+    #: each base view's HTML and what it was made from (``base_shown``)
+    shown: dict[Hashable, _BaseShown] = field(default_factory=dict)
+    #: views shown again unchanged (for tests)
+    reused: int = 0
+    _changes: dict[int, frozenset[str]] = field(default_factory=dict)
+    _used: set[Hashable] = field(default_factory=set)  # the views shown in this build
 
     def vault_files(self, compiled: Compiled) -> VaultFiles:
         """This build's shared records, keeping every unchanged ``VaultFile``."""
@@ -77,7 +89,71 @@ class KeptDashboardData:
         self.records = bases.records_from_files(files, kept=kept)
         self.records_from = files
         self.updates += kept is not None
+        self.names += kept is None
+        self._changes = {}
         return self.records
+
+    # -- a base view's HTML, kept -------------------------------------------------------
+
+    def base_shown(self, key: Hashable, base: bases.Base, view_name: str | None,
+                   records: bases.RecordSet, this: bases.FileRecord | None,
+                   now: dt.datetime) -> Markup | None:
+        """The HTML the view ``key`` (its base's text, view, page, place, the views'
+        fingerprint) showed last, if it shows the same now, else None.
+
+        It does when the records are those of the last evaluation but for some
+        (``changed``) that it neither let through its filters then, nor lets through
+        now, nor reached through a link, with the same names (``names``), the same
+        ``this`` record if it read it and the same moment if it read the clock.  Then
+        its filters let the same records through (each unchanged record's answer read
+        only unchanged records), so its rows, order, groups and summaries are the same,
+        and so is the HTML (the same views, every linked file's URL the same: a URL
+        is among the names).  The changed records are run through the filters alone
+        (``evaluate(only=changed)``) to say they are let through now."""
+        self._used.add(key)
+        kept = self.shown.get(key)
+        if kept is None or kept.names != self.names or kept.records is None:
+            return None
+        reads = kept.reads
+        if reads.now and kept.now != now or reads.this and kept.this is not this:
+            return None
+        changed = self._changed(kept.records, records)
+        if changed & reads.passed or changed & reads.records:
+            return None
+        if changed:
+            probe = bases.Reads()
+            result = bases.evaluate(base, view_name, records, this, now=now, reads=probe,
+                                    only=changed)
+            if probe.passed or result.errors or probe.now and kept.now != now:
+                return None
+        kept.records, kept.this = records, this
+        self.reused += 1
+        return kept.html
+
+    def keep_base(self, key: Hashable, html: Markup, reads: bases.Reads,
+                  records: bases.RecordSet, this: bases.FileRecord | None,
+                  now: dt.datetime) -> None:
+        """Keep the view ``key``'s HTML, made from ``records`` (``base_shown``)."""
+        self._used.add(key)
+        self.shown[key] = _BaseShown(html, reads, records, this, now, self.names)
+
+    def build_done(self) -> None:
+        """The build's pages are done: let go of the views it did not show (each holds
+        the records it was made from)."""
+        self.shown = {k: v for k, v in self.shown.items() if k in self._used}
+        self._used = set()
+
+    def _changed(self, before: bases.RecordSet, after: bases.RecordSet) -> frozenset[str]:
+        """The paths whose record in ``after`` is not ``before``'s (once a build)."""
+        if before is after:
+            return frozenset()
+        found = self._changes.get(id(before))
+        if found is None:
+            old = before.by_path
+            found = frozenset(p for p, r in after.by_path.items() if old.get(p) is not r)
+            found |= {p for p in old if p not in after.by_path}
+            self._changes[id(before)] = found
+        return found
 
     def dataview_index(self, files: VaultFiles,
                        read_text: Callable[[str], str]) -> dv.DataviewIndex:
@@ -100,6 +176,18 @@ class KeptDashboardData:
                 index = dv.DataviewIndex(records, files.resolve)
         self.index, self.index_from = index, files
         return index
+
+
+@dataclass
+class _BaseShown:
+    """A base view's HTML and what it was made from (``KeptDashboardData.base_shown``)."""
+
+    html: Markup
+    reads: bases.Reads
+    records: bases.RecordSet | None
+    this: bases.FileRecord | None
+    now: dt.datetime
+    names: int
 
 
 __all__ = ["KeptDashboardData"]

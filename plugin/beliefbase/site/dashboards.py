@@ -98,6 +98,8 @@ class Dashboards:
     _records: bases.RecordSet | None = None
     _index: dv.DataviewIndex | None = None
     _files: VaultFiles | None = None
+    _views_key: tuple[object, ...] | None = None
+    _reports: int = 0  # diagnostics reported so far (a block that reports is not kept)
 
     # -- data, made once ------------------------------------------------------------------
 
@@ -145,6 +147,8 @@ class Dashboards:
     def release(self) -> None:
         if self._index is not None and self.kept is None:  # a kept one is the next build's
             self._index.release()
+        if self.kept is not None:
+            self.kept.build_done()
         self._records = None
         self._index = None
         self._files = None
@@ -199,19 +203,41 @@ class Dashboards:
                                 first_line=first_line)
 
     def base_view(self, base: bases.Base, view_name: str | None, this: Document | None,
-                  page_url: str, where: Document, line: int) -> Markup:
+                  page_url: str, where: Document, line: int, source: str | None = None) -> Markup:
         """One view of ``base`` (None: its first), ``this`` the note showing it;
-        ``where``/``line``: the place errors without a line of their own are reported at."""
+        ``where``/``line``: the place errors without a line of their own are reported at.
+        ``source``: the base's text; under ``mkdocs serve`` the view's HTML of the last
+        build is shown again when nothing it showed can have changed
+        (``KeptDashboardData.base_shown``)."""
         if base.ok and view_name is not None and base.view(view_name) is None:
             names = ", ".join(repr(v.name) for v in base.views) or "none"
             message = f"{base.path} has no view named {view_name!r} (its views: {names})"
             self._report(bases.BASE_ERROR, where, line, 1, message)
             return self.error_box("Base failed", message, None)
         this_record = self.records.by_path.get(this.path) if this is not None else None
+        key = None
+        if self.kept is not None and source is not None and base.ok and not base.errors:
+            key = (source, base.path, view_name, this.path if this is not None else None,
+                   page_url, where.path, line, self.views_key)
+            shown = self.kept.base_shown(key, base, view_name, self.records, this_record,
+                                         self.now)
+            if shown is not None:
+                return shown
+        reads = bases.Reads() if key is not None else None
+        reported = self._reports
         try:
-            result = bases.evaluate(base, view_name, self.records, this_record, now=self.now)
+            result = bases.evaluate(base, view_name, self.records, this_record, now=self.now,
+                                    reads=reads)
         except Exception as error:  # noqa: BLE001 - an engine bug: the page goes on
             return self._failed(bases.BASE_ERROR, where, line, error, "Base failed", None)
+        html = self._base_html(base, view_name, result, page_url, where, line)
+        if self.kept is not None and key is not None and reads is not None \
+                and not result.errors and self._reports == reported:
+            self.kept.keep_base(key, html, reads, self.records, this_record, self.now)
+        return html
+
+    def _base_html(self, base: bases.Base, view_name: str | None, result: bases.ViewResult,
+                   page_url: str, where: Document, line: int) -> Markup:
         errors = [e for e in result.errors if e.level == "error"]
         for found in result.errors:
             self._report(found.code, where, found.line or line, found.column, found.message,
@@ -226,19 +252,28 @@ class Dashboards:
     def base_block(self, text: str, doc: Document, first_line: int, page_url: str) -> Markup:
         """A ```` ```base ```` block: its first view."""
         return self.base_view(self.parse(text, doc, first_line), None, doc, page_url, doc,
-                              first_line)
+                              first_line, source=text)
+
+    @property
+    def views_key(self) -> tuple[object, ...]:
+        """The views' ``fingerprint`` (made once a build)."""
+        if self._views_key is None:
+            self._views_key = self.views.fingerprint()
+        return self._views_key
 
     def base_page(self, doc: Document, page_url: str) -> Markup:
         """A ``.base`` file's page: every view, as Obsidian shows them one at a time
         with a switcher: tabs labelled with the views' names, the first selected
         (``base-page.html``); one view shows without a tab bar."""
-        base = self.parse(self.read_text(doc.path), doc, 1)
+        text = self.read_text(doc.path)
+        base = self.parse(text, doc, 1)
         if not base.ok or not base.views:
             return self.base_view(base, None, doc, page_url, doc, 1)
         ids = view_ids([view.name for view in base.views])
         sections = [{"name": view.name or f"View {index}", "named": bool(view.name),
                      "id": ids[index - 1],
-                     "html": self.base_view(base, view.name, doc, page_url, doc, view.line)}
+                     "html": self.base_view(base, view.name, doc, page_url, doc, view.line,
+                                            source=text)}
                     for index, view in enumerate(base.views, 1)]
         return self.views.own_template("base-page.html", sections=sections,
                                        tabs=1 < len(sections) <= MAX_TABS)
@@ -246,8 +281,10 @@ class Dashboards:
     def base_embed(self, doc: Document, view_name: str | None, host: Document,
                    page_url: str, line: int) -> Markup:
         """``![[X.base]]`` / ``![[X.base#View]]`` in ``host``: that view, ``this`` = host."""
-        base = self.parse(self.read_text(doc.path), doc, 1)
-        return self.base_view(base, view_name or None, host, page_url, host, line)
+        text = self.read_text(doc.path)
+        base = self.parse(text, doc, 1)
+        return self.base_view(base, view_name or None, host, page_url, host, line,
+                              source=text)
 
     # -- Dataview ------------------------------------------------------------------------
 
@@ -332,6 +369,7 @@ class Dashboards:
     def _report(self, code: str, doc: Document, line: int, column: int, message: str,
                 display: str | None = None) -> None:
         file = display or self.compiled.options.display(doc.path)
+        self._reports += 1
         self.report(diag.make(code, file, max(line, 1), max(column, 1), message))
 
 
