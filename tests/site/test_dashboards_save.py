@@ -133,15 +133,20 @@ BOARD = """\
 filters: file.hasTag("task")
 formulas:
   ins: file.backlinks.length
+  boss: owner.asFile().size
 views:
   - type: table
-    order: [file.name, stage, owner, team, formula.ins]
+    order: [file.name, stage, owner, team, formula.ins, formula.boss]
 ```
 
 ```dataview
 TABLE stage, effort, owner, team[0].lead AS lead, length(file.inlinks) AS ins,
-  file.etags AS tags
+  file.etags AS tags, owner.file.size AS boss
 FROM #task SORT file.name
+```
+
+```dataview
+LIST stage FROM #task SORT file.name
 ```
 
 ```dataview
@@ -176,6 +181,8 @@ SAVES: list[tuple[str, str, str | None]] = [
     ("a link that changes a backlink count", "plain.md", "# Plain\n\nAbout [[two]].\n"),
     ("a body edit of a shown note", "two.md",
      _note("Two", "done", body="See [[one]].\n\nMore.\n")),
+    ("a linked note's text (a value's link reaches it)", "alice.md",
+     "# Alice\n\nOwns many things.\n"),
     ("a new note", "four.md", _note("Four", "open", body="Like [[two]].\n")),
     ("a renamed note: a value's link resolves elsewhere", "alice.md", None),
     ("... its new name", "people/alice.md", "# Alice\n\nMoved.\n"),
@@ -225,6 +232,7 @@ def test_a_save_keeps_the_dashboards_data_and_matches_a_clean_build(
     # (a new, a renamed, a deleted note: 4 saves)
     assert len({id(kept) for kept in sessions}) == 1
     assert sessions[-1].updates >= 2 * len(SAVES) - 4
+    assert sessions[-1].reused > 0  # a view's HTML shown again
     session.close()
     for what, snapshot, got in served:
         clean = type(project)(snapshot, project.config).build(plugins=EXPLORER)

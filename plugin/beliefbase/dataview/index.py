@@ -75,6 +75,8 @@ class DataviewIndex:
         self.task_rows: dict[str, tuple[Any, ...]] = {}
         for r in self.records:
             self.rows[r.path] = self._page_row(r)
+        #: what the query being run read (``engine.run(reads=)``), else None
+        self.reads: Any = None
 
     def _index_names(self) -> None:
         """The lookups of ``resolve`` without a compile's resolver."""
@@ -381,6 +383,8 @@ class FileObject(Mapping[str, Any]):
         value = self._fields.get(key, FileObject._MISSING)
         if value is not FileObject._MISSING:
             return value
+        if key in ("inlinks", "outlinks") and self._index.reads is not None:
+            self._index.reads.other = True  # other pages' links, or their paths
         if key == "inlinks":
             return tuple(Link(p) for p in self._index.inlinks.get(self._path, ()))
         if key == "outlinks":

@@ -34,6 +34,7 @@ import datetime as dt
 import logging
 from collections.abc import Callable, Hashable
 from dataclasses import dataclass, field
+from typing import Any
 
 from markupsafe import Markup
 
@@ -66,6 +67,10 @@ class KeptDashboardData:
     shown: dict[Hashable, _BaseShown] = field(default_factory=dict)
     #: views shown again unchanged (for tests)
     reused: int = 0
+    #: as ``names``, for Dataview's index
+    dataview_names: int = 0
+    #: each Dataview table's or list's HTML and what it was made from
+    dataview: dict[Hashable, _DataviewShown] = field(default_factory=dict)
     _changes: dict[int, frozenset[str]] = field(default_factory=dict)
     _used: set[Hashable] = field(default_factory=set)  # the views shown in this build
 
@@ -137,10 +142,54 @@ class KeptDashboardData:
         self._used.add(key)
         self.shown[key] = _BaseShown(html, reads, records, this, now, self.names)
 
+    # -- a Dataview table's or list's HTML, kept ----------------------------------------
+
+    def dataview_shown(self, key: Hashable, index: dv.DataviewIndex, this_path: str,
+                       now: dt.datetime) -> Markup | None:
+        """The HTML the query ``key`` (its text, page, place, the views' fingerprint)
+        showed last, if it shows the same now, else None.
+
+        It does when it read no page but its source's (no link followed, no
+        ``file.inlinks``/``outlinks``, no link source) and its source gives the same
+        pages now, each with the same row object (a row is made again when its note
+        changed), with the same names (``dataview_names``: every link written in a row
+        resolves as before, every URL is the same), the same ``this`` row if it read it
+        and the same moment if it read the clock: its commands then see the same rows
+        and make the same result, and the same views render the same HTML."""
+        self._used.add(key)
+        kept = self.dataview.get(key)
+        if kept is None or kept.names != self.dataview_names:
+            return None
+        reads = kept.reads
+        if reads.now and kept.now != now or \
+                reads.this and index.rows.get(this_path) is not kept.this:
+            return None
+        pages = dv.source_pages(kept.query, index, this_path)
+        rows = index.rows
+        if len(pages) != len(kept.rows) or any(
+                rows.get(p) is not row for p, row in zip(pages, kept.rows, strict=True)):
+            return None
+        self.reused += 1
+        return kept.html
+
+    def keep_dataview(self, key: Hashable, html: Markup, text: str, reads: dv.Reads,
+                      index: dv.DataviewIndex, this_path: str, now: dt.datetime) -> None:
+        """Keep the query ``key``'s HTML (``dataview_shown``), unless it read other
+        pages than its source's."""
+        self._used.add(key)
+        if reads.other:
+            self.dataview.pop(key, None)
+            return
+        rows = index.rows
+        self.dataview[key] = _DataviewShown(
+            html, dv.parse_query(text), reads, tuple(rows[p] for p in sorted(reads.source)),
+            rows.get(this_path), now, self.dataview_names)
+
     def build_done(self) -> None:
         """The build's pages are done: let go of the views it did not show (each holds
         the records it was made from)."""
         self.shown = {k: v for k, v in self.shown.items() if k in self._used}
+        self.dataview = {k: v for k, v in self.dataview.items() if k in self._used}
         self._used = set()
 
     def _changed(self, before: bases.RecordSet, after: bases.RecordSet) -> frozenset[str]:
@@ -163,17 +212,21 @@ class KeptDashboardData:
         self.index, self.index_from = None, None  # while it changes: a failure keeps none
         if before is None or index is None:
             index = dv.index_from_files(files, read_text)
+            self.dataview_names += 1
         elif before is not files:
             changed = files.changed_since(before)
             kept = {p: r for p, r in index.by_path.items() if p not in changed}
             records = dv.records_from_files(files, read_text, kept=kept)
+            same = files.same_names(before)
             try:
-                index.update(records, files.resolve, files.same_names(before))
+                index.update(records, files.resolve, same)
                 self.updates += 1
+                self.dataview_names += not same
             except Exception:  # noqa: BLE001 - a bug here costs a new index, not the page
                 log.debug("updating the Dataview index failed: made anew", exc_info=True)
                 index.release()
                 index = dv.DataviewIndex(records, files.resolve)
+                self.dataview_names += 1
         self.index, self.index_from = index, files
         return index
 
@@ -186,6 +239,19 @@ class _BaseShown:
     reads: bases.Reads
     records: bases.RecordSet | None
     this: bases.FileRecord | None
+    now: dt.datetime
+    names: int
+
+
+@dataclass
+class _DataviewShown:
+    """A Dataview query's HTML and what it was made from (``dataview_shown``)."""
+
+    html: Markup
+    query: Any  # its parsed query (``dataview.nodes.Query``)
+    reads: dv.Reads
+    rows: tuple[Any, ...]  # the rows of its source's pages, in their order
+    this: Any  # the row of the page holding it
     now: dt.datetime
     names: int
 

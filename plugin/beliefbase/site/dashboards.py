@@ -292,8 +292,16 @@ class Dashboards:
                        page_url: str) -> Markup:
         """A ```` ```dataview ```` block (``first_line``: the file line of its query's first
         line, each indented ``indent`` columns)."""
+        key = None
+        if self.kept is not None:
+            key = ("dataview", text, doc.path, first_line, indent, page_url, self.views_key)
+            shown = self.kept.dataview_shown(key, self.index, doc.path, self.now)
+            if shown is not None:
+                return shown
+        reads = dv.Reads() if key is not None else None
+        reported = self._reports
         try:
-            result = dv.run(text, self.index, doc.path, now=self.now)
+            result = dv.run(text, self.index, doc.path, now=self.now, reads=reads)
         except dv.DataviewError as error:
             line, column = error.located(first_line, indent)
             self._report(dv.DATAVIEW_ERROR, doc, line, column, error.message)
@@ -308,8 +316,13 @@ class Dashboards:
                                                   self.task_texts)
         elif result.kind in ("list", "calendar"):
             context["separator"] = ": "  # Dataview's "Dune: Herbert"
-        return self._render(LAYOUT_VIEWS.get(result.kind, "table"), context,
+        html = self._render(LAYOUT_VIEWS.get(result.kind, "table"), context,
                             "Dataview query failed", doc, first_line, dv.DATAVIEW_ERROR)
+        # a TASK list's texts render as their notes' pages do: never kept
+        if self.kept is not None and key is not None and reads is not None \
+                and result.kind in ("table", "list") and self._reports == reported:
+            self.kept.keep_dataview(key, html, text, reads, self.index, doc.path, self.now)
+        return html
 
     def inline(self, expr: str, doc: Document, line: int, column: int, page_url: str) -> Markup:
         """`` `= expr` ``: its value, in the sentence."""
