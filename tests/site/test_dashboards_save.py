@@ -179,6 +179,7 @@ SAVES: list[tuple[str, str, str | None]] = [
     ("an inline field", "one.md", _note("One", "open").replace("effort:: 3", "effort:: 8")),
     ("a tag added", "three.md", _note("Three", "open", tags="[idea, task]")),
     ("a link that changes a backlink count", "plain.md", "# Plain\n\nAbout [[two]].\n"),
+    ("a tag removed", "three.md", _note("Three", "open", tags="[idea]")),
     ("a body edit of a shown note", "two.md",
      _note("Two", "done", body="See [[one]].\n\nMore.\n")),
     ("a linked note's text (a value's link reaches it)", "alice.md",
