@@ -129,6 +129,14 @@ def test_a_page_whose_results_cannot_be_digested_renders_at_every_save(
 BOARD = """\
 # Board
 
+```query view=table
+MATCH (n:Note) WHERE list_contains(n.tags, 'task') RETURN n.title, n.tags ORDER BY n.title
+```
+
+```query view=table
+MATCH (n:Note) WHERE n.title = 'Two' RETURN n.title, n.stage, 1.0, true
+```
+
 ```base
 filters: file.hasTag("task")
 formulas:
@@ -256,3 +264,15 @@ def _site(site: Path) -> dict[str, bytes]:
     """The pages and JSON files of a site (the search index aside: its order may
     differ after a rebuild, as ``_same_as_clean`` says)."""
     return {k: v for k, v in site_files(site).items() if k != "search/search_index.json"}
+
+
+def test_a_kept_cypher_result_is_the_same_type_for_type() -> None:
+    """``1``, ``1.0`` and ``True`` are equal in Python and render differently: a result
+    holding one where the last held another is not the same (nor ``-0.0`` and ``0.0``,
+    nor a mapping's keys in another order)."""
+    from beliefbase.site.dashboard_data import same_values
+
+    assert same_values(((1, "a", {"x": [1.5]}),), ((1, "a", {"x": [1.5]}),))
+    for a, b in [(1, 1.0), (1, True), (0.0, -0.0), ({"a": 1, "b": 2}, {"b": 2, "a": 1}),
+                 ((1,), [1]), ((1, 2), (1,))]:
+        assert not same_values(a, b), (a, b)

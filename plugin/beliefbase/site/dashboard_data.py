@@ -71,6 +71,8 @@ class KeptDashboardData:
     dataview_names: int = 0
     #: each Dataview table's or list's HTML and what it was made from
     dataview: dict[Hashable, _DataviewShown] = field(default_factory=dict)
+    #: each Cypher result's columns, rows and HTML (``cypher_shown``)
+    cypher: dict[Hashable, tuple[Any, Any, Markup]] = field(default_factory=dict)
     _changes: dict[int, frozenset[str]] = field(default_factory=dict)
     _used: set[Hashable] = field(default_factory=set)  # the views shown in this build
 
@@ -185,11 +187,32 @@ class KeptDashboardData:
             html, dv.parse_query(text), reads, tuple(rows[p] for p in sorted(reads.source)),
             rows.get(this_path), now, self.dataview_names)
 
+    # -- a Cypher result's HTML, kept -------------------------------------------------------
+
+    def cypher_shown(self, key: Hashable, result: Any) -> Markup | None:
+        """The HTML the query ``key`` (its text, view, page, place, the views'
+        fingerprint) showed last, if its result is the same now (value for value, and
+        type for type: ``1`` and ``1.0`` and ``True`` render differently).  The caller
+        keeps none for a result holding a ``[[wikilink]]`` text (a view resolves it
+        against the compile): any other value renders from the result alone."""
+        self._used.add(key)
+        kept = self.cypher.get(key)
+        if kept is None or not same_values(kept[0], result.columns) or \
+                not same_values(kept[1], result.rows):
+            return None
+        self.reused += 1
+        return kept[2]
+
+    def keep_cypher(self, key: Hashable, result: Any, html: Markup) -> None:
+        self._used.add(key)
+        self.cypher[key] = (result.columns, result.rows, html)
+
     def build_done(self) -> None:
         """The build's pages are done: let go of the views it did not show (each holds
         the records it was made from)."""
         self.shown = {k: v for k, v in self.shown.items() if k in self._used}
         self.dataview = {k: v for k, v in self.dataview.items() if k in self._used}
+        self.cypher = {k: v for k, v in self.cypher.items() if k in self._used}
         self._used = set()
 
     def _changed(self, before: bases.RecordSet, after: bases.RecordSet) -> frozenset[str]:
@@ -229,6 +252,22 @@ class KeptDashboardData:
                 self.dataview_names += 1
         self.index, self.index_from = index, files
         return index
+
+
+def same_values(a: Any, b: Any) -> bool:
+    """Are ``a`` and ``b`` the same value, type for type and in the same order (a
+    mapping's keys too)?"""
+    if type(a) is not type(b):
+        return False
+    if isinstance(a, tuple | list):
+        return len(a) == len(b) and all(same_values(x, y) for x, y in zip(a, b, strict=True))
+    if isinstance(a, dict):
+        return len(a) == len(b) and all(
+            same_values(ka, kb) and same_values(va, vb)
+            for (ka, va), (kb, vb) in zip(a.items(), b.items(), strict=True))
+    if isinstance(a, float):  # -0.0 == 0.0, but each shows as written
+        return repr(a) == repr(b)
+    return bool(a == b)
 
 
 @dataclass

@@ -98,7 +98,6 @@ class Dashboards:
     _records: bases.RecordSet | None = None
     _index: dv.DataviewIndex | None = None
     _files: VaultFiles | None = None
-    _views_key: tuple[object, ...] | None = None
     _reports: int = 0  # diagnostics reported so far (a block that reports is not kept)
 
     # -- data, made once ------------------------------------------------------------------
@@ -256,10 +255,8 @@ class Dashboards:
 
     @property
     def views_key(self) -> tuple[object, ...]:
-        """The views' ``fingerprint`` (made once a build)."""
-        if self._views_key is None:
-            self._views_key = self.views.fingerprint()
-        return self._views_key
+        """The views' ``fingerprint`` (read once a build)."""
+        return self.views.fingerprint()
 
     def base_page(self, doc: Document, page_url: str) -> Markup:
         """A ``.base`` file's page: every view, as Obsidian shows them one at a time

@@ -76,6 +76,7 @@ class Views:
         loaders: list[jinja2.BaseLoader] = []
         self.user_views: set[str] = set()
         self.views_dir = views_dir
+        self._fingerprint: tuple[object, ...] | None = None
         if views_dir is not None and views_dir.is_dir():
             loaders.append(jinja2.FileSystemLoader(str(views_dir)))
             self.user_views = {p.stem for p in views_dir.glob("*.html")}
@@ -95,7 +96,12 @@ class Views:
     def fingerprint(self) -> tuple[object, ...]:
         """What the views render with: the site's view files (each by name, size and
         time) and the ``views`` map; equal between two builds, the same result renders
-        the same HTML (``dashboard_data``: a kept base's HTML)."""
+        the same HTML (``dashboard_data``: a kept view's HTML).  Read once."""
+        if self._fingerprint is None:
+            self._fingerprint = self._read_fingerprint()
+        return self._fingerprint
+
+    def _read_fingerprint(self) -> tuple[object, ...]:
         files: list[tuple[str, int, int]] = []
         if self.views_dir is not None and self.views_dir.is_dir():
             for path in sorted(self.views_dir.rglob("*")):

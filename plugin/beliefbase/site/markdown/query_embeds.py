@@ -244,9 +244,19 @@ class QuerySite:
             return self.fail(f"the query failed: {result.error}", text, doc, line,
                              shown=result.error)
         try:
-            return self.views.render(self.views.choose(view, result), result, page_url,
-                                     lambda inner, path: self.find_link(inner, path, doc),
-                                     inline=inline)
+            name = self.views.choose(view, result)
+            # under serve, the same result through the same view is the same HTML (a
+            # link written in a value is resolved by the compile: not then)
+            kept = self.kept_data if not _holds_wikilink(result.rows) else None
+            key = (text, name, doc.path, line, page_url, inline, self.views.fingerprint())
+            html = kept.cypher_shown(key, result) if kept is not None else None
+            if html is None:
+                html = self.views.render(name, result, page_url,
+                                         lambda inner, path: self.find_link(inner, path, doc),
+                                         inline=inline)
+                if kept is not None:
+                    kept.keep_cypher(key, result, html)
+            return html
         except ViewError as error:
             return self.fail(str(error), text, doc, line)
 
@@ -392,6 +402,17 @@ def dashboard_fences(text: str) -> Iterator[re.Match[str]]:
             if m is not None and _FENCE_LEAD.fullmatch(text, text.rfind("\n", 0, at) + 1, at):
                 yield m
             at = text.find(mark, end)
+
+
+def _holds_wikilink(value: Any) -> bool:
+    """Does a result hold a text with a ``[[wikilink]]`` (which a view resolves)?"""
+    if isinstance(value, str):
+        return "[[" in value
+    if isinstance(value, tuple | list):
+        return any(_holds_wikilink(v) for v in value)
+    if isinstance(value, dict):
+        return any(_holds_wikilink(k) or _holds_wikilink(v) for k, v in value.items())
+    return False
 
 
 def names_a_base(text: str) -> bool:
