@@ -23,7 +23,7 @@ are the files' on disk (``os.stat``), as Obsidian's ``file.size``.
 from __future__ import annotations
 
 import os
-from collections.abc import Mapping
+from collections.abc import Mapping, Set
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
@@ -102,6 +102,7 @@ class VaultFiles:
         #: the last build's (``mkdocs serve``): its unchanged ``VaultFile``s are kept
         #: (let go once this one's are made)
         self.previous: VaultFiles | None = None
+        self._published: Set[SrcPath] = frozenset()  # the paths of ``_make``'s documents
 
     def same_names(self, before: VaultFiles) -> bool:
         """Does every link (and every value's link) resolve as in ``before``?  Yes
@@ -144,15 +145,25 @@ class VaultFiles:
 
     def _make(self) -> dict[str, VaultFile]:
         published = {p: d for p, d in self._documents.items() if d.published}
-        old: Mapping[str, VaultFile] = (
-            self.previous._files if self.previous is not None else None) or {}
+        before = self.previous
+        old: Mapping[str, VaultFile] = (before._files if before is not None else None) or {}
+        # the compile keeps a target's backlinks (the same tuple) until a linking note
+        # changes: with the same published documents, the same backlinks
+        old_backlinks = before._backlinks if before is not None and \
+            before._published == published.keys() else {}
+        self._published = published.keys()
         out: dict[str, VaultFile] = {}
         for path, doc in published.items():
-            backlinks = tuple(dict.fromkeys(
-                str(b.source) for b in self._backlinks.get(path, ()) if b.source in published))
+            raw = self._backlinks.get(path, ())
             links = self._links.get(path, ())
             kept = old.get(path)
             # the same document read from the same bytes: the same size on disk
+            if kept is not None and kept.document is doc and kept.links is links and \
+                    raw is old_backlinks.get(path, ()):
+                out[path] = kept
+                continue
+            backlinks = tuple(dict.fromkeys(
+                str(b.source) for b in raw if b.source in published))
             if kept is not None and kept.document is doc and kept.links is links \
                     and kept.backlinks == backlinks:
                 out[path] = kept

@@ -32,6 +32,7 @@ from __future__ import annotations
 
 import datetime as dt
 import logging
+import os
 from collections.abc import Callable, Hashable
 from dataclasses import dataclass, field
 from typing import Any
@@ -42,6 +43,7 @@ from .. import bases
 from .. import dataview as dv
 from ..compile.compiled import Compiled
 from ..compile.vault_files import VaultFiles
+from ..dataview.records import stat_times as dv_stat_times
 
 log = logging.getLogger(__name__)
 
@@ -74,6 +76,12 @@ class KeptDashboardData:
     #: each Cypher result's columns, rows and HTML (``cypher_shown``)
     cypher: dict[Hashable, tuple[Any, Any, Markup]] = field(default_factory=dict)
     _changes: dict[int, frozenset[str]] = field(default_factory=dict)
+    #: each note's file times and the stamps they were read from (``_file_times``)
+    _times: dict[str, tuple[tuple[float, float], tuple[Any, Any]]] = \
+        field(default_factory=dict)
+    _times_dir: str = ""
+    #: bases parsed, by text, file and first line (``parsed_base``)
+    _bases: dict[tuple[str, str, int], bases.Base] = field(default_factory=dict)
     _used: set[Hashable] = field(default_factory=set)  # the views shown in this build
 
     def vault_files(self, compiled: Compiled) -> VaultFiles:
@@ -99,6 +107,28 @@ class KeptDashboardData:
         self.names += kept is None
         self._changes = {}
         return self.records
+
+    def _file_times(self, docs_dir: str) -> Callable[[str], tuple[Any, Any]]:
+        """``dataview.records.stat_times``, each file's answer kept while its stamps
+        (birth or change time, modification time) are the same."""
+        made = self._times
+        if self._times_dir != docs_dir:
+            made.clear()
+            self._times_dir = docs_dir
+        times = dv_stat_times(docs_dir)
+
+        def kept_times(path: str) -> tuple[Any, Any]:
+            try:
+                st = os.stat(os.path.join(docs_dir, path))
+            except OSError:
+                return (None, None)
+            stamp = (getattr(st, "st_birthtime", None) or st.st_ctime, st.st_mtime)
+            found = made.get(path)
+            if found is None or found[0] != stamp:
+                found = made[path] = (stamp, times(path))
+            return found[1]
+
+        return kept_times
 
     # -- a base view's HTML, kept -------------------------------------------------------
 
@@ -207,12 +237,23 @@ class KeptDashboardData:
         self._used.add(key)
         self.cypher[key] = (result.columns, result.rows, html)
 
+    def parsed_base(self, text: str, display: str, first_line: int) -> bases.Base:
+        """``bases.parse_base`` of ``text``, kept while a build shows it (a parsed base
+        is frozen, a function of these three)."""
+        key = (text, display, first_line)
+        self._used.add(key)
+        found = self._bases.get(key)
+        if found is None:
+            found = self._bases[key] = bases.parse_base(text, display, first_line=first_line)
+        return found
+
     def build_done(self) -> None:
         """The build's pages are done: let go of the views it did not show (each holds
         the records it was made from)."""
         self.shown = {k: v for k, v in self.shown.items() if k in self._used}
         self.dataview = {k: v for k, v in self.dataview.items() if k in self._used}
         self.cypher = {k: v for k, v in self.cypher.items() if k in self._used}
+        self._bases = {k: v for k, v in self._bases.items() if k in self._used}
         self._used = set()
 
     def _changed(self, before: bases.RecordSet, after: bases.RecordSet) -> frozenset[str]:
@@ -233,13 +274,15 @@ class KeptDashboardData:
         (``DataviewIndex.update``), its records made again for the changed notes."""
         before, index = self.index_from, self.index
         self.index, self.index_from = None, None  # while it changes: a failure keeps none
+        times = self._file_times(files.docs_dir)
         if before is None or index is None:
-            index = dv.index_from_files(files, read_text)
+            index = dv.DataviewIndex(dv.records_from_files(files, read_text, times),
+                                     files.resolve)
             self.dataview_names += 1
         elif before is not files:
             changed = files.changed_since(before)
             kept = {p: r for p, r in index.by_path.items() if p not in changed}
-            records = dv.records_from_files(files, read_text, kept=kept)
+            records = dv.records_from_files(files, read_text, times, kept=kept)
             same = files.same_names(before)
             try:
                 index.update(records, files.resolve, same)

@@ -198,8 +198,10 @@ class Dashboards:
     # -- Bases -----------------------------------------------------------------------------
 
     def parse(self, text: str, doc: Document, first_line: int) -> bases.Base:
-        return bases.parse_base(text, self.compiled.options.display(doc.path),
-                                first_line=first_line)
+        display = self.compiled.options.display(doc.path)
+        if self.kept is not None:
+            return self.kept.parsed_base(text, display, first_line)
+        return bases.parse_base(text, display, first_line=first_line)
 
     def base_view(self, base: bases.Base, view_name: str | None, this: Document | None,
                   page_url: str, where: Document, line: int, source: str | None = None) -> Markup:
