@@ -276,3 +276,17 @@ def test_a_kept_cypher_result_is_the_same_type_for_type() -> None:
     for a, b in [(1, 1.0), (1, True), (0.0, -0.0), ({"a": 1, "b": 2}, {"b": 2, "a": 1}),
                  ((1,), [1]), ((1, 2), (1,))]:
         assert not same_values(a, b), (a, b)
+
+
+def test_other_options_let_everything_kept_go() -> None:
+    """An edited ``mkdocs.yml`` (the plugin's options differ) may change what a
+    result shows: the next build keeps nothing of the last."""
+    from beliefbase.site.dashboard_data import KeptDashboardData
+
+    kept = KeptDashboardData()
+    kept.configured("a")
+    kept.names, kept.cypher["k"] = 3, ((), (), None)  # type: ignore[assignment]
+    kept.configured("a")
+    assert kept.names == 3 and "k" in kept.cypher
+    kept.configured("b")
+    assert kept.names == 0 and not kept.cypher and kept.options == "b"

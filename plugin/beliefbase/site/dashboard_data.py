@@ -52,6 +52,8 @@ log = logging.getLogger(__name__)
 class KeptDashboardData:
     """The last build's engine data (see the module doc); one per serve session."""
 
+    #: the plugin's options of the build that made it (``configured``)
+    options: str = ""
     #: the last build's shared records, the ones the next build's keep from
     last_files: VaultFiles | None = None
     #: Bases' records, and the shared records they were made from
@@ -83,6 +85,13 @@ class KeptDashboardData:
     #: bases parsed, by text, file and first line (``parsed_base``)
     _bases: dict[tuple[str, str, int], bases.Base] = field(default_factory=dict)
     _used: set[Hashable] = field(default_factory=set)  # the views shown in this build
+
+    def configured(self, options: str) -> None:
+        """The build's options, as text: when they differ from the last build's, let
+        everything kept go (an edited ``mkdocs.yml``)."""
+        if options != self.options:
+            fresh = KeptDashboardData(options=options)
+            self.__dict__.update(fresh.__dict__)
 
     def vault_files(self, compiled: Compiled) -> VaultFiles:
         """This build's shared records, keeping every unchanged ``VaultFile``."""

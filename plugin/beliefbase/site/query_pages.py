@@ -67,6 +67,8 @@ class QueryPages(SiteFeature):
         if ctx.serving:
             from .dashboard_data import KeptDashboardData  # the engines: on serve only
             site.kept_data = ctx.kept.get(KeptDashboardData)
+            # an edited mkdocs.yml may change what a result shows: nothing kept then
+            site.kept_data.configured(repr(sorted(dict(o).items())))
         site.as_page = partial(_as_page, ctx.renderer)
         return cls(ctx, site)
 
