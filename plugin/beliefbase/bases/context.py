@@ -30,21 +30,29 @@ class RecordSet:
     name, case-insensitively, the alphabetically first path winning.
     """
 
-    __caches__ = ("_memo",)
+    __caches__ = ("_memo", "_names")
 
     def __init__(self, records: Iterable[FileRecord],
                  resolve_link: ResolveLink | None = None) -> None:
         self.resolve_link = resolve_link
         self.records: tuple[FileRecord, ...] = tuple(sorted(records, key=lambda r: r.path))
         self.by_path: dict[str, FileRecord] = {r.path: r for r in self.records}
-        self._keys: dict[str, FileRecord] = {}
-        for record in reversed(self.records):  # the first path wins
-            stem = record.path.removesuffix(".md")
-            for key in (record.name, record.basename):
-                self._keys[key.lower()] = record
-            self._keys[record.path.lower()] = record
-            self._keys[stem.lower()] = record
+        self._names: dict[str, FileRecord] | None = None  # made on first use
         self._memo: dict[str, FileRecord | None] = {}
+
+    @property
+    def _keys(self) -> dict[str, FileRecord]:
+        """The records by lower-case name, base name, path and path without ``.md``
+        (``resolve`` without the compile's resolver; made when first asked)."""
+        if self._names is None:
+            self._names = {}
+            for record in reversed(self.records):  # the first path wins
+                stem = record.path.removesuffix(".md")
+                for key in (record.name, record.basename):
+                    self._names[key.lower()] = record
+                self._names[record.path.lower()] = record
+                self._names[stem.lower()] = record
+        return self._names
 
     def resolve(self, target: str, source: str | None = None) -> FileRecord | None:
         """The record a link target (``Note``, ``folder/Note.md``, ``[[Note#h|x]]``)
