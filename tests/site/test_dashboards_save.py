@@ -127,6 +127,9 @@ def test_a_page_whose_results_cannot_be_digested_renders_at_every_save(
 # -- the Bases and Dataview data kept between saves (KeptDashboardData) ---------------------
 
 BOARD = """\
+---
+focus: done
+---
 # Board
 
 ```query view=table
@@ -157,6 +160,18 @@ FROM #task SORT file.name
 LIST stage FROM #task SORT file.name
 ```
 
+```base
+filters:
+  and:
+    - file.hasTag("task")
+    - stage == this.focus
+views:
+  - type: list
+    order: [file.name, stage]
+```
+
+![[Tasks.base]]
+
 ```dataview
 TASK FROM #task
 ```
@@ -173,6 +188,7 @@ def _note(name: str, stage: str, *, tags: str = "[task]", body: str = "") -> str
 
 def _board_vault(project: Project) -> None:
     project.write("board.md", BOARD, dedent=False)
+    project.write("Tasks.base", TASKS_BASE, dedent=False)
     project.write("alice.md", "# Alice\n\nOwns things.\n", dedent=False)
     project.write("one.md", _note("One", "open"), dedent=False)
     project.write("two.md", _note("Two", "done", body="See [[one]].\n"), dedent=False)
@@ -190,6 +206,8 @@ SAVES: list[tuple[str, str, str | None]] = [
     ("a tag removed", "three.md", _note("Three", "open", tags="[idea]")),
     ("a body edit of a shown note", "two.md",
      _note("Two", "done", body="See [[one]].\n\nMore.\n")),
+    ("the board's own property (a base reads this)", "board.md",
+     BOARD.replace("focus: done", "focus: open")),
     ("a linked note's text (a value's link reaches it)", "alice.md",
      "# Alice\n\nOwns many things.\n"),
     ("a new note", "four.md", _note("Four", "open", body="Like [[two]].\n")),
