@@ -160,6 +160,10 @@ FROM #task SORT file.name
 LIST stage FROM #task SORT file.name
 ```
 
+```dataview
+LIST FROM #task WHERE stage = this.focus SORT file.name
+```
+
 ```base
 filters:
   and:
