@@ -11,7 +11,7 @@ Obsidian's "Functions" page is in ``functions.py``.
 
 from __future__ import annotations
 
-from .context import RecordSet
+from .context import Reads, RecordSet
 from .display import format_value, link_text, render_html
 from .engine import Column, Group, Row, Summary, ViewResult, evaluate
 from .errors import BASE_ERROR, BASE_VIEW_FALLBACK, BaseError
@@ -34,6 +34,7 @@ from .values import (
 )
 
 __all__ = [
+    "Reads",
     "BASE_ERROR", "BASE_VIEW_FALLBACK", "Base", "BaseError", "Column", "Date", "Duration",
     "ErrorValue", "Expr", "FileRecord", "FilterGroup", "Group", "Html", "Icon", "Image",
     "Link", "RecordSet", "Regex", "Row", "SortKey", "Summary", "View", "ViewResult",

@@ -6,6 +6,7 @@ from __future__ import annotations
 import datetime as _dt
 import posixpath
 from collections.abc import Callable, Iterable, Mapping
+from dataclasses import dataclass, field
 from typing import Any
 
 from .errors import ExprError
@@ -29,21 +30,29 @@ class RecordSet:
     name, case-insensitively, the alphabetically first path winning.
     """
 
-    __caches__ = ("_memo",)
+    __caches__ = ("_memo", "_names")
 
     def __init__(self, records: Iterable[FileRecord],
                  resolve_link: ResolveLink | None = None) -> None:
         self.resolve_link = resolve_link
         self.records: tuple[FileRecord, ...] = tuple(sorted(records, key=lambda r: r.path))
         self.by_path: dict[str, FileRecord] = {r.path: r for r in self.records}
-        self._keys: dict[str, FileRecord] = {}
-        for record in reversed(self.records):  # the first path wins
-            stem = record.path.removesuffix(".md")
-            for key in (record.name, record.basename):
-                self._keys[key.lower()] = record
-            self._keys[record.path.lower()] = record
-            self._keys[stem.lower()] = record
+        self._names: dict[str, FileRecord] | None = None  # made on first use
         self._memo: dict[str, FileRecord | None] = {}
+
+    @property
+    def _keys(self) -> dict[str, FileRecord]:
+        """The records by lower-case name, base name, path and path without ``.md``
+        (``resolve`` without the compile's resolver; made when first asked)."""
+        if self._names is None:
+            self._names = {}
+            for record in reversed(self.records):  # the first path wins
+                stem = record.path.removesuffix(".md")
+                for key in (record.name, record.basename):
+                    self._names[key.lower()] = record
+                self._names[record.path.lower()] = record
+                self._names[stem.lower()] = record
+        return self._names
 
     def resolve(self, target: str, source: str | None = None) -> FileRecord | None:
         """The record a link target (``Note``, ``folder/Note.md``, ``[[Note#h|x]]``)
@@ -80,39 +89,86 @@ class RecordSet:
 _EMPTY = FileRecord(path="")
 
 
+@dataclass
+class Reads:
+    """What one evaluation read besides each row's own record (``evaluate(reads=)``):
+    the records it reached through links (``record_of``, ``resolve``), whether it read
+    the clock or ``this``, and the paths of the records its filters let through."""
+
+    records: set[str] = field(default_factory=set)
+    now: bool = False
+    this: bool = False
+    passed: frozenset[str] = frozenset()
+
+
 class Context:
     """One evaluation: records, ``this``, the moment ``now()`` means, formulas."""
 
     def __init__(self, records: RecordSet, this: FileRecord | None, now: _dt.datetime,
-                 formulas: Mapping[str, Fn], seed: str = "") -> None:
+                 formulas: Mapping[str, Fn], seed: str = "",
+                 reads: Reads | None = None) -> None:
         self.records = records
-        self.this = this
-        self.this_ref = ThisRef(this) if this is not None else None
+        self._this = this
+        self._this_ref = ThisRef(this) if this is not None else None
         #: links made by the query (``link("x")``, text compared with a link) are
         #: written in the base's file or the note embedding it
         self.source = this.path if this is not None and this.path else None
-        self.now = Date(now.replace(tzinfo=None), True)
-        self.today = Date(_dt.datetime(now.year, now.month, now.day), False)
+        self._now = Date(now.replace(tzinfo=None), True)
+        self._today = Date(_dt.datetime(now.year, now.month, now.day), False)
         self.formulas = formulas
         self.seed = seed
         self._this_scope: Scope | None = None
+        self.reads = reads
+
+    # -- what it reads besides the row (each noted in ``reads``) --------------------------
+
+    @property
+    def this(self) -> FileRecord | None:
+        if self.reads is not None:
+            self.reads.this = True
+        return self._this
+
+    @property
+    def this_ref(self) -> ThisRef | None:
+        if self.reads is not None:
+            self.reads.this = True
+        return self._this_ref
+
+    @property
+    def now(self) -> Date:
+        if self.reads is not None:
+            self.reads.now = True
+        return self._now
+
+    @property
+    def today(self) -> Date:
+        if self.reads is not None:
+            self.reads.now = True
+        return self._today
+
+    def _read(self, found: FileRecord | None) -> FileRecord | None:
+        if self.reads is not None:
+            self.reads.records.add(found.path if found is not None else "")
+        return found
 
     def link_path(self, link: Link) -> str | None:
         return self.records.link_path(link, self.source)
 
     def resolve(self, target: str) -> FileRecord | None:
-        return self.records.resolve(target, self.source)
+        return self._read(self.records.resolve(target, self.source))
 
     def record_of(self, link: Link) -> FileRecord | None:
-        return self.records.record_of(link, self.source)
+        return self._read(self.records.record_of(link, self.source))
 
     def scope(self, record: FileRecord | None) -> Scope:
         return Scope(record or _EMPTY, self)
 
     def this_scope(self) -> Scope:
         """The row of ``this`` (``this.formula.x`` evaluates formulas for it)."""
+        if self.reads is not None:
+            self.reads.this = True
         if self._this_scope is None:
-            self._this_scope = Scope(self.this or _EMPTY, self)
+            self._this_scope = Scope(self._this or _EMPTY, self)
         return self._this_scope
 
 

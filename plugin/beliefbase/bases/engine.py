@@ -13,12 +13,12 @@ holds an ``ErrorValue``, and each failing expression is reported once in
 from __future__ import annotations
 
 import datetime as _dt
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Callable, Collection, Iterable, Sequence
 from dataclasses import dataclass
 from operator import attrgetter
 from typing import Any
 
-from .context import Context, Fn, RecordSet, Scope
+from .context import Context, Fn, Reads, RecordSet, Scope
 from .errors import BASE_ERROR, BaseError, ExprError
 from .evaluator import FILE_FIELDS, get_member
 from .model import DEFAULT_SUMMARIES, Base, Expr, Filter, FilterGroup, SortKey, View
@@ -161,7 +161,8 @@ def _truthy(value: Any) -> bool:
 
 
 def evaluate(base: Base, view_name: str | None, records: RecordSet | Iterable[FileRecord],
-             this: FileRecord | None = None, *, now: _dt.datetime | None = None) -> ViewResult:
+             this: FileRecord | None = None, *, now: _dt.datetime | None = None,
+             reads: Reads | None = None, only: Collection[str] | None = None) -> ViewResult:
     """Evaluate one view (``None``: the first) of ``base`` over ``records``.
 
     Args:
@@ -171,6 +172,10 @@ def evaluate(base: Base, view_name: str | None, records: RecordSet | Iterable[Fi
         this: the base's own file, or the note that embeds it.
         now: the moment ``now()``/``today()`` mean (default: the current UTC time);
             pass the build's time so all pages agree.
+        reads: told what the evaluation read besides each row's record, and which
+            records its filters let through (``Reads``).
+        only: the paths of the records to consider (the others are left out before
+            the filters, as if absent; links still reach every record).
     """
     record_set = records if isinstance(records, RecordSet) else RecordSet(records)
     view = base.view(view_name)
@@ -181,12 +186,14 @@ def evaluate(base: Base, view_name: str | None, records: RecordSet | Iterable[Fi
         return ViewResult(None, (), (), (), (), 0, (*base.errors, error))
     moment = now or _dt.datetime.now(_dt.UTC).replace(tzinfo=None)
     ctx = Context(record_set, this, moment, {k: v.fn for k, v in base.formulas.items()},
-                  seed=base.path)
+                  seed=base.path, reads=reads)
     run = _Run(base, ctx)
-    scopes = [Scope(r, ctx) for r in record_set.records]
+    scopes = [Scope(r, ctx) for r in record_set.records if only is None or r.path in only]
     for filt in (base.filters, view.filters if view else None):
         if filt is not None:
             scopes = run.filter(filt, scopes)
+    if reads is not None:
+        reads.passed = frozenset(s.record.path for s in scopes)
     scopes = _sort(run, scopes, view.sort if view else ())
     groups_of = _group(run, scopes, view.group_by) if view and view.group_by else None
     total = len(scopes)

@@ -35,14 +35,22 @@ def records_from_compiled(compiled: Compiled, dates: DatesOf | None = None) -> R
     return records_from_files(compiled.vault_files(), dates)
 
 
-def records_from_files(files: VaultFiles, dates: DatesOf | None = None) -> RecordSet:
+def records_from_files(files: VaultFiles, dates: DatesOf | None = None,
+                       kept: Mapping[str, FileRecord] | None = None) -> RecordSet:
     """The ``RecordSet`` of the build's shared file records (``VaultFiles``, which
-    Dataview's index reads too): their values typed as Bases types them."""
+    Dataview's index reads too): their values typed as Bases types them.  ``kept``:
+    the last build's records of the files that did not change, by path, each used
+    as it is (``mkdocs serve``: the caller says which, ``site.dashboard_data``)."""
     resolve_link = files.resolve
     records: list[FileRecord] = []
     # equal links are one object (a vault links to the same notes many times over)
     made: dict[tuple[str, Any, str | None], Link] = {}
+    kept = kept or {}
     for path, file in files.files.items():
+        same = kept.get(path)
+        if same is not None:
+            records.append(same)
+            continue
         if file.document is None:
             created, modified = dates(path) if dates else (None, None)
             records.append(FileRecord(path=path, size=file.size,

@@ -41,7 +41,7 @@ class Compiled(Linked):
         """A new ``VaultFiles`` of this compile: the published files as the query
         engines (Bases, Dataview) read them, made on a query's first use."""
         return VaultFiles(self.documents, self.assets, self.links, self.backlinks,
-                          self.link_resolver, str(self.options.docs_dir))
+                          self.link_resolver, str(self.options.docs_dir), self.options)
 
     def public_diagnostics(self) -> list[Diagnostic]:
         """Diagnostics that may be published: none about drafts or their sidecars."""

@@ -38,9 +38,11 @@ from .engine import (
     index_from_compiled,
     index_from_files,
     run,
+    source_pages,
 )
 from .errors import DIAGNOSTIC_CODE as DATAVIEW_ERROR
 from .errors import DataviewError
+from .evaluate import Reads
 from .index import DataviewIndex
 from .inline_fields import (
     InlineField,
@@ -76,6 +78,7 @@ __all__ = [
     "ListItem",
     "NotRun",
     "PageRecord",
+    "Reads",
     "ResultRow",
     "TaskEntry",
     "TaskGroup",
@@ -99,5 +102,6 @@ __all__ = [
     "render_inline_field",
     "run",
     "sanitize_key",
+    "source_pages",
     "view_context",
 ]

@@ -19,7 +19,7 @@ from typing import TYPE_CHECKING, Any
 from ..frozen import FrozenDict
 from . import nodes as n
 from .errors import DataviewError
-from .evaluate import Evaluator, Fn
+from .evaluate import Evaluator, Fn, Reads
 from .index import DataviewIndex, ResolveLink
 from .items import ListItem
 from .parser import parse_expression, parse_query
@@ -158,9 +158,16 @@ def _this_row(index: DataviewIndex, this_path: str | None) -> Mapping[str, Any]:
 
 def _evaluator(index: DataviewIndex, this_path: str | None, now: dt.datetime | None) -> Evaluator:
     # links a query writes (``[[x]]``, ``link("x")``) are written in the page holding it
-    return Evaluator(lambda link: index.page_of(link, this_path), _this_row(index, this_path),
+    reads = index.reads
+
+    def page_of(link: Link) -> Mapping[str, Any] | None:
+        if reads is not None:
+            reads.other = True
+        return index.page_of(link, this_path)
+
+    return Evaluator(page_of, _this_row(index, this_path),
                      now or dt.datetime.now().replace(microsecond=0),
-                     lambda link: index.normalize(link, this_path))
+                     lambda link: index.normalize(link, this_path), reads)
 
 
 def evaluate_inline(expr_text: str, records: Iterable[PageRecord] | DataviewIndex,
@@ -183,16 +190,19 @@ def _guard(call: Callable[[], Any]) -> Any:
 
 
 def run(query_text: str, records: Iterable[PageRecord] | DataviewIndex,
-        this_path: str | None = None, *, now: dt.datetime | None = None) -> DataviewResult:
+        this_path: str | None = None, *, now: dt.datetime | None = None,
+        reads: Reads | None = None) -> DataviewResult:
     """Run one DQL query.  ``records`` is the whole vault (build a
     ``DataviewIndex`` once and pass it for every query); ``this_path`` the vault
     path of the note holding the query (``this``, ``[[]]``); ``now`` the time
     ``date(now)``/``date(today)`` mean (default: the clock).  Raises
-    ``DataviewError`` (with line and column inside the query) and nothing else."""
+    ``DataviewError`` (with line and column inside the query) and nothing else.
+    ``reads``: told what the query read besides its source's pages' rows (``Reads``)."""
     query = parse_query(query_text)
     index = _as_index(records)
-    ev = _evaluator(index, this_path, now)
+    index.reads = reads
     try:
+        ev = _evaluator(index, this_path, now)
         return _run(query, index, ev, this_path)
     except DataviewError:
         raise
@@ -201,11 +211,17 @@ def run(query_text: str, records: Iterable[PageRecord] | DataviewIndex,
     except (ArithmeticError, ValueError, TypeError, IndexError, KeyError, AttributeError,
             MemoryError) as exc:  # a value no rule foresaw: an error box, not a crash
         raise DataviewError(f"cannot evaluate: {type(exc).__name__}: {exc}") from None
+    finally:
+        index.reads = None
 
 
 def _run(query: n.Query, index: DataviewIndex, ev: Evaluator,
          this_path: str | None) -> DataviewResult:
-    pages = _select(query.source, index, this_path) if query.source else list(index.rows)
+    pages = source_pages(query, index, this_path)
+    if index.reads is not None:
+        index.reads.source = frozenset(pages)
+        if query.source is not None and _reads_links(query.source):
+            index.reads.other = True  # which pages it gives depends on other pages' links
     work: list[_Work]
     if query.kind == "task":
         work = []
@@ -324,6 +340,23 @@ def _entries(w: _Work) -> list[TaskEntry]:
 
 def _select(source: n.Source, index: DataviewIndex, this_path: str | None) -> list[str]:
     return sorted(_source(source, index, this_path))
+
+
+def source_pages(query: n.Query, index: DataviewIndex, this_path: str | None) -> list[str]:
+    """The paths of the pages ``query``'s ``FROM`` gives (every page without one), in
+    the order it reads them."""
+    return _select(query.source, index, this_path) if query.source else list(index.rows)
+
+
+def _reads_links(source: n.Source) -> bool:
+    """Does ``source`` name pages by their links (``[[x]]``, ``outgoing([[x]])``)?"""
+    if isinstance(source, n.LinkSource):
+        return True
+    if isinstance(source, n.AndSource | n.OrSource):
+        return _reads_links(source.left) or _reads_links(source.right)
+    if isinstance(source, n.NotSource):
+        return _reads_links(source.inner)
+    return False
 
 
 def _source(source: n.Source, index: DataviewIndex, this_path: str | None) -> set[str]:

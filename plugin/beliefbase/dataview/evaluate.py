@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import datetime as dt
 from collections.abc import Callable, Mapping
+from dataclasses import dataclass
 from typing import Any
 
 from ..frozen import FrozenDict
@@ -47,6 +48,18 @@ _DATE_PARTS: dict[str, Callable[[dt.datetime], Any]] = {
 _DURATION_PARTS = {u: u for u in DURATION_UNITS} | {u[:-1]: u for u in DURATION_UNITS}
 
 
+@dataclass
+class Reads:
+    """What one query read besides the rows of its source's pages (``run(reads=)``):
+    another page (through a link, ``file.inlinks``, ``file.outlinks``, a link
+    source), ``this``, the clock; and the paths its source gave."""
+
+    other: bool = False
+    now: bool = False
+    this: bool = False
+    source: frozenset[str] = frozenset()
+
+
 class Evaluator:
     """Compiles and runs expressions for one query: the page index (links index
     through to pages), ``this`` (the page holding the query) and ``now``."""
@@ -57,12 +70,28 @@ class Evaluator:
         this: Row | None,
         now: dt.datetime,
         normalize_link: Callable[[Link], Link] | None = None,
+        reads: Reads | None = None,
     ) -> None:
         self.page_of = page_of
-        self.this: Row = this or {}
-        self.now = now
+        self._this: Row = this or {}
+        self._now = now
         self.normalize_link = normalize_link or (lambda link: link)
         self._params: list[frozenset[str]] = []
+        self.reads = reads
+
+    @property
+    def this(self) -> Row:
+        """The row of the page holding the query (noted in ``reads``)."""
+        if self.reads is not None:
+            self.reads.this = True
+        return self._this
+
+    @property
+    def now(self) -> dt.datetime:
+        """The moment ``date(now)`` means (noted in ``reads``)."""
+        if self.reads is not None:
+            self.reads.now = True
+        return self._now
 
     # -- compile ----------------------------------------------------------------------
     def compile(self, node: n.Expr) -> Fn:

@@ -31,9 +31,11 @@ from .values import Duration, ExternalLink, Lambda, Link, compare, sort_key, tru
 class Evaluator(Protocol):
     """What a function may ask of the evaluator calling it (``evaluate.Evaluator``)."""
 
-    now: dt.datetime
     page_of: Callable[[Link], Mapping[str, Any] | None]
     normalize_link: Callable[[Link], Link]
+
+    @property
+    def now(self) -> dt.datetime: ...
 
     def call_lambda(self, fn: Any, args: tuple[Any, ...],
                     where: tuple[int, int] = (0, 0)) -> Any: ...

@@ -57,31 +57,12 @@ class DataviewIndex:
         self.resolve_link = resolve_link
         self.records: tuple[PageRecord, ...] = tuple(sorted(records, key=lambda r: r.path))
         self.by_path: dict[str, PageRecord] = {r.path: r for r in self.records}
-        self._exact: dict[str, str] = {}
-        self._suffix_cache: dict[str, str | None] = {}
-        self._names: dict[str, list[str]] = {}
-        for r in self.records:
-            lower = r.path.lower()
-            self._exact.setdefault(lower, r.path)
-            if lower.endswith(".md"):
-                self._exact.setdefault(lower[:-3], r.path)
-            self._names.setdefault(_file_name(r.path).lower(), []).append(r.path)
-        for paths in self._names.values():
-            paths.sort(key=lambda p: (p.count("/"), len(p), p))
-        self.outlinks: dict[str, tuple[str, ...]] = {}
-        inlinks: dict[str, set[str]] = {}
-        for r in self.records:
-            targets = tuple(dict.fromkeys(self._outlink(t, r.path) for t in r.outlinks))
-            self.outlinks[r.path] = targets
-            for t in targets:
-                if t in self.by_path:
-                    inlinks.setdefault(t, set()).add(r.path)
-        self.inlinks: dict[str, tuple[str, ...]] = {p: tuple(sorted(s)) for p, s in
-                                                    inlinks.items()}
+        self._index_names()
+        self.outlinks: dict[str, tuple[str, ...]] = {
+            r.path: self._outlinks_of(r) for r in self.records}
+        self._index_links()
         self.tag_pages: dict[str, set[str]] = {}
-        for r in self.records:
-            for tag in expand_tags(r.tags):
-                self.tag_pages.setdefault(tag.lower(), set()).add(r.path)
+        self._index_tags()
         self.rows: dict[str, FrozenDict[str, Any]] = {}
         #: each page's ``file.link`` (a result row's id)
         self.links: dict[str, Link] = {}
@@ -94,6 +75,79 @@ class DataviewIndex:
         self.task_rows: dict[str, tuple[Any, ...]] = {}
         for r in self.records:
             self.rows[r.path] = self._page_row(r)
+        #: what the query being run read (``engine.run(reads=)``), else None
+        self.reads: Any = None
+
+    def _index_names(self) -> None:
+        """The lookups of ``resolve`` without a compile's resolver."""
+        self._exact: dict[str, str] = {}
+        self._suffix_cache: dict[str, str | None] = {}
+        self._names: dict[str, list[str]] = {}
+        for r in self.records:
+            lower = r.path.lower()
+            self._exact.setdefault(lower, r.path)
+            if lower.endswith(".md"):
+                self._exact.setdefault(lower[:-3], r.path)
+            self._names.setdefault(_file_name(r.path).lower(), []).append(r.path)
+        for paths in self._names.values():
+            paths.sort(key=lambda p: (p.count("/"), len(p), p))
+
+    def _outlinks_of(self, r: PageRecord) -> tuple[str, ...]:
+        return tuple(dict.fromkeys(self._outlink(t, r.path) for t in r.outlinks))
+
+    def _index_links(self) -> None:
+        """``inlinks``: the reverse of every page's ``outlinks``."""
+        inlinks: dict[str, set[str]] = {}
+        for path, targets in self.outlinks.items():
+            for t in targets:
+                if t in self.by_path:
+                    inlinks.setdefault(t, set()).add(path)
+        self.inlinks: dict[str, tuple[str, ...]] = {p: tuple(sorted(s)) for p, s in
+                                                    inlinks.items()}
+
+    def _index_tags(self) -> None:
+        self.tag_pages = {}
+        for r in self.records:
+            for tag in expand_tags(r.tags):
+                self.tag_pages.setdefault(tag.lower(), set()).add(r.path)
+
+    def update(self, records: Iterable[PageRecord], resolve_link: ResolveLink | None,
+               same_names: bool) -> None:
+        """Make this index the one ``DataviewIndex(records, resolve_link)`` would be,
+        in place (``mkdocs serve``: the rows' ``file`` objects refer to it), making
+        again only what a changed record changes.  A record that is the same object
+        as this index's keeps its row and outlinks when ``same_names`` (every link
+        resolves as before: ``VaultFiles.same_names``); else every row is made again.
+        The lazily made list items and TASK rows of every page made again are dropped.
+        """
+        old = self.by_path
+        self.resolve_link = resolve_link
+        self.records = tuple(sorted(records, key=lambda r: r.path))
+        self.by_path = {r.path: r for r in self.records}
+        same_paths = same_names and old.keys() == self.by_path.keys()
+        kept = {r.path for r in self.records if same_paths and old.get(r.path) is r}
+        if not same_paths:
+            self._index_names()
+        old_outlinks, old_rows = self.outlinks, self.rows
+        self.outlinks = {r.path: old_outlinks[r.path] if r.path in kept
+                         else self._outlinks_of(r) for r in self.records}
+        if not same_paths or any(self.outlinks[p] != old_outlinks.get(p)
+                                 for p in self.by_path.keys() - kept):
+            self._index_links()
+        if not same_paths or any(old.get(p) is None or old[p].tags != self.by_path[p].tags
+                                 for p in self.by_path.keys() - kept):
+            self._index_tags()
+        links, task_base = self.links, self.task_base
+        self.rows, self.links, self.task_base = {}, {}, {}
+        for r in self.records:
+            if r.path in kept:
+                self.rows[r.path] = old_rows[r.path]
+                self.links[r.path] = links[r.path]
+                self.task_base[r.path] = task_base[r.path]
+            else:
+                self.rows[r.path] = self._page_row(r)
+        self._items = {p: v for p, v in self._items.items() if p in kept}
+        self.task_rows = {p: v for p, v in self.task_rows.items() if p in kept}
 
     def release(self) -> None:
         """Drop the rows at the end of a build: each row's ``file`` refers back to
@@ -329,6 +383,8 @@ class FileObject(Mapping[str, Any]):
         value = self._fields.get(key, FileObject._MISSING)
         if value is not FileObject._MISSING:
             return value
+        if key in ("inlinks", "outlinks") and self._index.reads is not None:
+            self._index.reads.other = True  # other pages' links, or their paths
         if key == "inlinks":
             return tuple(Link(p) for p in self._index.inlinks.get(self._path, ()))
         if key == "outlinks":

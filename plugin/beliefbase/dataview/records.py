@@ -149,24 +149,32 @@ def records_from_compiled(compiled: Compiled, read_text: Callable[[str], str],
 
 
 def records_from_files(files: VaultFiles, read_text: Callable[[str], str],
-                       file_times: FileTimes | None = None) -> tuple[PageRecord, ...]:
+                       file_times: FileTimes | None = None,
+                       kept: Mapping[str, PageRecord] | None = None) -> tuple[PageRecord, ...]:
     """A record per published Markdown note of the build's shared file records
     (``VaultFiles``, which Bases reads too; drafts and excluded files are never
     data).  ``read_text(path)`` gives a note's text (the site has it: list items
     and tasks are read from it); size, inline fields, tags, aliases and links
     come from the shared record (links resolved to vault paths by the compile);
-    ``file_times`` defaults to the file system's times."""
+    ``file_times`` defaults to the file system's times.  ``kept``: the last build's
+    records of the notes whose shared record did not change (``mkdocs serve``), each
+    used again when its file's times are the same too."""
     times = file_times or stat_times(files.docs_dir)
+    kept = kept or {}
     out: list[PageRecord] = []
     for path, file in sorted(files.files.items()):
         doc = file.document
         if doc is None or not file.is_markdown:
             continue
+        ctime, mtime = times(path)
+        same = kept.get(path)
+        if same is not None and same.ctime == ctime and same.mtime == mtime:
+            out.append(same)
+            continue
         text = read_text(path)
         body = text[doc.parsed.body_offset:]
         targets = tuple(link_path(link) or link.link.target for link in file.links
                         if not link.is_asset)
-        ctime, mtime = times(path)
         record = record_from_markdown(
             path, body, file.meta, first_line=doc.parsed.body_line,
             size=file.size, ctime=ctime, mtime=mtime,

@@ -41,6 +41,7 @@ from ..compile.compiled import Compiled
 from ..compile.vault_files import VaultFiles
 from ..dataview.view import unique_headers
 from ..ids import SrcPath, asset_url
+from .dashboard_data import KeptDashboardData
 from .markdown.obsidian_markdown import STATUS_NAMES
 from .markdown.task_lines import LineRenderer
 from .query_views import ViewError, Views, relative_href
@@ -76,9 +77,12 @@ class Dashboards:
     #: a note's lines' inline Markdown as the note's page renders it, on the page being
     #: rendered (``line_renderer``); None (``beliefbase check``): tasks show as text
     render_lines: LineRenderer | None = None
+    #: under ``mkdocs serve``, the last build's data, brought up to date here
+    kept: KeptDashboardData | None = None
     _records: bases.RecordSet | None = None
     _index: dv.DataviewIndex | None = None
     _files: VaultFiles | None = None
+    _reports: int = 0  # diagnostics reported so far (a block that reports is not kept)
 
     # -- data, made once ------------------------------------------------------------------
 
@@ -86,14 +90,16 @@ class Dashboards:
     def records(self) -> bases.RecordSet:
         """Every published file as Bases sees it (made on the first base)."""
         if self._records is None:
-            self._records = bases.records_from_files(self.files)
+            self._records = bases.records_from_files(self.files) if self.kept is None \
+                else self.kept.bases_records(self.files)
         return self._records
 
     @property
     def index(self) -> dv.DataviewIndex:
         """Every published note as Dataview sees it (made on the first query)."""
         if self._index is None:
-            self._index = dv.index_from_files(self.files, self._note_text)
+            self._index = dv.index_from_files(self.files, self._note_text) \
+                if self.kept is None else self.kept.dataview_index(self.files, self._note_text)
         return self._index
 
     def prepare(self, wanted: frozenset[str]) -> None:
@@ -108,7 +114,8 @@ class Dashboards:
         """Every published file, one shared record each, for both engines (made on
         the first base or query): their links resolved once, by the compile."""
         if self._files is None:
-            self._files = self.compiled.vault_files()
+            self._files = self.compiled.vault_files() if self.kept is None \
+                else self.kept.vault_files(self.compiled)
         return self._files
 
     def _note_text(self, path: str) -> str:
@@ -121,8 +128,10 @@ class Dashboards:
             return ""
 
     def release(self) -> None:
-        if self._index is not None:
+        if self._index is not None and self.kept is None:  # a kept one is the next build's
             self._index.release()
+        if self.kept is not None:
+            self.kept.build_done()
         self._records = None
         self._index = None
         self._files = None
@@ -173,23 +182,47 @@ class Dashboards:
     # -- Bases -----------------------------------------------------------------------------
 
     def parse(self, text: str, doc: Document, first_line: int) -> bases.Base:
-        return bases.parse_base(text, self.compiled.options.display(doc.path),
-                                first_line=first_line)
+        display = self.compiled.options.display(doc.path)
+        if self.kept is not None:
+            return self.kept.parsed_base(text, display, first_line)
+        return bases.parse_base(text, display, first_line=first_line)
 
     def base_view(self, base: bases.Base, view_name: str | None, this: Document | None,
-                  page_url: str, where: Document, line: int) -> Markup:
+                  page_url: str, where: Document, line: int, source: str | None = None) -> Markup:
         """One view of ``base`` (None: its first), ``this`` the note showing it;
-        ``where``/``line``: the place errors without a line of their own are reported at."""
+        ``where``/``line``: the place errors without a line of their own are reported at.
+        ``source``: the base's text; under ``mkdocs serve`` the view's HTML of the last
+        build is shown again when nothing it showed can have changed
+        (``KeptDashboardData.base_shown``)."""
         if base.ok and view_name is not None and base.view(view_name) is None:
             names = ", ".join(repr(v.name) for v in base.views) or "none"
             message = f"{base.path} has no view named {view_name!r} (its views: {names})"
             self._report(bases.BASE_ERROR, where, line, 1, message)
             return self.error_box("Base failed", message, None)
         this_record = self.records.by_path.get(this.path) if this is not None else None
+        key = None
+        if self.kept is not None and source is not None and base.ok and not base.errors:
+            key = (source, base.path, view_name, this.path if this is not None else None,
+                   page_url, where.path, line, self.views_key)
+            shown = self.kept.base_shown(key, base, view_name, self.records, this_record,
+                                         self.now)
+            if shown is not None:
+                return shown
+        reads = bases.Reads() if key is not None else None
+        reported = self._reports
         try:
-            result = bases.evaluate(base, view_name, self.records, this_record, now=self.now)
+            result = bases.evaluate(base, view_name, self.records, this_record, now=self.now,
+                                    reads=reads)
         except Exception as error:  # noqa: BLE001 - an engine bug: the page goes on
             return self._failed(bases.BASE_ERROR, where, line, error, "Base failed", None)
+        html = self._base_html(base, view_name, result, page_url, where, line)
+        if self.kept is not None and key is not None and reads is not None \
+                and not result.errors and self._reports == reported:
+            self.kept.keep_base(key, html, reads, self.records, this_record, self.now)
+        return html
+
+    def _base_html(self, base: bases.Base, view_name: str | None, result: bases.ViewResult,
+                   page_url: str, where: Document, line: int) -> Markup:
         errors = [e for e in result.errors if e.level == "error"]
         for found in result.errors:
             self._report(found.code, where, found.line or line, found.column, found.message,
@@ -204,19 +237,26 @@ class Dashboards:
     def base_block(self, text: str, doc: Document, first_line: int, page_url: str) -> Markup:
         """A ```` ```base ```` block: its first view."""
         return self.base_view(self.parse(text, doc, first_line), None, doc, page_url, doc,
-                              first_line)
+                              first_line, source=text)
+
+    @property
+    def views_key(self) -> tuple[object, ...]:
+        """The views' ``fingerprint`` (read once a build)."""
+        return self.views.fingerprint()
 
     def base_page(self, doc: Document, page_url: str) -> Markup:
         """A ``.base`` file's page: every view, as Obsidian shows them one at a time
         with a switcher: tabs labelled with the views' names, the first selected
         (``base-page.html``); one view shows without a tab bar."""
-        base = self.parse(self.read_text(doc.path), doc, 1)
+        text = self.read_text(doc.path)
+        base = self.parse(text, doc, 1)
         if not base.ok or not base.views:
             return self.base_view(base, None, doc, page_url, doc, 1)
         ids = view_ids([view.name for view in base.views])
         sections = [{"name": view.name or f"View {index}", "named": bool(view.name),
                      "id": ids[index - 1],
-                     "html": self.base_view(base, view.name, doc, page_url, doc, view.line)}
+                     "html": self.base_view(base, view.name, doc, page_url, doc, view.line,
+                                            source=text)}
                     for index, view in enumerate(base.views, 1)]
         return self.views.own_template("base-page.html", sections=sections,
                                        tabs=1 < len(sections) <= MAX_TABS)
@@ -224,8 +264,10 @@ class Dashboards:
     def base_embed(self, doc: Document, view_name: str | None, host: Document,
                    page_url: str, line: int) -> Markup:
         """``![[X.base]]`` / ``![[X.base#View]]`` in ``host``: that view, ``this`` = host."""
-        base = self.parse(self.read_text(doc.path), doc, 1)
-        return self.base_view(base, view_name or None, host, page_url, host, line)
+        text = self.read_text(doc.path)
+        base = self.parse(text, doc, 1)
+        return self.base_view(base, view_name or None, host, page_url, host, line,
+                              source=text)
 
     # -- Dataview ------------------------------------------------------------------------
 
@@ -233,8 +275,16 @@ class Dashboards:
                        page_url: str) -> Markup:
         """A ```` ```dataview ```` block (``first_line``: the file line of its query's first
         line, each indented ``indent`` columns)."""
+        key = None
+        if self.kept is not None:
+            key = ("dataview", text, doc.path, first_line, indent, page_url, self.views_key)
+            shown = self.kept.dataview_shown(key, self.index, doc.path, self.now)
+            if shown is not None:
+                return shown
+        reads = dv.Reads() if key is not None else None
+        reported = self._reports
         try:
-            result = dv.run(text, self.index, doc.path, now=self.now)
+            result = dv.run(text, self.index, doc.path, now=self.now, reads=reads)
         except dv.DataviewError as error:
             line, column = error.located(first_line, indent)
             self._report(dv.DATAVIEW_ERROR, doc, line, column, error.message)
@@ -249,8 +299,13 @@ class Dashboards:
                                                   self.task_texts)
         elif result.kind in ("list", "calendar"):
             context["separator"] = ": "  # Dataview's "Dune: Herbert"
-        return self._render(LAYOUT_VIEWS.get(result.kind, "table"), context,
+        html = self._render(LAYOUT_VIEWS.get(result.kind, "table"), context,
                             "Dataview query failed", doc, first_line, dv.DATAVIEW_ERROR)
+        # a TASK list's texts render as their notes' pages do: never kept
+        if self.kept is not None and key is not None and reads is not None \
+                and result.kind in ("table", "list") and self._reports == reported:
+            self.kept.keep_dataview(key, html, text, reads, self.index, doc.path, self.now)
+        return html
 
     def inline(self, expr: str, doc: Document, line: int, column: int, page_url: str) -> Markup:
         """`` `= expr` ``: its value, in the sentence."""
@@ -310,6 +365,7 @@ class Dashboards:
     def _report(self, code: str, doc: Document, line: int, column: int, message: str,
                 display: str | None = None) -> None:
         file = display or self.compiled.options.display(doc.path)
+        self._reports += 1
         self.report(diag.make(code, file, max(line, 1), max(column, 1), message))
 
 

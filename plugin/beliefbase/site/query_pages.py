@@ -6,7 +6,9 @@ of its results changed: each build digests the results of every such page
 (``QuerySite.digest``, the HTML of each block) against the new compile, in
 ``Shown.notes``, and the plan renders the pages whose digest differs from the
 last build's.  The Cypher database is kept between builds and updated from the
-change (``query/update.py``), so the results cost little to compute again.  A
+change (``query/update.py``), and so are the Bases and Dataview data, made again
+only for the notes a save changed (``dashboard_data.py``), so the results cost
+little to compute again.  A
 page embedding a base file (``![[X.base]]``) is rendered again after any change.
 """
 
@@ -62,6 +64,11 @@ class QueryPages(SiteFeature):
         site = build_site(ctx.compiled, ctx.renderer, Views(docs_dir / o.views_dir, o.views),
                           ctx.report, float(o.query_timeout), o.query_max_rows)
         site.kept = ctx.kept.get(KeptDatabase) if ctx.serving else None
+        if ctx.serving:
+            from .dashboard_data import KeptDashboardData  # the engines: on serve only
+            site.kept_data = ctx.kept.get(KeptDashboardData)
+            # an edited mkdocs.yml may change what a result shows: nothing kept then
+            site.kept_data.configured(repr(sorted(dict(o).items())))
         site.as_page = partial(_as_page, ctx.renderer)
         return cls(ctx, site)
 

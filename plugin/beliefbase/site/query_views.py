@@ -75,6 +75,8 @@ class Views:
     def __init__(self, views_dir: Path | None, default_views: dict[str, str]) -> None:
         loaders: list[jinja2.BaseLoader] = []
         self.user_views: set[str] = set()
+        self.views_dir = views_dir
+        self._fingerprint: tuple[object, ...] | None = None
         if views_dir is not None and views_dir.is_dir():
             loaders.append(jinja2.FileSystemLoader(str(views_dir)))
             self.user_views = {p.stem for p in views_dir.glob("*.html")}
@@ -90,6 +92,23 @@ class Views:
         self.own = jinja2.Environment(
             loader=jinja2.FileSystemLoader(str(theme_dir())), autoescape=True,
             trim_blocks=True, lstrip_blocks=True, undefined=jinja2.StrictUndefined)
+
+    def fingerprint(self) -> tuple[object, ...]:
+        """What the views render with: the site's view files (each by name, size and
+        time) and the ``views`` map; equal between two builds, the same result renders
+        the same HTML (``dashboard_data``: a kept view's HTML).  Read once."""
+        if self._fingerprint is None:
+            self._fingerprint = self._read_fingerprint()
+        return self._fingerprint
+
+    def _read_fingerprint(self) -> tuple[object, ...]:
+        files: list[tuple[str, int, int]] = []
+        if self.views_dir is not None and self.views_dir.is_dir():
+            for path in sorted(self.views_dir.rglob("*")):
+                if path.is_file():
+                    st = path.stat()
+                    files.append((str(path), st.st_size, st.st_mtime_ns))
+        return (str(self.views_dir), tuple(files), tuple(sorted(self.default_views.items())))
 
     def choose(self, explicit: str | None, result: QueryResult) -> str:
         """The view's name: explicit -> the ``views`` map by schema -> the default."""

@@ -60,6 +60,7 @@ from ..render import PageRenderer
 from .task_lines import LineRenderer, line_renderer
 
 if TYPE_CHECKING:  # imported on the first block: a build without one loads no engine
+    from ..dashboard_data import KeptDashboardData
     from ..dashboards import Dashboards
 
 #: The schema of a Query node, and its field holding the Cypher text.
@@ -107,6 +108,8 @@ class QuerySite:
     max_rows: int
     #: under ``mkdocs serve``, the last build's database (``query/update.py``)
     kept: kept_db.KeptDatabase | None = None
+    #: ... and its Bases and Dataview data (``site/dashboard_data.py``)
+    kept_data: KeptDashboardData | None = None
     #: what the queries of each page ``digest`` ran reported, reported once the pages
     #: are done (``report_digested``) whether the page rendered again or not
     digested: dict[SrcPath, list[diag.Diagnostic]] = field(default_factory=dict)
@@ -138,7 +141,8 @@ class QuerySite:
                     encoding="utf-8", errors="replace")
             from ..dashboards import Dashboards  # the Bases and Dataview engines, lark
             self._dashboards = Dashboards(self.compiled, self.views, read, self._report,
-                                          render_lines=self.render_lines)
+                                          render_lines=self.render_lines,
+                                          kept=self.kept_data)
         return self._dashboards
 
     @property
@@ -240,9 +244,19 @@ class QuerySite:
             return self.fail(f"the query failed: {result.error}", text, doc, line,
                              shown=result.error)
         try:
-            return self.views.render(self.views.choose(view, result), result, page_url,
-                                     lambda inner, path: self.find_link(inner, path, doc),
-                                     inline=inline)
+            name = self.views.choose(view, result)
+            # under serve, the same result through the same view is the same HTML (a
+            # link written in a value is resolved by the compile: not then)
+            kept = self.kept_data if not _holds_wikilink(result.rows) else None
+            key = (text, name, doc.path, line, page_url, inline, self.views.fingerprint())
+            html = kept.cypher_shown(key, result) if kept is not None else None
+            if html is None:
+                html = self.views.render(name, result, page_url,
+                                         lambda inner, path: self.find_link(inner, path, doc),
+                                         inline=inline)
+                if kept is not None:
+                    kept.keep_cypher(key, result, html)
+            return html
         except ViewError as error:
             return self.fail(str(error), text, doc, line)
 
@@ -388,6 +402,17 @@ def dashboard_fences(text: str) -> Iterator[re.Match[str]]:
             if m is not None and _FENCE_LEAD.fullmatch(text, text.rfind("\n", 0, at) + 1, at):
                 yield m
             at = text.find(mark, end)
+
+
+def _holds_wikilink(value: Any) -> bool:
+    """Does a result hold a text with a ``[[wikilink]]`` (which a view resolves)?"""
+    if isinstance(value, str):
+        return "[[" in value
+    if isinstance(value, tuple | list):
+        return any(_holds_wikilink(v) for v in value)
+    if isinstance(value, dict):
+        return any(_holds_wikilink(k) or _holds_wikilink(v) for k, v in value.items())
+    return False
 
 
 def names_a_base(text: str) -> bool:
