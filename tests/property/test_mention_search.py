@@ -1,8 +1,17 @@
-"""The fast search for names of several words finds exactly what ``find_name`` finds."""
+"""The fast searches (names of several words, one-word names) find exactly what
+``find_name`` finds."""
 
 from __future__ import annotations
 
-from beliefbase.site.reader.mentions import find_name, find_spaced, single_spaced
+from itertools import islice
+
+from beliefbase.site.reader.mentions import (
+    SENTENCES_PER_SOURCE,
+    find_name,
+    find_spaced,
+    single_spaced,
+    whole_words,
+)
 from hypothesis import given
 from hypothesis import strategies as st
 
@@ -15,3 +24,15 @@ NAME = st.lists(WORD, min_size=2, max_size=3).map(" ".join)
 @given(TEXT, NAME)
 def test_same_offsets_as_find_name(text: str, name: str) -> None:
     assert list(find_spaced(text, single_spaced(text), name)) == list(find_name(text, name))
+
+
+# one-word names of letters and digits (what ``scan_prose`` hands ``whole_words``)
+ALNUM = st.text(alphabet="ab\u00e92\u00b2", min_size=1, max_size=3).filter(str.isalnum)
+
+
+@given(st.text(alphabet="ab\u00e92\u00b2_. \t\n\x00\u0301", max_size=80),
+       st.sets(ALNUM, max_size=4))
+def test_whole_words_as_find_name(text: str, names: set[str]) -> None:
+    found = whole_words(text, names)
+    for name in names:
+        assert found.get(name, []) == list(islice(find_name(text, name), SENTENCES_PER_SOURCE))

@@ -14,6 +14,7 @@ import time
 from pathlib import Path
 
 from . import report
+from .gen_vault import ensure_gen_vault, find_script, gen_vault_dir
 from .run import RunOptions, run
 from .vault import absolute_path, ensure_vault, vault_dir
 
@@ -55,6 +56,15 @@ def parser() -> argparse.ArgumentParser:
         "ours without the explorer) only up to this many notes (default 1000; that "
         "navigation is quadratic: 1-3 min at 1,000 notes, >10 min at 5,000)",
     )
+    p.add_argument(
+        "--generator",
+        choices=("bench", "gen_vault"),
+        default="bench",
+        help="bench: this package's generator (bench/vault.py); gen_vault: "
+        "../shared/tools/gen_vault.py, files named by title (its usual --seed is 42)",
+    )
+    p.add_argument("--gen-vault", type=absolute_path, metavar="SCRIPT",
+                   help="gen_vault.py's path (default: shared/tools/ above this checkout)")
     p.add_argument("--skip-plain", action="store_true", help="never time plain Material")
     p.add_argument("--repeat", type=int, default=1, help="samples per measurement; best is kept")
     p.add_argument(
@@ -91,7 +101,14 @@ def main(argv: list[str] | None = None) -> int:
         if args.out is None:
             parser().error("--generate-only needs --out")
         for n in args.sizes:
-            vault, reused = ensure_vault(vault_dir(args.out, n, args.seed), n, args.seed)
+            if args.generator == "gen_vault":
+                script = args.gen_vault or find_script()
+                if script is None:
+                    parser().error("gen_vault.py not found: pass --gen-vault SCRIPT")
+                vault, reused = ensure_gen_vault(gen_vault_dir(args.out, n, args.seed), n,
+                                                 args.seed, script)
+            else:
+                vault, reused = ensure_vault(vault_dir(args.out, n, args.seed), n, args.seed)
             print(f"{vault} ({'reused' if reused else 'generated'})")
         return 0
     options = RunOptions(
@@ -103,6 +120,8 @@ def main(argv: list[str] | None = None) -> int:
         repeat=args.repeat,
         timeout=args.timeout,
         profile=args.profile,
+        generator=args.generator,
+        gen_vault_script=args.gen_vault,
     )
     started = time.time()
     results = run(options)

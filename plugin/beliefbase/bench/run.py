@@ -49,6 +49,8 @@ from pathlib import Path
 from typing import Any
 
 from .child import ChildResult, python_module, run_child
+from .gen_vault import GENERATOR as GEN_VAULT
+from .gen_vault import SCRIPT, ensure_gen_vault, find_script, gen_vault_dir
 from .vault import (
     CONFIG,
     PLAIN_CONFIG,
@@ -77,6 +79,8 @@ class RunOptions:
     timeout: float = 1800.0  # seconds, per child process
     profile: Path | None = None  # folder for cProfile output of compile-only
     sites: Path | None = None  # set by run_size: the folder its builds write their sites in
+    generator: str = "bench"  # "bench" (vault.py) or "gen_vault" (gen_vault.py's vaults)
+    gen_vault_script: Path | None = None  # gen_vault.py (default: gen_vault.find_script)
 
 
 @dataclass
@@ -184,7 +188,14 @@ def compile_package() -> bool:
 def run_size(n: int, options: RunOptions, out: Path) -> SizeResult:
     """All measurements on the vault of ``n`` notes."""
     _progress(n, f"vault in {out}")
-    vault, reused = ensure_vault(vault_dir(out, n, options.seed), n, options.seed)
+    if options.generator == GEN_VAULT:
+        script = options.gen_vault_script or find_script()
+        if script is None:
+            raise FileNotFoundError(f"no {SCRIPT} above this checkout: pass --gen-vault PATH")
+        vault, reused = ensure_gen_vault(gen_vault_dir(out, n, options.seed), n, options.seed,
+                                         script)
+    else:
+        vault, reused = ensure_vault(vault_dir(out, n, options.seed), n, options.seed)
     result = SizeResult(n, vault, reused, read_manifest(vault) or {})
     m = result.measurements
     _progress(n, "reused" if reused else "generated")

@@ -79,7 +79,7 @@ def generate_vault(root: Path, n: int, seed: int = 1) -> Path:
     files that are not ours.
     """
     root = Path(root)
-    _clear(root)
+    clear_vault(root)
     docs = root / "docs"
     plans = plan_vault(n, seed)
     totals: Counter[str] = Counter()
@@ -93,8 +93,8 @@ def generate_vault(root: Path, n: int, seed: int = 1) -> Path:
             made_dirs.add(path.parent)
         path.write_text(text, encoding="utf-8", newline="\n")
     title = f"beliefbase bench: {n:,} notes (seed {seed})"
-    (root / CONFIG).write_text(_config(title, ["search", "beliefbase"]), encoding="utf-8")
-    (root / PLAIN_CONFIG).write_text(_config(title + ", plain", ["search"]), encoding="utf-8")
+    (root / CONFIG).write_text(config_text(title, ["search", "beliefbase"]), encoding="utf-8")
+    (root / PLAIN_CONFIG).write_text(config_text(title + ", plain", ["search"]), encoding="utf-8")
     manifest = _manifest(plans, n, seed, totals)
     (root / MANIFEST).write_text(json.dumps(manifest, indent=2) + "\n", encoding="utf-8")
     return root
@@ -157,7 +157,9 @@ def read_manifest(root: Path) -> dict[str, Any] | None:
     return data if isinstance(data, dict) else None
 
 
-def _clear(root: Path) -> None:
+def clear_vault(root: Path) -> None:
+    """Make ``root`` an empty folder, or empty a vault a generator wrote there (one
+    with a manifest); anything else raises ``FileExistsError``."""
     if not root.exists():
         root.mkdir(parents=True)
         return
@@ -175,7 +177,9 @@ def _clear(root: Path) -> None:
             target.unlink()
 
 
-def _config(site_name: str, plugins: list[str]) -> str:
+def config_text(site_name: str, plugins: list[str], extensions: str = MARKDOWN_EXTENSIONS
+                ) -> str:
+    """An mkdocs.yml for the vault's ``docs/`` with Material and ``plugins``."""
     plugin_lines = "".join(f"  - {name}\n" for name in plugins)
     return (
         f"site_name: {json.dumps(site_name)}\n"
@@ -184,7 +188,7 @@ def _config(site_name: str, plugins: list[str]) -> str:
         "  name: material\n"
         "  font: false\n"
         f"plugins:\n{plugin_lines}"
-        f"{MARKDOWN_EXTENSIONS}"
+        f"{extensions}"
     )
 
 

@@ -203,6 +203,8 @@ class MkDocsBuild:
             # one environment for the whole serve: Jinja compiles each template once
             # and reloads it when its file changes
             state.templates = (override, Templates(override))
+        else:
+            state.templates[1].refresh()
         extensions = list(config.markdown_extensions)  # the nested Markdown's
         self.site = site = SiteBuild(compiled, state.templates[1], extensions,
                                      dict(config.mdx_configs))

@@ -64,11 +64,24 @@ class Templates:
             lstrip_blocks=True,
             undefined=jinja2.StrictUndefined,
             keep_trailing_newline=False,
+            # a page renders dozens of fragments, and with auto_reload Jinja stat()ed
+            # the template's file at each; ``refresh`` looks once per build instead
+            auto_reload=False,
         )
         # JSON with <, >, & as \u escapes: safe inside <script>, so not HTML-escaped again.
         self.env.filters["json_html"] = lambda value: Markup(json_for_html(value))
 
         self._recording = False
+
+    def refresh(self) -> None:
+        """Forget the templates whose file changed since they were loaded (a rebuild
+        under ``mkdocs serve`` renders an edited template anew): once per build."""
+        cache = self.env.cache
+        if cache is None:
+            return
+        for key, template in list(cache.items()):
+            if not template.is_up_to_date:
+                del cache[key]
 
     def render(self, name: str, **context: Any) -> str:
         if self._recording:

@@ -26,6 +26,7 @@ from array import array
 from bisect import bisect_left
 from collections import defaultdict
 from collections.abc import Callable, Iterable, Iterator
+from collections.abc import Set as AbstractSet
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -77,6 +78,7 @@ _NOT_NEWLINE = re.compile(r"[^\n]")
 _SPACES = str.maketrans(
     {c: " " for c in string.punctuation + "\x00\u2013\u2014\u2019\u201c\u201d"})
 _GAP = re.compile(r"[ \t\r\n]+")  # what may separate the words of a name in a text
+_WORD = re.compile(r"\w+")  # a run of word characters (``_is_word``)
 _BLANK = "\x00"  # fills what is not prose: neither a word nor whitespace, so no name spans it
 
 
@@ -142,6 +144,9 @@ class MentionNames:
                 self.single[words[0]].append(name)
             else:
                 self.pairs[(words[0], words[1])].append(name)
+        #: one-word names of letters and digits, any case (``whole_words`` finds them)
+        self.plain = frozenset(name for name in self.owners
+                               if name.isalnum() and name not in self.exact)
         #: what a scan depends on: each name and how it must be spelled
         self.signature = frozenset((n, self.exact.get(n)) for n in self.owners)
 
@@ -261,6 +266,25 @@ def find_spaced(low: str, spaced: str, name: str) -> Iterator[int]:
         at = spaced.find(name, at + 1)
 
 
+def whole_words(low: str, wanted: AbstractSet[str]) -> dict[str, list[int]]:
+    """Word -> the offsets of its first ``SENTENCES_PER_SOURCE`` occurrences as a
+    whole word in ``low``, for the words in ``wanted`` (letters and digits only):
+    what ``find_name`` finds for each, in one pass.  (``\\w`` is ``_is_word``:
+    ``str.isalnum`` or ``_``.)"""
+    found: dict[str, list[int]] = {}
+    if not wanted:
+        return found
+    for match in _WORD.finditer(low):
+        word = match.group()
+        if word in wanted:
+            offsets = found.get(word)
+            if offsets is None:
+                found[word] = [match.start()]
+            elif len(offsets) < SENTENCES_PER_SOURCE:
+                offsets.append(match.start())
+    return found
+
+
 def scan(body: str, names: MentionNames) -> list[tuple[str, int]]:
     """(name, offset) of every name in the prose of ``body``, at most a few per name."""
     return [hit for name_hits in scan_prose(prose(body), names, None).hits.values()
@@ -305,9 +329,20 @@ def scan_prose(text: str, names: MentionNames, only: set[str] | None,
     words = low.translate(_SPACES).split()
     hits: dict[str, list[tuple[str, int]]] = {}
     spaced: str | None = None
-    for name in names.candidates(words):
-        if only is not None and name not in only:
+    candidates = names.candidates(words)
+    if only is not None:
+        candidates = [name for name in candidates if name in only]
+    # one-word names of letters and digits: their whole-word places are the text's
+    # words equal to them, found in one pass over its words (a search for each name
+    # went through every word that merely contains it: "ba" in "bar", "sabai")
+    whole = whole_words(low, names.plain.intersection(candidates))
+    for name in candidates:
+        offsets = whole.get(name)
+        if offsets is not None:
+            hits[name] = [(name, offset) for offset in offsets]
             continue
+        if name in names.plain:
+            continue  # not in the text as a whole word
         exact = names.exact.get(name)
         if exact:
             found = find_name(text, exact)
