@@ -12,7 +12,8 @@ Event order in one build (MkDocs "gathers all data, then writes"):
 * ``on_page_read_source`` / ``on_page_markdown`` – our decoded body and meta.
 * ``on_page_content`` / ``on_page_context`` – banners, node pages, panels
                     (after the search plugin indexed the page: panels are not
-                    searchable text).
+                    searchable text); a one-off build's HTML waits on disk in
+                    between (``site/page_spill.py``).
 * ``on_env``      – escape user strings the theme prints raw; the theme's speed-ups.
 * ``on_post_page`` – release the written page's HTML (when no plugin reads it later).
 * ``on_post_build`` – workers ended first; then beliefs, diagnostics.json, the
@@ -74,18 +75,35 @@ class BeliefbasePlugin(BasePlugin[BeliefbaseConfig]):
     ) -> str:
         return self.build.page_markdown(markdown, page)
 
-    def on_page_content(
+    def _page_content(
         self, html: str, *, page: Page, config: MkDocsConfig, files: Files
     ) -> str:
         return self.build.page_content(html, page)
 
+    @event_priority(-100)  # last: the HTML waits on disk until the theme renders the page
+    def _spill_content(
+        self, html: str, *, page: Page, config: MkDocsConfig, files: Files
+    ) -> str:
+        return self.build.spill_content(html, page)
+
+    on_page_content = CombinedEvent(_page_content, _spill_content)
+
+    @event_priority(100)  # first: the page's HTML back before anyone reads it
+    def _restore_content(
+        self, context: TemplateContext, *, page: Page, config: MkDocsConfig, nav: Any
+    ) -> TemplateContext:
+        self.build.restore_content(page)
+        return context
+
     @event_priority(-50)  # after the search plugin has indexed the page
-    def on_page_context(
+    def _page_context(
         self, context: TemplateContext, *, page: Page, config: MkDocsConfig, nav: Any
     ) -> TemplateContext:
         # MkDocs types the context as its own keys; the theme and plugins add others
         extended = self.build.page_context(cast(dict[str, Any], context), page)
         return cast(TemplateContext, extended)
+
+    on_page_context = CombinedEvent(_restore_content, _page_context)
 
     def on_env(self, env: Environment, *, config: MkDocsConfig, files: Files) -> Environment:
         return self.build.env(env, config, files)

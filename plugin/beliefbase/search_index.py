@@ -13,6 +13,7 @@ same is done to the written file (``fix_search_index``).
 
 from __future__ import annotations
 
+import codecs
 import html
 import json
 from collections.abc import Mapping
@@ -110,6 +111,42 @@ class EntryTexts:
         head = {key: config[key] for key in ("lang", "separator", "pipeline", "fields")}
         return html_safe('{"config":' + json.dumps(head, separators=_SEPARATORS, default=str)
                          + ',"docs":[' + ",".join(parts) + "]}")
+
+
+class IndexBytes:
+    """Material's search index as the UTF-8 bytes its ``on_post_build`` writes: what
+    our ``generate_search_index`` returns in a one-off build, for Material to call
+    ``encode("utf-8")`` on, as on the text it returns itself."""
+
+    __slots__ = ("data",)
+
+    def __init__(self, data: bytearray) -> None:
+        self.data = data
+
+    def encode(self, encoding: str = "utf-8", errors: str = "strict") -> bytearray:
+        """The bytes, for ``encoding`` UTF-8 (or ASCII: the text is all ASCII)."""
+        if codecs.lookup(encoding).name not in ("utf-8", "ascii"):
+            raise LookupError(f"the search index is UTF-8, not {encoding}")
+        return self.data
+
+
+def index_bytes(config: Mapping[str, Any], entries: list[Any]) -> IndexBytes:
+    """``html_safe(json.dumps({"config": head, "docs": entries}, separators=(",", ":"),
+    default=str)).encode()`` (what Material's ``generate_search_index`` returns, escaped
+    and encoded), made entry by entry into one buffer: no whole text, no escaped copy
+    of it, and no list of the encoder's pieces of every entry at once.  ``json.dumps``
+    writes ASCII only (``ensure_ascii``), and ``html_safe`` escapes each character
+    alone, so escaping each entry's JSON is escaping the whole."""
+    head = {key: config[key] for key in ("lang", "separator", "pipeline", "fields")}
+    data = bytearray(b'{"config":')
+    data += html_safe(json.dumps(head, separators=_SEPARATORS, default=str)).encode()
+    data += b',"docs":['
+    for i, entry in enumerate(entries):
+        if i:
+            data += b","
+        data += html_safe(_entry_json(entry)).encode()
+    data += b"]}"
+    return IndexBytes(data)
 
 
 def _runs(entries: list[Any]) -> list[tuple[str, tuple[Any, ...]]]:

@@ -54,6 +54,24 @@ def test_panels_made_ahead_write_the_same_site_and_log(
     assert "bb-backlinks" in html
 
 
+def test_what_making_panels_ahead_kept_goes_before_the_template_loop(
+        project: Any, tmp_path: Path, made: list[tuple[int, int]],
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """The backlinks' per-source lines (each source's text and line starts) are made
+    for the burst; kept, the template loop carried them (issue 31, peak memory)."""
+    kept: list[int] = []
+    spy = session.SiteBuild.make_panels_ahead
+
+    def after(self: Any, *args: Any) -> None:
+        spy(self, *args)
+        kept.append(len(self.made["backlinks"]._lines))
+
+    monkeypatch.setattr(session.SiteBuild, "make_panels_ahead", after)
+    _build(project, tmp_path, True)
+    assert made == [(PAGES, PAGES)]
+    assert kept == [0]
+
+
 def test_a_worker_that_dies_loses_no_panel(project: Any, tmp_path: Path, made: list[tuple[int, int]],
                                            monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setattr(parallel, "_spill_work", lambda *args: os._exit(3))

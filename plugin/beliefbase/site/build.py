@@ -11,6 +11,7 @@ called from here at the hooks where it starts and ends.
 
 from __future__ import annotations
 
+import contextlib
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -42,6 +43,7 @@ from .markdown.callouts import CalloutExtension
 from .markdown.markdown_defaults import add_markdown_defaults
 from .navigation import install_theme_overrides
 from .page_guard import PageGuard
+from .page_spill import PageSpill
 from .reader.reader import ReaderCache
 from .render_errors import advice, describe, missing_theme_files
 from .serve.dirty import Invalidation
@@ -116,6 +118,8 @@ class MkDocsBuild:
         #: once written: both are released then (MkDocs keeps them to the end)
         self._release_pages = False
         self._rss_plugin = False  # mkdocs-rss-plugin is enabled (see page_markdown)
+        #: a one-off build's converted pages' HTML, on disk until rendered (page_spill.py)
+        self._spill: PageSpill | None = None
 
     # -- lifecycle ---------------------------------------------------------------------
 
@@ -278,6 +282,10 @@ class MkDocsBuild:
             self.site.before_pages()  # before the fork: the worker shares what it makes
         steps = () if self.site is None else self.site.compile_output_steps(
             Path(config.site_dir), config.use_directory_urls, self._dest_uris)
+        self._close_spill()
+        if self._release_pages and not self.state.serving:
+            with contextlib.suppress(OSError):  # no temporary file: the HTML stays here
+                self._spill = PageSpill()
         self.speedups.nav(config, files, steps)
 
     def write_compile_outputs(self, config: MkDocsConfig) -> None:
@@ -358,6 +366,24 @@ class MkDocsBuild:
                 *(page.present_anchor_ids or ()), *(s.anchor for s in doc.sections)}
         return self.site.page_top(doc, html, page.url)
 
+    def spill_content(self, html: str, page: Page) -> str:
+        """Last at ``on_page_content``: the page's HTML to disk until ``restore_content``."""
+        if self._spill is not None and self._spill.put(page.file.src_uri, html):
+            return ""  # not None: MkDocs would take the page for one not converted
+        return html
+
+    def restore_content(self, page: Page) -> None:
+        """First at ``on_page_context``: the page's HTML back, before anyone reads it."""
+        if self._spill is not None:
+            html = self._spill.take(page.file.src_uri)
+            if html is not None:
+                page.content = html
+
+    def _close_spill(self) -> None:
+        if self._spill is not None:
+            self._spill.close()
+            self._spill = None
+
     def page_context(self, context: dict[str, Any], page: Page) -> dict[str, Any]:
         doc = self.doc(page)
         if doc is not None and self.site is not None and page.content is not None:
@@ -421,6 +447,7 @@ class MkDocsBuild:
 
     def pages_done(self) -> None:
         """First in on_post_build, before the search plugin writes its index."""
+        self._close_spill()
         if self.speedups is not None:
             if self.speedups.pages_taken_ahead() and self.site is not None \
                     and self.site.queries is not None:
@@ -464,6 +491,7 @@ class MkDocsBuild:
         self.state.last_ok = False
         self.state.search_texts = EntryTexts()  # the theme may not have written them
         self.state.invalidation.forget_pages()  # some may not have been written
+        self._close_spill()
         if self.speedups is not None:
             self.speedups.stop_ahead()
         if self.state.compiler is not None:

@@ -7,6 +7,7 @@ appear on): these fragments are added after MkDocs has converted links.
 
 from __future__ import annotations
 
+from array import array
 from bisect import bisect_right
 from collections import defaultdict
 from collections.abc import Callable
@@ -43,7 +44,10 @@ class Panels(SiteFeature):
         self.templates = templates
         self.read_text = read_text
         self._wikitexts: dict[str, WikiText] = {}
-        self._lines: dict[SrcPath, tuple[str, list[int]]] = {}
+        #: each source's text and where its lines start, as 32-bit numbers: a list of
+        #: Python ints took 36 bytes a line, 10 MB at 5,000 notes in each process
+        #: making panels (``panels_ahead``)
+        self._lines: dict[SrcPath, tuple[str, array[int]]] = {}
 
     def release(self) -> None:
         self._wikitexts.clear()
@@ -114,7 +118,8 @@ class Panels(SiteFeature):
         found = self._lines.get(source.path)
         if found is None:
             text = self.read_text(source.path)
-            starts = [0, *accumulate(len(line) + 1 for line in text.split("\n"))]
+            starts = array("I" if len(text) < 1 << 31 else "Q", [0])
+            starts.extend(accumulate(len(line) + 1 for line in text.split("\n")))
             found = self._lines[source.path] = (text, starts)
         text, starts = found
         link = resolution.link

@@ -193,6 +193,13 @@ class SiteBuild:
         if self.reader is not None:
             self.reader.mentions()  # here: the workers inherit them, the cache stays here
         self._panels_made = panels_ahead(self._panels, pages)
+        if self._panels_made:
+            # made: what making them kept here (each source's lines, its link titles)
+            # goes now, not after the template loop, which it would weigh on
+            # throughout (5,000 notes: about 40 MB); a page whose panels were not
+            # made ahead makes them again as it comes
+            for feature in self._panels_ahead:
+                feature.release()
 
     def _panels(self, doc: Document, page_url: str) -> str:
         """The panels a forked worker may make (``SiteFeature.panel_ahead``); the others
