@@ -35,6 +35,7 @@ import sys
 import tempfile
 import threading
 import time
+from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -184,19 +185,23 @@ class _TreeSampler(threading.Thread):
         self.join()
 
     def _sample(self) -> int:
-        total = 0
-        for entry in os.listdir("/proc"):
-            if not entry.isdigit():
-                continue
-            try:
-                with open(f"/proc/{entry}/stat", "rb") as f:
-                    # after "(comm)": state ppid pgrp session ... ; rss is field 24
-                    fields = f.read().rsplit(b")", 1)[1].split()
-            except OSError:
-                continue  # the process ended meanwhile
-            if int(fields[3]) == self.sid:
-                total += _pss(entry) or int(fields[21]) * self._page
-        return total
+        return sum(_pss(entry) or int(fields[21]) * self._page  # rss: field 24
+                   for entry, fields in session_members(self.sid))
+
+
+def session_members(sid: int) -> Iterator[tuple[str, list[bytes]]]:
+    """Each live process of session ``sid``: its ``/proc`` entry and the fields of its
+    ``stat`` after "(comm)" (state ppid pgrp session ...)."""
+    for entry in os.listdir("/proc"):
+        if not entry.isdigit():
+            continue
+        try:
+            with open(f"/proc/{entry}/stat", "rb") as f:
+                fields = f.read().rsplit(b")", 1)[1].split()
+        except OSError:
+            continue  # the process ended meanwhile
+        if int(fields[3]) == sid:
+            yield entry, fields
 
 
 def _pss(pid: str) -> int | None:

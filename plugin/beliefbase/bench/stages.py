@@ -34,6 +34,8 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
+from .child import session_members
+
 #: the environment variable naming the log of marks (set for the child)
 ENV = "BELIEFBASE_STAGE_LOG"
 
@@ -158,15 +160,8 @@ def _rollup(pid: str) -> tuple[int, int] | None:
 
 def _session(sid: int) -> dict[int, tuple[int, int]]:
     found = {}
-    for entry in os.listdir("/proc"):
-        if not entry.isdigit():
-            continue
-        try:
-            with open(f"/proc/{entry}/stat", "rb") as f:
-                fields = f.read().rsplit(b")", 1)[1].split()
-        except OSError:
-            continue
-        if int(fields[3]) == sid and (memory := _rollup(entry)) is not None:
+    for entry, _ in session_members(sid):
+        if (memory := _rollup(entry)) is not None:
             found[int(entry)] = memory
     return found
 
