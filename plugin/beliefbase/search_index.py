@@ -108,9 +108,13 @@ class EntryTexts:
         ``merged_and_escaped`` gave last, byte for byte."""
         parts = [self._texts.text(run, _run_json) for _, run in self._runs]
         self._texts.end_round()
-        head = {key: config[key] for key in ("lang", "separator", "pipeline", "fields")}
-        return html_safe('{"config":' + json.dumps(head, separators=_SEPARATORS, default=str)
-                         + ',"docs":[' + ",".join(parts) + "]}")
+        return html_safe(_index_head(config) + ",".join(parts) + "]}")
+
+
+def _index_head(config: Mapping[str, Any]) -> str:
+    """The start of Material's index text, up to its first entry: ``{"config":…,"docs":[``."""
+    head = {key: config[key] for key in ("lang", "separator", "pipeline", "fields")}
+    return '{"config":' + json.dumps(head, separators=_SEPARATORS, default=str) + ',"docs":['
 
 
 class IndexBytes:
@@ -137,10 +141,7 @@ def index_bytes(config: Mapping[str, Any], entries: list[Any]) -> IndexBytes:
     of it, and no list of the encoder's pieces of every entry at once.  ``json.dumps``
     writes ASCII only (``ensure_ascii``), and ``html_safe`` escapes each character
     alone, so escaping each entry's JSON is escaping the whole."""
-    head = {key: config[key] for key in ("lang", "separator", "pipeline", "fields")}
-    data = bytearray(b'{"config":')
-    data += html_safe(json.dumps(head, separators=_SEPARATORS, default=str)).encode()
-    data += b',"docs":['
+    data = bytearray(html_safe(_index_head(config)).encode())
     for i, entry in enumerate(entries):
         if i:
             data += b","

@@ -14,6 +14,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
+from ..codecs.base import view_name
 from ..frozen import FrozenDict
 from . import ast
 from . import yamltree as yt
@@ -299,7 +300,7 @@ def _views(reader: _Reader, node: Any, formulas: set[str],
 def _view(reader: _Reader, node: yt.Mapping, index: int, formulas: set[str],
           summaries: dict[str, Expr]) -> View:
     kind = (_text(node.get("type")) or "table").strip()
-    name = _text(node.get("name")) or f"View {index + 1}"
+    name = view_name(_text(node.get("name")), index)
     layout, note = kind, None
     if kind not in LAYOUTS:
         layout = "table"

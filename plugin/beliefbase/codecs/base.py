@@ -41,6 +41,12 @@ def parse_base_file(path: SrcPath, data: bytes, display: str) -> ParsedDoc:
                      line_count=text.count("\n") + 1, diagnostics=tuple(found))
 
 
+def view_name(written: str | None, index: int) -> str:
+    """A view's name: as written, or "View N" (N from 1) when it has none: the one rule
+    for the Bases engine (``bases.model``) and this codec's headings."""
+    return written or f"View {index + 1}"
+
+
 def view_ids(names: list[str]) -> list[str]:
     """Unique element ids for a base's views on its page, from their names (a link
     to ``#bb-view-shelf`` selects that tab with Material's script), numbered where
@@ -74,12 +80,11 @@ def view_headings(text: str) -> tuple[Heading, ...]:
         if not isinstance(view, yaml.MappingNode):
             continue  # not a view (the engine says so)
         name = _value(view, "name")
-        if isinstance(name, yaml.ScalarNode) and name.tag != _NULL and name.value:
-            at = name.start_mark
-            names.append((name.value, at.line + 1, at.column + 1))
-        else:  # at the view's first line
-            at = view.start_mark
-            names.append((f"View {index + 1}", at.line + 1, at.column + 1))
+        written = name.value if isinstance(name, yaml.ScalarNode) and name.tag != _NULL \
+            else None
+        # an unnamed view's heading is at the view's first line
+        at = (name if written and name is not None else view).start_mark
+        names.append((view_name(written, index), at.line + 1, at.column + 1))
     ids = view_ids([name for name, _, _ in names])
     return tuple(Heading(2, name, ids[k], line, column)
                  for k, (name, line, column) in enumerate(names))

@@ -132,6 +132,11 @@ class VaultFiles:
         return out
 
     @property
+    def made(self) -> bool:
+        """Were the records made (``files`` asked)?  Only a made one can be kept from."""
+        return self._files is not None
+
+    @property
     def files(self) -> FrozenDict[str, VaultFile]:
         """Every published document, then every attachment, each by path in order."""
         if self._files is None:

@@ -96,7 +96,7 @@ class KeptDashboardData:
     def vault_files(self, compiled: Compiled) -> VaultFiles:
         """This build's shared records, keeping every unchanged ``VaultFile``."""
         files = compiled.vault_files()
-        if self.last_files is not None and self.last_files._files is not None:
+        if self.last_files is not None and self.last_files.made:
             files.previous = self.last_files
         self.last_files = files
         return files
