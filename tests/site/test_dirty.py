@@ -345,6 +345,29 @@ def test_material_navigation_stays_whole(project, tmp_path: Path) -> None:  # ty
     _same_as_clean(project, third, tmp_path)
 
 
+def test_material_navigation_keeps_statuses_and_icons(project, serve, tmp_path: Path) -> None:  # type: ignore[no-untyped-def]
+    """Material's navigation prints each page's ``status`` (and ``icon``) from its
+    meta: a rebuilt page printed none for the pages MkDocs did not read, and a
+    status changed in one note stayed old in every other page."""
+    project.write("a.md", "---\nstatus: active\n---\n# Note A\n\nText.\n", dedent=False)
+    project.write("b.md", "---\nstatus: done\n---\n# Note B\n\nText.\n", dedent=False)
+    project.write("c.md", "# Note C\n\nText.\n", dedent=False)
+    session = serve()
+    first = session.build()
+    assert first.error is None
+    assert first.page("c/").count("md-status--") == 2
+    time.sleep(0.05)
+    project.write("c.md", "# Note C\n\nText, more.\n", dedent=False)  # a body edit
+    second = session.build()
+    assert second.page("c/").count("md-status--") == 2
+    _same_as_clean(project, second, tmp_path, session)
+    time.sleep(0.05)
+    project.write("a.md", "---\nstatus: paused\n---\n# Note A\n\nText.\n", dedent=False)
+    third = session.build()
+    assert "md-status--paused" in third.page("b/") and "md-status--active" not in third.page("b/")
+    _same_as_clean(project, third, tmp_path, session)
+
+
 def _written_since(site: Path, since: int) -> list[str]:
     return sorted(str(p.relative_to(site)) for p in site.rglob("*.html")
                   if p.stat().st_mtime_ns > since)

@@ -65,6 +65,10 @@ OUTPUT_DIR = "_beliefbase"
 _TITLE = re.compile(r"\A\s*<h1\b[^>]*>.*?</h1>", re.DOTALL)
 
 
+#: the page meta Material's navigation prints into every page (``partials/nav-item.html``)
+NAV_META = ("icon", "status")
+
+
 class SiteBuild:
     """Per-build state and the page hooks' logic."""
 
@@ -326,6 +330,14 @@ class SiteBuild:
         """``page.meta`` of a generated page (title, search exclusion); empty if not ours."""
         owner = self._owner(src)
         return owner.meta(src) if owner is not None else {}
+
+    def nav_meta(self, src: str) -> dict[str, Any]:
+        """What Material's navigation prints of the page ``src``'s meta besides its title
+        (``NAV_META``: its icon and status), as ``page_meta`` gives it."""
+        doc = self.by_page.get(src)
+        if doc is None or not any(key in doc.meta for key in NAV_META):
+            return {}
+        return theme_meta({key: doc.meta[key] for key in NAV_META if key in doc.meta})
 
     def page_title(self, src: str) -> Any:
         """The title of the page ``src`` (None: MkDocs' own, from its Markdown)."""

@@ -6,7 +6,8 @@
 * ``navigation_signature``: the navigation Material prints into every page, so
   that ``Invalidation.follow_navigation`` renders them all when it changed;
 * ``title_unread_pages``: MkDocs reads only the pages it renders, and a page not
-  read has no title, which every other page's navigation prints.
+  read has no title (nor the meta its navigation item shows: its icon and
+  status), which every other page's navigation prints.
 """
 
 from __future__ import annotations
@@ -46,14 +47,14 @@ def shown(site: SiteBuild, src: str, page_url: str) -> str:
 
 def navigation_signature(site: SiteBuild, nav: Any) -> str:
     """The navigation as the theme prints it into every page: sections, pages'
-    URLs and titles."""
+    URLs, titles, icons and statuses (``SiteBuild.nav_meta``)."""
 
     def walk(items: Any) -> list[Any]:
         out: list[Any] = []
         for item in items:
             if item.is_page:
                 src = item.file.src_uri
-                out.append(("page", src, item.url, site.page_title(src)))
+                out.append(("page", src, item.url, site.page_title(src), site.nav_meta(src)))
             elif item.is_section:
                 out.append(("section", item.title, walk(item.children)))
             else:
@@ -64,8 +65,9 @@ def navigation_signature(site: SiteBuild, nav: Any) -> str:
 
 
 def title_unread_pages(site: SiteBuild, files: Files) -> None:
-    """Give each page MkDocs will not read its title: Material's navigation (and
-    previous/next links) on every rendered page printed "None" for every other."""
+    """Give each page MkDocs will not read its title and what its navigation item
+    shows of its meta: Material's navigation (and previous/next links) on every
+    rendered page printed "None" for every other, and no page's status."""
     for file in files.documentation_pages():
         page = file.page
         if page is None or file.is_modified():
@@ -75,3 +77,6 @@ def title_unread_pages(site: SiteBuild, files: Files) -> None:
             title = get_data(file.content_string)[1].get("title")  # its frontmatter's
         if title is not None:
             page.title = str(title)
+        shown = site.nav_meta(file.src_uri)
+        if shown:
+            page.meta = {**(page.meta or {}), **shown}
