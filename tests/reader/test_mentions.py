@@ -140,7 +140,6 @@ def test_rename_scans_only_notes_that_can_contain_the_new_name(
 def test_a_much_mentioned_page_shows_the_first_sources_and_counts_the_rest(
     project: Any, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    from beliefbase.site.reader import reader
 
     project.write("target.md", "# Target Note\n\nThe target.\n", dedent=False)
     for i in range(30):
@@ -155,7 +154,7 @@ def test_a_much_mentioned_page_shows_the_first_sources_and_counts_the_rest(
     panel = panel[panel.index('class="bb-panel bb-mentions"'):]
     assert 'Unlinked mentions <span class="bb-count">30</span>' in panel
     shown = [f"Source {i:02}" for i in range(30) if f">Source {i:02}</a>" in panel]
-    assert shown == [f"Source {i:02}" for i in range(reader.MENTIONS_SHOWN)]  # sorted by title
-    assert f"and {30 - reader.MENTIONS_SHOWN} more pages." in panel
+    assert shown == [f"Source {i:02}" for i in range(m.MENTIONS_SHOWN)]  # sorted by title
+    assert f"and {30 - m.MENTIONS_SHOWN} more pages." in panel
     # sentences are made only for the sources shown
-    assert len(sentences) == reader.MENTIONS_SHOWN
+    assert len(sentences) == m.MENTIONS_SHOWN

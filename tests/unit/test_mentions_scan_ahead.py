@@ -48,7 +48,7 @@ def test_scans_in_workers_equal_scans_here(keep_words: bool,
 
         here, ahead = MentionCache(keep_words=keep_words), MentionCache(keep_words=keep_words)
         serial = find_mentions(compiled, body, here, workers=1)
-        assert sum(len(found) for found in serial.values()) > SCAN_POOL_THRESHOLD
+        assert sum(found.total for found in serial.values()) > SCAN_POOL_THRESHOLD
         assert not pooled
         assert find_mentions(compiled, body, ahead, workers=2) == serial
         assert pooled == [SCAN_POOL_THRESHOLD + 25]

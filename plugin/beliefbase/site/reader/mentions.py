@@ -15,6 +15,11 @@ Fast at thousands of notes, without comparing every note with every name:
 3. The hits of a note depend only on its text and on the set of names, so
    they are cached by (content hash, names hash) across ``mkdocs serve``
    rebuilds: a rebuild after editing one note's body rescans that note only.
+4. A page's panel shows its first ``MENTIONS_SHOWN`` sources and the count:
+   only those get a ``Mention`` (with the offsets of their sentences).  Notes
+   named by everyday words ("Ideas", "Meeting") are mentioned by thousands of
+   pages; what is kept per note and per target is compact (``Hits``, a tuple of
+   targets, a list of sources), not a record per (source, target) pair.
 """
 
 from __future__ import annotations
@@ -48,6 +53,8 @@ SENTENCES_PER_SOURCE = 2
 SNIPPET_MAX = 260
 #: Below this many notes to scan, other processes cost more than they save.
 SCAN_POOL_THRESHOLD = 300
+#: Unlinked mentions listed on a page (the count says how many there are).
+MENTIONS_SHOWN = 25
 
 # What is not prose, beyond code: links and embeds of every form, bare URLs,
 # HTML tags and comments, #tags (each branch starts with a literal, so the
@@ -89,6 +96,15 @@ class Mention:
     source: SrcPath
     target: SrcPath
     offsets: tuple[int, ...]
+
+
+@dataclass(frozen=True)
+class Mentions:
+    """A page's "Unlinked mentions" panel: how many pages mention it, and the first
+    ``MENTIONS_SHOWN`` of them in the panel's order (by title, then path)."""
+
+    total: int
+    shown: tuple[Mention, ...]
 
 
 @dataclass(frozen=True)
@@ -149,6 +165,13 @@ class MentionNames:
                                if name.isalnum() and name not in self.exact)
         #: what a scan depends on: each name and how it must be spelled
         self.signature = frozenset((n, self.exact.get(n)) for n in self.owners)
+        #: each name as the one string object every note's hits hold
+        self.canonical = {name: name for name in self.owners}
+        #: a note -> its names (those it owns, possibly with other notes)
+        self.names_of: dict[SrcPath, list[str]] = defaultdict(list)
+        for name, paths in self.owners.items():
+            for path in paths:
+                self.names_of[path].append(name)
 
     def could_occur(self, name: str, words: WordSketch) -> bool:
         """Is ``name``'s first word (one-word names) or first pair among a note's?"""
@@ -287,8 +310,66 @@ def whole_words(low: str, wanted: AbstractSet[str]) -> dict[str, list[int]]:
 
 def scan(body: str, names: MentionNames) -> list[tuple[str, int]]:
     """(name, offset) of every name in the prose of ``body``, at most a few per name."""
-    return [hit for name_hits in scan_prose(prose(body), names, None).hits.values()
-            for hit in name_hits]
+    return [(name, offset) for name, offsets in scan_prose(prose(body), names, None).hits.items()
+            for offset in offsets]
+
+
+class Hits:
+    """The names one note contains, each with the offsets of its first (at most
+    ``SENTENCES_PER_SOURCE``) occurrences: a sorted tuple of the names and two
+    arrays, not a dict of lists of tuples (a vault whose titles are everyday words
+    has millions of hits, and every note's are kept while ``mkdocs serve`` runs)."""
+
+    __slots__ = ("names", "_ends", "_offsets")
+
+    def __init__(self, found: dict[str, list[int]] | None = None) -> None:
+        found = found or {}
+        self.names: tuple[str, ...] = tuple(sorted(found))
+        self._offsets = array("I")
+        self._ends = array("I")
+        for name in self.names:
+            self._offsets.extend(found[name])
+            self._ends.append(len(self._offsets))
+
+    def get(self, name: str) -> tuple[int, ...]:
+        """The offsets of ``name`` (none when the note does not contain it)."""
+        at = bisect_left(self.names, name)
+        if at == len(self.names) or self.names[at] != name:
+            return ()
+        return tuple(self._offsets[self._ends[at - 1] if at else 0:self._ends[at]])
+
+    def items(self) -> Iterator[tuple[str, tuple[int, ...]]]:
+        start = 0
+        for name, end in zip(self.names, self._ends, strict=True):
+            yield name, tuple(self._offsets[start:end])
+            start = end
+
+    def __len__(self) -> int:
+        return len(self.names)
+
+    def __eq__(self, other: object) -> bool:
+        return (isinstance(other, Hits) and self.names == other.names
+                and self._ends == other._ends and self._offsets == other._offsets)
+
+    __hash__ = None  # type: ignore[assignment]
+
+    def __getstate__(self) -> tuple[Any, ...]:
+        return self.names, self._ends, self._offsets
+
+    def __setstate__(self, state: tuple[Any, ...]) -> None:
+        self.names, self._ends, self._offsets = state
+
+    def renamed(self, canonical: dict[str, str]) -> Hits:
+        """These hits with each name the same string object as in ``canonical``
+        (a worker's results arrive with a copy of every name, once per note)."""
+        self.names = tuple(map(canonical.__getitem__, self.names))
+        return self
+
+    def joined(self, gone: AbstractSet[str], fresh: Hits) -> Hits:
+        """These hits less the names in ``gone``, plus ``fresh``'s."""
+        found = {name: list(offsets) for name, offsets in self.items() if name not in gone}
+        found.update((name, list(offsets)) for name, offsets in fresh.items())
+        return Hits(found)
 
 
 class WordSketch:
@@ -318,7 +399,7 @@ class _Scanned:
     """One note's scan: its words (to find candidates again) and its hits per name."""
 
     words: WordSketch | None  # None in a one-shot build: no later name change to check
-    hits: dict[str, list[tuple[str, int]]]  # name -> [(name, offset)]
+    hits: Hits
     names: frozenset[tuple[str, str | None]]  # (name, exact spelling) scanned for
 
 
@@ -327,7 +408,6 @@ def scan_prose(text: str, names: MentionNames, only: set[str] | None,
     """Scan prose for the candidate names (``only``: just these)."""
     low = text.lower()
     words = low.translate(_SPACES).split()
-    hits: dict[str, list[tuple[str, int]]] = {}
     spaced: str | None = None
     candidates = names.candidates(words)
     if only is not None:
@@ -335,14 +415,10 @@ def scan_prose(text: str, names: MentionNames, only: set[str] | None,
     # one-word names of letters and digits: their whole-word places are the text's
     # words equal to them, found in one pass over its words (a search for each name
     # went through every word that merely contains it: "ba" in "bar", "sabai")
-    whole = whole_words(low, names.plain.intersection(candidates))
+    hits = whole_words(low, names.plain.intersection(candidates))
     for name in candidates:
-        offsets = whole.get(name)
-        if offsets is not None:
-            hits[name] = [(name, offset) for offset in offsets]
-            continue
         if name in names.plain:
-            continue  # not in the text as a whole word
+            continue  # found among the words above, or not in the text as a whole word
         exact = names.exact.get(name)
         if exact:
             found = find_name(text, exact)
@@ -354,8 +430,8 @@ def scan_prose(text: str, names: MentionNames, only: set[str] | None,
         for k, offset in enumerate(found):
             if k == SENTENCES_PER_SOURCE:
                 break
-            hits.setdefault(name, []).append((name, offset))
-    return _Scanned(WordSketch(words) if keep_words else None, hits, names.signature)
+            hits.setdefault(name, []).append(offset)
+    return _Scanned(WordSketch(words) if keep_words else None, Hits(hits), names.signature)
 
 
 @dataclass
@@ -381,21 +457,23 @@ class MentionCache:
     #: one-shot build skips them (a third of the scan's time)
     keep_words: bool = True
 
-    #: the last build's MentionNames and what it was built from: an edit that
-    #: changes no title or alias reuses it (building it is costly in a large vault)
-    last_names: tuple[tuple[Any, ...], MentionNames] | None = field(default=None, repr=False)
-
-    #: the last build's findings per source note, the same by target, and its result
-    sources: dict[SrcPath, _Source] = field(default_factory=dict, repr=False)
-    by_target: dict[SrcPath, dict[SrcPath, tuple[int, ...]]] = field(
-        default_factory=lambda: defaultdict(dict), repr=False)
-    result: dict[SrcPath, list[Mention]] = field(default_factory=dict, repr=False)
-    #: the result before the last build's, and the targets whose list that build
-    #: made again (the others' are the same lists)
-    touched: tuple[dict[SrcPath, list[Mention]], set[SrcPath]] | None = field(
+    #: the last build's MentionNames, each source's place in the panels' order and
+    #: what both were made from: an edit that changes no title or alias reuses them
+    #: (making them is costly in a large vault)
+    last_names: tuple[tuple[Any, ...], MentionNames, dict[SrcPath, int]] | None = field(
         default=None, repr=False)
 
-    def touched_since(self, before: dict[SrcPath, list[Mention]]) -> set[SrcPath] | None:
+    #: the last build's findings per source note, its sources per target, and its result
+    sources: dict[SrcPath, _Source] = field(default_factory=dict, repr=False)
+    by_target: dict[SrcPath, list[SrcPath]] = field(
+        default_factory=lambda: defaultdict(list), repr=False)
+    result: dict[SrcPath, Mentions] = field(default_factory=dict, repr=False)
+    #: the result before the last build's, and the targets whose panel that build
+    #: made again (the others' are the same objects)
+    touched: tuple[dict[SrcPath, Mentions], set[SrcPath]] | None = field(
+        default=None, repr=False)
+
+    def touched_since(self, before: dict[SrcPath, Mentions]) -> set[SrcPath] | None:
         """The targets whose mentions may differ from ``before`` (None: any)."""
         if self.touched is None or self.touched[0] is not before:
             return None
@@ -404,24 +482,34 @@ class MentionCache:
     def found_by(self, source: SrcPath) -> dict[SrcPath, tuple[int, ...]]:
         """The notes the last build found ``source`` to mention, with the offsets."""
         found = self.sources.get(source)
-        return found.found if found is not None else {}
+        if found is None or self.last_names is None:
+            return {}
+        names = self.last_names[1]
+        return {target: _offsets(found.scanned.hits, names.names_of[target])
+                for target in found.found}
 
-    def names_of(self, docs: Iterable[Document]) -> tuple[MentionNames, set[str]]:
-        """This build's names, and those whose owning notes differ from the last
-        build's (every name the first time: nothing found before can be kept)."""
+    def names_of(self, docs: Iterable[Document]
+                 ) -> tuple[MentionNames, dict[SrcPath, int], set[str]]:
+        """This build's names, each source's place in the panels' order, and the
+        names whose owning notes differ from the last build's (every name the first
+        time: nothing found before can be kept)."""
         docs = list(docs)
         key = tuple((d.path, d.url is None, d.title, d.aliases) for d in docs)
         last = self.last_names
         if last is not None and last[0] == key:
-            return last[1], set()
+            return last[1], last[2], set()
         names = MentionNames(docs)
         self.intern(names)
-        self.last_names = (key, names)
+        ordered = sorted((d for d in docs if d.kind == "markdown" and d.url is not None),
+                         key=sort_key)
+        rank = {doc.path: k for k, doc in enumerate(ordered)}
+        self.last_names = (key, names, rank)
         if last is None:
             self.sources = {}
-            return names, set(names.owners)
+            return names, rank, set(names.owners)
         old, new = last[1].owners, names.owners
-        return names, {name for name in old.keys() | new.keys() if old.get(name) != new.get(name)}
+        return names, rank, {name for name in old.keys() | new.keys()
+                             if old.get(name) != new.get(name)}
 
     def intern(self, names: MentionNames) -> None:
         if names.signature == self.signature:
@@ -448,8 +536,9 @@ class MentionCache:
                                  fork_only=True)
         if scanned is None:
             return  # one CPU, or a worker failed: ``hits`` scans each as it comes
+        canonical = names.canonical
         for digest, (words, found) in zip(todo, scanned, strict=True):
-            self.notes[digest] = _Scanned(words, found, names.signature)
+            self.notes[digest] = _Scanned(words, found.renamed(canonical), names.signature)
 
     def hits(self, digest: str, body: Callable[[], str], names: MentionNames) -> _Scanned:
         seen = self.notes.get(digest)
@@ -462,7 +551,7 @@ class MentionCache:
 
 
 def _scan_doc(doc: Document, body_of: Callable[[Document], str], names: MentionNames,
-              keep_words: bool) -> tuple[WordSketch | None, dict[str, list[tuple[str, int]]]]:
+              keep_words: bool) -> tuple[WordSketch | None, Hits]:
     """One note's scan, without the name set (which the results would carry back
     from a worker process, pickled once per note)."""
     seen = scan_prose(prose(body_of(doc)), names, None, keep_words)
@@ -480,30 +569,31 @@ def _update(seen: _Scanned, body: Callable[[], str], names: MentionNames,
     gone, added = diff
     wanted = {name for name in added
               if seen.words is None or names.could_occur(name, seen.words)}
-    if not wanted and gone.isdisjoint(seen.hits):
+    if not wanted and gone.isdisjoint(seen.hits.names):
         # the same hits: the same object, so that what was found from it is kept
         seen.names = names.signature
         return seen
-    hits = {name: h for name, h in seen.hits.items() if name not in gone}
-    if wanted:
-        fresh = scan_prose(prose(body()), names, wanted)
-        hits.update(fresh.hits)
+    fresh = scan_prose(prose(body()), names, wanted).hits if wanted else Hits()
+    hits = seen.hits.joined(gone, fresh).renamed(names.canonical)
     return _Scanned(seen.words, hits, names.signature)
 
 
 def find_mentions(
     compiled: Compiled, body_of: Callable[[Document], str], cache: MentionCache,
     workers: int = 0,
-) -> dict[SrcPath, list[Mention]]:
-    """Unlinked mentions of every published note, by target path (sources sorted).
+) -> dict[SrcPath, Mentions]:
+    """Unlinked mentions of every published note, by target path.
 
     What a note mentions depends on its scan, its links and who owns the names
     it contains; when none of these changed since the last build (the same
     objects, no owner changed) its findings are kept, and only the targets
-    whose sources changed get their list made again (``cache.touched``).
+    whose sources changed get their panel made again (``cache.touched``).  A
+    source's place in a panel's order (its title, its path) changes only with its
+    text or its path, which make its findings again: every panel it is on is made
+    again too.
     """
     published = compiled.published
-    names, owners_changed = cache.names_of(published.values())
+    names, rank, owners_changed = cache.names_of(published.values())
     cache.scan_ahead((d for d in published.values() if d.kind == "markdown" and d.url is not None),
                      body_of, names, workers)
     used: dict[str, _Scanned] = {}
@@ -517,7 +607,7 @@ def find_mentions(
         links = compiled.links.get(doc.path)
         last = cache.sources.get(doc.path)
         if (last is not None and last.scanned is scanned and last.links is links
-                and owners_changed.isdisjoint(scanned.hits)):
+                and owners_changed.isdisjoint(scanned.hits.names)):
             sources[doc.path] = last
             continue
         source = sources[doc.path] = _Source(scanned, links,
@@ -533,47 +623,56 @@ def find_mentions(
     for path, last in cache.sources.items():
         if sources.get(path) is not last:
             for target in last.found:
-                by_target[target].pop(path, None)
+                by_target[target].remove(path)
     for path, source in sources.items():
         if cache.sources.get(path) is not source:
-            for target, offsets in source.found.items():
-                by_target[target][path] = offsets
+            for target in source.found:
+                by_target[target].append(path)
     result = dict(cache.result)
     for target in touched:
         found = by_target.get(target)
         if found:
-            result[target] = [Mention(source_path, target, offsets)
-                              for source_path, offsets in sorted(found.items())]
+            shown = sorted(found, key=rank.__getitem__)[:MENTIONS_SHOWN]
+            result[target] = Mentions(len(found), tuple(
+                Mention(source, target, _offsets(sources[source].scanned.hits,
+                                                 names.names_of[target]))
+                for source in shown))
         else:
             by_target.pop(target, None)
             result.pop(target, None)
     cache.touched = (cache.result, touched)
     cache.sources, cache.result = sources, result
     return result
-
-
 @dataclass(frozen=True)
 class _Source:
     """What one note mentions, and what it was found from."""
 
     scanned: _Scanned
     links: Any  # the note's resolved links (the compiler's list)
-    found: dict[SrcPath, tuple[int, ...]]  # target -> offsets of its names, sorted
+    found: tuple[SrcPath, ...]  # the notes it names and does not link to
 
 
 def _found_in(path: SrcPath, scanned: _Scanned, links: Any, names: MentionNames
-              ) -> dict[SrcPath, tuple[int, ...]]:
-    """Target -> the first offsets (at most ``SENTENCES_PER_SOURCE``) where the note
-    names it, by any of its names (whatever order the scan found them in)."""
+              ) -> tuple[SrcPath, ...]:
+    """The notes ``path`` names (by any of their names) without linking to them."""
     linked = {resolution.target for resolution in links or () if resolution.target}
-    found: dict[SrcPath, set[int]] = {}
-    for name_hits in scanned.hits.values():
-        for name, offset in name_hits:
-            for target in names.owners[name]:
-                if target != path and target not in linked:
-                    found.setdefault(target, set()).add(offset)
-    return {target: tuple(sorted(offsets)[:SENTENCES_PER_SOURCE])
-            for target, offsets in found.items()}
+    linked.add(path)
+    owners = names.owners
+    found: dict[SrcPath, None] = {}
+    for name in scanned.hits.names:
+        for target in owners.get(name, ()):
+            if target not in linked:
+                found[target] = None
+    return tuple(found)
+
+
+def _offsets(hits: Hits, names: list[str]) -> tuple[int, ...]:
+    """The first offsets (at most ``SENTENCES_PER_SOURCE``) where a note's ``hits``
+    name a target, by any of its ``names``."""
+    if len(names) == 1:
+        return hits.get(names[0])
+    offsets = {offset for name in names for offset in hits.get(name)}
+    return tuple(sorted(offsets)[:SENTENCES_PER_SOURCE])
 
 
 def snippet(body: str, offset: int, target: Document, wikitext: WikiText) -> Snippet:

@@ -61,9 +61,6 @@ from .lunr_index import LUNR_JS, SEARCH_INDEX, index_documents, lunr_js, search_
 OUTPUT_DIR = "_beliefbase"  # session.OUTPUT_DIR (session imports this module)
 GRAPH_VIEW_JSON = "graph-view.json"
 GRAPH_ASSETS = "graph"
-#: Unlinked mentions listed on a page (the count says how many there are).
-MENTIONS_SHOWN = 25
-
 _GRAPH_PAGE_MARKDOWN = """\
 ---
 title: Graph
@@ -95,7 +92,7 @@ class ReaderCache:
     #: a search index still being written (a process where fork exists, else a thread)
     pending: threading.Thread | BaseProcess | None = None
     #: the unlinked mentions the last build showed, for ``mkdocs serve --dirty``
-    last_mentions: dict[SrcPath, list[mention.Mention]] | None = None
+    last_mentions: dict[SrcPath, mention.Mentions] | None = None
     #: what the last build wrote, so a rebuild can skip writing the same again
     last_graph: list[str] = field(default_factory=list)
     last_previews: dict[str, Any] | None = None
@@ -138,7 +135,7 @@ class ReaderSite(SiteFeature):
         self.options = options
         self.cache = cache
         self.graph_src: str | None = None
-        self._mentions: dict[SrcPath, list[mention.Mention]] | None = None
+        self._mentions: dict[SrcPath, mention.Mentions] | None = None
         self._wikitexts: dict[SrcPath, WikiText] = {}
 
     # -- files -------------------------------------------------------------------------
@@ -212,14 +209,14 @@ class ReaderSite(SiteFeature):
         return html
 
     def _mentions_html(self, doc: Document, page_url: str) -> str:
-        found = [(mention.sort_key(source), source, m)
-                 for m in self.mentions().get(doc.path, [])
-                 if (source := self.compiled.documents[m.source]).url is not None]
-        found.sort(key=lambda f: f[0])
+        found = self.mentions().get(doc.path)
+        if found is None:
+            return self.templates.render("mentions.html", sources=[], total=0, title=doc.title)
         shown = []
-        for _key, source, m in found[:MENTIONS_SHOWN]:  # a sentence costs: only those shown
+        for m in found.shown:  # a sentence costs: only those shown
+            source = self.compiled.documents[m.source]
             body = self._body(source)
-            assert source.url is not None  # published sources only, above
+            assert source.url is not None  # published sources only (``find_mentions``)
             shown.append({
                 "title": source.title,
                 "href": get_relative_url(source.url, page_url),
@@ -227,12 +224,12 @@ class ReaderSite(SiteFeature):
                 "snippets": [mention.snippet(body, offset, doc, self._wikitext(source))
                              for offset in m.offsets],
             })
-        return self.templates.render("mentions.html", sources=shown, total=len(found),
+        return self.templates.render("mentions.html", sources=shown, total=found.total,
                                      title=doc.title)
 
     # -- data --------------------------------------------------------------------------
 
-    def mentions(self) -> dict[SrcPath, list[mention.Mention]]:
+    def mentions(self) -> dict[SrcPath, mention.Mentions]:
         """Unlinked mentions of every page (computed on first use, once per build)."""
         if self._mentions is None:
             self.cache.mentions.keep_words = self.options.background  # only serve rebuilds

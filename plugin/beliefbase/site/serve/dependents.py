@@ -32,7 +32,7 @@ from ...builder.documents import Document
 from ...builder.resolve import ResolvedLink
 from ...compile.compiled import Compiled
 from ...ids import SrcPath
-from ..reader.mentions import Mention
+from ..reader.mentions import Mentions
 
 
 def dependent_pages(
@@ -177,7 +177,7 @@ def _embedders(compiled: Compiled, pages: AbstractSet[SrcPath]) -> set[SrcPath]:
 
 
 def changed_mentions(
-    old: dict[SrcPath, list[Mention]], new: dict[SrcPath, list[Mention]],
+    old: dict[SrcPath, Mentions], new: dict[SrcPath, Mentions],
     changed: AbstractSet[SrcPath],
     among: set[SrcPath] | None = None,
 ) -> set[SrcPath]:
@@ -188,8 +188,8 @@ def changed_mentions(
     return {
         target
         for target in (old.keys() | new.keys() if among is None else among)
-        if old.get(target, []) != new.get(target, [])
-        or any(m.source in changed for m in new.get(target, []))
+        if (now := new.get(target)) != old.get(target)
+        or (now is not None and any(m.source in changed for m in now.shown))
     }
 
 
