@@ -112,6 +112,39 @@ def test_a_failing_worker_loses_no_page(project: Any, tmp_path: Path, offloaded:
     assert sum(here) == (pages - 2 if worker == DIES_AFTER_ONE else pages)
 
 
+# answers garbage to the first batch, then blocks writing, never reading again
+ANSWERS_GARBAGE = (
+    "import sys\n"
+    "sys.stdin.buffer.read(1)\n"
+    "sys.stdout.buffer.write(b'\\x80\\x05not a pickle' + b'x' * 4_000_000)\n"
+    "sys.stdout.flush()\n"
+)
+
+
+def test_a_broken_answer_stream_neither_hangs_nor_loses_a_page(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """The reader stops at the broken stream and stops the worker: the build parses
+    every page itself instead of waiting for ever on a worker blocked writing."""
+    import threading
+    from types import SimpleNamespace
+
+    monkeypatch.setattr(search_offload, "_WORKER", ANSWERS_GARBAGE)
+    monkeypatch.setattr(search_offload, "BATCH", 2)
+    added: list[str] = []
+    index = SimpleNamespace(create_entry_for_section=lambda section, toc, url, page: added.append(
+        url))
+    offload = search_offload.SearchOffload(index)
+    for i in range(6):
+        offload.add_entry_from_context(SimpleNamespace(
+            meta={}, content=f"<h1 id='p{i}'>P{i}</h1><p>text {i}</p>", toc=[], url=f"p{i}/"))
+    done = threading.Thread(target=offload.finish, daemon=True)
+    done.start()
+    done.join(timeout=120)  # a guard against a hung test, not a measurement
+    assert not done.is_alive(), "finish() waits for a worker that will never answer"
+    assert offload.proc is not None and offload.proc.poll() is not None
+    assert added == [f"p{i}/" for i in range(6)]
+
+
 def test_offload_only_for_large_builds_with_materials_search(
         project: Any, monkeypatch: pytest.MonkeyPatch) -> None:
     from mkdocs.config import load_config

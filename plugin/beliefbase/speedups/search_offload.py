@@ -182,10 +182,19 @@ class SearchOffload:
         try:
             while True:
                 key, sections = pickle.load(self.proc.stdout)  # noqa: S301 - our worker
+                if len(sections) != len(self.html.get(key, ())):
+                    break  # not an answer to what was sent: the stream is broken
                 self.results[key] = sections
                 self.html.pop(key, None)
-        except (EOFError, OSError, ValueError, pickle.UnpicklingError):
+        except Exception:  # the end (EOF) or a broken stream: see below
             pass
+        finally:
+            # A reader that stops stops the worker: else the worker, its answers
+            # unread, blocks writing and stops reading, and the build waits for ever
+            # (seen when a profiler attached to both lost bytes of the pipe).  What
+            # it did not answer is parsed here (``finish``).
+            with contextlib.suppress(OSError):
+                self.proc.kill()
 
     def finish(self) -> None:
         """Add every page's sections to the index, in page order; stop the worker."""
