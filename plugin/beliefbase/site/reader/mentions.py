@@ -620,10 +620,11 @@ def find_mentions(
     cache.notes = used  # keep only what this build used
     cache.diffs.clear()
     by_target = cache.by_target
-    for path, last in cache.sources.items():
-        if sources.get(path) is not last:
-            for target in last.found:
-                by_target[target].remove(path)
+    gone = {path for path, last in cache.sources.items() if sources.get(path) is not last}
+    # each list filtered once (a retitle can make thousands of sources' findings again,
+    # each on hundreds of lists: one ``remove`` per pair went through each list each time)
+    for target in {target for path in gone for target in cache.sources[path].found}:
+        by_target[target] = [path for path in by_target[target] if path not in gone]
     for path, source in sources.items():
         if cache.sources.get(path) is not source:
             for target in source.found:
