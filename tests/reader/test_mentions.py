@@ -158,3 +158,24 @@ def test_a_much_mentioned_page_shows_the_first_sources_and_counts_the_rest(
     assert f"and {30 - m.MENTIONS_SHOWN} more pages." in panel
     # sentences are made only for the sources shown
     assert len(sentences) == m.MENTIONS_SHOWN
+
+
+def test_a_build_forgets_what_it_kept_for_a_next_build(kb: Any,
+                                                       monkeypatch: pytest.MonkeyPatch) -> None:
+    """``mkdocs build`` has no next build: every note's hits and each target's sources
+    go once the mentions are found (before the panels' workers fork with them), and
+    the panels are the same; ``mkdocs serve`` keeps them for its next rebuild."""
+    caches: list[m.MentionCache] = []
+    real = m.find_mentions
+
+    def spying(compiled: Any, body_of: Any, cache: m.MentionCache, *args: Any) -> Any:
+        caches.append(cache)
+        return real(compiled, body_of, cache, *args)
+
+    monkeypatch.setattr(m, "find_mentions", spying)
+    built = kb.build()
+    assert caches and not caches[-1].notes and not caches[-1].by_target
+    assert "builds on the <mark class=\"bb-mentions__name\">Gamma</mark>" in built.article(
+        "notes/gamma/")
+    kb.build(serve=True)
+    assert caches[-1].notes and caches[-1].by_target

@@ -232,9 +232,12 @@ class ReaderSite(SiteFeature):
     def mentions(self) -> dict[SrcPath, mention.Mentions]:
         """Unlinked mentions of every page (computed on first use, once per build)."""
         if self._mentions is None:
-            self.cache.mentions.keep_words = self.options.background  # only serve rebuilds
+            serving = self.options.background
+            self.cache.mentions.keep_words = serving  # only serve rebuilds
             self._mentions = mention.find_mentions(self.compiled, self._body,
                                                    self.cache.mentions)
+            if not serving:  # no next build: what was kept for one goes now
+                self.cache.mentions.release()
         return self._mentions
 
     def mention_changes(
