@@ -33,6 +33,7 @@ from collections import defaultdict
 from collections.abc import Callable, Iterable, Iterator
 from collections.abc import Set as AbstractSet
 from dataclasses import dataclass, field
+from itertools import chain, repeat
 from typing import Any
 
 from ...builder.documents import Document
@@ -665,15 +666,10 @@ class _Source:
 def _found_in(path: SrcPath, scanned: _Scanned, links: Any, names: MentionNames
               ) -> tuple[SrcPath, ...]:
     """The notes ``path`` names (by any of their names) without linking to them."""
-    linked = {resolution.target for resolution in links or () if resolution.target}
-    linked.add(path)
-    owners = names.owners
-    found: dict[SrcPath, None] = {}
-    for name in scanned.hits.names:
-        for target in owners.get(name, ()):
-            if target not in linked:
-                found[target] = None
-    return tuple(found)
+    named = set(chain.from_iterable(map(names.owners.get, scanned.hits.names, repeat(()))))
+    named.difference_update(resolution.target for resolution in links or ())
+    named.discard(path)
+    return tuple(named)  # (in no order: a panel orders its sources by title)
 
 
 def _offsets(hits: Hits, names: list[str]) -> tuple[int, ...]:
