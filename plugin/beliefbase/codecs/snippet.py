@@ -337,14 +337,14 @@ def _window(body: str, a: int, b: int, start: int, end: int) -> tuple[int, int]:
     if b - a < 200:
         return a, b
     ends = list(_SOURCE_END.finditer(body, a, start))
-    # most units hold no code, math, parentheses, comments or tags: brackets alone
-    # then tell, two counts instead of twelve at each sentence end tried
-    brackets_only = _UNBALANCED.search(body, a, b) is None
-    outside = _Balance(body, a, brackets_only)
+    # most units hold no code, math, parentheses, comments or tags: brackets alone tell
+    kind = _Brackets if _UNBALANCED.search(body, a, b) is None else _Balance
+    outside = kind(body, a)
     lo = a
-    if ends and _Balance(body, a, brackets_only).at(ends[-1].start()):  # the nearest: one count
+    if ends and outside.at(ends[-1].start()):  # the nearest: one count
         lo = ends[-1].end()
-    else:
+    elif ends:
+        outside = kind(body, a)
         for m in ends:
             if outside.at(m.start()):
                 lo = m.end()
@@ -361,39 +361,47 @@ def _window(body: str, a: int, b: int, start: int, end: int) -> tuple[int, int]:
 _UNBALANCED = re.compile(r"[`$()<>%]")
 
 
-class _Balance:
-    """Is ``body[at]`` outside code, math, links, comments and HTML tags (as far as
-    balanced marks in ``body[a:at]`` tell)?  Asked at growing ``at``, each stretch of
-    ``body`` counted once: counting from ``a`` at every sentence end was quadratic in a
-    unit's sentences, and a unit that never balances (an unclosed ``<!X`` on a long
-    line) tried them all for each link in it (issue 32: 174 times Python-Markdown).
+class _Brackets:
+    """Is ``body[at]`` outside brackets (links), as far as ``body[a:at]`` tells?  Asked
+    at growing ``at``, each stretch of ``body`` counted once (``_Balance``)."""
 
-    ``brackets_only``: the caller knows no other mark is in the stretch asked about."""
+    __slots__ = ("body", "done", "brackets")
 
-    __slots__ = ("body", "done", "brackets_only", "ticks", "dollars", "brackets", "parens",
-                 "angles", "comments")
-
-    def __init__(self, body: str, a: int, brackets_only: bool = False) -> None:
+    def __init__(self, body: str, a: int) -> None:
         self.body = body
         self.done = a  # counted up to here
-        self.brackets_only = brackets_only
-        # backticks, dollars, "[" - "]", "(" - ")", "<" - ">", "%%"
-        self.ticks = self.dollars = self.brackets = self.parens = self.angles = 0
-        self.comments = 0
+        self.brackets = 0  # "[" - "]"
 
     def at(self, at: int) -> bool:
         body, a = self.body, self.done
         self.brackets += body.count("[", a, at) - body.count("]", a, at)
         self.done = at
-        if self.brackets_only:
-            return self.brackets == 0
+        return self.brackets == 0
+
+
+class _Balance(_Brackets):
+    """Is ``body[at]`` outside code, math, links, comments and HTML tags (as far as
+    balanced marks in ``body[a:at]`` tell)?  Asked at growing ``at``, each stretch of
+    ``body`` counted once: counting from ``a`` at every sentence end was quadratic in a
+    unit's sentences, and a unit that never balances (an unclosed ``<!X`` on a long
+    line) tried them all for each link in it (issue 32: 174 times Python-Markdown)."""
+
+    __slots__ = ("ticks", "dollars", "parens", "angles", "comments")
+
+    def __init__(self, body: str, a: int) -> None:
+        super().__init__(body, a)
+        # backticks, dollars, "(" - ")", "<" - ">", "%%"
+        self.ticks = self.dollars = self.parens = self.angles = self.comments = 0
+
+    def at(self, at: int) -> bool:
+        body, a = self.body, self.done
         # (a stretch ends before a sentence end's "." "!" or "?": no "%%" spans two)
         self.ticks += body.count("`", a, at)
         self.dollars += body.count("$", a, at)
         self.parens += body.count("(", a, at) - body.count(")", a, at)
         self.angles += body.count("<", a, at) - body.count(">", a, at)
         self.comments += body.count("%%", a, at)
-        return (self.ticks % 2 == 0 and self.dollars % 2 == 0 and self.brackets == 0
+        return (super().at(at) and self.ticks % 2 == 0 and self.dollars % 2 == 0
                 and self.parens == 0 and self.angles == 0 and self.comments % 2 == 0)
 
 
