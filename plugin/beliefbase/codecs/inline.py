@@ -49,6 +49,9 @@ CODE_OPEN, CODE_CLOSE = "\x0e", "\x0f"
 MATH_OPEN, MATH_CLOSE = "\x10", "\x11"
 _CODE_MARKS = re.compile("([\x0e\x0f\x10\x11])")
 _OUR_MARKS = re.compile("[\x0e\x0f\x10\x11]")
+#: What a snippet's text holds when any pattern of ``plain_text`` but the wikilinks'
+#: may match (a superset), or a character of its own stash: ``_links_only`` does not do.
+_BUT_LINKS = re.compile(r"[\x02\x03\x0e-\x11:`%$~=^\\<*_&]|\[!")
 
 
 def default_wikitext(target: str, fragment: str, display: str | None) -> str:
@@ -75,6 +78,10 @@ def plain_text(inline: str, wikitext: WikiText = default_wikitext, snippet: bool
     ``^[note]``) is gone, and code
     and math are kept between ``CODE_OPEN`` and ``CODE_CLOSE``.
     """
+    if snippet and "[[" in inline and _BUT_LINKS.search(inline) is None:
+        text = _links_only(inline, wikitext)
+        if text is not None:
+            return " ".join(text.split())
     if snippet and _OUR_MARKS.search(inline):
         inline = inline.translate(_NO_MARKS)  # ours alone
     if snippet and ":" in inline:  # entity tags show their names only (SPEC §7)
@@ -207,6 +214,25 @@ def _replace_math(text: str, shown: Callable[[Formula], str]) -> str:
     for formula in formulas:
         out += [text[pos:formula.start], shown(formula)]
         pos = formula.end
+    out.append(text[pos:])
+    return "".join(out)
+
+
+def _links_only(text: str, wikitext: WikiText) -> str | None:
+    """A snippet's ``text`` with its wikilinks and embeds as their texts, when it holds
+    no other markup (``_BUT_LINKS`` found none, and every bracket is a link's; else
+    None): no other pattern of ``plain_text`` would change it, nor need the links'
+    texts kept from them.  Most sentences a panel quotes are such."""
+    out: list[str] = []
+    pos = links = 0
+    for m in _WIKILINK_ANY.finditer(text):
+        start = m.start()  # (no backslash in the text: none escapes the link)
+        out += (text[pos:start - 1 if start and text[start - 1] == "!" else start],
+                _wikilink_text(text[start + 2:m.end() - 2], wikitext))
+        pos = m.end()
+        links += 1
+    if text.count("[") != 2 * links or text.count("]") != 2 * links:
+        return None
     out.append(text[pos:])
     return "".join(out)
 
