@@ -252,8 +252,10 @@ def unit_around(body: str, start: int, end: int | None = None) -> tuple[int, int
     line_start = body.rfind("\n", 0, start) + 1
     line_end = body.find("\n", end)
     line_end = len(body) if line_end < 0 else line_end
-    # a line with a letter first (most) is no table row, callout or line of its own
-    if not _PROSE_START.match(body, line_start, line_end):
+    # a line with a letter first, or a list item's (most), is no table row, callout or
+    # line of its own
+    if not (_PROSE_START.match(body, line_start, line_end)
+            or _PROSE_ITEM.match(body, line_start, line_end)):
         first = body[line_start:line_end]
         bare = _QUOTE.sub("", first).lstrip()
         if bare.startswith("|"):  # a table cell
@@ -338,7 +340,7 @@ def _window(body: str, a: int, b: int, start: int, end: int) -> tuple[int, int]:
         return a, b
     ends = list(_SOURCE_END.finditer(body, a, start))
     # most units hold no code, math, parentheses, comments or tags: brackets alone tell
-    kind = _Brackets if _UNBALANCED.search(body, a, b) is None else _Balance
+    kind = _Balance if _unbalanced(body, a, b) else _Brackets
     outside = kind(body, a)
     lo = a
     if ends and outside.at(ends[-1].start()):  # the nearest: one count
@@ -356,9 +358,14 @@ def _window(body: str, a: int, b: int, start: int, end: int) -> tuple[int, int]:
     return lo, hi
 
 
-#: What a sentence end may be inside, but brackets: code, math, parentheses, tags,
-#: comments (``_Balance``).
-_UNBALANCED = re.compile(r"[`$()<>%]")
+def _unbalanced(body: str, a: int, b: int) -> bool:
+    """Does ``body[a:b]`` hold a mark ``_Balance`` counts but brackets: code, math,
+    parentheses, tags, comments?  (``str.find`` jumps to a character in C; a regex
+    class is tried at every character.)"""
+    return (body.find("(", a, b) >= 0 or body.find("`", a, b) >= 0
+            or body.find("$", a, b) >= 0 or body.find("<", a, b) >= 0
+            or body.find(")", a, b) >= 0 or body.find(">", a, b) >= 0
+            or body.find("%", a, b) >= 0)
 
 
 class _Brackets:
