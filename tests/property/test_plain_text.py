@@ -6,6 +6,7 @@ import html
 import re
 
 from beliefbase.codecs import inline
+from beliefbase.codecs.grammar import WIKILINK_INLINE, split_wikilink
 from beliefbase.codecs.inline import default_wikitext, plain_text
 from hypothesis import given
 from hypothesis import strategies as st
@@ -22,8 +23,9 @@ def every_pattern(text: str) -> str:
         return inline._STASH.format(len(stash) - 1)
 
     text = inline._CODE_SPAN.sub(lambda m: keep(m.group(2).strip()), text)
-    text = inline._WIKILINK.sub(
-        lambda m: "" if m.group(1) else keep(inline._wikilink_text(m, default_wikitext)), text)
+    text = WIKILINK_INLINE.sub(
+        lambda m: "" if m.group(1) else keep(default_wikitext(*split_wikilink(m.group(2)))),
+        text)
     text = inline._ESCAPE.sub(lambda m: keep(m.group(1)), text)
     text = inline._IMAGE.sub("", text)
     text = inline._FOOTNOTE_REF.sub("", text)

@@ -19,7 +19,7 @@ from .grammar import CALLOUT_MARK as _CALLOUT_MARK  # > [!tip|meta]- Title
 from .grammar import COMMENT as _COMMENT
 from .grammar import FOOTNOTE_ANY, split_wikilink
 from .grammar import INLINE_NOTE as _INLINE_NOTE
-from .grammar import WIKILINK_INLINE as _WIKILINK
+from .grammar import WIKILINK as _WIKILINK_ANY
 from .inline_fields import fields_as_text
 from .math import Formula, find_math, formula_text, to_mathml
 
@@ -37,6 +37,7 @@ _EM_STAR = re.compile(r"(?<![\w*])\*(?=\S)(.+?)(?<=\S)\*(?![\w*])")
 _EM_UNDERSCORE = re.compile(r"(?<![\w_])_(?=\S)(.+?)(?<=\S)_(?![\w_])")
 _ESCAPE = re.compile(r"\\([!\"#$%&'()*+,\-./:;<=>?@\[\\\]^_`{|}~])")
 _STASH = "\x02{}\x03"
+_STASHED = re.compile("\x02(\\d+)\x03")
 # Snippets only (Obsidian syntax a reader never sees as such):
 _HIGHLIGHT = re.compile(r"==(?=\S)(.+?)(?<=\S)==")  # ==marked==
 _STRIKE = re.compile(r"~~(?=\S)(.+?)(?<=\S)~~")  # ~~struck~~
@@ -46,8 +47,11 @@ _IMAGE_ALT = re.compile(r"!\[((?:[^\[\]]|\[[^\[\]]*\])*)\]\([^)]*\)")
 CODE_OPEN, CODE_CLOSE = "\x0e", "\x0f"
 #: Around a formula's TeX in a snippet's text: ``snippet_parts`` makes them math.
 MATH_OPEN, MATH_CLOSE = "\x10", "\x11"
-_OURS = "\x0e\x0f\x10\x11"
 _CODE_MARKS = re.compile("([\x0e\x0f\x10\x11])")
+_OUR_MARKS = re.compile("[\x0e\x0f\x10\x11]")
+#: What a snippet's text holds when any pattern of ``plain_text`` but the wikilinks'
+#: may match (a superset), or a character of its own stash: ``_links_only`` does not do.
+_BUT_LINKS = re.compile(r"[\x02\x03\x0e-\x11:`%$~=^\\<*_&]|\[!")
 
 
 def default_wikitext(target: str, fragment: str, display: str | None) -> str:
@@ -74,7 +78,11 @@ def plain_text(inline: str, wikitext: WikiText = default_wikitext, snippet: bool
     ``^[note]``) is gone, and code
     and math are kept between ``CODE_OPEN`` and ``CODE_CLOSE``.
     """
-    if snippet and any(mark in inline for mark in _OURS):
+    if snippet and "[[" in inline and _BUT_LINKS.search(inline) is None:
+        text = _links_only(inline, wikitext)
+        if text is not None:
+            return " ".join(text.split())
+    if snippet and _OUR_MARKS.search(inline):
         inline = inline.translate(_NO_MARKS)  # ours alone
     if snippet and ":" in inline:  # entity tags show their names only (SPEC §7)
         inline = render_text(inline)
@@ -100,9 +108,9 @@ def plain_text(inline: str, wikitext: WikiText = default_wikitext, snippet: bool
     if snippet:
         text = _snippet_syntax(text, math)
     if "[[" in text:
-        text = _WIKILINK.sub(
-            lambda m: keep(_wikilink_text(m, wikitext)) if snippet or not m.group(1) else "",
-            text)
+        text = _wikilinks(
+            text, lambda bang, inner: keep(_wikilink_text(inner, wikitext))
+            if snippet or not bang else "")
     if "$" in text and not snippet:  # a formula reads as its MathML's text (as toc names
         text = _math_text(text, keep)  # a heading); a snippet shows it as code
     if "\\" in text:  # escaped characters are kept as they are from here on
@@ -125,7 +133,7 @@ def plain_text(inline: str, wikitext: WikiText = default_wikitext, snippet: bool
     if "&" in text:
         text = html.unescape(text)
     if stash:
-        text = re.sub("\x02(\\d+)\x03", lambda m: stash[int(m.group(1))], text)
+        text = _STASHED.sub(lambda m: stash[int(m.group(1))], text)
     return " ".join(text.split())
 
 
@@ -175,7 +183,7 @@ def snippet_parts(text: str) -> list[SnippetPart]:
     A piece cut out of a snippet may hold a close mark without its open mark
     (everything before it was code or math) or an open mark without its close.
     """
-    if not any(mark in text for mark in _OURS):
+    if not _OUR_MARKS.search(text):
         return [SnippetPart(text)] if text else []
     pieces = _CODE_MARKS.split(text)
     first_mark = next((p for p in pieces if p in _OPENS or p in _CLOSES), CODE_OPEN)
@@ -210,6 +218,51 @@ def _replace_math(text: str, shown: Callable[[Formula], str]) -> str:
     return "".join(out)
 
 
-def _wikilink_text(m: re.Match[str], wikitext: WikiText) -> str:
-    target, fragment, display = split_wikilink(m.group(2))
+def _links_only(text: str, wikitext: WikiText) -> str | None:
+    """A snippet's ``text`` with its wikilinks and embeds as their texts, when it holds
+    no other markup (``_BUT_LINKS`` found none, and every bracket is a link's; else
+    None): no other pattern of ``plain_text`` would change it, nor need the links'
+    texts kept from them.  Most sentences a panel quotes are such."""
+    out: list[str] = []
+    pos = links = 0
+    for m in _WIKILINK_ANY.finditer(text):
+        start = m.start()  # (no backslash in the text: none escapes the link)
+        out += (text[pos:start - 1 if start and text[start - 1] == "!" else start],
+                _wikilink_text(text[start + 2:m.end() - 2], wikitext))
+        pos = m.end()
+        links += 1
+    if text.count("[") != 2 * links or text.count("]") != 2 * links:
+        return None
+    out.append(text[pos:])
+    return "".join(out)
+
+
+def _wikilinks(text: str, shown: Callable[[str, str], str]) -> str:
+    """``WIKILINK_INLINE.sub`` (a wikilink not after a backslash, an embed's ``!`` with
+    it), each replaced by ``shown(bang, inner)``.  Found by ``[[`` (``WIKILINK``): a
+    literal first, which the regex engine skips to, where the optional ``!`` and the
+    look-behind first had it try every character of the text.  ``[[`` starts nothing
+    inside a link (its inner text holds no bracket), so a link after a backslash is
+    passed over whole."""
+    out: list[str] = []
+    pos = 0
+    for m in _WIKILINK_ANY.finditer(text):
+        start = m.start()
+        before = text[start - 1] if start else ""
+        if before == "!" and (start == 1 or text[start - 2] != "\\"):
+            bang, start = "!", start - 1
+        elif before == "\\":
+            continue
+        else:
+            bang = ""
+        out += (text[pos:start], shown(bang, text[m.start() + 2:m.end() - 2]))
+        pos = m.end()
+    if not out:
+        return text
+    out.append(text[pos:])
+    return "".join(out)
+
+
+def _wikilink_text(inner: str, wikitext: WikiText) -> str:
+    target, fragment, display = split_wikilink(inner)
     return wikitext(target, fragment, display)

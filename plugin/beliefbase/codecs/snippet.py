@@ -67,8 +67,10 @@ __all__ = ["SENTENCE_END", "SnippetPart", "code_ranges", "excerpt", "excerpt_mar
 
 #: The end of a sentence in rendered text: ".", "!" or "?" (closing quotes and
 #: brackets with it) before white space and anything but a lower-case letter
-#: ("e.g. this" goes on), or a CJK full stop.
-SENTENCE_END = re.compile(r"[.!?][\"'”’)\]]*(?=\s+(?![a-z]))|[。！？]")
+#: ("e.g. this" goes on), or a CJK full stop.  (One class of first characters: the
+#: regex engine then skips to the next candidate in C instead of trying two
+#: branches at every character of a text.)
+SENTENCE_END = re.compile(r"[.!?。！？](?:(?<=[。！？])|[\"'”’)\]]*(?=\s+(?![a-z])))")
 #: Longest excerpt (hover preview, blurbs), in characters.
 EXCERPT_MAX = 240
 #: Longest sentence quoted around an offset, in characters.
@@ -106,6 +108,8 @@ _NOT_PROSE = re.compile(
 )
 _BLANK_LINES = re.compile(r"\n[ \t]*\n")
 _PROSE_START = re.compile(r"[ \t]{0,3}[^\W\d_]")
+# a list item's marker and the blanks after it, when a letter follows (no task box)
+_PROSE_ITEM = re.compile(r"[ \t]*" + LIST_MARKER + r"[ \t]+(?=[^\W\d_])")
 _TAG_WORD = re.compile(r"#[\w/:\-]*")
 # a line's block syntax before its text: quote, list and heading markers, task boxes
 _LINE_PREFIX = re.compile(r"(?:[ \t]*(?:>|" + LIST_MARKER + "|" + ATX_HASHES + r"|\[" + TASK_STATUS
@@ -116,8 +120,12 @@ _HERE = "\ue000"
 
 def _line_text(line: str, fence: list[str]) -> str | None:
     """One source line -> its prose (None: nothing a reader sees as text)."""
-    if not fence and _PROSE_START.match(line) and "::" not in line:
-        return line  # most lines: a letter first is no block syntax
+    if not fence and "::" not in line:
+        if _PROSE_START.match(line):
+            return line  # most lines: a letter first is no block syntax
+        item = _PROSE_ITEM.match(line)
+        if item:  # a list item with a letter first: its marker is its only syntax
+            return _closing_hashes(line[item.end():])
     line = _QUOTE.sub("", line)
     if fence:
         if FENCE.match(line) and line.strip().startswith(fence[0]):
@@ -142,13 +150,17 @@ def _line_text(line: str, fence: list[str]) -> str | None:
     if callout:
         title = callout.group("title").strip()
         return title or callout.group("type").capitalize()
-    line = _HEADING.sub("", _LIST.sub("", line), count=1)
-    if line != line.rstrip("# \t") and _CLOSING_HASHES.search(line):
-        line = _CLOSING_HASHES.sub("", line)
+    line = _closing_hashes(_HEADING.sub("", _LIST.sub("", line), count=1))
     line = _FOOTNOTE_DEF.sub("", _DEFINITION.sub("", line), count=1)
     field = line_field(mask(line)) if "::" in line else None  # not in code
     if field:
         line = field[0] + ": " + line[field[1]:].lstrip(" \t")
+    return line
+
+
+def _closing_hashes(line: str) -> str:
+    if line != line.rstrip("# \t") and _CLOSING_HASHES.search(line):
+        return _CLOSING_HASHES.sub("", line)
     return line
 
 
@@ -199,6 +211,10 @@ def _render_plain(markdown: str) -> str:
 
 def _render(markdown: str, wikitext: WikiText) -> str:
     fence: list[str] = []  # the open fence's marks, while in one
+    if "\n" not in markdown:  # one line (most windows): no list of one to join
+        line = _line_text(_BLOCK_ID_AT_END.sub("", markdown) if "^" in markdown else markdown,
+                          fence)
+        return plain_text(line or "", wikitext, snippet=True)
     lines = [_line_text(_BLOCK_ID_AT_END.sub("", line) if "^" in line else line, fence)
              for line in markdown.split("\n")]
     return plain_text(" ".join(line for line in lines if line), wikitext,
@@ -236,22 +252,26 @@ def unit_around(body: str, start: int, end: int | None = None) -> tuple[int, int
     line_start = body.rfind("\n", 0, start) + 1
     line_end = body.find("\n", end)
     line_end = len(body) if line_end < 0 else line_end
-    first = body[line_start:line_end]
-    bare = _QUOTE.sub("", first).lstrip()
-    if bare.startswith("|"):  # a table cell
-        rel, at = start - line_start, 0
-        for cell in _cells(first):
-            if at <= rel <= at + len(cell):
-                return line_start + at, line_start + at + len(cell)
-            at += len(cell) + 1
-        return line_start, line_end
-    if _LINE_OF_ITS_OWN.match(first) or _CALLOUT.match(bare):
-        return line_start, line_end
+    # a line with a letter first, or a list item's (most), is no table row, callout or
+    # line of its own
+    if not (_PROSE_START.match(body, line_start, line_end)
+            or _PROSE_ITEM.match(body, line_start, line_end)):
+        first = body[line_start:line_end]
+        bare = _QUOTE.sub("", first).lstrip()
+        if bare.startswith("|"):  # a table cell
+            rel, at = start - line_start, 0
+            for cell in _cells(first):
+                if at <= rel <= at + len(cell):
+                    return line_start + at, line_start + at + len(cell)
+                at += len(cell) + 1
+            return line_start, line_end
+        if _LINE_OF_ITS_OWN.match(first) or _CALLOUT.match(bare):
+            return line_start, line_end
     a, floor = line_start, max(0, start - _REACH)
     while a > floor and not _UNIT_START.match(body, a):
         above = body.rfind("\n", 0, a - 1) + 1
         prev = body[above:a - 1]
-        if _BLANK.match(prev) or _LINE_OF_ITS_OWN.match(prev) or _CALLOUT.match(
+        if not prev or _BLANK.match(prev) or _LINE_OF_ITS_OWN.match(prev) or _CALLOUT.match(
                 _QUOTE.sub("", prev).lstrip()):
             break
         a = above
@@ -260,7 +280,7 @@ def unit_around(body: str, start: int, end: int | None = None) -> tuple[int, int
         below = body.find("\n", b + 1)
         below = len(body) if below < 0 else below
         nxt = body[b + 1:below]
-        if _BLANK.match(nxt) or _LINE_OF_ITS_OWN.match(nxt) or _UNIT_START.match(nxt):
+        if not nxt or _BLANK.match(nxt) or _LINE_OF_ITS_OWN.match(nxt) or _UNIT_START.match(nxt):
             break
         b = below
     return a, b
@@ -319,11 +339,14 @@ def _window(body: str, a: int, b: int, start: int, end: int) -> tuple[int, int]:
     if b - a < 200:
         return a, b
     ends = list(_SOURCE_END.finditer(body, a, start))
-    outside = _Balance(body, a)
+    # most units hold no code, math, parentheses, comments or tags: brackets alone tell
+    kind = _Balance if _unbalanced(body, a, b) else _Brackets
+    outside = kind(body, a)
     lo = a
-    if ends and _Balance(body, a).at(ends[-1].start()):  # the nearest: one count
+    if ends and outside.at(ends[-1].start()):  # the nearest: one count
         lo = ends[-1].end()
-    else:
+    elif ends:
+        outside = kind(body, a)
         for m in ends:
             if outside.at(m.start()):
                 lo = m.end()
@@ -335,31 +358,57 @@ def _window(body: str, a: int, b: int, start: int, end: int) -> tuple[int, int]:
     return lo, hi
 
 
-class _Balance:
+def _unbalanced(body: str, a: int, b: int) -> bool:
+    """Does ``body[a:b]`` hold a mark ``_Balance`` counts but brackets: code, math,
+    parentheses, tags, comments?  (``str.find`` jumps to a character in C; a regex
+    class is tried at every character.)"""
+    return (body.find("(", a, b) >= 0 or body.find("`", a, b) >= 0
+            or body.find("$", a, b) >= 0 or body.find("<", a, b) >= 0
+            or body.find(")", a, b) >= 0 or body.find(">", a, b) >= 0
+            or body.find("%", a, b) >= 0)
+
+
+class _Brackets:
+    """Is ``body[at]`` outside brackets (links), as far as ``body[a:at]`` tells?  Asked
+    at growing ``at``, each stretch of ``body`` counted once (``_Balance``)."""
+
+    __slots__ = ("body", "done", "brackets")
+
+    def __init__(self, body: str, a: int) -> None:
+        self.body = body
+        self.done = a  # counted up to here
+        self.brackets = 0  # "[" - "]"
+
+    def at(self, at: int) -> bool:
+        body, a = self.body, self.done
+        self.brackets += body.count("[", a, at) - body.count("]", a, at)
+        self.done = at
+        return self.brackets == 0
+
+
+class _Balance(_Brackets):
     """Is ``body[at]`` outside code, math, links, comments and HTML tags (as far as
     balanced marks in ``body[a:at]`` tell)?  Asked at growing ``at``, each stretch of
     ``body`` counted once: counting from ``a`` at every sentence end was quadratic in a
     unit's sentences, and a unit that never balances (an unclosed ``<!X`` on a long
     line) tried them all for each link in it (issue 32: 174 times Python-Markdown)."""
 
+    __slots__ = ("ticks", "dollars", "parens", "angles", "comments")
+
     def __init__(self, body: str, a: int) -> None:
-        self.body = body
-        self.done = a  # counted up to here
-        # backticks, dollars, "[" - "]", "(" - ")", "<" - ">", "%%"
-        self.ticks = self.dollars = self.brackets = self.parens = self.angles = 0
-        self.comments = 0
+        super().__init__(body, a)
+        # backticks, dollars, "(" - ")", "<" - ">", "%%"
+        self.ticks = self.dollars = self.parens = self.angles = self.comments = 0
 
     def at(self, at: int) -> bool:
         body, a = self.body, self.done
         # (a stretch ends before a sentence end's "." "!" or "?": no "%%" spans two)
         self.ticks += body.count("`", a, at)
         self.dollars += body.count("$", a, at)
-        self.brackets += body.count("[", a, at) - body.count("]", a, at)
         self.parens += body.count("(", a, at) - body.count(")", a, at)
         self.angles += body.count("<", a, at) - body.count(">", a, at)
         self.comments += body.count("%%", a, at)
-        self.done = at
-        return (self.ticks % 2 == 0 and self.dollars % 2 == 0 and self.brackets == 0
+        return (super().at(at) and self.ticks % 2 == 0 and self.dollars % 2 == 0
                 and self.parens == 0 and self.angles == 0 and self.comments % 2 == 0)
 
 

@@ -8,7 +8,6 @@ appear on): these fragments are added after MkDocs has converted links.
 from __future__ import annotations
 
 from array import array
-from bisect import bisect_right
 from collections import defaultdict
 from collections.abc import Callable
 from itertools import accumulate
@@ -24,6 +23,9 @@ from ..compile.compiled import Compiled
 from ..ids import SrcPath, normalize_name
 from .feature import FeatureContext, SiteFeature
 from .templates import Templates
+
+#: A line's length -> the offset of the next line's start from the line's own.
+_PLUS_ONE = (1).__add__
 
 
 class Panels(SiteFeature):
@@ -119,14 +121,15 @@ class Panels(SiteFeature):
         if found is None:
             text = self.read_text(source.path)
             starts = array("I" if len(text) < 1 << 31 else "Q", [0])
-            starts.extend(accumulate(len(line) + 1 for line in text.split("\n")))
+            starts.extend(accumulate(map(_PLUS_ONE, map(len, text.split("\n")))))
             found = self._lines[source.path] = (text, starts)
         text, starts = found
-        link = resolution.link
-        if not 0 < link.line < len(starts):
+        line = resolution.link.line
+        if not 0 < line < len(starts):
             return text, -1
-        at = starts[link.line - 1] + link.column - 1
-        if at >= len(text) or text[at] not in "[!<" or bisect_right(starts, at) != link.line:
+        at = starts[line - 1] + resolution.link.column - 1
+        # on the link's line (a column past its end or before it: not found)
+        if not starts[line - 1] <= at < min(starts[line], len(text)) or text[at] not in "[!<":
             return text, -1
         return text, at
 
