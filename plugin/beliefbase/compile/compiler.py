@@ -84,13 +84,6 @@ class Compiler:
         #: (a build: it reads every note again; the command line does not)
         self.keep_texts = False
         self._texts = DecodedTexts()  # this compile's
-        #: told when a stage of a compile is done ("parsed 791 files"): a long first
-        #: build's progress (``site/log.py``)
-        self.on_stage: Callable[[str], None] | None = None
-        self._start_over()
-
-    def _start_over(self) -> None:
-        """What a compile keeps for the next, as before the first."""
         self.previous: Compiled | None = None
         #: keeps each document's part of the graph until the document changes
         self.graph_builder = GraphBuilder()
@@ -113,13 +106,16 @@ class Compiler:
         self._links: LinkResolver | None = None
         #: note -> the notes whose titles or headings its headings show (``## See [[b]]``)
         self._heading_targets: dict[SrcPath, frozenset[SrcPath]] = {}
-        self._symlinks = Symlinks(self.options.docs_dir)
+        self._symlinks = Symlinks(options.docs_dir)
         self._networks_seen: dict[str, Network] = {}
         self._home: SrcPath | None = None  # the root note serving as home page, if any
         #: sources of the last compile never read: path -> (path to report, why)
         self._refused: dict[SrcPath, tuple[str, str]] = {}
         #: files left out of the site (path -> why): links to them say so
         self._excluded: Excluded = NOTHING_EXCLUDED
+        #: told when a stage of a compile is done ("parsed 791 files"): a long first
+        #: build's progress (``site/log.py``)
+        self.on_stage: Callable[[str], None] | None = None
 
     # -- the stages -------------------------------------------------------------------
 
@@ -168,13 +164,6 @@ class Compiler:
         if self.autosave:  # what each link meant, for `beliefbase sync` after a rename
             self.save_link_record()
         return compiled
-
-    def forget(self) -> None:
-        """A one-off build (no compile follows): drop what only a next compile would
-        reuse (5,000 notes: 12 MB of link tables and memos, which every forked worker
-        reading them would copy).  The last ``Compiled`` is the caller's; a later
-        compile, if any, starts over and compiles everything."""
-        self._start_over()
 
     def _stage(self, done: str) -> None:
         if self.on_stage is not None:

@@ -36,6 +36,12 @@ class EntityStage:
         index, found, self._notes = _index(documents, texts, options, self._notes)
         return index, found
 
+    def release_bodies(self) -> None:
+        """A one-off build (no compile follows): forget every note kept for the next
+        compile (the index keeps the bodies of notes with mentions only).  A later
+        compile reads the notes again."""
+        self._notes = {}
+
 
 def _index(documents: Mapping[SrcPath, Document], texts: DecodedTexts,
            options: CompileOptions, known: dict[SrcPath, tuple[str, _Note]]

@@ -196,8 +196,8 @@ class MkDocsBuild:
         compiled = state.compiler.compile(make_sources(docs_dir, kept), excluded)
         if not state.serving and compiled.link_resolver is not None:
             compiled.link_resolver.suggester.release()  # no edit will need it again
-        if not state.serving:  # nor another compile what this one kept for the next
-            state.compiler.forget()
+        if not state.serving:  # nor another compile the notes' bodies the entities kept
+            state.compiler.entity_stage.release_bodies()
         # under serve, the first build leaves the cache for the next cold start; later
         # rebuilds keep it in memory (written again on exit) instead of writing it all
         # at every save
