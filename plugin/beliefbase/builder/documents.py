@@ -12,6 +12,7 @@ from __future__ import annotations
 import dataclasses
 import posixpath
 import re
+import sys
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 from typing import Any
@@ -283,8 +284,10 @@ def sections_of(parsed: ParsedDoc, options: CompileOptions, wikitext: WikiText) 
 
 
 def section_bid(doc_bid: Bid, anchor: str) -> Bid:
-    """A section's identity: (document BID, anchor)."""
-    return provisional_bid(doc_bid, "#" + anchor)
+    """A section's identity: (document BID, anchor).  Interned: the graph names a
+    section in its node, its children's edges and every link to it, one string for
+    all of them."""
+    return Bid(sys.intern(provisional_bid(doc_bid, "#" + anchor)))
 
 
 def _section_ends(headings: tuple[Heading, ...], last_line: int) -> list[int]:

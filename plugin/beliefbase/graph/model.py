@@ -17,7 +17,7 @@ from dataclasses import dataclass, field
 from enum import StrEnum
 from typing import Any
 
-from ..frozen import FrozenDict
+from ..frozen import FrozenDict, empty
 
 
 class WeightKind(StrEnum):
@@ -38,7 +38,7 @@ class Node:
     aliases: tuple[str, ...] = ()
     #: a document's frontmatter fields (JSON values), read-only all the way down
     #: (``frozen.freeze``: the builders hand in frozen ones)
-    properties: dict[str, Any] = field(default_factory=FrozenDict)
+    properties: dict[str, Any] = field(default_factory=empty)
 
 
 @dataclass(frozen=True, slots=True)

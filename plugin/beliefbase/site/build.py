@@ -198,6 +198,7 @@ class MkDocsBuild:
             compiled.link_resolver.suggester.release()  # no edit will need it again
         if not state.serving:  # nor another compile the notes' bodies the entities kept
             state.compiler.entity_stage.release_bodies()
+            state.compiler.compact()  # nor, but rarely, its tables of links
         # under serve, the first build leaves the cache for the next cold start; later
         # rebuilds keep it in memory (written again on exit) instead of writing it all
         # at every save

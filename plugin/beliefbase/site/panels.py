@@ -46,10 +46,12 @@ class Panels(SiteFeature):
         self.templates = templates
         self.read_text = read_text
         self._wikitexts: dict[str, WikiText] = {}
-        #: each source's text and where its lines start, as 32-bit numbers: a list of
-        #: Python ints took 36 bytes a line, 10 MB at 5,000 notes in each process
-        #: making panels (``panels_ahead``)
-        self._lines: dict[SrcPath, tuple[str, array[int]]] = {}
+        #: where each source's lines start, as 32-bit numbers: a list of Python ints
+        #: took 36 bytes a line, 10 MB at 5,000 notes in each process making panels
+        #: (``panels_ahead``); the text itself is read again (``read_text``: from
+        #: disk, the last few kept), kept here it was every note's text once more
+        #: in each of those processes (25 MB at 5,000 notes)
+        self._lines: dict[SrcPath, array[int]] = {}
 
     def release(self) -> None:
         self._wikitexts.clear()
@@ -117,13 +119,12 @@ class Panels(SiteFeature):
         """The source's text and the offset of the link in it (-1: not found)."""
         if self.read_text is None:
             return "", -1
-        found = self._lines.get(source.path)
-        if found is None:
-            text = self.read_text(source.path)
+        text = self.read_text(source.path)
+        starts = self._lines.get(source.path)
+        if starts is None:
             starts = array("I" if len(text) < 1 << 31 else "Q", [0])
             starts.extend(accumulate(map(_PLUS_ONE, map(len, text.split("\n")))))
-            found = self._lines[source.path] = (text, starts)
-        text, starts = found
+            self._lines[source.path] = starts
         line = resolution.link.line
         if not 0 < line < len(starts):
             return text, -1

@@ -34,6 +34,7 @@ from mkdocs.utils import get_relative_url
 from .. import diagnostics as diag
 from ..builder.documents import Document, page_path
 from ..builder.resolve import ResolvedLink
+from ..builder.texts import TextSpill
 from ..codecs.guards import make_renderable
 from ..codecs.markdown import decode, note_text
 from ..compile.compiled import Compiled
@@ -81,7 +82,8 @@ class SiteBuild:
     ) -> None:
         self.compiled = compiled
         self.templates = templates
-        self._texts: dict[SrcPath, str] = {}
+        #: the texts read from disk (those the compile did not keep), on disk too
+        self._texts = TextSpill()
         self._md_extensions = md_extensions  # the build's, ``extension`` among them
         self._md_configs = md_configs
         self._nested: dict[int, markdown.Markdown] = {}
@@ -109,25 +111,25 @@ class SiteBuild:
     def read_text(self, path: SrcPath) -> str:
         """A source's text as the codec parsed it: for a note, ``%%comments%%`` removed
         (``note_text``), so no reader of it (page, embeds, previews, mentions) sees them."""
-        text = self._texts.get(path)
+        doc = self.compiled.documents.get(path)
+        # the text the compile decoded, if it kept it (``Compiled.texts``)
+        text = self.compiled.texts.peek(path, doc.parsed.digest) if doc is not None else None
         if text is None:
-            doc = self.compiled.documents.get(path)
-            # the text the compile decoded, if it kept it (``Compiled.texts``)
-            text = self.compiled.texts.take(path, doc.parsed.digest) if doc is not None else None
-            if text is None:
-                file = self.compiled.options.docs_dir / path
-                read = note_text if doc is None or doc.kind == "markdown" else decode
-                try:
-                    text, _ok = read(file.read_bytes())
-                except OSError:
-                    text = ""
-            self._texts[path] = text
+            text = self._texts.get(path)
+        if text is None:
+            file = self.compiled.options.docs_dir / path
+            read = note_text if doc is None or doc.kind == "markdown" else decode
+            try:
+                text, _ok = read(file.read_bytes())
+            except OSError:
+                text = ""
+            self._texts.put(path, text)
         return text
 
     def release_page_caches(self) -> None:
         """Drop what only rendering pages needed (note texts, link tables, panel
         lookups) before the theme writes its search index, the build's peak."""
-        self._texts.clear()
+        self._texts.close()
         if isinstance(self._panels_made, MadePanels):
             self._panels_made.close()  # its temporary files
         self._panels_made = {}
