@@ -2,7 +2,10 @@
 
 from __future__ import annotations
 
+import pickle
 import shutil
+import subprocess
+import sys
 from pathlib import Path
 from typing import Any
 
@@ -158,3 +161,20 @@ def test_sections_become_entries_as_their_batch_comes_back(
     offload.finish()  # batch 1 parsed here (its answer never came), then batch 2
     assert added == [(f"p{i}/", f"P{i}") for i in range(4)]
     assert "add_entry_from_context" not in vars(index)
+
+
+def test_the_worker_imports_none_of_the_plugin() -> None:
+    # Every build starts the worker: importing beliefbase.speedups (whose __init__
+    # imports every speed-up, 53 of our modules) cost 0.05 s of CPU for a loop
+    # that needs only pickle and Material's Parser.
+    worker = subprocess.run(
+        [sys.executable, "-X", "importtime", "-c", search_offload._WORKER,
+         search_offload.search_parse.__file__],
+        input=pickle.dumps((0, ["<h1 id='a'>A</h1><p>text</p>"])),
+        capture_output=True, check=True)
+    key, sections = pickle.loads(worker.stdout)
+    assert key == 0 and sections == search_offload._parse_pages(["<h1 id='a'>A</h1><p>text</p>"])
+    imported = [line.rsplit("|", 1)[-1].strip() for line in
+                worker.stderr.decode().splitlines() if line.startswith("import time:")]
+    assert "material.plugins.search.plugin" in imported
+    assert [name for name in imported if name.split(".")[0] == "beliefbase"] == []

@@ -14,11 +14,13 @@ Each batch's sections become index entries as soon as every batch before it has
 entries made from them, and a 5,000-page build would keep them all until the end.
 
 The worker is a fresh interpreter (``python -c``) that imports only what Material's
-parser needs: a forked one would keep the old copy of every page of this process's
-heap that this process writes to afterwards (tens of MB), and ``multiprocessing``'s
-spawn adds a resource-tracker process.  Two threads here move the batches: one writes
-them to the worker's stdin, one reads its results; neither waits on the other, so
-neither pipe can fill up for good, and the rendering thread only hands over a list.
+parser needs (``search_parse.py``, run by its path: importing it from the package
+would import every speed-up first): a forked one would keep the old copy of every
+page of this process's heap that this process writes to afterwards (tens of MB),
+and ``multiprocessing``'s spawn adds a resource-tracker process.  Two threads here
+move the batches: one writes them to the worker's stdin, one reads its results;
+neither waits on the other, so neither pipe can fill up for good, and the rendering
+thread only hands over a list.
 
 Only Material's search plugin, recognised by its class, is offloaded; small
 builds (a ``--dirty`` rebuild of a few pages) and one-core machines keep the
@@ -40,7 +42,10 @@ from pathlib import Path
 from typing import Any
 
 from ..search_index import is_material_index
+from . import search_parse
 from .search_flat import flatten
+from .search_parse import Section as _Section
+from .search_parse import parse_pages
 
 #: Below this many pages to render, starting a worker costs more than it saves.
 OFFLOAD_THRESHOLD = 200
@@ -49,37 +54,14 @@ OFFLOAD_THRESHOLD = 200
 #: from the rendering thread for a moment.
 BATCH = 16
 
-#: (tag, attributes, depth, id, title parts, text parts) of one kept section
-_Section = tuple[str, dict[str, Any], int, Any, list[str], list[str]]
+#: the worker: ``search_parse.py`` run by its path (argv[1]), not imported as part of
+#: the package (whose ``__init__`` imports every speed-up)
+_WORKER = ("import importlib.util as u, sys; "
+           "s = u.spec_from_file_location('beliefbase_search_parse', sys.argv[1]); "
+           "m = u.module_from_spec(s); s.loader.exec_module(m); m.serve()")
 
-_WORKER = "from beliefbase.speedups.search_offload import serve; serve()"
-
-
-def _parse_pages(pages: list[str]) -> list[list[_Section]]:
-    """Material's parse of each page, as plain tuples (cheap to send)."""
-    return [[(s.el.tag, s.el.attrs, s.depth, s.id, s.title, s.text)
-             for s in _parse(html) if not s.is_excluded()] for html in pages]
-
-
-def _parse(html: str) -> list[Any]:
-    from material.plugins.search.plugin import Parser
-
-    parser = Parser()
-    parser.feed(html)
-    parser.close()
-    return list(parser.data)
-
-
-def serve() -> None:
-    """The worker: (key, pages) batches in on stdin, (key, sections) out, until the end."""
-    source, sink = sys.stdin.buffer, sys.stdout.buffer
-    while True:
-        try:
-            key, pages = pickle.load(source)  # noqa: S301 - from the process that started us
-        except EOFError:
-            return
-        pickle.dump((key, _parse_pages(pages)), sink, pickle.HIGHEST_PROTOCOL)
-        sink.flush()
+#: the same parse in this process (pages whose answer never came)
+_parse_pages = parse_pages
 
 
 class SearchOffload:
@@ -153,7 +135,8 @@ class SearchOffload:
         env["PYTHONPATH"] = os.pathsep.join(filter(None, (package_root,
                                                          env.get("PYTHONPATH"))))
         try:
-            self.proc = subprocess.Popen([sys.executable, "-c", _WORKER], env=env,
+            self.proc = subprocess.Popen([sys.executable, "-c", _WORKER,
+                                          search_parse.__file__], env=env,
                                          stdin=subprocess.PIPE, stdout=subprocess.PIPE,
                                          stderr=subprocess.DEVNULL)
         except OSError:
