@@ -85,6 +85,40 @@ def test_offloaded_parse_writes_the_same_site(project: Any, tmp_path: Path,
     assert "\\u0026lt;b\\u0026gt;Delta" in index  # our escaping still applies (HTML-safe)
 
 
+def test_materials_substitution_only_where_it_finds_something(
+        project: Any, tmp_path: Path, offloaded: list[Any],
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    # Material's on_page_context removes data-search-* attributes with a regular
+    # expression over the whole page (0.17 s at 1,000 notes); on a page without
+    # one it finds nothing, and the offload skips it there: the same site.
+    import re
+
+    from material.plugins.search import plugin as material_search
+
+    assert material_search.re is re
+    real, found = re.sub, []
+
+    def counting(pattern: Any, repl: Any, string: Any, *args: Any, **kwargs: Any) -> Any:
+        if pattern == r"\s?data-search-\w+=\"[^\"]+\"":
+            found.append("data-search-" in string)
+        return real(pattern, repl, string, *args, **kwargs)
+
+    monkeypatch.setattr(re, "sub", counting)
+    for path, text in PAGES.items():
+        project.write(path, text, dedent=False)
+    runs: dict[bool, list[bool]] = {}
+    for flag in (True, False):
+        found.clear()
+        result = project.build(plugins=["search", {"beliefbase": {"speedups": {
+            "search_offload": flag}}}], markdown_extensions=["attr_list"])
+        assert result.error is None
+        runs[flag] = list(found)
+    assert len(offloaded) == 1
+    assert False in runs[False]  # Material substitutes on every page it indexes
+    assert runs[True] == [True] * runs[False].count(True)  # with the offload, only where
+    # there is something to remove (alpha.md's excluded heading among them)
+
+
 # workers that fail: at once, after answering one batch, or that cannot start
 DIES_AT_ONCE = "import sys; sys.exit(3)"
 DIES_AFTER_ONE = (
