@@ -6,6 +6,7 @@ import pickle
 import shutil
 import subprocess
 import sys
+import threading
 from pathlib import Path
 from typing import Any
 
@@ -129,8 +130,14 @@ DIES_AFTER_ONE = (
 )
 
 
-@pytest.mark.parametrize("worker", [DIES_AT_ONCE, DIES_AFTER_ONE, None],
-                         ids=["dies-at-once", "dies-after-one-batch", "cannot-start"])
+# answers one batch, then garbles its stream and blocks writing more than a pipe holds
+# (a stream garbled under a sampling profiler hung the build: nothing read it any more)
+GARBLES_AFTER_ONE = DIES_AFTER_ONE + "sys.stdout.buffer.write(b'\\xff' * 2_000_000)\n"
+
+
+@pytest.mark.parametrize("worker", [DIES_AT_ONCE, DIES_AFTER_ONE, GARBLES_AFTER_ONE, None],
+                         ids=["dies-at-once", "dies-after-one-batch", "garbles-after-one-batch",
+                              "cannot-start"])
 def test_a_failing_worker_loses_no_page(project: Any, tmp_path: Path, offloaded: list[Any],
                                         monkeypatch: pytest.MonkeyPatch,
                                         worker: str | None) -> None:
@@ -142,11 +149,18 @@ def test_a_failing_worker_loses_no_page(project: Any, tmp_path: Path, offloaded:
     else:
         monkeypatch.setattr(search_offload, "_WORKER", worker)
     here = local_parses(monkeypatch)
-    on, off = build_both(project, tmp_path)
+    built: list[list[Path]] = []
+    # a hang fails the test instead of stopping the suite (the bound is no measure)
+    builder = threading.Thread(target=lambda: built.append(build_both(project, tmp_path)),
+                               daemon=True)
+    builder.start()
+    builder.join(600)
+    assert built, "the build never ended"
+    on, off = built[0]
     assert len(offloaded) == 1
     assert differing(on, off) == []
     pages = 4  # five pages, one excluded from search
-    assert sum(here) == (pages - 2 if worker == DIES_AFTER_ONE else pages)
+    assert sum(here) == (pages - 2 if worker in (DIES_AFTER_ONE, GARBLES_AFTER_ONE) else pages)
 
 
 def test_offload_only_for_large_builds_with_materials_search(

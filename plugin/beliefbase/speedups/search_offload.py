@@ -207,10 +207,20 @@ class SearchOffload:
         try:
             while True:
                 key, sections = pickle.load(self.proc.stdout)  # noqa: S301 - our worker
+                sent = self.html.get(key)
+                if sent is None or len(sections) != len(sent):
+                    break  # no answer to what was sent
                 self.results[key] = sections
                 self.html.pop(key, None)
-        except (EOFError, OSError, ValueError, pickle.UnpicklingError):
+        except Exception:  # noqa: BLE001, S110 - the end, or a garbled answer: the rest is parsed here
             pass
+        finally:
+            # Nobody reads the worker's answers any more: ended, it cannot wait for
+            # ever to write one while this build waits for it (a garbled stream, seen
+            # under a sampling profiler, hung the build in ``_stop``).  What it did
+            # not answer is parsed in this process at the end, as when it dies.
+            with contextlib.suppress(OSError):
+                self.proc.kill()
 
     def finish(self) -> None:
         """Add every page's sections to the index, in page order; stop the worker."""
