@@ -226,3 +226,35 @@ def test_the_worker_imports_none_of_the_plugin() -> None:
                 worker.stderr.decode().splitlines() if line.startswith("import time:")]
     assert "material.plugins.search.plugin" in imported
     assert [name for name in imported if name.split(".")[0] == "beliefbase"] == []
+
+
+@pytest.mark.skipif(not Path("/proc/self/wchan").exists(), reason="Linux's /proc")
+def test_an_interrupted_answer_is_written_whole() -> None:
+    # With PYTHONUNBUFFERED (common in containers) the worker's sys.stdout.buffer
+    # is the raw file: a signal while it waits to write an answer larger than the
+    # pipe cut the answer short, pickle dropped the rest, and the build read a
+    # garbled stream (seen under py-spy, which stops the processes it samples).
+    import os
+    import signal
+    import time
+
+    pages = ["<h1 id='a'>A</h1><p>" + "word " * 100_000 + "</p>"]
+    with_handler = "import signal; signal.signal(signal.SIGUSR1, lambda *a: None); "
+    worker = subprocess.Popen(
+        [sys.executable, "-c", with_handler + search_offload._WORKER,
+         search_offload.search_parse.__file__],
+        stdin=subprocess.PIPE, stdout=subprocess.PIPE,
+        env={**os.environ, "PYTHONUNBUFFERED": "1"})
+    assert worker.stdin is not None and worker.stdout is not None
+    pickle.dump((0, pages), worker.stdin)
+    worker.stdin.flush()
+    waits = 0  # until the worker waits for room in the pipe nobody reads yet
+    while "pipe_write" not in Path(f"/proc/{worker.pid}/wchan").read_text():
+        waits += 1
+        assert waits < 100_000 and worker.poll() is None
+        time.sleep(0.001)
+    worker.send_signal(signal.SIGUSR1)
+    worker.stdin.close()
+    answer = worker.stdout.read()
+    worker.wait()
+    assert pickle.loads(answer) == (0, search_offload._parse_pages(pages))

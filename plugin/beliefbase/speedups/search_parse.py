@@ -33,8 +33,15 @@ def _parse(html: str) -> list[Any]:
 
 
 def serve() -> None:
-    """The worker: (key, pages) batches in on stdin, (key, sections) out, until the end."""
-    source, sink = sys.stdin.buffer, sys.stdout.buffer
+    """The worker: (key, pages) batches in on stdin, (key, sections) out, until the end.
+
+    Answers go through a buffered writer of its own: with ``PYTHONUNBUFFERED`` set
+    (common in containers) ``sys.stdout.buffer`` is the raw file, whose ``write``
+    may write part of an answer when a signal interrupts it (a stop and continue,
+    a profiler attaching) and ``pickle.dump`` drops the rest; the build read a
+    garbled stream.  A buffered writer writes what is left."""
+    source = sys.stdin.buffer
+    sink = open(sys.stdout.fileno(), "wb", closefd=False)  # noqa: SIM115 - for the worker's life
     while True:
         try:
             key, pages = pickle.load(source)  # noqa: S301 - from the process that started us
