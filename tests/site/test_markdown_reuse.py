@@ -89,3 +89,22 @@ def test_mkdocs_gets_its_module_back_after_the_pages() -> None:
     finally:
         markdown_reuse.MarkdownReuse.uninstall()
     assert pages.markdown is markdown
+
+
+def test_an_instance_made_ahead_is_handed_out_fresh_then_reset() -> None:
+    reuse = markdown_reuse.MarkdownReuse(["toc", "tables"], {})
+    reuse.prepare()
+    made = reuse._md
+    assert reuse.markdown(["toc", "tables"], {}) is made and reuse.reused == 0
+    reuse._busy = False
+    assert reuse.markdown(["toc", "tables"], {}) is made and reuse.reused == 1  # reset
+
+
+def test_an_instance_made_ahead_is_made_again_if_the_extensions_changed() -> None:
+    extensions: list[object] = ["toc"]
+    reuse = markdown_reuse.MarkdownReuse(extensions, {})
+    reuse.prepare()
+    made = reuse._md
+    extensions.append("tables")  # a later hook added one to mkdocs.yml's list
+    md = reuse.markdown(["toc", "tables"], {})
+    assert md is not made and "table" in md.parser.blockprocessors

@@ -41,7 +41,9 @@ TOUCHES: dict[str, tuple[str, ...]] = {
     "theme_cache": ("jinja2", "mkdocs-material"),
     # Environment.get_template answered from a dict (block_memo.remember_lookups)
     "template_lookups": ("jinja2",),
-    # SearchIndex.add_entry_from_context replaced; Parser run in a worker (search_offload)
+    # SearchIndex.add_entry_from_context replaced; Parser run in a worker; the search
+    # plugin's page_context handler swapped in MkDocs' event list, its substitution
+    # made without the regular expression (search_offload)
     "search_offload": ("mkdocs-material",),
     # SearchIndex.generate_search_index replaced (search_escape); off: the file is fixed
     "search_in_memory": ("mkdocs-material",),

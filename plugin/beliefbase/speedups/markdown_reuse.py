@@ -76,7 +76,10 @@ class MarkdownReuse:
         self.extensions = extensions
         self.configs = configs
         self._md: Markdown | None = None
+        #: made by ``prepare`` with these extensions, not handed out yet
+        self._prepared: list[Any] | None = None
         self._busy = False
+        self._handed = False  # the instance was handed out (the next one is reset first)
         self.reused = 0
         #: pages converted by a worker ahead of MkDocs' loop (see ``render_ahead``)
         self.ahead: ConvertedAhead | None = None
@@ -100,13 +103,28 @@ class MarkdownReuse:
         if not same or self._busy:
             return Markdown(extensions=extensions or [],
                                      extension_configs=extension_configs or {}, **kwargs)
+        if self._prepared is not None:
+            made_with, self._prepared = self._prepared, None
+            if len(made_with) != len(self.extensions) or any(
+                    a is not b for a, b in zip(made_with, self.extensions, strict=True)):
+                self._md = None  # an extension came or went since: made anew, as it was
         if self._md is None:
             self._md = self._new()
-        else:
+        elif self._handed:
             self._md.reset()
             self.reused += 1
+        self._handed = True
         self._busy = True
         return self._md
+
+    def prepare(self) -> None:
+        """Make the instance now, before a fork (``render_ahead``): the worker converting
+        pages ahead inherits it instead of making its own.  Making one configures every
+        extension and compiles their regular expressions (pymdownx's emphasis
+        patterns among them): 0.017 s of CPU in each process at 1,000 notes."""
+        if self._md is None:
+            self._md = self._new()
+            self._prepared = list(self.extensions)
 
     def _new(self) -> Markdown:
         md = Markdown(extensions=self.extensions, extension_configs=self.configs)

@@ -113,6 +113,7 @@ class RenderAhead:
         self._spill = tempfile.TemporaryFile(prefix="beliefbase-pages-")  # noqa: SIM115
         self.reuse: MarkdownReuse | None = reuse
         reuse.ahead = self  # before the fork: the worker's instance reports to it too
+        reuse.prepare()  # and is this process's, made once for both
         try:
             # what the worker shares with this process (``process/heap.py``)
             with frozen_for_fork():
