@@ -9,16 +9,22 @@ from typing import Any
 
 import pytest
 from beliefbase.speedups.search_flat import flatten
-from hypothesis import given, settings
+from hypothesis import example, given, settings
 from hypothesis import strategies as st
 
 Parser = pytest.importorskip("material.plugins.search.plugin").Parser
 
 
 def _sections(html: str) -> list[tuple[Any, ...]]:
+    """Material's sections of ``html``, or the error its parser raises (an ``<li>``
+    closed inside an excluded ``<div>`` it never saw open: ``ValueError``), which a
+    flattened page must raise alike."""
     parser = Parser()
-    parser.feed(html)
-    parser.close()
+    try:
+        parser.feed(html)
+        parser.close()
+    except ValueError as error:  # the same kind of error, whatever its wording
+        return [("error", type(error).__name__)]
     return [(s.el.tag, s.el.attrs, s.depth, s.id, "".join(s.title), "".join(s.text),
              s.is_excluded()) for s in parser.data]
 
@@ -53,6 +59,7 @@ def _page(draw: st.DrawFn) -> str:
 
 @settings(max_examples=300, deadline=None)
 @given(_page())
+@example('<div data-search-exclude><li><div></div></li>')  # Material's parser raises
 def test_the_parser_makes_the_same_sections_of_a_flattened_page(html: str) -> None:
     assert _sections(flatten(html, min_tags=0)) == _sections(html)
 
