@@ -15,6 +15,8 @@ retitling, aliasing, renaming or deleting beta moves the anchor that
 
 from __future__ import annotations
 
+from typing import Any
+
 from beliefbase.compile import Compiler
 from hypothesis import given, settings
 from hypothesis import strategies as st
@@ -65,12 +67,8 @@ def test_long_lived_compiler_equals_a_fresh_one(edits) -> None:  # type: ignore[
         live = Compiler(vault.options)
         first_compile = live.compile(vault.sources)
         earlier = [(first_compile, snapshot(first_compile))]
-        for name, action, front, pieces in edits:
-            if isinstance(action, str):
-                sources = vault.rename(name, action)
-            else:
-                text = front + f"# {name}\n\n" + " ".join(pieces) + "\n"
-                sources = vault.edit(name, action, text)
+        for edit in edits:
+            sources = _apply(vault, *edit)
             compiled = live.compile(sources)
             assert snapshot(compiled) == snapshot(Compiler(vault.options).compile(sources))
             earlier.append((compiled, snapshot(compiled)))
@@ -88,12 +86,15 @@ def test_a_compacted_compiler_compiles_on_as_a_fresh_one(edits) -> None:  # type
     with edited_vault(first) as vault:
         live = Compiler(vault.options)
         live.compile(vault.sources)
-        for name, action, front, pieces in edits:
+        for edit in edits:
             live.compact()
-            if isinstance(action, str):
-                sources = vault.rename(name, action)
-            else:
-                text = front + f"# {name}\n\n" + " ".join(pieces) + "\n"
-                sources = vault.edit(name, action, text)
+            sources = _apply(vault, *edit)
             compiled = live.compile(sources)
             assert snapshot(compiled) == snapshot(Compiler(vault.options).compile(sources))
+
+
+def _apply(vault: Any, name: str, action: str | bool, front: str, pieces: list[str]) -> Any:
+    """One generated edit: a rename (``action`` the new name), else a delete or a write."""
+    if isinstance(action, str):
+        return vault.rename(name, action)
+    return vault.edit(name, action, front + f"# {name}\n\n" + " ".join(pieces) + "\n")
