@@ -74,24 +74,23 @@ def test_an_updated_index_answers_as_a_new_one(edit: str) -> None:
         assert all(kept.rows[p] is old_rows[p] for p in unchanged)
 
 
-def test_a_query_says_what_it_read() -> None:
+@pytest.mark.parametrize(("query", "read"), [
+    ("TABLE owner.n FROM #proj", "other"),  # a link followed
+    ("TABLE length(file.inlinks) FROM #proj", "other"),
+    ("LIST FROM [[a]]", "other"),
+    ("LIST WHERE file.mtime < date(today)", "now"),
+    ("LIST WHERE n = this.n", "this"),
+])
+def test_a_query_says_what_it_read(query: str, read: str) -> None:
+    index = DataviewIndex(_records(NOTES))
+    reads = Reads()
+    run(query, index, "a.md", now=NOW, reads=reads)
+    assert getattr(reads, read)
+    assert index.reads is None  # only while a query runs
+
+
+def test_a_query_of_its_notes_alone_reads_only_them() -> None:
     index = DataviewIndex(_records(NOTES))
     plain = Reads()
     run("TABLE n FROM #proj SORT file.name", index, "a.md", now=NOW, reads=plain)
     assert plain.source == {"a.md", "b.md"} and not (plain.other or plain.now or plain.this)
-    linked = Reads()
-    run("TABLE owner.n FROM #proj", index, "a.md", now=NOW, reads=linked)
-    assert linked.other
-    inlinks = Reads()
-    run("TABLE length(file.inlinks) FROM #proj", index, "a.md", now=NOW, reads=inlinks)
-    assert inlinks.other
-    clock = Reads()
-    run("LIST WHERE file.mtime < date(today)", index, "a.md", now=NOW, reads=clock)
-    assert clock.now
-    this = Reads()
-    run("LIST WHERE n = this.n", index, "a.md", now=NOW, reads=this)
-    assert this.this
-    by_link = Reads()
-    run("LIST FROM [[a]]", index, "a.md", now=NOW, reads=by_link)
-    assert by_link.other
-    assert index.reads is None  # only while a query runs

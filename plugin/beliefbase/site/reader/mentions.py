@@ -108,6 +108,10 @@ class Mentions:
     shown: tuple[Mention, ...]
 
 
+#: the panel of a page nothing mentions
+NONE = Mentions(0, ())
+
+
 @dataclass(frozen=True)
 class Snippet:
     """A sentence split around the name it mentions, for ``<mark>``."""

@@ -209,9 +209,7 @@ class ReaderSite(SiteFeature):
         return html
 
     def _mentions_html(self, doc: Document, page_url: str) -> str:
-        found = self.mentions().get(doc.path)
-        if found is None:
-            return self.templates.render("mentions.html", sources=[], total=0, title=doc.title)
+        found = self.mentions().get(doc.path, mention.NONE)
         shown = []
         for m in found.shown:  # a sentence costs: only those shown
             source = self.compiled.documents[m.source]
