@@ -16,7 +16,7 @@ from ..atomic import replacing
 from .model import Edge, Graph, Node
 
 SNAPSHOT_FILE = "graph-snapshot.pickle"
-_SNAPSHOT_FORMAT = "beliefbase-graph-snapshot/2"  # 2: a frozen Graph
+_SNAPSHOT_FORMAT = "beliefbase-graph-snapshot/3"  # 3: a frozen Graph, nodes and edges only
 
 _NODE_FIELDS = [f.name for f in fields(Node) if f.name != "bid"]
 
@@ -58,12 +58,14 @@ def diff_graphs(old: Graph | None, new: Graph) -> list[Event]:
 
 
 def save_snapshot(cache_dir: Path, graph: Graph) -> None:
-    """Keep ``graph`` for the next ``check --events``; a graph that cannot be pickled
+    """Keep ``graph``'s nodes and edges (what ``diff_graphs`` compares; not its parts,
+    which hold the whole compile) for the next ``check --events``; a graph that cannot be pickled
     (frontmatter nested thousands deep: ``RecursionError``) leaves no snapshot, so
     the next compile is compared with nothing rather than with an old one."""
     try:
         with replacing(cache_dir / SNAPSHOT_FILE, "wb") as fh:
-            pickle.dump((_SNAPSHOT_FORMAT, graph), fh, protocol=pickle.HIGHEST_PROTOCOL)
+            pickle.dump((_SNAPSHOT_FORMAT, Graph(graph.nodes, graph.edges)), fh,
+                        protocol=pickle.HIGHEST_PROTOCOL)
     except RecursionError:
         (cache_dir / SNAPSHOT_FILE).unlink(missing_ok=True)
     except OSError:

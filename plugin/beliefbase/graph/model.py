@@ -12,9 +12,10 @@ link is auto-titled.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
-from dataclasses import dataclass, field
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field, fields
 from enum import StrEnum
+from operator import attrgetter
 from typing import Any
 
 from ..frozen import FrozenDict, empty
@@ -40,6 +41,9 @@ class Node:
     #: (``frozen.freeze``: the builders hand in frozen ones)
     properties: dict[str, Any] = field(default_factory=empty)
 
+    def __reduce__(self) -> tuple[type[Node], tuple[Any, ...]]:
+        return (Node, _node_fields(self))
+
 
 @dataclass(frozen=True, slots=True)
 class Edge:
@@ -51,6 +55,16 @@ class Edge:
     line: int | None = None
     display: str | None = None
     auto_title: bool = False
+
+    def __reduce__(self) -> tuple[Callable[..., Edge], tuple[Any, ...]]:
+        return (Edge, _edge_fields(self))
+
+
+# Pickled as their fields in order, rebuilt by the constructor: the dataclass default
+# for slotted classes calls ``fields()`` for every object both ways (a 5,000-note
+# graph's snapshot: 2.3 s to write, 3 s to read, most of it there).
+_node_fields = attrgetter(*(f.name for f in fields(Node)))
+_edge_fields = attrgetter(*(f.name for f in fields(Edge)))
 
 
 @dataclass(frozen=True, slots=True)
