@@ -27,6 +27,7 @@ from .graph.emit import graph_json_text
 from .graph.events import diff_graphs, load_snapshot, save_snapshot
 from .graph.model import Graph
 from .ids import SrcPath
+from .process import one_compile
 from .project import (
     belief_context,
     cache_dir,
@@ -55,6 +56,7 @@ config_option = click.option(
 @click.version_option(package_name="mkdocs-beliefbase")
 def main() -> None:
     """Compile and query a beliefbase knowledge base."""
+    one_compile()  # the collector tuned as for a build: the compile lives to the end
 
 
 @main.command()

@@ -113,6 +113,15 @@ class IdleCollector:
 THRESHOLD = 50_000
 
 
+def one_compile() -> None:
+    """Fewer collections over a compile's long-lived objects, and none at the
+    interpreter's exit: a build's start, and every ``beliefbase`` command's (whose
+    compile then lives to the end; 5,000 notes: ``check`` wrote its graph snapshot
+    in 0.77 s with Python's thresholds, 0.26 s without collections)."""
+    gc.set_threshold(max(gc.get_threshold()[0], THRESHOLD), 50, 100)
+    freeze_at_exit()  # the process's end need not scan the compile's objects again
+
+
 class BuildProcess:
     """The collector's tuning for the builds of one MkDocs process (``site/build.py``
     calls it at its hooks)."""
@@ -121,10 +130,8 @@ class BuildProcess:
         self.idle = IdleCollector()  # --dirty: the collector runs between saves
 
     def starts(self) -> None:
-        """``on_startup``: fewer collections over the build's long-lived objects, and
-        none at the interpreter's exit."""
-        gc.set_threshold(max(gc.get_threshold()[0], THRESHOLD), 50, 100)
-        freeze_at_exit()  # the process's end need not scan the site's objects again
+        """``on_startup``: ``one_compile``'s tuning."""
+        one_compile()
 
     def rebuild_starts(self) -> None:
         """A serve rebuild after the first build begins (``on_config``)."""
