@@ -76,3 +76,18 @@ def test_graph_export_json_and_graphml(project) -> None:  # type: ignore[no-unty
     assert {n["title"] for n in graph["nodes"] if n["kind"] == "Document"} == {"Home", "Other"}
     graphml = run(project, "graph", "export", "--format", "graphml").stdout
     assert graphml.startswith("<?xml") and "links_to" in graphml
+
+
+def test_a_command_tunes_the_collector_as_a_build_does(project) -> None:  # type: ignore[no-untyped-def]
+    import gc
+
+    from beliefbase.process.collector import THRESHOLD
+
+    project.write("index.md", "# Home\n")
+    before = gc.get_threshold()
+    gc.set_threshold(700, 10, 10)
+    try:
+        run(project, "check")
+        assert gc.get_threshold()[0] >= THRESHOLD  # its compile is not rescanned every 700
+    finally:
+        gc.set_threshold(*before)
