@@ -2,10 +2,12 @@
 
 from __future__ import annotations
 
+import gc
 import json
 import os
 
 from beliefbase.cli import main
+from beliefbase.process.collector import THRESHOLD
 from click.testing import CliRunner
 
 
@@ -79,10 +81,6 @@ def test_graph_export_json_and_graphml(project) -> None:  # type: ignore[no-unty
 
 
 def test_a_command_tunes_the_collector_as_a_build_does(project) -> None:  # type: ignore[no-untyped-def]
-    import gc
-
-    from beliefbase.process.collector import THRESHOLD
-
     project.write("index.md", "# Home\n")
     before = gc.get_threshold()
     gc.set_threshold(700, 10, 10)
