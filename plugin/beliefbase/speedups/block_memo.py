@@ -42,6 +42,7 @@ import jinja2
 from jinja2.runtime import Context
 from jinja2.utils import missing
 
+from .language_memo import LANGUAGE, LanguageMemo
 from .nav_memo import NavMemo, PageLinks
 
 #: What a part may look up and still be the same on every page of a depth
@@ -52,8 +53,10 @@ CONSTANTS = frozenset({
     "mkdocs_version", "build_date_utc",
 })
 
-#: Partials memoised when included (never imported: ``TemplateModule`` bypasses).
-PARTIALS = ("partials/search.html", "partials/logo.html")
+#: Partials memoised when included (never imported: ``TemplateModule`` bypasses); the
+#: palette's toggles are in every page's header whenever ``theme.palette`` is a list
+#: (the plugin's default: ``site/theme_defaults.py``).
+PARTIALS = ("partials/search.html", "partials/logo.html", "partials/palette.html")
 
 #: Blocks of the page templates worth the bookkeeping (the rest are cheap, or read
 #: the page: ``scripts`` and ``libs`` through ``script_tag``, ``styles`` a
@@ -114,6 +117,14 @@ class BlockMemo:
         self._made: dict[str, dict[str, tuple[Any, frozenset[str]]]] = {}
         self._varies: set[str] = set()
         self.hits = 0
+        self.language = LanguageMemo()  # ``lang.t``: the translations, once
+        self._links: tuple[str, PageLinks] | None = None  # the last page's
+
+    def _page_links(self, url: str) -> PageLinks:
+        """The page's ``PageLinks``: a page asks for it once per memoised part."""
+        if self._links is None or self._links[0] != url:
+            self._links = (url, PageLinks(url))
+        return self._links[1]
 
     def _ours(self, filename: str | None) -> bool:
         return filename is not None and Path(filename).resolve().is_relative_to(self.theme_dir)
@@ -127,6 +138,8 @@ class BlockMemo:
             render = template.blocks.get(name)
             if render is not None:
                 template.blocks[name] = self._memoised(f"{template.name}#{name}", render)
+        if template.name == LANGUAGE:
+            self.language.wrap(template)
         if template.name in PARTIALS:
             part = self._memoised(template.name, template.root_render_func, imported_ok=False)
             template.root_render_func = part
@@ -143,7 +156,7 @@ class BlockMemo:
             if not isinstance(key, str) or not isinstance(getattr(page, "url", None), str):
                 yield from render(context)  # not a page (404.html, sitemap.xml)
                 return
-            links = PageLinks(page.url)
+            links = self._page_links(page.url)
             made = self._made.setdefault(part, {})
             entry = made.get(key)
             if entry is not None:
