@@ -34,6 +34,7 @@ with and without the memo and compare every byte.
 from __future__ import annotations
 
 import sys
+from collections import ChainMap
 from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
@@ -188,7 +189,8 @@ def remember_lookups(env: jinja2.Environment,
     ``first_load`` sees each template once, when it is first found (``BlockMemo``).
 
     Material includes about 32 templates per page; each include asks Jinja's
-    ``get_template``, which takes a lock and reorders its LRU cache.  A build loads
+    ``get_template``, which takes a lock and reorders its LRU cache, and makes a
+    context, which iterates the template's globals (``flatten_globals``).  A build loads
     no template twice (``auto_reload`` is off and MkDocs makes a new environment per
     build), so the first answer for a name is every later one.  Environments that
     join template paths their own way, or calls passing ``globals``, go to Jinja as
@@ -205,11 +207,57 @@ def remember_lookups(env: jinja2.Environment,
         template = found.get(name)
         if template is None:
             template = found[name] = get_template(name, parent)
+            flatten_globals(template)
             if first_load is not None:
                 first_load(template)
         return template
 
     env.get_template = remembered  # type: ignore[method-assign]
+
+
+class FlatGlobals(ChainMap[str, Any]):
+    """A template's globals as Jinja makes them (``Environment.make_globals``: the
+    template's own over the environment's), iterated without building a dict when
+    the template has none of its own: what every ``Context`` does when it is made
+    (``set(globals)``, about 30 times a page).  The same keys in the same order."""
+
+    def __iter__(self) -> Iterator[str]:
+        maps = self.maps
+        if len(maps) == 2 and not maps[0]:
+            return iter(maps[1])
+        return super().__iter__()
+
+
+def flatten_globals(template: jinja2.Template) -> None:
+    """``template.globals`` as a ``FlatGlobals`` over the same mappings."""
+    if type(template.globals) is ChainMap:
+        template.globals = FlatGlobals(*template.globals.maps)
+
+
+def remember_script_tags(env: jinja2.Environment) -> None:
+    """MkDocs' ``script_tag`` filter, its ``<script>`` line kept per script and URL.
+
+    Material prints every ``extra_javascript`` entry on every page through it, and
+    most of its cost is ``Markup.format`` (an escaping formatter); what it prints
+    depends only on the script (its path, ``type``, ``defer``, ``async``) and the
+    path's URL relative to the page, which pages at one depth share."""
+    from mkdocs.utils import templates
+
+    original = env.filters.get("script_tag")
+    if original is not templates.script_tag_filter:
+        return
+    made: dict[tuple[int, str], tuple[Any, Any]] = {}
+
+    @jinja2.pass_context
+    def script_tag(context: Any, extra_script: Any) -> Any:
+        url = templates.url_filter(context, str(extra_script))
+        key = (id(extra_script), url)
+        found = made.get(key)
+        if found is None or found[0] is not extra_script:
+            found = made[key] = (extra_script, original(context, extra_script))
+        return found[1]
+
+    env.filters["script_tag"] = script_tag
 
 
 def material_templates(theme_name: str | None) -> Path | None:
