@@ -58,6 +58,8 @@ def offloaded(monkeypatch: pytest.MonkeyPatch) -> list[search_offload.SearchOffl
 
     monkeypatch.setattr(search_offload, "OFFLOAD_THRESHOLD", 1)
     monkeypatch.setattr(search_offload, "BATCH", 2)  # several jobs, the last one short
+    # the worker parses every batch (test_the_build_shares_what_the_worker_did_not_take)
+    monkeypatch.setattr(search_offload, "SHARE_MIN", 10**9)
     monkeypatch.setattr(search_offload.SearchOffload, "__init__", spy)
     return made
 
@@ -177,6 +179,44 @@ def test_a_failing_worker_loses_no_page(project: Any, tmp_path: Path, offloaded:
     assert differing(on, off) == []
     pages = 4  # five pages, one excluded from search
     assert sum(here) == (pages - 2 if worker in (DIES_AFTER_ONE, GARBLES_AFTER_ONE) else pages)
+
+
+@pytest.mark.parametrize("held", [True, False], ids=["writer-held", "writer-free"])
+def test_the_build_shares_what_the_worker_did_not_take(
+        project: Any, tmp_path: Path, offloaded: list[Any],
+        monkeypatch: pytest.MonkeyPatch, held: bool) -> None:
+    """At the end the build parses, from the back, the batches the worker has not
+    taken: the same index, each batch parsed once."""
+    monkeypatch.setattr(search_offload, "SHARE_MIN", 0)
+    if held:  # the writer takes nothing before the build has taken its share
+        shared = threading.Event()
+        write, share = search_offload.SearchOffload._write, \
+            search_offload.SearchOffload.share_the_rest
+
+        def held_write(self: Any) -> None:
+            shared.wait(60)
+            write(self)
+
+        def share_then_release(self: Any) -> None:
+            share(self)
+            shared.set()
+
+        monkeypatch.setattr(search_offload.SearchOffload, "_write", held_write)
+        monkeypatch.setattr(search_offload.SearchOffload, "share_the_rest", share_then_release)
+    sent: list[int] = []
+    real_dump = pickle.dump
+
+    def counting_dump(item: Any, *args: Any) -> None:
+        sent.append(len(item[1]) if item is not None else 0)
+        real_dump(item, *args)
+
+    monkeypatch.setattr(search_offload.pickle, "dump", counting_dump)
+    here = local_parses(monkeypatch)
+    on, off = build_both(project, tmp_path)
+    assert differing(on, off) == []
+    assert sum(here) + sum(sent) == 4  # four pages indexed, each parsed once
+    if held:
+        assert sent == [] and sum(here) == 4
 
 
 def test_offload_only_for_large_builds_with_materials_search(

@@ -38,3 +38,23 @@ def test_a_render_does_not_stat_the_template(tmp_path: Path, monkeypatch) -> Non
     assert looked == []
     templates.refresh()
     assert len(looked) == 1
+
+
+def test_render_same_is_render_once_per_context(tmp_path: Path) -> None:
+    from beliefbase.site.escape import UserText
+
+    (tmp_path / "link.html").write_text('<a href="{{ href }}">{{ title }}</a>', encoding="utf-8")
+    templates = Templates(tmp_path)
+    for href in ("../feed.xml", "feed.xml", "../feed.xml"):
+        for title in ("<Feed>", UserText("<Feed>")):
+            assert templates.render_same("link.html", href=href, title=title) == \
+                templates.render("link.html", href=href, title=title)
+    assert len(templates._same) == 4  # str and UserText are two contexts
+    with templates.recording():  # what the HTML is made of, not the HTML: never kept
+        recorded = templates.render_same("link.html", href="x", title="T")
+        assert recorded == templates.render("link.html", href="x", title="T")
+    assert len(templates._same) == 4
+    _edit(tmp_path / "link.html", "new {{ href }}")
+    assert templates.render_same("link.html", href="feed.xml", title="T").startswith("<a")
+    templates.refresh()  # the next build: the edited template, rendered again
+    assert templates.render_same("link.html", href="feed.xml", title="T") == "new feed.xml"

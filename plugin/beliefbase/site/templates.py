@@ -72,10 +72,13 @@ class Templates:
         self.env.filters["json_html"] = lambda value: Markup(json_for_html(value))
 
         self._recording = False
+        #: ``render_same``'s HTML by template and context
+        self._same: dict[tuple[Any, ...], str] = {}
 
     def refresh(self) -> None:
         """Forget the templates whose file changed since they were loaded (a rebuild
         under ``mkdocs serve`` renders an edited template anew): once per build."""
+        self._same.clear()
         cache = self.env.cache
         if cache is None:
             return
@@ -89,6 +92,18 @@ class Templates:
             # write shows as its ``str`` (an id in it: never equal, so always "changed")
             return json.dumps([name, context], default=str, ensure_ascii=False)
         return self.env.get_template(name).render(**context)
+
+    def render_same(self, name: str, **context: str) -> str:
+        """``render`` for a fragment many pages print alike (the feed's ``<link>``,
+        the same for every page of a depth): rendered once per context.  Only
+        strings: ``str`` and ``UserText`` print differently, so the type is in the key."""
+        if self._recording:
+            return self.render(name, **context)
+        key = (name, *((k, type(v), v) for k, v in sorted(context.items())))
+        html = self._same.get(key)
+        if html is None:
+            html = self._same[key] = self.render(name, **context)
+        return html
 
     @contextlib.contextmanager
     def recording(self) -> Iterator[None]:

@@ -36,7 +36,7 @@ from mkdocs.structure.files import File, Files
 
 from ..config import SPEEDUPS, legacy_speedups_line, speedups_off
 from . import link_memo
-from .block_memo import BlockMemo, material_templates, remember_lookups
+from .block_memo import BlockMemo, material_templates, remember_lookups, remember_script_tags
 from .gate import ALWAYS, Gate
 from .markdown_reuse import MarkdownReuse, reusable
 from .nav_memo import NavMemo
@@ -153,6 +153,7 @@ class Speedups:
             templates = material_templates(config.theme.name) if theme else None
             if templates is not None:
                 first_load = BlockMemo(memo, templates).wrap
+                remember_script_tags(env)
         if self.on("template_lookups"):
             remember_lookups(env, first_load)
 

@@ -34,6 +34,7 @@ with and without the memo and compare every byte.
 from __future__ import annotations
 
 import sys
+from collections import ChainMap
 from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
@@ -42,6 +43,7 @@ import jinja2
 from jinja2.runtime import Context
 from jinja2.utils import missing
 
+from .language_memo import LANGUAGE, LanguageMemo
 from .nav_memo import NavMemo, PageLinks
 
 #: What a part may look up and still be the same on every page of a depth
@@ -52,8 +54,10 @@ CONSTANTS = frozenset({
     "mkdocs_version", "build_date_utc",
 })
 
-#: Partials memoised when included (never imported: ``TemplateModule`` bypasses).
-PARTIALS = ("partials/search.html", "partials/logo.html")
+#: Partials memoised when included (never imported: ``TemplateModule`` bypasses); the
+#: palette's toggles are in every page's header whenever ``theme.palette`` is a list
+#: (the plugin's default: ``site/theme_defaults.py``).
+PARTIALS = ("partials/search.html", "partials/logo.html", "partials/palette.html")
 
 #: Blocks of the page templates worth the bookkeeping (the rest are cheap, or read
 #: the page: ``scripts`` and ``libs`` through ``script_tag``, ``styles`` a
@@ -114,6 +118,14 @@ class BlockMemo:
         self._made: dict[str, dict[str, tuple[Any, frozenset[str]]]] = {}
         self._varies: set[str] = set()
         self.hits = 0
+        self.language = LanguageMemo()  # ``lang.t``: the translations, once
+        self._links: tuple[str, PageLinks] | None = None  # the last page's
+
+    def _page_links(self, url: str) -> PageLinks:
+        """The page's ``PageLinks``: a page asks for it once per memoised part."""
+        if self._links is None or self._links[0] != url:
+            self._links = (url, PageLinks(url))
+        return self._links[1]
 
     def _ours(self, filename: str | None) -> bool:
         return filename is not None and Path(filename).resolve().is_relative_to(self.theme_dir)
@@ -127,6 +139,8 @@ class BlockMemo:
             render = template.blocks.get(name)
             if render is not None:
                 template.blocks[name] = self._memoised(f"{template.name}#{name}", render)
+        if template.name == LANGUAGE:
+            self.language.wrap(template)
         if template.name in PARTIALS:
             part = self._memoised(template.name, template.root_render_func, imported_ok=False)
             template.root_render_func = part
@@ -143,7 +157,7 @@ class BlockMemo:
             if not isinstance(key, str) or not isinstance(getattr(page, "url", None), str):
                 yield from render(context)  # not a page (404.html, sitemap.xml)
                 return
-            links = PageLinks(page.url)
+            links = self._page_links(page.url)
             made = self._made.setdefault(part, {})
             entry = made.get(key)
             if entry is not None:
@@ -175,7 +189,8 @@ def remember_lookups(env: jinja2.Environment,
     ``first_load`` sees each template once, when it is first found (``BlockMemo``).
 
     Material includes about 32 templates per page; each include asks Jinja's
-    ``get_template``, which takes a lock and reorders its LRU cache.  A build loads
+    ``get_template``, which takes a lock and reorders its LRU cache, and makes a
+    context, which iterates the template's globals (``flatten_globals``).  A build loads
     no template twice (``auto_reload`` is off and MkDocs makes a new environment per
     build), so the first answer for a name is every later one.  Environments that
     join template paths their own way, or calls passing ``globals``, go to Jinja as
@@ -192,11 +207,57 @@ def remember_lookups(env: jinja2.Environment,
         template = found.get(name)
         if template is None:
             template = found[name] = get_template(name, parent)
+            flatten_globals(template)
             if first_load is not None:
                 first_load(template)
         return template
 
     env.get_template = remembered  # type: ignore[method-assign]
+
+
+class FlatGlobals(ChainMap[str, Any]):
+    """A template's globals as Jinja makes them (``Environment.make_globals``: the
+    template's own over the environment's), iterated without building a dict when
+    the template has none of its own: what every ``Context`` does when it is made
+    (``set(globals)``, about 30 times a page).  The same keys in the same order."""
+
+    def __iter__(self) -> Iterator[str]:
+        maps = self.maps
+        if len(maps) == 2 and not maps[0]:
+            return iter(maps[1])
+        return super().__iter__()
+
+
+def flatten_globals(template: jinja2.Template) -> None:
+    """``template.globals`` as a ``FlatGlobals`` over the same mappings."""
+    if type(template.globals) is ChainMap:
+        template.globals = FlatGlobals(*template.globals.maps)
+
+
+def remember_script_tags(env: jinja2.Environment) -> None:
+    """MkDocs' ``script_tag`` filter, its ``<script>`` line kept per script and URL.
+
+    Material prints every ``extra_javascript`` entry on every page through it, and
+    most of its cost is ``Markup.format`` (an escaping formatter); what it prints
+    depends only on the script (its path, ``type``, ``defer``, ``async``) and the
+    path's URL relative to the page, which pages at one depth share."""
+    from mkdocs.utils import templates
+
+    original = env.filters.get("script_tag")
+    if original is not templates.script_tag_filter:
+        return
+    made: dict[tuple[int, str], tuple[Any, Any]] = {}
+
+    @jinja2.pass_context
+    def script_tag(context: Any, extra_script: Any) -> Any:
+        url = templates.url_filter(context, str(extra_script))
+        key = (id(extra_script), url)
+        found = made.get(key)
+        if found is None or found[0] is not extra_script:
+            found = made[key] = (extra_script, original(context, extra_script))
+        return found[1]
+
+    env.filters["script_tag"] = script_tag
 
 
 def material_templates(theme_name: str | None) -> Path | None:

@@ -37,9 +37,12 @@ TOUCHES: dict[str, tuple[str, ...]] = {
     "markdown_offload": ("mkdocs", "markdown"),
     # Material's nav-item.html macro replaced through a loader (nav_memo)
     "nav_cache": ("jinja2", "mkdocs-material"),
-    # jinja2.runtime.Context patched while a block records; sys._getframe (block_memo)
-    "theme_cache": ("jinja2", "mkdocs-material"),
-    # Environment.get_template answered from a dict (block_memo.remember_lookups)
+    # jinja2.runtime.Context patched while a block records; sys._getframe (block_memo);
+    # make_module of Material's language.html (language_memo); MkDocs' script_tag
+    # filter replaced by one kept per script and URL (block_memo.remember_script_tags)
+    "theme_cache": ("jinja2", "mkdocs-material", "mkdocs"),
+    # Environment.get_template answered from a dict; Template.globals swapped for a
+    # FlatGlobals (block_memo.remember_lookups)
     "template_lookups": ("jinja2",),
     # SearchIndex.add_entry_from_context replaced; Parser run in a worker; the search
     # plugin's page_context handler swapped in MkDocs' event list, its substitution

@@ -270,8 +270,8 @@ class RecentSite(SiteFeature):
         if not self.options.feed:
             return ""
         href = get_relative_url(FEED_XML, page_url)
-        return self.templates.render("feed-link.html", href=href,
-                                     title=UserText(self.options.site_name or "Feed"))
+        return self.templates.render_same("feed-link.html", href=href,
+                                          title=UserText(self.options.site_name or "Feed"))
 
     def write_compile_outputs(self, site_dir: Path) -> None:
         if self.options.feed:
