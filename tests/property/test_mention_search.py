@@ -36,3 +36,12 @@ def test_whole_words_as_find_name(text: str, names: set[str]) -> None:
     found = whole_words(text, names)
     for name in names:
         assert found.get(name, []) == list(islice(find_name(text, name), SENTENCES_PER_SOURCE))
+
+
+@given(st.text(alphabet="ab\u00e9_. \n", max_size=400), st.sets(ALNUM, max_size=8))
+def test_whole_words_by_search_or_one_pass_agree(text: str, names: set[str]) -> None:
+    """Each word looked for with ``str.find``, the rest in one pass once the checks run
+    out (short words inside many others): the same offsets as the one pass alone."""
+    from beliefbase.site.reader.mentions import _words_in_one_pass
+
+    assert whole_words(text, names) == _words_in_one_pass(text, names)
