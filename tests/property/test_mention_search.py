@@ -45,3 +45,11 @@ def test_whole_words_by_search_or_one_pass_agree(text: str, names: set[str]) -> 
     from beliefbase.site.reader.mentions import _words_in_one_pass
 
     assert whole_words(text, names) == _words_in_one_pass(text, names)
+
+
+@given(st.text(alphabet="ab. \t\r\n\x0b\x0c\x1c\x1f\x85\u00a0\u3000é", max_size=60))
+def test_single_spaced_is_the_gap_regex(text: str) -> None:
+    """Split and joined (ASCII text, no other white space) or by the regex: the same."""
+    import re
+
+    assert single_spaced(text) == re.sub(r"[ \t\r\n]+", " ", text)
