@@ -38,15 +38,6 @@ def test_whole_words_as_find_name(text: str, names: set[str]) -> None:
         assert found.get(name, []) == list(islice(find_name(text, name), SENTENCES_PER_SOURCE))
 
 
-@given(st.text(alphabet="ab\u00e9_. \n", max_size=400), st.sets(ALNUM, max_size=8))
-def test_whole_words_by_search_or_one_pass_agree(text: str, names: set[str]) -> None:
-    """Each word looked for with ``str.find``, the rest in one pass once the checks run
-    out (short words inside many others): the same offsets as the one pass alone."""
-    from beliefbase.site.reader.mentions import _words_in_one_pass
-
-    assert whole_words(text, names) == _words_in_one_pass(text, names)
-
-
 @given(st.text(alphabet="ab. \t\r\n\x0b\x0c\x1c\x1f\x85\u00a0\u3000é", max_size=60))
 def test_single_spaced_is_the_gap_regex(text: str) -> None:
     """Split and joined (ASCII text, no other white space) or by the regex: the same."""

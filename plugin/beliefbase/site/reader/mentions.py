@@ -310,53 +310,11 @@ def find_spaced(low: str, spaced: str, name: str) -> Iterator[int]:
 def whole_words(low: str, wanted: AbstractSet[str]) -> dict[str, list[int]]:
     """Word -> the offsets of its first ``SENTENCES_PER_SOURCE`` occurrences as a
     whole word in ``low``, for the words in ``wanted`` (letters and digits only):
-    what ``find_name`` finds for each.  (``\\w`` is ``_is_word``: ``str.isalnum``
-    or ``_``.)
-
-    Each word is looked for with ``str.find`` (in C), and only the places found are
-    checked here: a few per word where titles are words of the prose, against a
-    check of every word of the text in one pass (``gen_vault.py`` 1,000 notes: 0.12
-    -> 0.07 s).  A word found inside many others ("ba" in "bacha", "sabai") costs a
-    check per place, so past one check per 32 characters of text the words not done
-    yet are found in that one pass (``_words_in_one_pass``): at worst (short words
-    inside nearly every word, none whole) 1.3 times the pass alone."""
+    what ``find_name`` finds for each, in one pass.  (``\\w`` is ``_is_word``:
+    ``str.isalnum`` or ``_``.)"""
     found: dict[str, list[int]] = {}
     if not wanted:
         return found
-    size = len(low)
-    checks = size // 32  # a check costs about what two words of the pass do
-    rest: set[str] = set()
-    for word in wanted:
-        if checks <= 0:
-            rest.add(word)
-            continue
-        width = len(word)
-        hits: list[int] = []
-        at = low.find(word)
-        while at >= 0:
-            checks -= 1
-            end = at + width
-            before = low[at - 1] if at else " "
-            after = low[end] if end < size else " "
-            if not (before.isalnum() or before == "_" or after.isalnum() or after == "_"):
-                hits.append(at)
-                if len(hits) == SENTENCES_PER_SOURCE:
-                    break
-            if checks <= 0:
-                break
-            at = low.find(word, at + 1)
-        if len(hits) < SENTENCES_PER_SOURCE and at >= 0 and checks <= 0:
-            rest.add(word)  # not looked at to the end: the pass finds it
-        elif hits:
-            found[word] = hits
-    if rest:
-        found.update(_words_in_one_pass(low, rest))
-    return found
-
-
-def _words_in_one_pass(low: str, wanted: AbstractSet[str]) -> dict[str, list[int]]:
-    """``whole_words`` by one pass over every word of ``low``."""
-    found: dict[str, list[int]] = {}
     for match in _WORD.finditer(low):
         word = match.group()
         if word in wanted:
