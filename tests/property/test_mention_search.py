@@ -36,3 +36,11 @@ def test_whole_words_as_find_name(text: str, names: set[str]) -> None:
     found = whole_words(text, names)
     for name in names:
         assert found.get(name, []) == list(islice(find_name(text, name), SENTENCES_PER_SOURCE))
+
+
+@given(st.text(alphabet="ab. \t\r\n\x0b\x0c\x1c\x1f\x85\u00a0\u3000é", max_size=60))
+def test_single_spaced_is_the_gap_regex(text: str) -> None:
+    """Split and joined (ASCII text, no other white space) or by the regex: the same."""
+    import re
+
+    assert single_spaced(text) == re.sub(r"[ \t\r\n]+", " ", text)

@@ -75,3 +75,34 @@ def test_a_temporary_file_a_dead_process_left_is_not_in_the_way(tmp_path: Path) 
     assert result.written and result.refused is None
     assert note.read_bytes() == b"BODY\n"
     assert [p.name for p in tmp_path.iterdir()] == ["note.md"]
+
+
+def test_a_stale_temporary_file_is_replaced_and_a_file_for_a_folder_refused(
+        tmp_path: Path) -> None:
+    """``write_text`` creates its temporary file exclusively and makes the folder only
+    when that fails: a file a dead process left at this process's temporary name is
+    removed, not written through, and a file where the folder would be is an error that
+    leaves nothing behind."""
+    target = tmp_path / "page.html"
+    stale = tmp_path / f".page.html.{os.getpid()}-{threading.get_ident()}.tmp"
+    stale.write_bytes(b"left by a crash, longer than what is written next")
+    atomic.write_text(target, "new")
+    assert target.read_bytes() == b"new"
+    with atomic.replacing(target) as handle:
+        handle.write("text é")
+    assert target.read_text(encoding="utf-8") == "text é"
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["page.html"]
+    with pytest.raises(OSError):
+        atomic.write_text(target / "index.html", "x")  # its folder would be a file
+    with pytest.raises(OSError):
+        atomic.write_bytes(tmp_path / "page.html" / "sub" / "a.bin", b"x")
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["page.html"]
+
+
+def test_a_large_text_is_written_whole(tmp_path: Path) -> None:
+    """``write_bytes`` writes until every byte is out (``os.write`` may write part)."""
+    text = "ü" * 300_000 + "\n" + "x" * 70_000
+    atomic.write_text(tmp_path / "big.txt", text)
+    assert (tmp_path / "big.txt").read_text(encoding="utf-8") == text
+    atomic.write_chunks(tmp_path / "big.txt", [text[:100_000], text[100_000:]])
+    assert (tmp_path / "big.txt").read_text(encoding="utf-8") == text

@@ -211,6 +211,7 @@ class ReaderSite(SiteFeature):
     def _mentions_html(self, doc: Document, page_url: str) -> str:
         found = self.mentions().get(doc.path, mention.NONE)
         shown = []
+        names = mention.shown_names(doc) if found.shown else ()
         for m in found.shown:  # a sentence costs: only those shown
             source = self.compiled.documents[m.source]
             body = self._body(source)
@@ -219,7 +220,7 @@ class ReaderSite(SiteFeature):
                 "title": source.title,
                 "href": get_relative_url(source.url, page_url),
                 "bid": source.bid,
-                "snippets": [mention.snippet(body, offset, doc, self._wikitext(source))
+                "snippets": [mention.snippet(body, offset, doc, self._wikitext(source), names)
                              for offset in m.offsets],
             })
         return self.templates.render("mentions.html", sources=shown, total=found.total,
