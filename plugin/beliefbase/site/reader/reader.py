@@ -233,7 +233,7 @@ class ReaderSite(SiteFeature):
             serving = self.options.background
             self.cache.mentions.keep_words = serving  # only serve rebuilds
             self._mentions = mention.find_mentions(self.compiled, self._body,
-                                                   self.cache.mentions)
+                                                   self.cache.mentions, keep=serving)
             if not serving:  # no next build: what was kept for one goes now
                 self.cache.mentions.release()
         return self._mentions
