@@ -8,6 +8,7 @@ from typing import Any
 
 import pytest
 from beliefbase.builder import parallel
+from beliefbase.process import heap
 from beliefbase.site import panels_ahead, session
 
 from tests.conftest import differing
@@ -70,6 +71,38 @@ def test_what_making_panels_ahead_kept_goes_before_the_template_loop(
     _build(project, tmp_path, True)
     assert made == [(PAGES, PAGES)]
     assert kept == [0]
+
+
+def test_what_the_burst_and_the_pages_freed_goes_back_to_the_system(
+        project: Any, tmp_path: Path, made: list[tuple[int, int]],
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """Free memory is returned (``heap.trim``) once the panels are made and what making
+    them kept is released, and once the pages' caches go: in the C library's free
+    lists it stayed part of the build's memory through the template loop and the
+    search index (issue 31, peak memory)."""
+    events: list[str] = []
+    sites: list[Any] = []
+    burst, release = session.SiteBuild.make_panels_ahead, session.SiteBuild.release_page_caches
+
+    def spy_burst(self: Any, *args: Any) -> None:
+        sites.append(self)
+        burst(self, *args)
+
+    def spy_release(self: Any) -> None:
+        events.append("release")
+        release(self)
+        events.append("released")
+
+    def trim() -> None:  # made: the panels are made (not the fork's trim before)
+        events.append("trim, made" if sites and sites[-1]._panels_made else "trim")
+
+    monkeypatch.setattr(heap, "trim", trim)
+    monkeypatch.setattr(session.SiteBuild, "make_panels_ahead", spy_burst)
+    monkeypatch.setattr(session.SiteBuild, "release_page_caches", spy_release)
+    _build(project, tmp_path, True)
+    assert made == [(PAGES, PAGES)]
+    assert events.count("trim, made") == 1
+    assert events[-3:] == ["release", "trim", "released"]
 
 
 def test_a_worker_that_dies_loses_no_panel(project: Any, tmp_path: Path, made: list[tuple[int, int]],
