@@ -58,19 +58,21 @@ def test_panels_made_ahead_write_the_same_site_and_log(
 def test_what_making_panels_ahead_kept_goes_before_the_template_loop(
         project: Any, tmp_path: Path, made: list[tuple[int, int]],
         monkeypatch: pytest.MonkeyPatch) -> None:
-    """The backlinks' per-source lines (each source's text and line starts) are made
-    for the burst; kept, the template loop carried them (issue 31, peak memory)."""
+    """The backlinks' per-source lines (each source's text and line starts) and the
+    mentions' link titles are made for the burst; kept, the template loop carried
+    them (issue 31, peak memory)."""
     kept: list[int] = []
     spy = session.SiteBuild.make_panels_ahead
 
     def after(self: Any, *args: Any) -> None:
         spy(self, *args)
         kept.append(len(self.made["backlinks"]._lines))
+        kept.append(len(self.made["reader"]._wikitexts))  # the mentions' link titles
 
     monkeypatch.setattr(session.SiteBuild, "make_panels_ahead", after)
     _build(project, tmp_path, True)
     assert made == [(PAGES, PAGES)]
-    assert kept == [0]
+    assert kept == [0, 0]
 
 
 def test_what_the_burst_and_the_pages_freed_goes_back_to_the_system(

@@ -138,6 +138,11 @@ class ReaderSite(SiteFeature):
         self._mentions: dict[SrcPath, mention.Mentions] | None = None
         self._wikitexts: dict[SrcPath, WikiText] = {}
 
+    def release(self) -> None:
+        """The link titles of every note a panel or a folder listing quoted (5,000
+        ``gen_vault.py`` notes: 7 MB), made again if a page still needs them."""
+        self._wikitexts.clear()
+
     # -- files -------------------------------------------------------------------------
 
     def add_files(self, files: Files, config: MkDocsConfig) -> list[diag.Diagnostic]:
