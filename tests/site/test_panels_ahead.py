@@ -10,6 +10,7 @@ import pytest
 from beliefbase.builder import parallel
 from beliefbase.process import heap
 from beliefbase.site import panels_ahead, session
+from beliefbase.site.reader import mentions
 
 from tests.conftest import differing
 
@@ -105,6 +106,41 @@ def test_what_the_burst_and_the_pages_freed_goes_back_to_the_system(
     assert made == [(PAGES, PAGES)]
     assert events.count("trim, made") == 1
     assert events[-3:] == ["release", "trim", "released"]
+
+
+def test_the_mentions_are_found_apart_from_the_burst(
+        project: Any, tmp_path: Path, made: list[tuple[int, int]],
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """Before the burst the unlinked mentions are found in a forked child and only the
+    result comes back: every note's hits, allocated and freed here, left free memory
+    the burst's processes allocated into, each copying it (issue 31, peak memory).
+    A child that fails: found here, the same site."""
+    here = os.getpid()
+    found_here: list[int] = []
+    real = mentions.find_mentions
+
+    def spy(*args: Any, **kwargs: Any) -> Any:
+        if os.getpid() == here:
+            found_here.append(1)
+        return real(*args, **kwargs)
+
+    monkeypatch.setattr(mentions, "find_mentions", spy)
+    apart, apart_log = _build(project, tmp_path, True)
+    assert made == [(PAGES, PAGES)]
+    assert found_here == []  # only in the child
+    html = (apart / "page-1/index.html").read_text(encoding="utf-8")
+    assert 'Unlinked mentions <span class="bb-count">1</span>' in html
+
+    def dies(*args: Any, **kwargs: Any) -> Any:
+        if os.getpid() != here:
+            os._exit(3)
+        return spy(*args, **kwargs)
+
+    monkeypatch.setattr(mentions, "find_mentions", dies)
+    here_too, here_log = _build(project, tmp_path / "again", True)
+    assert found_here == [1]
+    assert differing(apart, here_too) == []
+    assert apart_log == here_log
 
 
 def test_a_worker_that_dies_loses_no_panel(project: Any, tmp_path: Path, made: list[tuple[int, int]],

@@ -45,6 +45,7 @@ from ..html_json import flat_json_for_html, json_for_html
 from ..ids import SrcPath, fit_name, url_for_dest, url_slug
 from ..process import heap
 from . import features as registry
+from . import panels_ahead as ahead
 from .beliefs.pages import BeliefSite
 from .canvas import canvas_embed_html
 from .escape import ascii_html, theme_meta
@@ -199,6 +200,8 @@ class SiteBuild:
     def make_panels_ahead(self, pages: list[PageKey]) -> None:
         """Make the panels of ``pages`` now, on every core (see ``panels_ahead``)."""
         if self.reader is not None:
+            if len(pages) >= ahead.PANELS_THRESHOLD:
+                self.reader.find_mentions_apart()  # its heap's churn not in the burst's
             self.reader.mentions()  # here: the workers inherit them, the cache stays here
         self._panels_made = panels_ahead(self._panels, pages)
         if self._panels_made:
