@@ -168,9 +168,10 @@ def test_a_build_forgets_what_it_kept_for_a_next_build(kb: Any,
     caches: list[m.MentionCache] = []
     real = m.find_mentions
 
-    def spying(compiled: Any, body_of: Any, cache: m.MentionCache, *args: Any) -> Any:
+    def spying(compiled: Any, body_of: Any, cache: m.MentionCache, *args: Any,
+               **kwargs: Any) -> Any:
         caches.append(cache)
-        return real(compiled, body_of, cache, *args)
+        return real(compiled, body_of, cache, *args, **kwargs)
 
     monkeypatch.setattr(m, "find_mentions", spying)
     built = kb.build()

@@ -8,7 +8,9 @@ from typing import Any
 
 import pytest
 from beliefbase.builder import parallel
+from beliefbase.process import heap
 from beliefbase.site import panels_ahead, session
+from beliefbase.site.reader import mentions
 
 from tests.conftest import differing
 
@@ -57,19 +59,88 @@ def test_panels_made_ahead_write_the_same_site_and_log(
 def test_what_making_panels_ahead_kept_goes_before_the_template_loop(
         project: Any, tmp_path: Path, made: list[tuple[int, int]],
         monkeypatch: pytest.MonkeyPatch) -> None:
-    """The backlinks' per-source lines (each source's text and line starts) are made
-    for the burst; kept, the template loop carried them (issue 31, peak memory)."""
+    """The backlinks' per-source lines (each source's text and line starts) and the
+    mentions' link titles are made for the burst; kept, the template loop carried
+    them (issue 31, peak memory)."""
     kept: list[int] = []
     spy = session.SiteBuild.make_panels_ahead
 
     def after(self: Any, *args: Any) -> None:
         spy(self, *args)
         kept.append(len(self.made["backlinks"]._lines))
+        kept.append(len(self.made["reader"]._wikitexts))  # the mentions' link titles
 
     monkeypatch.setattr(session.SiteBuild, "make_panels_ahead", after)
     _build(project, tmp_path, True)
     assert made == [(PAGES, PAGES)]
-    assert kept == [0]
+    assert kept == [0, 0]
+
+
+def test_what_the_burst_and_the_pages_freed_goes_back_to_the_system(
+        project: Any, tmp_path: Path, made: list[tuple[int, int]],
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """Free memory is returned (``heap.trim``) once the panels are made and what making
+    them kept is released, and once the pages' caches go: in the C library's free
+    lists it stayed part of the build's memory through the template loop and the
+    search index (issue 31, peak memory)."""
+    events: list[str] = []
+    sites: list[Any] = []
+    burst, release = session.SiteBuild.make_panels_ahead, session.SiteBuild.release_page_caches
+
+    def spy_burst(self: Any, *args: Any) -> None:
+        sites.append(self)
+        burst(self, *args)
+
+    def spy_release(self: Any) -> None:
+        events.append("release")
+        release(self)
+        events.append("released")
+
+    def trim() -> None:  # made: the panels are made (not the fork's trim before)
+        events.append("trim, made" if sites and sites[-1]._panels_made else "trim")
+
+    monkeypatch.setattr(heap, "trim", trim)
+    monkeypatch.setattr(session.SiteBuild, "make_panels_ahead", spy_burst)
+    monkeypatch.setattr(session.SiteBuild, "release_page_caches", spy_release)
+    _build(project, tmp_path, True)
+    assert made == [(PAGES, PAGES)]
+    assert events.count("trim, made") == 1
+    assert events[-3:] == ["release", "trim", "released"]
+
+
+def test_the_mentions_are_found_apart_from_the_burst(
+        project: Any, tmp_path: Path, made: list[tuple[int, int]],
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """Before the burst the unlinked mentions are found in a forked child and only the
+    result comes back: every note's hits, allocated and freed here, left free memory
+    the burst's processes allocated into, each copying it (issue 31, peak memory).
+    A child that fails: found here, the same site."""
+    here = os.getpid()
+    found_here: list[int] = []
+    real = mentions.find_mentions
+
+    def spy(*args: Any, **kwargs: Any) -> Any:
+        if os.getpid() == here:
+            found_here.append(1)
+        return real(*args, **kwargs)
+
+    monkeypatch.setattr(mentions, "find_mentions", spy)
+    apart, apart_log = _build(project, tmp_path, True)
+    assert made == [(PAGES, PAGES)]
+    assert found_here == []  # only in the child
+    html = (apart / "page-1/index.html").read_text(encoding="utf-8")
+    assert 'Unlinked mentions <span class="bb-count">1</span>' in html
+
+    def dies(*args: Any, **kwargs: Any) -> Any:
+        if os.getpid() != here:
+            os._exit(3)
+        return spy(*args, **kwargs)
+
+    monkeypatch.setattr(mentions, "find_mentions", dies)
+    here_too, here_log = _build(project, tmp_path / "again", True)
+    assert found_here == [1]
+    assert differing(apart, here_too) == []
+    assert apart_log == here_log
 
 
 def test_a_worker_that_dies_loses_no_panel(project: Any, tmp_path: Path, made: list[tuple[int, int]],

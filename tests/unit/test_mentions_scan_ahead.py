@@ -10,7 +10,12 @@ from __future__ import annotations
 import pytest
 from beliefbase.builder import parallel
 from beliefbase.compile import Compiler
-from beliefbase.site.reader.mentions import SCAN_POOL_THRESHOLD, MentionCache, find_mentions
+from beliefbase.site.reader.mentions import (
+    MENTIONS_SHOWN,
+    SCAN_POOL_THRESHOLD,
+    MentionCache,
+    find_mentions,
+)
 
 from ..property.vault_edits import edited_vault
 
@@ -66,3 +71,22 @@ def test_scans_in_workers_equal_scans_here(keep_words: bool,
         compiled = Compiler(vault.options).compile(sources)
         assert find_mentions(compiled, body, ahead, workers=2) == find_mentions(
             compiled, body, MentionCache(), workers=1)
+
+
+@pytest.mark.parametrize("workers", [1, 2])
+def test_a_build_with_none_after_it_finds_the_same_without_keeping_sources(
+        workers: int) -> None:
+    """``keep=False`` (``mkdocs build``): the same panels, and neither each source's
+    findings nor each target's full list of sources is made (only the shown ones)."""
+    with edited_vault(_notes(SCAN_POOL_THRESHOLD + 25)) as vault:
+        compiled = Compiler(vault.options).compile(vault.sources)
+
+        def body(doc):  # type: ignore[no-untyped-def]
+            return (vault.docs / doc.path).read_text(encoding="utf-8")[doc.parsed.body_offset:]
+
+        once = MentionCache(keep_words=False)
+        found = find_mentions(compiled, body, once, workers=workers, keep=False)
+        kept = find_mentions(compiled, body, MentionCache(keep_words=False), workers=workers)
+        assert found == kept
+        assert max(m.total for m in found.values()) > MENTIONS_SHOWN  # some counted only
+        assert not once.sources and not once.by_target and not once.result

@@ -7,6 +7,7 @@ import time
 from typing import Any
 
 import pytest
+from beliefbase.builder import parallel
 from beliefbase.builder.parallel import UnclaimedIndexes, shared_map
 
 _PARENT = os.getpid()
@@ -89,3 +90,21 @@ def test_a_dead_spilling_worker_is_an_eof_not_a_hang() -> None:
 
     with pytest.raises(EOFError):
         spilled_map(_die_in_worker, list(range(160)), 2)
+
+
+def test_work_apart_brings_back_its_result_and_leaves_this_heap_alone() -> None:
+    """``apart``: the work runs in a forked child (what it changes stays there) and
+    only its result comes back; a child that fails gives None (do it here)."""
+    touched: list[int] = []
+
+    def work() -> dict[str, tuple[int, ...]]:
+        touched.append(os.getpid())
+        return {"a": (1, 2), "b": ()}
+
+    assert parallel.apart(work) == {"a": (1, 2), "b": ()}
+    assert touched == []  # appended in the child only
+
+    def fails() -> None:
+        raise ValueError("no")
+
+    assert parallel.apart(fails) is None

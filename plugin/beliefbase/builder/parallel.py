@@ -275,3 +275,35 @@ class UnclaimedIndexes:
                 return False
             self._bounds[0] = max(self._bounds[0], i + 1)
             return True
+
+
+def apart(work: Callable[[], _Result]) -> _Result | None:
+    """``work()`` in a forked child, waited for, its result pickled back through an
+    unnamed temporary file; None without ``fork`` or when the child failed (the
+    caller then does the work itself).
+
+    For work whose result is small and whose making is not: what it allocates and
+    frees meanwhile never enters this process's heap, where the free memory it
+    left behind was copied for every worker forked later (the unlinked mentions
+    before the panels' burst: ``SiteBuild.make_panels_ahead``)."""
+    if "fork" not in mp.get_all_start_methods():
+        return None
+    try:
+        with tempfile.TemporaryFile(prefix="beliefbase-apart-") as file:
+            with frozen_for_fork():
+                pid = os.fork()
+            if pid == 0:  # the child: never returns
+                code = 1
+                try:
+                    _write_at(file.fileno(), pickle.dumps(work(), pickle.HIGHEST_PROTOCOL), 0)
+                    code = 0
+                finally:
+                    os._exit(code)
+            _, status = os.waitpid(pid, 0)
+            if os.waitstatus_to_exitcode(status) != 0:
+                return None
+            data = _read_at(file.fileno(), 0, os.fstat(file.fileno()).st_size)
+            result: _Result = pickle.loads(data)  # noqa: S301 - our own child's
+            return result
+    except (OSError, EOFError, pickle.UnpicklingError):
+        return None

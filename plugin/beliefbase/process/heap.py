@@ -11,7 +11,9 @@ twice.  Two things write to pages nobody means to change:
   MkDocs' page loop starts); shared, every page of it that either process later
   allocates into is copied.  ``trim`` (``malloc_trim(0)``, a few milliseconds)
   returns every whole free page first; where the C library has none (musl,
-  macOS) it does nothing.
+  macOS) it does nothing.  The site also calls it where much was just freed
+  (after the panels' burst, when the pages' caches go), or the rest of the build
+  carries it.
 - The cyclic garbage collector, which writes into every object it examines.
   Objects frozen (``gc.freeze``) at the fork stay frozen in the worker, whose
   collections then leave them alone.  This process unfreezes them at once:

@@ -39,6 +39,7 @@ from mkdocs.utils import get_relative_url
 
 from ... import diagnostics as diag
 from ...builder.documents import Document
+from ...builder.parallel import apart
 from ...codecs.inline import WikiText
 from ...codecs.snippet import excerpt_marked, first_paragraph
 from ...compile.compiled import Compiled
@@ -138,6 +139,11 @@ class ReaderSite(SiteFeature):
         self._mentions: dict[SrcPath, mention.Mentions] | None = None
         self._wikitexts: dict[SrcPath, WikiText] = {}
 
+    def release(self) -> None:
+        """The link titles of every note a panel or a folder listing quoted (5,000
+        ``gen_vault.py`` notes: 7 MB), made again if a page still needs them."""
+        self._wikitexts.clear()
+
     # -- files -------------------------------------------------------------------------
 
     def add_files(self, files: Files, config: MkDocsConfig) -> list[diag.Diagnostic]:
@@ -234,10 +240,26 @@ class ReaderSite(SiteFeature):
             serving = self.options.background
             self.cache.mentions.keep_words = serving  # only serve rebuilds
             self._mentions = mention.find_mentions(self.compiled, self._body,
-                                                   self.cache.mentions)
+                                                   self.cache.mentions, keep=serving)
             if not serving:  # no next build: what was kept for one goes now
                 self.cache.mentions.release()
         return self._mentions
+
+    def find_mentions_apart(self) -> None:
+        """A build with none after it: the mentions found in a forked child
+        (``builder.parallel.apart``) and only the result brought back, before the
+        panels' burst forks with this process's heap; found here, every note's hits
+        (5,000 ``gen_vault.py`` notes: about 60 MB, freed at once) left free memory
+        the burst's processes then allocated into, each copying it (50 MB more at
+        the build's peak).  Here as before when the child fails."""
+        if self._mentions is not None or self.options.background:
+            return
+        compiled, body, cache = self.compiled, self._body, self.cache.mentions
+        cache.keep_words = False
+        found = apart(lambda: mention.find_mentions(compiled, body, cache, keep=False))
+        if found is not None:
+            self._mentions = found
+            cache.release()  # as ``mentions`` leaves it (the child's copy was released)
 
     def mention_changes(
         self, rewritten: Mapping[SrcPath, AbstractSet[int]] | None = None
