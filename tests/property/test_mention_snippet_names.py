@@ -32,16 +32,7 @@ def _reference(body: str, offset: int, target: _Doc) -> m.Snippet:
         at = next(m.find_name(text, exact) if exact else m.find_name(text.lower(), name), -1)
         if at < 0:
             continue
-        end = at + len(name) + m._extra_space(text, at, name)
-        before, match, after = text[:at], text[at:end], text[end:]
-        room = max(40, (m.SNIPPET_MAX - len(match)) // 2)
-        if len(before) > room:
-            cut = before.find(" ", len(before) - room)
-            before = "…" + before[cut + 1 if cut >= 0 else len(before) - room:]
-        if len(after) > room:
-            cut = after.rfind(" ", 0, room)
-            after = after[: cut if cut > 0 else room] + "…"
-        return m.Snippet(before, match, after)
+        return m.around(text, at, at + len(name) + m._extra_space(text, at, name))
     return m.Snippet(text[:m.SNIPPET_MAX], "", "")
 
 

@@ -743,17 +743,22 @@ def snippet(body: str, offset: int, target: Document, wikitext: WikiText,
             at = next(find_name(low, name), -1)
         if at < 0:
             continue
-        end = at + len(name) + _extra_space(text, at, name)
-        before, match, after = text[:at], text[at:end], text[end:]
-        room = max(40, (SNIPPET_MAX - len(match)) // 2)
-        if len(before) > room:
-            cut = before.find(" ", len(before) - room)
-            before = "…" + before[cut + 1 if cut >= 0 else len(before) - room:]
-        if len(after) > room:
-            cut = after.rfind(" ", 0, room)
-            after = after[: cut if cut > 0 else room] + "…"
-        return Snippet(before, match, after)
+        return around(text, at, at + len(name) + _extra_space(text, at, name))
     return Snippet(text[:SNIPPET_MAX], "", "")
+
+
+def around(text: str, at: int, end: int) -> Snippet:
+    """The sentence ``text`` around its match ``text[at:end]``, cut at spaces to about
+    ``SNIPPET_MAX`` characters."""
+    before, match, after = text[:at], text[at:end], text[end:]
+    room = max(40, (SNIPPET_MAX - len(match)) // 2)
+    if len(before) > room:
+        cut = before.find(" ", len(before) - room)
+        before = "…" + before[cut + 1 if cut >= 0 else len(before) - room:]
+    if len(after) > room:
+        cut = after.rfind(" ", 0, room)
+        after = after[: cut if cut > 0 else room] + "…"
+    return Snippet(before, match, after)
 
 
 def shown_names(target: Document) -> tuple[tuple[str, str | None], ...]:
