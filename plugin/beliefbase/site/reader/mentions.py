@@ -677,6 +677,8 @@ def find_mentions(
     cache.touched = (cache.result, touched)
     cache.sources, cache.result = sources, result
     return result
+
+
 def _mentions_once(compiled: Compiled, body_of: Callable[[Document], str],
                    cache: MentionCache, workers: int) -> dict[SrcPath, Mentions]:
     """``find_mentions`` for a build with none after it: the sources are taken in the
