@@ -29,10 +29,22 @@ def test_each_stage_has_its_largest_sample() -> None:
 
 def test_a_stage_without_a_sample_is_left_out() -> None:
     found = stages([(0.0, "start"), (0.01, "nav"), (0.02, "nav end")],
-                   [Sample(0.5, {7: (10 * MB, 9 * MB)})])
+                   [Sample(0.5, {7: (10 * MB, 9 * MB)}, runnable=1)])
     assert [s.peak is None for s in found] == [True, True, False]
     assert table(found, root=7).splitlines()[1:] == [
-        "   0.02  page loop                     10  R:10/9"]
+        "   0.02  page loop                    0.48  1.00    10  R:10/9"]
+
+
+def test_each_stage_says_how_long_it_took_and_the_cores_it_wanted() -> None:
+    """Runnable threads, at most the machine's cores, averaged over the stage's
+    samples: a stage that wants one core of two leaves the other idle."""
+    marks = [(0.0, "start"), (1.0, "nav end"), (3.0, "post_page end")]
+    samples = [Sample(0.5, {1: (MB, MB)}, runnable=1),
+               Sample(1.5, {1: (MB, MB), 2: (MB, MB)}, runnable=2),
+               Sample(2.5, {1: (MB, MB), 2: (MB, MB)}, runnable=5),  # waiting: still 2 cores
+               Sample(3.5, {1: (MB, MB)}, runnable=0)]
+    found = stages(marks, samples, cores=2)
+    assert [(s.seconds, s.wanted) for s in found] == [(1.0, 1.0), (2.0, 2.0), (0.5, 0.0)]
 
 
 @pytest.mark.skipif(sys.platform != "linux", reason="marks need a build's /proc")
@@ -44,3 +56,13 @@ def test_the_sitecustomize_marks_the_steps_it_names(tmp_path: Path) -> None:
 
     for module, owner, name in MARKED:
         assert callable(getattr(getattr(importlib.import_module(module), owner), name))
+
+
+@pytest.mark.skipif(sys.platform != "linux", reason="reads /proc")
+def test_a_running_process_counts_its_running_thread() -> None:
+    import os
+
+    from beliefbase.bench.stages import _runnable
+
+    assert _runnable(str(os.getpid())) >= 1  # this thread, reading
+    assert _runnable("999999999") == 0  # gone: nothing

@@ -19,6 +19,13 @@ children writing the compile's files), the panels made ahead, the template loop
 (with the search worker), and ``on_post_build`` (the search index written).
 A sample costs a few milliseconds of the machine; the figures are a little
 below ``run_child``'s tree peak, an upper bound.
+
+Each sample also counts the session's threads that are running or waiting for a
+core (state ``R`` in ``/proc/<pid>/task/<tid>/stat``), so each stage says how long
+it took and how many of the machine's cores it wanted on average: a stage that
+wants one core on a two-core machine leaves the other idle (wall-clock time no
+other process of the build uses).  A busy machine stretches the stages but not
+what they want.
 """
 
 from __future__ import annotations
@@ -91,10 +98,12 @@ if _LOG and _ROOT == os.getpid():
 
 @dataclass(frozen=True, slots=True)
 class Sample:
-    """One reading of the session: seconds since the start, pid -> (PSS, private) bytes."""
+    """One reading of the session: seconds since the start, pid -> (PSS, private) bytes,
+    and how many of its threads were running or runnable."""
 
     at: float
     processes: dict[int, tuple[int, int]]
+    runnable: int = 0
 
     @property
     def total(self) -> int:
@@ -108,16 +117,24 @@ class Stage:
     name: str
     start: float
     peak: Sample | None
+    seconds: float = 0.0
+    wanted: float = 0.0  # cores wanted on average (runnable threads, at most ``os.cpu_count()``)
 
 
-def stages(marks: Sequence[tuple[float, str]], samples: Sequence[Sample]) -> list[Stage]:
-    """Each stage between consecutive ``marks`` (seconds, name) with its largest sample;
-    the last runs to the end."""
+def stages(marks: Sequence[tuple[float, str]], samples: Sequence[Sample],
+           cores: int | None = None) -> list[Stage]:
+    """Each stage between consecutive ``marks`` (seconds, name) with its largest sample,
+    its length and the cores it wanted on average (of ``cores``); the last runs to the
+    end (its length: to the last sample)."""
+    cores = cores or os.cpu_count() or 1
+    last = samples[-1].at if samples else 0.0
     found = []
     ends = [at for at, _ in marks[1:]] + [float("inf")]
     for (start, name), end in zip(marks, ends, strict=True):
         inside = [s for s in samples if start <= s.at < end]
-        found.append(Stage(name, start, max(inside, key=lambda s: s.total, default=None)))
+        wanted = sum(min(s.runnable, cores) for s in inside) / len(inside) if inside else 0.0
+        found.append(Stage(name, start, max(inside, key=lambda s: s.total, default=None),
+                           max(0.0, min(end, last) - start), wanted))
     return found
 
 
@@ -132,7 +149,8 @@ LABELS = {"start": "start, config", "compile": "compile", "compile end": "files"
 
 def table(found: Sequence[Stage], root: int) -> str:
     """The stages as text: the peak sum in MB, then each process's PSS/private MB."""
-    lines = [f"{'at s':>7}  {'stage':26} {'MB':>5}  processes (PSS/private MB; R: the build)"]
+    lines = [f"{'at s':>7}  {'stage':26} {'s':>6} {'cores':>5} {'MB':>5}  "
+             "processes (PSS/private MB; R: the build)"]
     for stage in found:
         if stage.peak is None:
             continue
@@ -140,7 +158,8 @@ def table(found: Sequence[Stage], root: int) -> str:
                          for pid, (pss, own) in sorted(stage.peak.processes.items(),
                                                         key=lambda p: p[0] != root))
         name = LABELS.get(stage.name, stage.name)
-        lines.append(f"{stage.start:7.2f}  {name:26} {stage.peak.total >> 20:5}  {parts}")
+        lines.append(f"{stage.start:7.2f}  {name:26} {stage.seconds:6.2f} {stage.wanted:5.2f} "
+                     f"{stage.peak.total >> 20:5}  {parts}")
     return "\n".join(lines)
 
 
@@ -158,12 +177,29 @@ def _rollup(pid: str) -> tuple[int, int] | None:
     return pss, own
 
 
-def _session(sid: int) -> dict[int, tuple[int, int]]:
-    found = {}
+def _runnable(pid: str) -> int:
+    """How many of ``pid``'s threads are running or waiting for a core."""
+    count = 0
+    try:
+        tasks = os.listdir(f"/proc/{pid}/task")
+    except OSError:
+        return 0
+    for tid in tasks:
+        try:
+            with open(f"/proc/{pid}/task/{tid}/stat", "rb") as f:
+                count += f.read().rsplit(b")", 1)[1].split(None, 1)[0] == b"R"
+        except (OSError, IndexError):
+            continue  # the thread ended meanwhile
+    return count
+
+
+def _session(sid: int) -> tuple[dict[int, tuple[int, int]], int]:
+    found, runnable = {}, 0
     for entry, _ in session_members(sid):
         if (memory := _rollup(entry)) is not None:
             found[int(entry)] = memory
-    return found
+            runnable += _runnable(entry)
+    return found, runnable
 
 
 def measure(args: list[str], cwd: Path | None = None, interval: float = 0.05
@@ -180,7 +216,8 @@ def measure(args: list[str], cwd: Path | None = None, interval: float = 0.05
                                  stdout=subprocess.DEVNULL)
         samples = []
         while child.poll() is None:
-            samples.append(Sample(time.time() - start, _session(child.pid)))
+            processes, runnable = _session(child.pid)
+            samples.append(Sample(time.time() - start, processes, runnable))
             time.sleep(interval)
         if child.returncode:
             raise SystemExit(f"the build failed ({child.returncode})")
