@@ -239,6 +239,37 @@ def test_each_step_of_the_compile_files_runs_in_a_child_of_its_own(
     assert len(pids) == 2 and not pids & {os.getpid(), started[0]._worker.pid}
 
 
+def test_the_link_record_is_written_with_the_compile_files(
+        project: Any, tmp_path: Path, started: list[Any],
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """What each link meant (``beliefbase sync`` reads it after a rename) is written
+    once, by the child writing the compile's files, not at the compile's single-core
+    end here nor again at the build's end; the record a command's compile writes."""
+    import json
+
+    from beliefbase.builder import link_record
+
+    ran = tmp_path / "ran"
+    real = link_record.update
+
+    def spy(*args: Any) -> Any:
+        with ran.open("a", encoding="utf-8") as out:
+            out.write(f"{os.getpid()}\n")
+        return real(*args)
+
+    monkeypatch.setattr(link_record, "update", spy)
+    build(project, tmp_path, True)
+    assert len(started) == 1 and started[0].first_done
+    pids = ran.read_text(encoding="utf-8").split()
+    assert len(pids) == 1 and int(pids[0]) not in (os.getpid(), started[0]._worker.pid)
+    record = project.root / ".beliefbase" / "link-record.json"
+    built = json.loads(record.read_text(encoding="utf-8"))
+    record.unlink()
+    project.compiler(cache=True).compile(project.sources())
+    assert json.loads(record.read_text(encoding="utf-8")) == built
+    assert built["notes"]
+
+
 def test_markdown_other_than_the_workers_is_converted_here(
         project: Any, tmp_path: Path, started: list[Any],
         monkeypatch: pytest.MonkeyPatch) -> None:

@@ -80,6 +80,10 @@ class Compiler:
         self.autosave = True
         #: ... in a forked child while the compile goes on (``cache.wait()`` for it)
         self.background_save = False
+        #: leave the link record to the caller (``save_link_record``): a one-off build
+        #: writes it with the compile's files, off the compile's single-core end
+        self.record_links_later = False
+        self._recorded: Compiled | None = None  # the compile whose link record is written
         #: keep the notes' decoded texts in each ``Compiled`` for the render to take
         #: (a build: it reads every note again; the command line does not)
         self.keep_texts = False
@@ -163,8 +167,8 @@ class Compiler:
         self._stage("checked")
         compiled = self._graph_and_beliefs(compiled)
         self.previous = compiled
-        if self.autosave:  # what each link meant, for `beliefbase sync` after a rename
-            self.save_link_record()
+        if self.autosave and not self.record_links_later:
+            self.save_link_record()  # what each link meant, for `beliefbase sync` after a rename
         return compiled
 
     def compact(self) -> None:
@@ -196,9 +200,16 @@ class Compiler:
             self.on_stage(done)
 
     def save_link_record(self) -> None:
-        """Write the last compile's link record into the cache folder (``link_record``)."""
-        if self.previous is not None and self.cache.cache_dir is not None:
+        """Write the last compile's link record into the cache folder (``link_record``),
+        unless it was written already (a build's end, after its compile's files)."""
+        if (self.previous is not None and self.cache.cache_dir is not None
+                and self.previous is not self._recorded):
             link_record.update(self.cache.cache_dir, self.previous)
+            self._recorded = self.previous
+
+    def recorded_elsewhere(self) -> None:
+        """Another process (a forked child of this one) wrote the last compile's link record."""
+        self._recorded = self.previous
 
     def _partition(
         self, sources: Iterable[SourceFile]

@@ -12,6 +12,8 @@ called from here at the hooks where it starts and ends.
 from __future__ import annotations
 
 import contextlib
+import functools
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -193,6 +195,8 @@ class MkDocsBuild:
         for file in dropped:
             files.remove(file)
         previous = state.compiler.previous
+        # a one-off build writes the link record with the compile's files (``nav``)
+        state.compiler.record_links_later = not state.serving
         compiled = state.compiler.compile(make_sources(docs_dir, kept), excluded)
         if not state.serving and compiled.link_resolver is not None:
             compiled.link_resolver.suggester.release()  # no edit will need it again
@@ -283,6 +287,8 @@ class MkDocsBuild:
             self.site.before_pages()  # before the fork: the worker shares what it makes
         steps = () if self.site is None else self.site.compile_output_steps(
             Path(config.site_dir), config.use_directory_urls, self._dest_uris)
+        if steps and self._records_links_later():  # with the first step: no fork of its own
+            steps = (functools.partial(self._step_then_record, steps[0]), *steps[1:])
         self._close_spill()
         if self._release_pages and not self.state.serving:
             with contextlib.suppress(OSError):  # no temporary file: the HTML stays here
@@ -294,6 +300,20 @@ class MkDocsBuild:
         assert self.site is not None
         self.site.write_compile_outputs(Path(config.site_dir), config.use_directory_urls,
                                         self._dest_uris)
+        if self._records_links_later():
+            self._save_link_record()
+
+    def _records_links_later(self) -> bool:
+        compiler = self.state.compiler
+        return compiler is not None and compiler.autosave and compiler.record_links_later
+
+    def _step_then_record(self, step: Callable[[], None]) -> None:
+        step()
+        self._save_link_record()
+
+    def _save_link_record(self) -> None:
+        assert self.state.compiler is not None
+        self.state.compiler.save_link_record()
 
     # -- pages -------------------------------------------------------------------------
 
@@ -402,6 +422,9 @@ class MkDocsBuild:
         state, fast = self.state, self.speedups
         assert fast is not None
         self._compile_outputs_written = fast.conversions_done()
+        if self._compile_outputs_written and self._records_links_later():
+            assert state.compiler is not None
+            state.compiler.recorded_elsewhere()  # with the compile's files (``nav``)
         if state.compiler is not None:  # a template: or icon: the theme lacks: the default
             bad = missing_theme_files(env, (f.page for f in files.documentation_pages()
                                             if f.page is not None),
