@@ -13,7 +13,7 @@ import pytest
 import yaml
 from beliefbase import speedups
 from beliefbase.site import panels_ahead
-from beliefbase.speedups import gate, markdown_reuse, render_ahead, search_offload
+from beliefbase.speedups import gate, markdown_reuse, page_writer, render_ahead, search_offload
 
 from tests.conftest import BuildResult, Project
 from tests.sitecompare import EPOCH, compare
@@ -29,6 +29,7 @@ def every_speedup_runs(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setattr(render_ahead, "AHEAD_THRESHOLD", 1)
     monkeypatch.setattr(search_offload, "OFFLOAD_THRESHOLD", 1)
     monkeypatch.setattr(panels_ahead, "PANELS_THRESHOLD", 1)
+    monkeypatch.setattr(page_writer, "WRITER_THRESHOLD", 1)
     monkeypatch.setenv("SOURCE_DATE_EPOCH", str(EPOCH))
     monkeypatch.delenv("BELIEFBASE_SPEEDUPS", raising=False)
     monkeypatch.setattr(speedups, "_said", None)  # a fresh process's gate line

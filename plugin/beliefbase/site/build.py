@@ -452,6 +452,7 @@ class MkDocsBuild:
                      if file.page is not None and file.page.content is not None
                      and (doc := site.by_page.get(file.src_uri)) is not None]
             site.make_panels_ahead(pages)
+        fast.templates_begin()
         return env
 
     def post_page(self, output: str, page: Page) -> str:
@@ -517,6 +518,7 @@ class MkDocsBuild:
         self.state.invalidation.forget_pages()  # some may not have been written
         self._close_spill()
         if self.speedups is not None:
+            self.speedups.pages_written()  # those rendered, as MkDocs had written them
             self.speedups.stop_ahead()
         if self.state.compiler is not None:
             self.state.compiler.cache.wait()

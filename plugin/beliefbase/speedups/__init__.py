@@ -35,11 +35,12 @@ from mkdocs.plugins import get_plugin_logger
 from mkdocs.structure.files import File, Files
 
 from ..config import SPEEDUPS, legacy_speedups_line, speedups_off
-from . import link_memo
+from . import link_memo, page_writer
 from .block_memo import BlockMemo, material_templates, remember_lookups, remember_script_tags
 from .gate import ALWAYS, Gate
 from .markdown_reuse import MarkdownReuse, reusable
 from .nav_memo import NavMemo
+from .page_writer import PageWriter
 from .plain_serve import install as install_plain_serve
 from .render_ahead import RenderAhead
 from .render_guard import OnFailure, RenderGuard, Standalone
@@ -86,6 +87,8 @@ class Speedups:
         self._reuse: MarkdownReuse | None = None
         self._ahead: RenderAhead | None = None
         self._search: SearchOffload | None = None
+        self._writer: PageWriter | None = None
+        self._pages = 0
 
     def on(self, name: str) -> bool:
         return name in self.active
@@ -95,6 +98,7 @@ class Speedups:
     def files(self, config: MkDocsConfig, files: Files, pages: int) -> None:
         """The compile is done: one Markdown instance for the build; the search worker."""
         self._reuse = None
+        self._pages = pages
         if self.on("reuse_markdown") and reusable(config.markdown_extensions):
             self._reuse = MarkdownReuse(config.markdown_extensions,
                                         dict(config.mdx_configs or {}))
@@ -157,6 +161,19 @@ class Speedups:
         if self.on("template_lookups"):
             remember_lookups(env, first_load)
 
+    def templates_begin(self) -> None:
+        """The template loop is next (after the panels' burst, whose workers ended):
+        a child writes the pages MkDocs renders (``mkdocs build`` only)."""
+        self.pages_written()
+        if self.on("page_writer") and not self.context.serving and not self.context.dirty:
+            self._writer = PageWriter.start(self._pages)
+
+    def pages_written(self) -> None:
+        """Every page handed to the child writing them is on disk."""
+        if self._writer is not None:
+            self._writer.finish()
+            self._writer = None
+
     def search_in_memory(self, plugins: Mapping[str, Any],
                          strings: Callable[[], Mapping[str, tuple[str, tuple[str, ...]]]],
                          dirty: Any = None, texts: Any = None) -> bool:
@@ -172,7 +189,9 @@ class Speedups:
         return self._ahead is not None and bool(self._ahead.taken)
 
     def pages_done(self) -> None:
-        """First thing in on_post_build: the worker ended, the search sections added."""
+        """First thing in on_post_build: every page on disk, the worker ended, the search
+        sections added."""
+        self.pages_written()
         self.stop_ahead()
         if self._search is not None:
             self._search.finish()
@@ -184,7 +203,9 @@ class Speedups:
             self._ahead = None
 
     def close(self) -> None:
-        """A build failed or the server stops: end every worker."""
+        """A build failed or the server stops: end every worker (the pages rendered
+        so far written, as MkDocs would have)."""
+        self.pages_written()
         self.stop_ahead()
         if self._search is not None:
             self._search.close()
@@ -236,6 +257,7 @@ def uninstall() -> None:
     MarkdownReuse.uninstall()
     RenderGuard.uninstall()
     link_memo.uninstall()
+    page_writer.uninstall()
 
 
 def remember_modified(file: File) -> None:
