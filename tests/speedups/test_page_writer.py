@@ -52,31 +52,32 @@ def writers(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> list[PageWriter]
     return made
 
 
+_WRAPPER = """\
+import builtins, os, runpy
+real_open, count = builtins.open, [0]
+def opening(path, mode="r", *args, **kwargs):
+    if "w" in mode:
+        if {fail!r} is not None and str(path).endswith({fail!r}):
+            raise OSError(28, "No space left on device")
+        count[0] += 1
+        if {die_after!r} is not None and count[0] > {die_after!r}:
+            os._exit(3)
+        with real_open({log!r}, "a", encoding="utf-8") as out:
+            out.write(f"{{os.getpid()}} {{path}}\\n")
+    return real_open(path, mode, *args, **kwargs)
+builtins.open = opening
+runpy.run_path({child!r}, run_name="__main__")
+"""
+
+
 def _who_wrote(monkeypatch: pytest.MonkeyPatch, log: Path, fail: str | None = None,
                die_after: int | None = None) -> None:
-    """Each page written in the child goes in ``log`` with the child's pid; ``fail``:
-    a path the child cannot write; ``die_after``: the child ends after that many."""
-    serve = page_writer._serve
-    real_open = open
-
-    def spying(jobs: int, answers: int) -> None:
-        count = [0]
-
-        def opening(path: Any, mode: str = "r", *args: Any, **kwargs: Any) -> Any:
-            if "w" in mode:
-                if fail is not None and str(path).endswith(fail):
-                    raise OSError(28, "No space left on device")
-                count[0] += 1
-                if die_after is not None and count[0] > die_after:
-                    os._exit(3)
-                with real_open(log, "a", encoding="utf-8") as out:
-                    out.write(f"{os.getpid()} {path}\n")
-            return real_open(path, mode, *args, **kwargs)
-
-        page_writer.open = opening  # type: ignore[attr-defined]  # (the child's copy only)
-        serve(jobs, answers)
-
-    monkeypatch.setattr(page_writer, "_serve", spying)
+    """The child runs the real one with each page it writes in ``log`` with its pid;
+    ``fail``: a path it cannot write; ``die_after``: it ends after that many pages."""
+    wrapper = log.with_name("child.py")
+    wrapper.write_text(_WRAPPER.format(fail=fail, die_after=die_after, log=str(log),
+                                       child=str(page_writer.CHILD)), encoding="utf-8")
+    monkeypatch.setattr(page_writer, "CHILD", wrapper)
 
 
 def test_a_child_writes_the_pages_and_the_site_is_the_same(

@@ -8,9 +8,9 @@ the disk's load (1,000 notes: 0.2 s of a 1.1 s loop), while the other core, whic
 parses the pages for Material's search (``search_offload``), has time to spare.
 ``PageWriter`` swaps ``mkdocs.utils.write_file`` for the template loop (from our
 ``on_env`` to our first ``on_post_build`` hook, which runs before any other
-plugin's): each page's path and bytes go down a pipe to a child forked before the
-loop, which makes the folder and writes the file as MkDocs would and answers
-one byte per page (``.`` written, ``!`` not).
+plugin's): each page's path and bytes go down a pipe to a bare interpreter started
+before the loop (``page_writer_child.py``), which makes the folder and writes the
+file as MkDocs would and answers one byte per page (``.`` written, ``!`` not).
 
 What a reader of the site sees is the same: every file is written, in the same
 order, before ``on_post_build``.  Nothing is lost: until the child answers for a
@@ -25,23 +25,27 @@ from __future__ import annotations
 
 import contextlib
 import os
-import struct
+import subprocess
+import sys
 from collections import deque
 from collections.abc import Callable
+from pathlib import Path
 from typing import Any
 
 import mkdocs.utils
 from mkdocs.plugins import get_plugin_logger
 
-from ..process.heap import freeze_in_worker, frozen_for_fork
+from .page_writer_child import HEADER
 
 log = get_plugin_logger(__name__)
 
-#: Fewer pages than this are written here: the fork costs more than it saves.
+#: Fewer pages than this are written here: the child costs more than it saves.
 WRITER_THRESHOLD = 200
 
-_HEADER = struct.Struct("!II")  # the path's length, the content's
-_WRITTEN, _FAILED = b".", b"!"
+#: the child, run by its path
+CHILD = Path(__file__).with_name("page_writer_child.py")
+
+_FAILED = ord("!")
 
 _Write = Callable[[bytes, str], None]
 
@@ -54,50 +58,30 @@ class PageWriter:
         self.failed: list[tuple[str, bytes]] = []
         self.handed = 0  # pages the child wrote
         self._real: _Write | None = None
-        self._pid = 0
-        self._jobs: Any = None  # the pipe to the child (a buffered writer)
-        self._answers = -1  # the pipe from it (read end, non-blocking)
+        self._proc: subprocess.Popen[bytes] | None = None
+        self._jobs: Any = None  # the child's standard input (buffered)
+        self._answers = -1  # its standard output (non-blocking)
 
     @classmethod
     def start(cls, pages: int) -> PageWriter | None:
         """A child writing the pages from now on; None where it would not pay."""
-        if pages < WRITER_THRESHOLD or (os.cpu_count() or 1) < 2 or not hasattr(os, "fork"):
+        if pages < WRITER_THRESHOLD or (os.cpu_count() or 1) < 2:
             return None
         writer = cls()
         try:
-            writer._fork()
+            writer._proc = proc = subprocess.Popen(
+                [sys.executable, "-I", "-S", str(CHILD)], stdin=subprocess.PIPE,
+                stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, bufsize=1 << 16)
         except OSError as e:
             log.debug("no child to write pages: %s", e)
             return None
+        assert proc.stdin is not None and proc.stdout is not None
+        writer._jobs = proc.stdin
+        writer._answers = proc.stdout.fileno()
+        os.set_blocking(writer._answers, False)
         writer._real = mkdocs.utils.write_file
         mkdocs.utils.write_file = writer.write
         return writer
-
-    def _fork(self) -> None:
-        jobs_in, jobs_out = os.pipe()
-        answers_in, answers_out = os.pipe()
-        try:
-            with frozen_for_fork():
-                pid = os.fork()
-        except OSError:
-            for fd in (jobs_in, jobs_out, answers_in, answers_out):
-                os.close(fd)
-            raise
-        if pid == 0:  # the child: never returns
-            code = 1
-            try:
-                freeze_in_worker()
-                os.close(jobs_out)
-                os.close(answers_in)
-                _serve(jobs_in, answers_out)
-                code = 0
-            finally:
-                os._exit(code)
-        os.close(jobs_in)
-        os.close(answers_out)
-        os.set_blocking(answers_in, False)
-        self._pid, self._answers = pid, answers_in
-        self._jobs = os.fdopen(jobs_out, "wb", buffering=1 << 16)
 
     def write(self, content: bytes, output_path: str) -> None:
         """``mkdocs.utils.write_file``: the page handed to the child."""
@@ -107,7 +91,7 @@ class PageWriter:
         path = os.fsencode(output_path)
         self.pending.append((output_path, content))
         try:
-            self._jobs.write(_HEADER.pack(len(path), len(content)))
+            self._jobs.write(HEADER.pack(len(path), len(content)))
             self._jobs.write(path)
             self._jobs.write(content)
         except (OSError, ValueError):
@@ -129,12 +113,11 @@ class PageWriter:
             except OSError:
                 answers = b""
             if not answers:  # the child ended: what it did not answer for is written here
-                os.close(self._answers)
                 self._answers = -1
                 return
             for answer in answers:
                 page = self.pending.popleft()
-                if answer == _FAILED[0]:
+                if answer == _FAILED:
                     self.failed.append(page)
                 else:
                     self.handed += 1
@@ -172,11 +155,12 @@ class PageWriter:
                 jobs.close()
 
     def _reap(self) -> None:
-        if self._pid:
-            with contextlib.suppress(ChildProcessError):
-                os.waitpid(self._pid, 0)
-            self._pid = 0
-            self._read_answers(block=False)  # (closed by then: nothing)
+        proc, self._proc = self._proc, None
+        if proc is not None:
+            proc.wait()
+            if proc.stdout is not None:
+                proc.stdout.close()
+            self._answers = -1
 
 
 def uninstall() -> None:
@@ -185,24 +169,3 @@ def uninstall() -> None:
     writer = getattr(mkdocs.utils.write_file, "__self__", None)
     if isinstance(writer, PageWriter):
         writer.finish()
-
-
-def _serve(jobs: int, answers: int) -> None:
-    """The child: each page as ``mkdocs.utils.write_file`` writes it, one answer byte each."""
-    source = os.fdopen(jobs, "rb", buffering=1 << 16)
-    while header := source.read(_HEADER.size):
-        if len(header) < _HEADER.size:
-            return
-        path_size, size = _HEADER.unpack(header)
-        path = os.fsdecode(source.read(path_size))
-        content = source.read(size)
-        if len(content) < size:
-            return
-        try:
-            os.makedirs(os.path.dirname(path), exist_ok=True)
-            with open(path, "wb") as out:
-                out.write(content)
-            answer = _WRITTEN
-        except OSError:
-            answer = _FAILED
-        os.write(answers, answer)
