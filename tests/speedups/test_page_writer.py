@@ -143,10 +143,18 @@ def test_a_page_nobody_can_write_is_an_error_and_the_rest_is_written(
     assert not hasattr(mkdocs.utils.write_file, "__self__")
 
 
-def test_what_is_kept_for_the_child_is_what_it_has_not_answered_for(
+def test_the_build_never_waits_for_a_child_behind_and_keeps_only_what_is_in_flight(
         tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    """The build keeps only the pages in flight (the pipe holds it back), not every page."""
+    """A child that reads nothing yet (waiting for a file this test makes after the
+    pages): the pipe and the bytes not yet in it fill, then the build writes the
+    pages itself instead of waiting; what it keeps for the child is bounded by them."""
     monkeypatch.setattr(page_writer, "WRITER_THRESHOLD", 1)
+    go = tmp_path / "go"
+    wrapper = tmp_path / "child.py"
+    wrapper.write_text(f"import os, runpy, time\nwhile not os.path.exists({str(go)!r}): "
+                       f"time.sleep(0.01)\nrunpy.run_path({str(page_writer.CHILD)!r}, "
+                       "run_name='__main__')\n", encoding="utf-8")
+    monkeypatch.setattr(page_writer, "CHILD", wrapper)
     writer = PageWriter.start(400)
     assert writer is not None
     kept = 0
@@ -154,10 +162,13 @@ def test_what_is_kept_for_the_child_is_what_it_has_not_answered_for(
         for i in range(400):
             mkdocs.utils.write_file(b"x" * 20_000, str(tmp_path / f"p{i}/index.html"))
             kept = max(kept, len(writer.pending))
+        assert writer.here > 0 and writer.handed == 0  # (the child has read nothing)
     finally:
+        go.touch()
         writer.finish()
-    assert writer.handed == 400 and not writer.pending
-    assert kept < 100  # 8 MB handed over, at most about a pipe's worth kept
+    assert writer.handed + writer.here == 400 and not writer.pending
+    in_flight = (page_writer.PIPE_SIZE + page_writer.UNSENT_MAX) // 20_000 + 2
+    assert kept <= in_flight  # 8 MB written, at most about a pipe's worth kept
     assert all((tmp_path / f"p{i}/index.html").stat().st_size == 20_000 for i in range(400))
 
 
