@@ -1,5 +1,5 @@
-"""MkDocs' writes of the rendered pages, made by a forked child while this process
-renders the next ones.
+"""MkDocs' writes of the rendered pages, made by a second process while this one
+renders the next pages.
 
 MkDocs writes each page as soon as its template is rendered (``_build_page`` calls
 ``mkdocs.utils.write_file``: the page's folder made, its file created and written).
@@ -12,13 +12,15 @@ plugin's): each page's path and bytes go down a pipe to a bare interpreter start
 before the loop (``page_writer_child.py``), which makes the folder and writes the
 file as MkDocs would and answers one byte per page (``.`` written, ``!`` not).
 
-What a reader of the site sees is the same: every file is written, in the same
-order, before ``on_post_build``.  Nothing is lost: until the child answers for a
-page, this process keeps its bytes (a few pages: the pipe blocks it when the child
-falls behind), and writes again itself a page the child could not write, and every
-page not answered for when the child dies or cannot be reached.  A page this
-process cannot write either is an error in the log, and the build goes on, as the
-render guard lets it when MkDocs' own write fails.
+The build never waits for the child: the pipe is written without blocking, and
+when more than ``UNSENT_MAX`` bytes wait to go in, a page is written here instead
+(a busy machine can leave the child unscheduled for milliseconds).  Every file is
+written before ``on_post_build``, and nothing is lost: until the child answers for
+a page this process keeps its bytes (what the pipe and ``UNSENT_MAX`` hold: a few
+dozen pages at most), and it writes itself a page the child could not write and
+every page not answered for when the child died.  A page this process cannot
+write either is an error in the log, and the build goes on, as the render guard
+lets it when MkDocs' own write fails.
 """
 
 from __future__ import annotations
