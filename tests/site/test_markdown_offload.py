@@ -93,7 +93,12 @@ def _first_page_waits_for(monkeypatch: pytest.MonkeyPatch, event: Any,
         if not self.in_worker and not event.is_set():
             assert event.wait(_NEVER), "the worker never got there"
         begin(self, src_uri)
-        if then is not None and not self.in_worker:
+        # ``then``: only once this process has claimed one of the worker's pages for
+        # itself (``_current`` None: converted here); a page that is not the worker's
+        # (not in its index) claims nothing, and under load the worker converted
+        # every page while this one was still at it (taken == PAGES)
+        if (then is not None and not self.in_worker and src_uri in self.index
+                and self._current is None):
             then.set()
 
     monkeypatch.setattr(render_ahead.RenderAhead, "begin", waiting)
