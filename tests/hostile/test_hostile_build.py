@@ -24,6 +24,7 @@ from beliefbase.speedups import render_ahead
 
 from tests.conftest import diagnostic_lines
 from tests.hostile.vault import DEEP_STRONG, LONG, snapshot, write_vault
+from tests.site.test_markdown_offload import _both_convert
 
 pytestmark = pytest.mark.skipif(not hasattr(os, "mkfifo") or sys.platform == "darwin",
                                 reason="named pipes and byte file names as on Linux")
@@ -48,6 +49,7 @@ def options(request: pytest.FixtureRequest, monkeypatch: pytest.MonkeyPatch
     monkeypatch.setattr(render_ahead.RenderAhead, "start", classmethod(spy))
     if request.param == "fast":
         monkeypatch.setattr(render_ahead, "AHEAD_THRESHOLD", 1)
+        _both_convert(monkeypatch)  # each process converts some, whatever the machine's load
         return {"reuse_markdown": True, "markdown_offload": True, "started": started}
     return {"reuse_markdown": False, "markdown_offload": False, "started": started}
 
