@@ -29,7 +29,7 @@ import re
 import string
 from array import array
 from bisect import bisect_left
-from collections import defaultdict
+from collections import defaultdict, deque
 from collections.abc import Callable, Iterable, Iterator
 from collections.abc import Set as AbstractSet
 from dataclasses import dataclass, field
@@ -681,26 +681,62 @@ def find_mentions(
 
 def _mentions_once(compiled: Compiled, body_of: Callable[[Document], str],
                    cache: MentionCache, workers: int) -> dict[SrcPath, Mentions]:
-    """``find_mentions`` for a build with none after it: the sources are taken in the
-    panels' order, so a target's first ``MENTIONS_SHOWN`` are the ones shown and the
-    rest are only counted.  Each source's findings and each target's list of every
-    source (5,000 ``gen_vault.py`` notes: 2.1 million pairs, 35 MB, kept to the end of
-    the mentions) are never made."""
+    """``find_mentions`` for a build with none after it: each target's count and its
+    first ``MENTIONS_SHOWN`` sources in the panels' order, from the notes that hold
+    each name, never from every (source, target) pair.
+
+    A note mentions a target when it holds one of the target's names and neither
+    links to it nor is it.  So a target's sources are the union of its names'
+    holders (``holders``: each name's, as places in the panels' order) less the few
+    notes that link to it (``linked``): its count is their number, and only the
+    shown ones are walked in Python.  (20,000 ``gen_vault.py`` notes hold 5 million
+    names whose owners make 29 million pairs: the walk over every pair took longer
+    than the scan.)  Each source's findings and each target's list of every source
+    are never made."""
     published = compiled.published
     names, rank, _ = cache.names_of(published.values())
     ordered = sorted((d for d in published.values() if d.kind == "markdown" and d.url is not None),
                      key=lambda d: rank[d.path])
     cache.scan_ahead(ordered, body_of, names, workers)
-    total: dict[SrcPath, int] = defaultdict(int)
-    shown: dict[SrcPath, list[Mention]] = defaultdict(list)
-    for doc in ordered:
+    hits_of: list[Hits] = []
+    holders: defaultdict[str, array[int]] = defaultdict(functools.partial(array, "I"))
+    linked: defaultdict[SrcPath, set[int]] = defaultdict(set)
+    for place, doc in enumerate(ordered):
         hits = cache.hits(doc.parsed.digest, functools.partial(body_of, doc), names).hits
-        for target in _found_in(doc.path, hits, compiled.links.get(doc.path), names):
-            total[target] += 1
-            if len(listed := shown[target]) < MENTIONS_SHOWN:
-                listed.append(Mention(doc.path, target, _offsets(hits, names.names_of[target])))
+        hits_of.append(hits)
+        # (in C: each name's array, appended this note's place)
+        deque(map(array.append, map(holders.__getitem__, hits.names), repeat(place)), 0)
+        linked[doc.path].add(place)  # a note does not mention itself
+        for resolution in compiled.links.get(doc.path) or ():
+            linked[resolution.target].add(place)
     cache.diffs.clear()
-    return {target: Mentions(total[target], tuple(listed)) for target, listed in shown.items()}
+    found: dict[SrcPath, Mentions] = {}
+    for target, its_names in names.names_of.items():
+        lists = [holders[name] for name in its_names if name in holders]
+        if not lists:
+            continue
+        skip = linked.get(target, set())
+        first = MENTIONS_SHOWN + len(skip)  # the first shown are among this many
+        if len(lists) == 1:
+            places = lists[0]
+            total = len(places) - sum(map(_holds, repeat(places), skip))
+            head: Iterable[int] = places[:first]
+        else:
+            union = set().union(*lists)
+            total = len(union) - len(union.intersection(skip))
+            head = sorted(set().union(*(places[:first] for places in lists)))[:first]
+        if total:
+            shown = [place for place in head if place not in skip][:MENTIONS_SHOWN]
+            found[target] = Mentions(total, tuple(
+                Mention(ordered[place].path, target, _offsets(hits_of[place], its_names))
+                for place in shown))
+    return found
+
+
+def _holds(places: array[int], place: int) -> bool:
+    """Is ``place`` in ``places`` (ascending)?"""
+    at = bisect_left(places, place)
+    return at < len(places) and places[at] == place
 
 
 @dataclass(frozen=True)
