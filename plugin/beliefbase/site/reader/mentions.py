@@ -708,7 +708,8 @@ def _mentions_once(compiled: Compiled, body_of: Callable[[Document], str],
         deque(map(array.append, map(holders.__getitem__, hits.names), repeat(place)), 0)
         linked[doc.path].add(place)  # a note does not mention itself
         for resolution in compiled.links.get(doc.path) or ():
-            linked[resolution.target].add(place)
+            if resolution.target is not None:
+                linked[resolution.target].add(place)
     cache.diffs.clear()
     found: dict[SrcPath, Mentions] = {}
     for target, its_names in names.names_of.items():
