@@ -33,7 +33,7 @@ from collections import defaultdict, deque
 from collections.abc import Callable, Iterable, Iterator
 from collections.abc import Set as AbstractSet
 from dataclasses import dataclass, field
-from itertools import chain, repeat
+from itertools import accumulate, chain, repeat
 from typing import Any
 
 from ...builder.documents import Document
@@ -159,17 +159,21 @@ class MentionNames:
         for name, forms in spelled.items():
             if len(forms) == 1 and is_acronym(next(iter(forms))):
                 self.exact[name] = next(iter(forms))
+        #: one-word names of letters and digits, any case (``whole_words`` finds them):
+        #: each is its own first word, so a note's candidates among them are the names
+        #: among its words (one set intersection, no lookup per word)
+        self.plain = frozenset(name for name in self.owners
+                               if name.isalnum() and name not in self.exact)
+        #: the other names of one word ("c++", acronyms) by their word, longer ones by
+        #: their first two words
         self.single: dict[str, list[str]] = defaultdict(list)
         self.pairs: dict[tuple[str, str], list[str]] = defaultdict(list)
         for name in sorted(self.owners):
             words = name.translate(_SPACES).split()
-            if len(words) == 1:
-                self.single[words[0]].append(name)
-            else:
+            if len(words) > 1:
                 self.pairs[(words[0], words[1])].append(name)
-        #: one-word names of letters and digits, any case (``whole_words`` finds them)
-        self.plain = frozenset(name for name in self.owners
-                               if name.isalnum() and name not in self.exact)
+            elif name not in self.plain:
+                self.single[words[0]].append(name)
         #: what a scan depends on: each name and how it must be spelled
         self.signature = frozenset((n, self.exact.get(n)) for n in self.owners)
         #: each name as the one string object every note's hits hold
@@ -185,15 +189,17 @@ class MentionNames:
         parts = name.translate(_SPACES).split()
         return " ".join(parts[:2]) in words
 
-    def candidates(self, words: list[str]) -> list[str]:
-        """Names whose first word (or pair) occurs in ``words``."""
+    def candidates(self, words: list[str]) -> tuple[AbstractSet[str], list[str]]:
+        """Names whose first word (or pair) occurs in ``words``: the plain ones (a set,
+        for ``whole_words``) and the others."""
+        distinct = set(words)
         found: list[str] = []
-        for word in set(words) & self.single.keys():
+        for word in distinct & self.single.keys():
             found += self.single[word]
         if self.pairs:
             for pair in set(zip(words, words[1:], strict=False)) & self.pairs.keys():
                 found += self.pairs[pair]
-        return sorted(found)
+        return self.plain & distinct, found
 
 
 def _field_keys(body: str) -> list[tuple[int, int]]:
@@ -343,11 +349,9 @@ class Hits:
     def __init__(self, found: dict[str, list[int]] | None = None) -> None:
         found = found or {}
         self.names: tuple[str, ...] = tuple(sorted(found))
-        self._offsets = array("I")
-        self._ends = array("I")
-        for name in self.names:
-            self._offsets.extend(found[name])
-            self._ends.append(len(self._offsets))
+        offsets = list(map(found.__getitem__, self.names))
+        self._offsets = array("I", chain.from_iterable(offsets))
+        self._ends = array("I", accumulate(map(len, offsets)))
 
     def get(self, name: str) -> tuple[int, ...]:
         """The offsets of ``name`` (none when the note does not contain it)."""
@@ -427,16 +431,15 @@ def scan_prose(text: str, names: MentionNames, only: set[str] | None,
     low = text.lower()
     words = low.translate(_SPACES).split()
     spaced: str | None = None
-    candidates = names.candidates(words)
+    plain, candidates = names.candidates(words)
     if only is not None:
+        plain = plain & only
         candidates = [name for name in candidates if name in only]
     # one-word names of letters and digits: their whole-word places are the text's
-    # words equal to them, found in one pass over its words (a search for each name
-    # went through every word that merely contains it: "ba" in "bar", "sabai")
-    hits = whole_words(low, names.plain.intersection(candidates))
+    # words equal to them, found among its words (a search for each name went
+    # through every word that merely contains it: "ba" in "bar", "sabai")
+    hits = whole_words(low, plain)
     for name in candidates:
-        if name in names.plain:
-            continue  # found among the words above, or not in the text as a whole word
         exact = names.exact.get(name)
         if exact:
             found = find_name(text, exact)
