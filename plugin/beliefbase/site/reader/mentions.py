@@ -91,6 +91,9 @@ _OTHER_SPACE = ("\x0b", "\x0c", "\x1c", "\x1d", "\x1e", "\x1f")
 _WORD = re.compile(r"\w+")  # a run of word characters (``_is_word``)
 #: every ASCII character that is no word character as a space (``_words_of``)
 _NOT_WORD = str.maketrans({c: " " for c in map(chr, range(128)) if not (c.isalnum() or c == "_")})
+#: the ASCII characters that ``_SPACES`` and ``str.split`` do not treat as ``_NOT_WORD``
+#: does: "_" (a word character) and control characters (neither)
+_SPLIT_UNLIKE_WORDS = re.compile("[_\x01-\x08\x0e-\x1b\x7f]")
 _BLANK = "\x00"  # fills what is not prose: neither a word nor whitespace, so no name spans it
 
 
@@ -201,8 +204,9 @@ class MentionNames:
         found: list[str] = []
         for word in distinct & self.single.keys():
             found += self.single[word]
-        if self.pairs:
-            for pair in set(zip(words, words[1:], strict=False)) & self.pairs.keys():
+        if self.pairs:  # (no set of every pair of words first)
+            pairs = zip(words, islice(words, 1, None), strict=False)
+            for pair in set(filter(self.pairs.__contains__, pairs)):
                 found += self.pairs[pair]
         return self.plain & distinct, found
 
@@ -475,7 +479,9 @@ def held(text: str, names: MentionNames) -> array[int]:
     plain, candidates = names.candidates(low.translate(_SPACES).split())
     found = [name for name, places in _other_finds(text, low, names, candidates)
              if next(places, None) is not None]
-    if plain:
+    if plain and low.isascii() and not _SPLIT_UNLIKE_WORDS.search(low):
+        found += plain  # (the words split at punctuation and white space are its words)
+    elif plain:
         found += plain & _words_of(low)
     return array("I", sorted(map(names.index.__getitem__, found)))
 
