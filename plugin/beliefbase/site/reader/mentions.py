@@ -20,6 +20,9 @@ Fast at thousands of notes, without comparing every note with every name:
    named by everyday words ("Ideas", "Meeting") are mentioned by thousands of
    pages; what is kept per note and per target is compact (``Hits``, a tuple of
    targets, a list of sources), not a record per (source, target) pair.
+5. A build with none after it walks no pair at all (``_mentions_once``): each
+   name's holders give each target's count, and only the shown sources are
+   searched for where they name it.
 """
 
 from __future__ import annotations
@@ -503,9 +506,7 @@ def first_places(text: str, names: MentionNames, wanted: Iterable[str]) -> Hits:
     low = text.lower()
     plain = [name for name in wanted if name in names.plain]
     found: dict[str, list[int]] = {}
-    if not plain:
-        pass
-    elif low.isascii():
+    if plain and low.isascii():
         padded = " " + low.translate(_NOT_WORD) + " "
         for name in plain:
             key = f" {name} "
@@ -516,7 +517,7 @@ def first_places(text: str, names: MentionNames, wanted: Iterable[str]) -> Hits:
                 at = padded.find(key, at + len(key) - 1)
             if offsets:
                 found[name] = offsets
-    else:
+    elif plain:
         found = whole_words(low, set(plain))
     others = [name for name in wanted if name not in names.plain]
     for name, places in _other_finds(text, low, names, others):
