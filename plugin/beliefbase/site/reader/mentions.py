@@ -20,6 +20,9 @@ Fast at thousands of notes, without comparing every note with every name:
    named by everyday words ("Ideas", "Meeting") are mentioned by thousands of
    pages; what is kept per note and per target is compact (``Hits``, a tuple of
    targets, a list of sources), not a record per (source, target) pair.
+5. A build with none after it walks no pair at all (``_mentions_once``): each
+   name's holders give each target's count, and only the shown sources are
+   searched for where they name it.
 """
 
 from __future__ import annotations
@@ -29,11 +32,11 @@ import re
 import string
 from array import array
 from bisect import bisect_left
-from collections import defaultdict
+from collections import defaultdict, deque
 from collections.abc import Callable, Iterable, Iterator
 from collections.abc import Set as AbstractSet
 from dataclasses import dataclass, field
-from itertools import chain, repeat
+from itertools import accumulate, chain, islice, repeat
 from typing import Any
 
 from ...builder.documents import Document
@@ -89,6 +92,11 @@ _GAP = re.compile(r"[ \t\r\n]+")  # what may separate the words of a name in a t
 #: ASCII white space that ``str.split`` splits at and ``_GAP`` does not (``single_spaced``)
 _OTHER_SPACE = ("\x0b", "\x0c", "\x1c", "\x1d", "\x1e", "\x1f")
 _WORD = re.compile(r"\w+")  # a run of word characters (``_is_word``)
+#: every ASCII character that is no word character as a space (``_words_of``)
+_NOT_WORD = str.maketrans({c: " " for c in map(chr, range(128)) if not (c.isalnum() or c == "_")})
+#: the ASCII characters that ``_SPACES`` and ``str.split`` do not treat as ``_NOT_WORD``
+#: does: "_" (a word character) and control characters (neither)
+_SPLIT_UNLIKE_WORDS = re.compile("[_\x01-\x08\x0e-\x1b\x7f]")
 _BLANK = "\x00"  # fills what is not prose: neither a word nor whitespace, so no name spans it
 
 
@@ -159,17 +167,24 @@ class MentionNames:
         for name, forms in spelled.items():
             if len(forms) == 1 and is_acronym(next(iter(forms))):
                 self.exact[name] = next(iter(forms))
-        self.single: dict[str, list[str]] = defaultdict(list)
-        self.pairs: dict[tuple[str, str], list[str]] = defaultdict(list)
-        for name in sorted(self.owners):
-            words = name.translate(_SPACES).split()
-            if len(words) == 1:
-                self.single[words[0]].append(name)
-            else:
-                self.pairs[(words[0], words[1])].append(name)
-        #: one-word names of letters and digits, any case (``whole_words`` finds them)
+        #: one-word names of letters and digits, any case (``whole_words`` finds them):
+        #: each is its own first word, so a note's candidates among them are the names
+        #: among its words (one set intersection, no lookup per word)
         self.plain = frozenset(name for name in self.owners
                                if name.isalnum() and name not in self.exact)
+        #: the other names of one word ("c++", acronyms) by their word, longer ones by
+        #: their first two words
+        self.single: dict[str, list[str]] = defaultdict(list)
+        self.pairs: dict[tuple[str, str], list[str]] = defaultdict(list)
+        #: every name in order, and each name's place in it (``held``)
+        self.ordered = tuple(sorted(self.owners))
+        self.index = {name: k for k, name in enumerate(self.ordered)}
+        for name in self.ordered:
+            words = name.translate(_SPACES).split()
+            if len(words) > 1:
+                self.pairs[(words[0], words[1])].append(name)
+            elif name not in self.plain:
+                self.single[words[0]].append(name)
         #: what a scan depends on: each name and how it must be spelled
         self.signature = frozenset((n, self.exact.get(n)) for n in self.owners)
         #: each name as the one string object every note's hits hold
@@ -185,15 +200,18 @@ class MentionNames:
         parts = name.translate(_SPACES).split()
         return " ".join(parts[:2]) in words
 
-    def candidates(self, words: list[str]) -> list[str]:
-        """Names whose first word (or pair) occurs in ``words``."""
+    def candidates(self, words: list[str]) -> tuple[AbstractSet[str], list[str]]:
+        """Names whose first word (or pair) occurs in ``words``: the plain ones (a set,
+        for ``whole_words``) and the others."""
+        distinct = set(words)
         found: list[str] = []
-        for word in set(words) & self.single.keys():
+        for word in distinct & self.single.keys():
             found += self.single[word]
-        if self.pairs:
-            for pair in set(zip(words, words[1:], strict=False)) & self.pairs.keys():
+        if self.pairs:  # (no set of every pair of words first)
+            pairs = zip(words, islice(words, 1, None), strict=False)
+            for pair in set(filter(self.pairs.__contains__, pairs)):
                 found += self.pairs[pair]
-        return sorted(found)
+        return self.plain & distinct, found
 
 
 def _field_keys(body: str) -> list[tuple[int, int]]:
@@ -343,11 +361,9 @@ class Hits:
     def __init__(self, found: dict[str, list[int]] | None = None) -> None:
         found = found or {}
         self.names: tuple[str, ...] = tuple(sorted(found))
-        self._offsets = array("I")
-        self._ends = array("I")
-        for name in self.names:
-            self._offsets.extend(found[name])
-            self._ends.append(len(self._offsets))
+        offsets = list(map(found.__getitem__, self.names))
+        self._offsets = array("I", chain.from_iterable(offsets))
+        self._ends = array("I", accumulate(map(len, offsets)))
 
     def get(self, name: str) -> tuple[int, ...]:
         """The offsets of ``name`` (none when the note does not contain it)."""
@@ -426,30 +442,88 @@ def scan_prose(text: str, names: MentionNames, only: set[str] | None,
     """Scan prose for the candidate names (``only``: just these)."""
     low = text.lower()
     words = low.translate(_SPACES).split()
-    spaced: str | None = None
-    candidates = names.candidates(words)
+    plain, candidates = names.candidates(words)
     if only is not None:
+        plain = plain & only
         candidates = [name for name in candidates if name in only]
     # one-word names of letters and digits: their whole-word places are the text's
-    # words equal to them, found in one pass over its words (a search for each name
-    # went through every word that merely contains it: "ba" in "bar", "sabai")
-    hits = whole_words(low, names.plain.intersection(candidates))
+    # words equal to them, found among its words (a search for each name went
+    # through every word that merely contains it: "ba" in "bar", "sabai")
+    hits = whole_words(low, plain)
+    for name, found in _other_finds(text, low, names, candidates):
+        if offsets := list(islice(found, SENTENCES_PER_SOURCE)):
+            hits[name] = offsets
+    return _Scanned(WordSketch(words) if keep_words else None, Hits(hits), names.signature)
+
+
+def _other_finds(text: str, low: str, names: MentionNames, candidates: Iterable[str]
+                 ) -> Iterator[tuple[str, Iterator[int]]]:
+    """Each of ``candidates`` (names that are not ``plain``) with its places in
+    ``text`` (``low``: the text in lowercase), found as it is iterated."""
+    spaced: str | None = None
     for name in candidates:
-        if name in names.plain:
-            continue  # found among the words above, or not in the text as a whole word
         exact = names.exact.get(name)
         if exact:
-            found = find_name(text, exact)
+            yield name, find_name(text, exact)
         elif " " in name:
             spaced = single_spaced(low) if spaced is None else spaced
-            found = find_spaced(low, spaced, name)
+            yield name, find_spaced(low, spaced, name)
         else:
-            found = find_name(low, name)
-        for k, offset in enumerate(found):
-            if k == SENTENCES_PER_SOURCE:
-                break
-            hits.setdefault(name, []).append(offset)
-    return _Scanned(WordSketch(words) if keep_words else None, Hits(hits), names.signature)
+            yield name, find_name(low, name)
+
+
+def held(text: str, names: MentionNames) -> array[int]:
+    """The names ``scan_prose`` finds in ``text`` (their places in ``names.ordered``,
+    ascending), without where: a build with none after it needs the places of a
+    few of them only (``_mentions_once``).  A one-word name of letters and digits
+    is one of the text's whole words: those are the text's words split at every
+    other character, in C, where it is ASCII."""
+    low = text.lower()
+    plain, candidates = names.candidates(low.translate(_SPACES).split())
+    found = [name for name, places in _other_finds(text, low, names, candidates)
+             if next(places, None) is not None]
+    if plain and low.isascii() and not _SPLIT_UNLIKE_WORDS.search(low):
+        found += plain  # (the words split at punctuation and white space are its words)
+    elif plain:
+        found += plain & _words_of(low)
+    return array("I", sorted(map(names.index.__getitem__, found)))
+
+
+def _words_of(low: str) -> set[str]:
+    """The whole words (runs of ``_is_word`` characters) of ``low``."""
+    if low.isascii():
+        return set(low.translate(_NOT_WORD).split())
+    return set(_WORD.findall(low))
+
+
+def first_places(text: str, names: MentionNames, wanted: Iterable[str]) -> Hits:
+    """``scan_prose``'s hits of ``wanted`` in ``text``: names ``held`` found there.
+
+    Few names of a note (those of the targets whose panel shows it): each is
+    looked for, not every word of the text gone through (``whole_words``).  In an
+    ASCII text whose characters that are no word characters are made spaces, a
+    whole word ``w`` is `` w `` (the text padded with a space at each end)."""
+    low = text.lower()
+    plain = [name for name in wanted if name in names.plain]
+    found: dict[str, list[int]] = {}
+    if plain and low.isascii():
+        padded = " " + low.translate(_NOT_WORD) + " "
+        for name in plain:
+            key = f" {name} "
+            at = padded.find(key)
+            offsets: list[int] = []
+            while at >= 0 and len(offsets) < SENTENCES_PER_SOURCE:
+                offsets.append(at)  # (the padding's space: the word's offset in ``low``)
+                at = padded.find(key, at + len(key) - 1)
+            if offsets:
+                found[name] = offsets
+    elif plain:
+        found = whole_words(low, set(plain))
+    others = [name for name in wanted if name not in names.plain]
+    for name, places in _other_finds(text, low, names, others):
+        if offsets := list(islice(places, SENTENCES_PER_SOURCE)):
+            found[name] = offsets
+    return Hits(found)
 
 
 @dataclass
@@ -681,26 +755,95 @@ def find_mentions(
 
 def _mentions_once(compiled: Compiled, body_of: Callable[[Document], str],
                    cache: MentionCache, workers: int) -> dict[SrcPath, Mentions]:
-    """``find_mentions`` for a build with none after it: the sources are taken in the
-    panels' order, so a target's first ``MENTIONS_SHOWN`` are the ones shown and the
-    rest are only counted.  Each source's findings and each target's list of every
-    source (5,000 ``gen_vault.py`` notes: 2.1 million pairs, 35 MB, kept to the end of
-    the mentions) are never made."""
+    """``find_mentions`` for a build with none after it: each target's count and its
+    first ``MENTIONS_SHOWN`` sources in the panels' order, from the notes that hold
+    each name, never from every (source, target) pair; where a note names a target,
+    only for the notes shown.
+
+    A note mentions a target when it holds one of the target's names and neither
+    links to it nor is it.  So a target's sources are the union of its names'
+    holders (``holders``: each name's, as places in the panels' order) less the few
+    notes that link to it (``linked``): its count is their number, and only the
+    shown ones are walked in Python.  (20,000 ``gen_vault.py`` notes hold 5 million
+    names whose owners make 29 million pairs: the walk over every pair took longer
+    than the scan.)  Each note is scanned for the names it holds (``held``), and
+    the shown sources (half the notes there, 17 names each) for where
+    (``first_places``): the places of every name in every note were most of the
+    scan, and 4% of them were shown."""
     published = compiled.published
     names, rank, _ = cache.names_of(published.values())
     ordered = sorted((d for d in published.values() if d.kind == "markdown" and d.url is not None),
                      key=lambda d: rank[d.path])
-    cache.scan_ahead(ordered, body_of, names, workers)
-    total: dict[SrcPath, int] = defaultdict(int)
-    shown: dict[SrcPath, list[Mention]] = defaultdict(list)
-    for doc in ordered:
-        hits = cache.hits(doc.parsed.digest, functools.partial(body_of, doc), names).hits
-        for target in _found_in(doc.path, hits, compiled.links.get(doc.path), names):
-            total[target] += 1
-            if len(listed := shown[target]) < MENTIONS_SHOWN:
-                listed.append(Mention(doc.path, target, _offsets(hits, names.names_of[target])))
-    cache.diffs.clear()
-    return {target: Mentions(total[target], tuple(listed)) for target, listed in shown.items()}
+    holders = [array("I") for _ in names.ordered]
+    for place, its in enumerate(_each(functools.partial(_held_by, body_of=body_of, names=names),
+                                      ordered, workers)):
+        # (in C: each name's array, appended this note's place)
+        deque(map(array.append, map(holders.__getitem__, its), repeat(place)), 0)
+    linked: defaultdict[SrcPath, set[int]] = defaultdict(set)
+    for place, doc in enumerate(ordered):
+        linked[doc.path].add(place)  # a note does not mention itself
+        for resolution in compiled.links.get(doc.path) or ():
+            if resolution.target is not None:
+                linked[resolution.target].add(place)
+    index = names.index
+    counted: dict[SrcPath, tuple[int, list[int]]] = {}
+    for target, its_names in names.names_of.items():
+        lists = [places for name in its_names if (places := holders[index[name]])]
+        if not lists:
+            continue
+        skip = linked.get(target, set())
+        first = MENTIONS_SHOWN + len(skip)  # the first shown are among this many
+        if len(lists) == 1:
+            places = lists[0]
+            total = len(places) - sum(map(_holds, repeat(places), skip))
+            head: Iterable[int] = places[:first]
+        else:
+            union = set().union(*lists)
+            total = len(union) - len(union.intersection(skip))
+            head = sorted(set().union(*(places[:first] for places in lists)))[:first]
+        if total:
+            counted[target] = (total, [place for place in head if place not in skip]
+                               [:MENTIONS_SHOWN])
+    # each shown source's names of the targets it is shown for, and where they are
+    wanted: defaultdict[int, set[str]] = defaultdict(set)
+    for target, (_, shown) in counted.items():
+        its_names = names.names_of[target]
+        for place in shown:
+            wanted[place].update(name for name in its_names
+                                 if _holds(holders[index[name]], place))
+    shown_sources = sorted(wanted)
+    found = _each(functools.partial(_first_places, body_of=body_of, names=names),
+                  [(ordered[place], tuple(sorted(wanted[place]))) for place in shown_sources],
+                  workers)
+    hits_at = dict(zip(shown_sources, found, strict=True))
+    return {target: Mentions(total, tuple(
+                Mention(ordered[place].path, target,
+                        _offsets(hits_at[place], names.names_of[target]))
+                for place in shown))
+            for target, (total, shown) in counted.items()}
+
+
+def _each(func: Callable[[Any], Any], items: list[Any], workers: int) -> list[Any]:
+    """``[func(item) for item in items]``, in forked workers too when there are many."""
+    done = map_if_it_pays(func, items, SCAN_POOL_THRESHOLD, workers, fork_only=True)
+    return [func(item) for item in items] if done is None else done
+
+
+def _held_by(doc: Document, body_of: Callable[[Document], str], names: MentionNames
+             ) -> array[int]:
+    return held(prose(body_of(doc)), names)
+
+
+def _first_places(item: tuple[Document, tuple[str, ...]], body_of: Callable[[Document], str],
+                  names: MentionNames) -> Hits:
+    doc, wanted = item
+    return first_places(prose(body_of(doc)), names, wanted)
+
+
+def _holds(places: array[int], place: int) -> bool:
+    """Is ``place`` in ``places`` (ascending)?"""
+    at = bisect_left(places, place)
+    return at < len(places) and places[at] == place
 
 
 @dataclass(frozen=True)
