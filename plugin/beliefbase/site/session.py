@@ -33,6 +33,7 @@ from mkdocs.utils import get_relative_url
 
 from .. import diagnostics as diag
 from ..builder.documents import Document, page_path
+from ..builder.parallel import apart
 from ..builder.resolve import ResolvedLink
 from ..builder.texts import TextSpill
 from ..codecs.guards import make_renderable
@@ -45,6 +46,7 @@ from ..html_json import flat_json_for_html, json_for_html
 from ..ids import SrcPath, fit_name, url_for_dest, url_slug
 from ..process import heap
 from . import features as registry
+from . import panel_view
 from . import panels_ahead as ahead
 from .beliefs.pages import BeliefSite
 from .canvas import canvas_embed_html
@@ -52,10 +54,12 @@ from .escape import ascii_html, theme_meta
 from .feature import Change, FeatureContext, Kept, Shown, SiteFeature
 from .markdown.markdown_ext import WikiLinkExtension
 from .output import write_chunks, write_text
+from .panel_view import ViewPanels
 from .panels import drift_banner_html
 from .panels_ahead import MadePanels, PageKey, panels_ahead
 from .properties import PropertiesBlock
 from .query_pages import QueryPages
+from .reader.mentions import Mentions
 from .reader.reader import ReaderSite
 from .reader.tags import TagSite
 from .render import PageRenderer
@@ -198,12 +202,12 @@ class SiteBuild:
         return now + made
 
     def make_panels_ahead(self, pages: list[PageKey]) -> None:
-        """Make the panels of ``pages`` now, on every core (see ``panels_ahead``)."""
+        """Make the panels of ``pages`` now, on every core (see ``panels_ahead``), from
+        the compile packed apart (``panel_view.py``) when that can be done."""
+        view = self._panel_view(pages) if ahead.pays(len(pages)) else None
         if self.reader is not None:
-            if len(pages) >= ahead.PANELS_THRESHOLD:
-                self.reader.find_mentions_apart()  # its heap's churn not in the burst's
             self.reader.mentions()  # here: the workers inherit them, the cache stays here
-        self._panels_made = panels_ahead(self._panels, pages)
+        self._panels_made = panels_ahead(self._panels, pages, view=view)
         if self._panels_made:
             # made: what making them kept here (each source's lines, its link titles)
             # goes now, not after the template loop, which it would weigh on
@@ -216,6 +220,39 @@ class SiteBuild:
         # lists otherwise, part of this process's memory to the end of the build
         # (5,000 ``gen_vault.py`` notes: 44 MB through the template loop)
         heap.trim()
+
+    def _panel_view(self, pages: list[PageKey]) -> ViewPanels | None:
+        """What the panels made ahead read, packed (``panel_view.py``) by a forked child
+        (the one finding the unlinked mentions, which reads it all anyway), so that
+        neither the packing nor the mentions' churn leave free memory here; None if
+        that failed (the panels are then made from the compile)."""
+        try:
+            view = ViewPanels(self._panels_ahead, self._view_text,
+                              lambda parts: ascii_html("".join(parts)))
+        except OSError:
+            return None
+        keys = [(doc.path, url) for doc, url in pages]
+
+        def pack(found: dict[SrcPath, Mentions] | None) -> tuple[int, int]:
+            return panel_view.pack(self.compiled, found, keys, view.file)
+
+        found = None
+        if self.reader is not None:
+            self.reader.find_mentions_apart()  # its heap's churn not in the burst's
+            found = self.reader.mentions()
+        # a child of its own: packing in the one finding the mentions, its peak was
+        # this build's (5,000 ``gen_vault.py`` notes: 478 MB)
+        index = apart(lambda: pack(found))
+        if index is None:
+            view.close()
+            return None
+        view.index = index
+        return view
+
+    def _view_text(self, path: SrcPath, digest: str) -> str:
+        """``read_text`` of ``path`` whose text has this digest ("": not a document)."""
+        text = self.compiled.texts.peek(path, digest) if digest else None
+        return text if text is not None else self.read_text(path)
 
     def _panels(self, doc: Document, page_url: str) -> str:
         """The panels a forked worker may make (``SiteFeature.panel_ahead``); the others

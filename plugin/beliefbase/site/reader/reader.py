@@ -214,6 +214,12 @@ class ReaderSite(SiteFeature):
                                           path=doc.path)
         return html
 
+    def viewing(self, view: Any, read_text: Callable[[SrcPath], str]) -> ReaderSite:
+        made = ReaderSite(view, self.templates, read_text, self.options, self.cache)
+        made._mentions = view.mentions
+        made.graph_src = self.graph_src
+        return made
+
     def _mentions_html(self, doc: Document, page_url: str) -> str:
         found = self.mentions().get(doc.path, mention.NONE)
         shown = []
