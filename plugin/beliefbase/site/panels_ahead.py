@@ -16,6 +16,10 @@ this process touches little but the compiled vault, as the workers do.
 Material's search worker is idle then (it parses pages as they are
 rendered), so the second core is free.
 
+What the panels read is packed apart first (``panel_view.py``): the burst's
+processes read that copy, not the compile they share with this process, whose
+every page holding a sentence, a link or a title they copied by reading it.
+
 The panels wait in temporary files, one per process (``spilled_map``), and a
 page's are read back when the theme renders it, a chunk of pages at a time:
 kept in memory, the panels of a 5,000-note build were 70 MB more at the

@@ -1,10 +1,16 @@
 """Pages' Markdown converted on the second core while MkDocs converts the rest.
 
 MkDocs converts every page's Markdown in one loop on one core: half of a
-large build.  After the last ``on_nav`` hook we fork one worker that
-converts pages from the back of MkDocs' loop while MkDocs goes on from the
-front; they meet in the middle, and the worker ends before the theme renders
-the first page.
+large build.  A worker converts pages from the back of MkDocs' loop while
+MkDocs goes on from the front; they meet in the middle, and the worker ends
+before the theme renders the first page.  In ``mkdocs build`` the second core
+first writes the files made from the compile alone (``first``: graph.json, the
+reader's data, the graph page's search index), each step in a child forked from
+this process after the last ``on_nav`` hook, one at a time; the worker is forked
+once they ended, when MkDocs begins its next page.  Forked first, the worker held
+the original of every page of the heap both this process and a step's child
+wrote to, a third copy (5,000 ``gen_vault.py`` notes: 80 MB of the page loop's
+486 MB peak); now no more than two processes share it at any time.
 
 Memory decides what the worker does.  CPython writes a reference count into every
 object it touches, so each page of the heap either process touches while both live
@@ -93,9 +99,9 @@ class RenderAhead:
     def __init__(self, config: MkDocsConfig, files: Files, order: list[File],
                  reuse: MarkdownReuse, first: Sequence[Callable[[], None]] = ()) -> None:
         self.config = config
-        #: work the worker does before its first page (see ``start``)
+        #: work done in children before the worker is forked (see ``start``)
         self._first = first
-        #: did it? (known once its results came: ``conversions_done``)
+        #: was it? (known once every step ended: ``conversions_done``)
         self.first_done = False
         self.files = files
         self.order = order
@@ -179,11 +185,12 @@ class RenderAhead:
               ) -> RenderAhead | None:
         """A worker converting pages for ``reuse``'s instance, or None where it would not pay.
 
-        ``first``: work for the worker to do before converting (files written
-        from the compile alone), in steps, each in a forked child of its own; this
-        process then converts more of the pages.  ``first_done`` says whether every
-        step was done, once ``conversions_done`` returned: if not (one raised, or the
-        worker died), all of it is this process's.
+        ``first``: work for the second core before the worker starts (files written
+        from the compile alone), in steps, each in a child of this process of its
+        own, one after the other; this process then converts more of the pages.
+        ``first_done`` says whether every step was done, once ``conversions_done``
+        returned: if not (one raised, or could not be forked), all of it is this
+        process's.
         """
         if (len(order) < AHEAD_THRESHOLD or (os.cpu_count() or 1) < 2
                 or "fork" not in mp.get_all_start_methods()):
