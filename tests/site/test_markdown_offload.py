@@ -241,47 +241,6 @@ def test_each_step_of_the_compile_files_runs_in_a_child_of_its_own(
     assert len(pids) == 2 and not pids & {os.getpid(), started[0]._worker.pid}
 
 
-def test_the_steps_are_children_of_the_build_and_the_worker_comes_after_them(
-        project: Any, tmp_path: Path, started: list[Any],
-        monkeypatch: pytest.MonkeyPatch) -> None:
-    """While a step's child reads the compile, no worker shares the build's heap: a
-    page of it that both the build and the child write to is copied once each, and
-    a worker forked earlier kept the original as a third copy (5,000 ``gen_vault.py``
-    notes: 80 MB more at the page loop's peak)."""
-    from beliefbase.site.session import SiteBuild
-
-    ran = tmp_path / "ran"
-
-    def note(line: str) -> None:
-        with ran.open("a", encoding="utf-8") as out:
-            out.write(line + "\n")
-
-    def spy(name: str) -> Any:
-        real = getattr(SiteBuild, name)
-
-        def step(self: Any, *args: Any) -> None:
-            note(f"{name} {os.getppid()}")
-            real(self, *args)
-        return step
-
-    for name in ("_write_compile_files", "write_search_index"):
-        monkeypatch.setattr(SiteBuild, name, spy(name))
-    work = render_ahead.RenderAhead._work
-
-    def working(self: Any, writer: Any) -> None:
-        note(f"_work {os.getppid()}")
-        work(self, writer)
-
-    monkeypatch.setattr(render_ahead.RenderAhead, "_work", working)
-    _both_convert(monkeypatch)  # the worker starts, whatever the machine's load
-    build(project, tmp_path, True)
-    assert len(started) == 1 and started[0].first_done and started[0].taken > 0
-    lines = [line.split() for line in ran.read_text(encoding="utf-8").splitlines()]
-    assert [name for name, _ in lines] == ["_write_compile_files", "write_search_index",
-                                           "_work"]
-    assert {int(parent) for _, parent in lines} == {os.getpid()}
-
-
 def test_markdown_other_than_the_workers_is_converted_here(
         project: Any, tmp_path: Path, started: list[Any],
         monkeypatch: pytest.MonkeyPatch) -> None:
@@ -337,3 +296,44 @@ def test_the_worker_inherits_this_process_markdown_instance(
     build(project, tmp_path, True)
     assert len(started) == 1 and started[0].taken > 0  # the worker converted pages
     assert made.read_text(encoding="utf-8").split() == [str(os.getpid())]
+
+
+def test_the_steps_are_children_of_the_build_and_the_worker_comes_after_them(
+        project: Any, tmp_path: Path, started: list[Any],
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """While a step's child reads the compile, no worker shares the build's heap: a
+    page of it that both the build and the child write to is copied once each, and
+    a worker forked earlier kept the original as a third copy (5,000 ``gen_vault.py``
+    notes: 80 MB more at the page loop's peak)."""
+    from beliefbase.site.session import SiteBuild
+
+    ran = tmp_path / "ran"
+
+    def note(line: str) -> None:
+        with ran.open("a", encoding="utf-8") as out:
+            out.write(line + "\n")
+
+    def spy(name: str) -> Any:
+        real = getattr(SiteBuild, name)
+
+        def step(self: Any, *args: Any) -> None:
+            note(f"{name} {os.getppid()}")
+            real(self, *args)
+        return step
+
+    for name in ("_write_compile_files", "write_search_index"):
+        monkeypatch.setattr(SiteBuild, name, spy(name))
+    work = render_ahead.RenderAhead._work
+
+    def working(self: Any, writer: Any) -> None:
+        note(f"_work {os.getppid()}")
+        work(self, writer)
+
+    monkeypatch.setattr(render_ahead.RenderAhead, "_work", working)
+    _both_convert(monkeypatch)  # the worker starts, whatever the machine's load
+    build(project, tmp_path, True)
+    assert len(started) == 1 and started[0].first_done and started[0].taken > 0
+    lines = [line.split() for line in ran.read_text(encoding="utf-8").splitlines()]
+    assert [name for name, _ in lines] == ["_write_compile_files", "write_search_index",
+                                           "_work"]
+    assert {int(parent) for _, parent in lines} == {os.getpid()}
