@@ -16,6 +16,7 @@ import functools
 import hashlib
 import json
 import os
+import pickle
 import posixpath
 import re
 from collections.abc import Callable
@@ -59,7 +60,6 @@ from .panels import drift_banner_html
 from .panels_ahead import MadePanels, PageKey, panels_ahead
 from .properties import PropertiesBlock
 from .query_pages import QueryPages
-from .reader.mentions import Mentions
 from .reader.reader import ReaderSite
 from .reader.tags import TagSite
 from .render import PageRenderer
@@ -205,7 +205,7 @@ class SiteBuild:
         """Make the panels of ``pages`` now, on every core (see ``panels_ahead``), from
         the compile packed apart (``panel_view.py``) when that can be done."""
         view = self._panel_view(pages) if ahead.pays(len(pages)) else None
-        if self.reader is not None:
+        if self.reader is not None and view is None:
             self.reader.mentions()  # here: the workers inherit them, the cache stays here
         self._panels_made = panels_ahead(self._panels, pages, view=view)
         if self._panels_made:
@@ -233,18 +233,22 @@ class SiteBuild:
             return None
         keys = [(doc.path, url) for doc, url in pages]
 
-        def pack(found: dict[SrcPath, Mentions] | None) -> tuple[int, int]:
+        # the mentions stay pickled here: only the child packing the view loads them
+        # (5,000 ``gen_vault.py`` notes: 20 MB this process held to the build's end)
+        pickled = self.reader.mentions_pickled_apart() if self.reader is not None else None
+
+        def pack() -> tuple[int, int]:
+            found = (pickle.loads(pickled) if pickled is not None  # noqa: S301 - our own
+                     else self.reader.mentions() if self.reader is not None else None)
             return panel_view.pack(self.compiled, found, keys, view.file)
 
-        found = None
-        if self.reader is not None:
-            self.reader.find_mentions_apart()  # its heap's churn not in the burst's
-            found = self.reader.mentions()
         # a child of its own: packing in the one finding the mentions, its peak was
         # this build's (5,000 ``gen_vault.py`` notes: 478 MB)
-        index = apart(lambda: pack(found))
+        index = apart(pack)
         if index is None:
             view.close()
+            if pickled is not None and self.reader is not None:  # as find_mentions_apart
+                self.reader.found_mentions(pickle.loads(pickled))  # noqa: S301 - our own
             return None
         view.index = index
         return view
