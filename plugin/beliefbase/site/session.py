@@ -236,11 +236,13 @@ class SiteBuild:
         # the mentions stay pickled here: only the child packing the view loads them
         # (5,000 ``gen_vault.py`` notes: 20 MB this process held to the build's end)
         pickled = self.reader.mentions_pickled_apart() if self.reader is not None else None
+        # else found here, as without the view (under serve the reader keeps them)
+        found = self.reader.mentions() if self.reader is not None and pickled is None else None
 
         def pack() -> tuple[int, int]:
-            found = (pickle.loads(pickled) if pickled is not None  # noqa: S301 - our own
-                     else self.reader.mentions() if self.reader is not None else None)
-            return panel_view.pack(self.compiled, found, keys, view.file)
+            mentions = (pickle.loads(pickled) if pickled is not None  # noqa: S301 - our own
+                        else found)
+            return panel_view.pack(self.compiled, mentions, keys, view.file)
 
         # a child of its own: packing in the one finding the mentions, its peak was
         # this build's (5,000 ``gen_vault.py`` notes: 478 MB)
