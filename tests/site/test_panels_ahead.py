@@ -65,15 +65,19 @@ def test_what_making_panels_ahead_kept_goes_before_the_template_loop(
     kept: list[int] = []
     spy = session.SiteBuild.make_panels_ahead
 
+    from beliefbase.codecs import snippet
+
     def after(self: Any, *args: Any) -> None:
         spy(self, *args)
         kept.append(len(self.made["backlinks"]._lines))
         kept.append(len(self.made["reader"]._wikitexts))  # the mentions' link titles
+        # the sentences the panels rendered (a build with none after it)
+        kept.append(snippet._render_plain.cache_info().currsize)
 
     monkeypatch.setattr(session.SiteBuild, "make_panels_ahead", after)
     _build(project, tmp_path, True)
     assert made == [(PAGES, PAGES)]
-    assert kept == [0, 0]
+    assert kept == [0, 0, 0]
 
 
 def test_what_the_burst_and_the_pages_freed_goes_back_to_the_system(

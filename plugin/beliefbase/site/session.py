@@ -37,6 +37,7 @@ from ..builder.documents import Document, page_path
 from ..builder.parallel import apart
 from ..builder.resolve import ResolvedLink
 from ..builder.texts import TextSpill
+from ..codecs import snippet as snippets
 from ..codecs.guards import make_renderable
 from ..codecs.markdown import decode, note_text
 from ..compile.compiled import Compiled
@@ -215,6 +216,10 @@ class SiteBuild:
             # made ahead makes them again as it comes
             for feature in self._panels_ahead:
                 feature.release()
+            if self.reader is not None and not self.reader.options.background:
+                # no next build: the sentences rendered for the panels go too (1,000
+                # ``gen_vault.py`` notes: 5 MB through the template loop)
+                snippets.forget_sentences()
         # what the mentions and the panels allocated and freed meanwhile (every note's
         # hits, the panels' lookups, the pickled chunks) stays in the C library's free
         # lists otherwise, part of this process's memory to the end of the build
