@@ -337,3 +337,29 @@ def test_the_steps_are_children_of_the_build_and_the_worker_comes_after_them(
     assert [name for name, _ in lines] == ["_write_compile_files", "write_search_index",
                                            "_work"]
     assert {int(parent) for _, parent in lines} == {os.getpid()}
+
+
+def test_steps_outlasting_the_page_loop_are_waited_for(
+        project: Any, tmp_path: Path, started: list[Any],
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """A small site's loop may end before the compile's files are written: they are
+    waited for, the worker then forked finds no page left, and the site is the same."""
+    from beliefbase.site.session import SiteBuild
+
+    loop_over = _FORK.Event()
+    real_step = SiteBuild._write_compile_files
+    real_done = render_ahead.RenderAhead.conversions_done
+
+    def step(self: Any, *args: Any) -> None:
+        assert loop_over.wait(_NEVER), "the page loop never ended"
+        real_step(self, *args)
+
+    def done(self: Any) -> None:
+        loop_over.set()
+        real_done(self)
+
+    monkeypatch.setattr(SiteBuild, "_write_compile_files", step)
+    monkeypatch.setattr(render_ahead.RenderAhead, "conversions_done", done)
+    assert_built_alike_both_ways(project, tmp_path)
+    assert len(started) == 1 and started[0].first_done and started[0].taken == 0
+    assert started[0]._worker is not None and started[0]._worker.exitcode == 0

@@ -129,7 +129,6 @@ class RenderAhead:
         self._steps = list(first)
         self._step: int | None = None
         self._steps_failed = False
-        self._loop_over = False  # MkDocs' loop converted every page: no worker any more
         try:
             self._next_step()  # the first step's child, or the worker if there is none
         except BaseException:
@@ -152,8 +151,6 @@ class RenderAhead:
             return
         self._steps.clear()
         self.first_done = bool(self._first) and not self._steps_failed
-        if self._loop_over:
-            return
         with frozen_for_fork():
             self._reader, writer = self._context.Pipe(duplex=False)
             self._worker = self._context.Process(target=self._work, args=(writer,),
@@ -258,9 +255,9 @@ class RenderAhead:
 
     def conversions_done(self) -> None:
         """MkDocs' loop converted every page: the steps of ``first`` still running
-        finish (no worker starts any more), then receive what is left, let the worker end."""
+        finish, then receive what is left, let the worker end (started only now, it
+        finds no page left: a small site's loop may end before the steps)."""
         self._detach()
-        self._loop_over = True
         self._steps_go_on(block=True)
         if self._worker is not None:
             self._worker_results()
