@@ -65,15 +65,19 @@ def test_what_making_panels_ahead_kept_goes_before_the_template_loop(
     kept: list[int] = []
     spy = session.SiteBuild.make_panels_ahead
 
+    from beliefbase.codecs import snippet
+
     def after(self: Any, *args: Any) -> None:
         spy(self, *args)
         kept.append(len(self.made["backlinks"]._lines))
         kept.append(len(self.made["reader"]._wikitexts))  # the mentions' link titles
+        # the sentences the panels rendered (a build with none after it)
+        kept.append(snippet._render_plain.cache_info().currsize)
 
     monkeypatch.setattr(session.SiteBuild, "make_panels_ahead", after)
     _build(project, tmp_path, True)
     assert made == [(PAGES, PAGES)]
-    assert kept == [0, 0]
+    assert kept == [0, 0, 0]
 
 
 def test_what_the_burst_and_the_pages_freed_goes_back_to_the_system(
@@ -202,3 +206,50 @@ def test_plain_serve_rebuilds_match_a_clean_build(project: Any, tmp_path: Path,
     assert 'Unlinked mentions <span class="bb-count">1</span>' not in page_1  # page-20's is gone
     page_4 = (served / "page-4/index.html").read_text(encoding="utf-8")
     assert "Renamed Three" in page_4.split("bb-backlinks", 1)[1]  # the linker's new title
+
+
+def test_the_burst_makes_the_panels_from_the_compile_packed_apart(
+        project: Any, tmp_path: Path, made: list[tuple[int, int]],
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """The burst's processes read a copy of what the panels need, packed by a child
+    (``panel_view.py``), not the compile they share with this process: each page of
+    it that held anything a panel read was copied (issue 31, peak memory).  The
+    same site as without the burst (``test_panels_made_ahead_write_the_same_site_and_log``)."""
+    from beliefbase.site import panel_view
+    from beliefbase.site.panels import Panels
+    from beliefbase.site.reader.reader import ReaderSite
+
+    here = os.getpid()
+    seen = tmp_path / "seen"
+
+    def note(line: str) -> None:
+        with seen.open("a", encoding="utf-8") as out:
+            out.write(line + "\n")
+
+    real_pack = panel_view.pack
+
+    def pack(*args: Any) -> Any:
+        note(f"pack {'here' if os.getpid() == here else 'child'}")
+        return real_pack(*args)
+
+    def spy(cls: Any) -> None:
+        real = cls.panel
+
+        def panel(self: Any, doc: Any, page_url: str) -> str:
+            note(f"{cls.__name__} {type(self.compiled).__name__} {type(doc).__name__}")
+            return str(real(self, doc, page_url))
+
+        monkeypatch.setattr(cls, "panel", panel)
+
+    monkeypatch.setattr(panel_view, "pack", pack)
+    spy(Panels)
+    spy(ReaderSite)
+    on, _ = _build(project, tmp_path, True)
+    assert made == [(PAGES, PAGES)]
+    lines = seen.read_text(encoding="utf-8").splitlines()
+    assert lines[0] == "pack child"
+    assert sorted(set(lines[1:])) == ["Panels PanelView ViewDoc", "ReaderSite PanelView ViewDoc"]
+    assert len(lines) == 1 + 2 * PAGES
+    html = (on / "page-1/index.html").read_text(encoding="utf-8")
+    assert 'Unlinked mentions <span class="bb-count">1</span>' in html
+    assert "bb-backlinks" in html

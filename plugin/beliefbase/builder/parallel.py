@@ -50,7 +50,7 @@ def map_if_it_pays(
 
     ``workers``: 0 = one per CPU (at most 4), 1 = none (always None).
     """
-    count = _workers_that_pay(len(items), threshold, workers, fork_only=fork_only)
+    count = workers_that_pay(len(items), threshold, workers, fork_only=fork_only)
     if count is None:
         return None
     try:
@@ -89,7 +89,7 @@ def shared_map(
         _stop(workers)
 
 
-def _workers_that_pay(items: int, threshold: int, workers: int, *, fork_only: bool
+def workers_that_pay(items: int, threshold: int, workers: int, *, fork_only: bool
                       ) -> int | None:
     """How many processes a map of ``items`` should use, or None where workers would
     not pay (fewer than ``threshold`` items, one CPU, no ``fork`` when it is needed).
@@ -144,7 +144,7 @@ def spilled_map_if_it_pays(
 ) -> Spilled[_Result] | None:
     """``spilled_map`` over one process per CPU (at most 4) with ``fork``, or None
     where that would not pay or a worker failed (as ``map_if_it_pays``)."""
-    count = _workers_that_pay(len(items), threshold, workers, fork_only=True)
+    count = workers_that_pay(len(items), threshold, workers, fork_only=True)
     if count is None:
         return None
     try:

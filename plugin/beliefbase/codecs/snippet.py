@@ -445,6 +445,13 @@ def forget() -> None:
     _UNITS.clear()
 
 
+def forget_sentences() -> None:
+    """Drop the rendered sentences without links kept too (``_render_plain``: the
+    same in every build, kept across ``mkdocs serve``'s rebuilds; a build with none
+    after it has no more use for them once its panels are made)."""
+    _render_plain.cache_clear()
+
+
 def _clip(text: str, at: int) -> str:
     """``text`` cut to about ``SENTENCE_MAX`` characters around ``at``, at words."""
     if len(text) <= SENTENCE_MAX:

@@ -165,6 +165,15 @@ class SiteFeature:
         """A panel after the page (after the theme's search read it)."""
         return ""
 
+    def viewing(self, view: Any, read_text: Callable[[SrcPath], str]) -> SiteFeature:
+        """This feature making its panels (``panel_ahead``) from ``view`` (a
+        ``panel_view.PanelView``: the compile's documents, links, backlinks and
+        mentions, packed) instead of the compile, reading texts with ``read_text``;
+        in a process of the panels' burst, which thus touches little of the heap it
+        shares (``panel_view.py``).  A feature that reads nothing of the compile
+        there may answer itself."""
+        return self
+
     def page_context(self, context: dict[str, Any], doc: Document | None) -> None:
         """Add to the template context of a page (``doc``: its note, if any)."""
 

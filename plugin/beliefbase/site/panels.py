@@ -61,6 +61,9 @@ class Panels(SiteFeature):
     def panel(self, doc: Document, page_url: str) -> str:
         return self.backlinks(doc, page_url)
 
+    def viewing(self, view: Any, read_text: Callable[[SrcPath], str]) -> Panels:
+        return Panels(view, self.templates, read_text)
+
     def backlinks(self, doc: Document, page_url: str) -> str:
         """The "Linked from" panel of ``doc``: each linking page with its sentences."""
         compiled = self.compiled
@@ -137,6 +140,10 @@ class Panels(SiteFeature):
 
 def _titles(compiled: Compiled, source: Document) -> WikiText:
     """Auto-titles for wikilinks inside a snippet, resolved from ``source``."""
+    packed = getattr(compiled, "titles", None)
+    if packed is not None:  # a panel_view.PanelView: the same answers, made by its pack
+        made: WikiText = packed(source.path)
+        return made
     table = {(resolution.link.target, resolution.link.fragment): resolution
              for resolution in compiled.links.get(source.path, [])}
 

@@ -16,6 +16,10 @@ this process touches little but the compiled vault, as the workers do.
 Material's search worker is idle then (it parses pages as they are
 rendered), so the second core is free.
 
+What the panels read is packed apart first (``panel_view.py``): the burst's
+processes read that copy, not the compile they share with this process, whose
+every page holding a sentence, a link or a title they copied by reading it.
+
 The panels wait in temporary files, one per process (``spilled_map``), and a
 page's are read back when the theme renders it, a chunk of pages at a time:
 kept in memory, the panels of a 5,000-note build were 70 MB more at the
@@ -34,7 +38,8 @@ import functools
 from collections.abc import Callable, Sequence
 
 from ..builder.documents import Document
-from ..builder.parallel import Spilled, spilled_map_if_it_pays
+from ..builder.parallel import Spilled, spilled_map_if_it_pays, workers_that_pay
+from .panel_view import ViewPanels
 
 #: Below this many pages the fork and the hand-over cost more than they save.
 PANELS_THRESHOLD = 200
@@ -74,16 +79,32 @@ class MadePanels:
         self._made.close()
 
 
+def pays(pages: int, workers: int = 0) -> bool:
+    """Would ``panels_ahead`` make the panels of this many pages ahead?"""
+    return workers_that_pay(pages, PANELS_THRESHOLD, workers, fork_only=True) is not None
+
+
 def panels_ahead(make: Callable[[Document, str], str], pages: Sequence[PageKey],
-                 workers: int = 0) -> MadePanels | dict[tuple[str, str], str]:
+                 workers: int = 0, view: ViewPanels | None = None,
+                 ) -> MadePanels | dict[tuple[str, str], str]:
     """``make(doc, url)`` of every page, keyed by (document path, url); computed in
     this process and forked workers, or ``{}`` where that would not pay.
 
-    ``workers``: 0 = one per CPU (at most 4), 1 = none (always ``{}``).
+    ``workers``: 0 = one per CPU (at most 4), 1 = none (always ``{}``).  ``view``:
+    the same panels made from the compile packed apart (``panel_view.py``), of
+    which the burst's processes copy little; closed here.
     """
-    # forked: the workers inherit ``make`` and the pages; only the HTML is pickled
-    made = spilled_map_if_it_pays(functools.partial(_make_page, make), pages,
-                                  PANELS_THRESHOLD, workers)
+    try:
+        if view is not None:
+            made = spilled_map_if_it_pays(view.make, range(len(pages)),
+                                          PANELS_THRESHOLD, workers)
+        else:
+            # forked: the workers inherit ``make`` and the pages; only the HTML is pickled
+            made = spilled_map_if_it_pays(functools.partial(_make_page, make), pages,
+                                          PANELS_THRESHOLD, workers)
+    finally:
+        if view is not None:
+            view.close()  # this process's copy of the view, and its file
     if made is None:
         return {}
     return MadePanels(pages, made)

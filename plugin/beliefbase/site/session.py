@@ -16,6 +16,7 @@ import functools
 import hashlib
 import json
 import os
+import pickle
 import posixpath
 import re
 from collections.abc import Callable
@@ -33,8 +34,10 @@ from mkdocs.utils import get_relative_url
 
 from .. import diagnostics as diag
 from ..builder.documents import Document, page_path
+from ..builder.parallel import apart
 from ..builder.resolve import ResolvedLink
 from ..builder.texts import TextSpill
+from ..codecs import snippet as snippets
 from ..codecs.guards import make_renderable
 from ..codecs.markdown import decode, note_text
 from ..compile.compiled import Compiled
@@ -45,6 +48,7 @@ from ..html_json import flat_json_for_html, json_for_html
 from ..ids import SrcPath, fit_name, url_for_dest, url_slug
 from ..process import heap
 from . import features as registry
+from . import panel_view
 from . import panels_ahead as ahead
 from .beliefs.pages import BeliefSite
 from .canvas import canvas_embed_html
@@ -52,6 +56,7 @@ from .escape import ascii_html, theme_meta
 from .feature import Change, FeatureContext, Kept, Shown, SiteFeature
 from .markdown.markdown_ext import WikiLinkExtension
 from .output import write_chunks, write_text
+from .panel_view import ViewPanels
 from .panels import drift_banner_html
 from .panels_ahead import MadePanels, PageKey, panels_ahead
 from .properties import PropertiesBlock
@@ -198,12 +203,12 @@ class SiteBuild:
         return now + made
 
     def make_panels_ahead(self, pages: list[PageKey]) -> None:
-        """Make the panels of ``pages`` now, on every core (see ``panels_ahead``)."""
-        if self.reader is not None:
-            if len(pages) >= ahead.PANELS_THRESHOLD:
-                self.reader.find_mentions_apart()  # its heap's churn not in the burst's
+        """Make the panels of ``pages`` now, on every core (see ``panels_ahead``), from
+        the compile packed apart (``panel_view.py``) when that can be done."""
+        view = self._panel_view(pages) if ahead.pays(len(pages)) else None
+        if self.reader is not None and view is None:
             self.reader.mentions()  # here: the workers inherit them, the cache stays here
-        self._panels_made = panels_ahead(self._panels, pages)
+        self._panels_made = panels_ahead(self._panels, pages, view=view)
         if self._panels_made:
             # made: what making them kept here (each source's lines, its link titles)
             # goes now, not after the template loop, which it would weigh on
@@ -211,11 +216,54 @@ class SiteBuild:
             # made ahead makes them again as it comes
             for feature in self._panels_ahead:
                 feature.release()
+            if self.reader is not None and not self.reader.options.background:
+                # no next build: the sentences rendered for the panels go too (1,000
+                # ``gen_vault.py`` notes: 5 MB through the template loop)
+                snippets.forget_sentences()
         # what the mentions and the panels allocated and freed meanwhile (every note's
         # hits, the panels' lookups, the pickled chunks) stays in the C library's free
         # lists otherwise, part of this process's memory to the end of the build
         # (5,000 ``gen_vault.py`` notes: 44 MB through the template loop)
         heap.trim()
+
+    def _panel_view(self, pages: list[PageKey]) -> ViewPanels | None:
+        """What the panels made ahead read, packed (``panel_view.py``) by a forked child
+        (the one finding the unlinked mentions, which reads it all anyway), so that
+        neither the packing nor the mentions' churn leave free memory here; None if
+        that failed (the panels are then made from the compile)."""
+        try:
+            view = ViewPanels(self._panels_ahead, self._view_text,
+                              lambda parts: ascii_html("".join(parts)))
+        except OSError:
+            return None
+        keys = [(doc.path, url) for doc, url in pages]
+
+        # the mentions stay pickled here: only the child packing the view loads them
+        # (5,000 ``gen_vault.py`` notes: 20 MB this process held to the build's end)
+        pickled = self.reader.mentions_pickled_apart() if self.reader is not None else None
+        # else found here, as without the view (under serve the reader keeps them)
+        found = self.reader.mentions() if self.reader is not None and pickled is None else None
+
+        def pack() -> tuple[int, int]:
+            mentions = (pickle.loads(pickled) if pickled is not None  # noqa: S301 - our own
+                        else found)
+            return panel_view.pack(self.compiled, mentions, keys, view.file)
+
+        # a child of its own: packing in the one finding the mentions, its peak was
+        # this build's (5,000 ``gen_vault.py`` notes: 478 MB)
+        index = apart(pack)
+        if index is None:
+            view.close()
+            if pickled is not None and self.reader is not None:  # as find_mentions_apart
+                self.reader.found_mentions(pickle.loads(pickled))  # noqa: S301 - our own
+            return None
+        view.index = index
+        return view
+
+    def _view_text(self, path: SrcPath, digest: str) -> str:
+        """``read_text`` of ``path`` whose text has this digest ("": not a document)."""
+        text = self.compiled.texts.peek(path, digest) if digest else None
+        return text if text is not None else self.read_text(path)
 
     def _panels(self, doc: Document, page_url: str) -> str:
         """The panels a forked worker may make (``SiteFeature.panel_ahead``); the others

@@ -1,10 +1,16 @@
 """Pages' Markdown converted on the second core while MkDocs converts the rest.
 
 MkDocs converts every page's Markdown in one loop on one core: half of a
-large build.  After the last ``on_nav`` hook we fork one worker that
-converts pages from the back of MkDocs' loop while MkDocs goes on from the
-front; they meet in the middle, and the worker ends before the theme renders
-the first page.
+large build.  A worker converts pages from the back of MkDocs' loop while
+MkDocs goes on from the front; they meet in the middle, and the worker ends
+before the theme renders the first page.  In ``mkdocs build`` the second core
+first writes the files made from the compile alone (``first``: graph.json, the
+reader's data, the graph page's search index), each step in a child forked from
+this process after the last ``on_nav`` hook, one at a time; the worker is forked
+once they ended, when MkDocs begins its next page.  Forked first, the worker held
+the original of every page of the heap both this process and a step's child
+wrote to, a third copy (5,000 ``gen_vault.py`` notes: 80 MB of the page loop's
+486 MB peak); now no more than two processes share it at any time.
 
 Memory decides what the worker does.  CPython writes a reference count into every
 object it touches, so each page of the heap either process touches while both live
@@ -42,15 +48,17 @@ fork.  A worker that dies loses nothing: its share is done here.
 
 from __future__ import annotations
 
+import contextlib
 import hashlib
 import logging
 import multiprocessing as mp
 import os
 import pickle
+import signal
 import tempfile
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, NoReturn
 
 from ..builder.parallel import UnclaimedIndexes
 from ..process.heap import freeze_in_worker, frozen_for_fork
@@ -91,9 +99,9 @@ class RenderAhead:
     def __init__(self, config: MkDocsConfig, files: Files, order: list[File],
                  reuse: MarkdownReuse, first: Sequence[Callable[[], None]] = ()) -> None:
         self.config = config
-        #: work the worker does before its first page (see ``start``)
+        #: work done in children before the worker is forked (see ``start``)
         self._first = first
-        #: did it? (known once its results came: ``conversions_done``)
+        #: was it? (known once every step ended: ``conversions_done``)
         self.first_done = False
         self.files = files
         self.order = order
@@ -114,18 +122,59 @@ class RenderAhead:
         self.reuse: MarkdownReuse | None = reuse
         reuse.ahead = self  # before the fork: the worker's instance reports to it too
         reuse.prepare()  # and is this process's, made once for both
+        self._context = context
+        self._reader: Any = None  # the worker's pipe, once it is forked
+        self._worker: Any = None
+        #: the steps of ``first`` not yet started, the one running (its child's pid)
+        self._steps = list(first)
+        self._step: int | None = None
+        self._steps_failed = False
         try:
-            # what the worker shares with this process (``process/heap.py``)
-            with frozen_for_fork():
-                self._reader, writer = context.Pipe(duplex=False)
-                self._worker = context.Process(target=self._work, args=(writer,),
-                                               daemon=True)
-                self._worker.start()
-            writer.close()  # the worker's copy stays open: EOF here means it died
+            self._next_step()  # the first step's child, or the worker if there is none
         except BaseException:
             reuse.ahead = None
             self._spill.close()
             raise
+
+    # -- this process: the first steps, then the worker -----------------------------------
+
+    def _next_step(self) -> None:
+        """Fork the child of the next step of ``first``, or the worker once none is left
+        (each waited for before the next starts: ``_steps_go_on``)."""
+        if self._steps and not self._steps_failed:
+            step = self._steps.pop(0)
+            with frozen_for_fork():  # what the child shares with this process (heap.py)
+                pid = os.fork()
+            if pid == 0:  # the child: never returns
+                _run_and_exit(step)
+            self._step = pid
+            return
+        self._steps.clear()
+        self.first_done = bool(self._first) and not self._steps_failed
+        with frozen_for_fork():
+            self._reader, writer = self._context.Pipe(duplex=False)
+            self._worker = self._context.Process(target=self._work, args=(writer,),
+                                                 daemon=True)
+            self._worker.start()
+        writer.close()  # the worker's copy stays open: EOF here means it died
+
+    def _steps_go_on(self, *, block: bool) -> None:
+        """If the step running ended (``block``: once it has), start what comes next:
+        every step, then the worker.  A step that failed leaves the rest to
+        ``on_post_build`` (``first_done`` false)."""
+        while self._step is not None:
+            pid, status = os.waitpid(self._step, 0 if block else os.WNOHANG)
+            if pid == 0:
+                return  # still running
+            self._step = None
+            if os.waitstatus_to_exitcode(status) != 0:
+                self._steps_failed = True
+            try:
+                self._next_step()
+            except OSError as e:  # no fork: this process converts every page
+                log.debug("no worker to convert pages ahead: %s", e)
+                self._steps_failed = True
+                return
 
     @classmethod
     def start(cls, config: MkDocsConfig, files: Files, order: list[File],
@@ -133,11 +182,12 @@ class RenderAhead:
               ) -> RenderAhead | None:
         """A worker converting pages for ``reuse``'s instance, or None where it would not pay.
 
-        ``first``: work for the worker to do before converting (files written
-        from the compile alone), in steps, each in a forked child of its own; this
-        process then converts more of the pages.  ``first_done`` says whether every
-        step was done, once ``conversions_done`` returned: if not (one raised, or the
-        worker died), all of it is this process's.
+        ``first``: work for the second core before the worker starts (files written
+        from the compile alone), in steps, each in a child of this process of its
+        own, one after the other; this process then converts more of the pages.
+        ``first_done`` says whether every step was done, once ``conversions_done``
+        returned: if not (one raised, or could not be forked), all of it is this
+        process's.
         """
         if (len(order) < AHEAD_THRESHOLD or (os.cpu_count() or 1) < 2
                 or "fork" not in mp.get_all_start_methods()):
@@ -154,6 +204,8 @@ class RenderAhead:
         """MkDocs is about to convert this page: take it, unless the worker has."""
         if self.in_worker:
             return
+        if self._step is not None:
+            self._steps_go_on(block=False)
         i = self.index.get(src_uri)
         self._current = src_uri if i is not None and not self._unclaimed.take(i) else None
 
@@ -202,31 +254,42 @@ class RenderAhead:
         return data if len(data) == length else None
 
     def conversions_done(self) -> None:
-        """MkDocs' loop converted every page: receive what is left, let the worker end."""
+        """MkDocs' loop converted every page: the steps of ``first`` still running
+        finish, then receive what is left, let the worker end (started only now, it
+        finds no page left: a small site's loop may end before the steps)."""
         self._detach()
-        self._worker_results()
+        self._steps_go_on(block=True)
+        if self._worker is not None:
+            self._worker_results()
+            self._worker.join()
         self._received = {}  # each page took its own
-        self._worker.join()
         self._spill.close()
 
     def _worker_results(self) -> dict[str, tuple[int, int]]:
         """The worker's conversions (none if it died), received once."""
         if self._received is None:
             try:
-                self._received, self.first_done = self._reader.recv()
+                self._received = self._reader.recv()
             except (EOFError, OSError):
                 log.debug("the worker converting pages died; its pages are converted here")
                 self._received = {}
         return self._received
 
     def close(self) -> None:
-        """End the worker (it has ended, unless the build failed first)."""
+        """End the worker and a step's child (they have ended, unless the build failed first)."""
         self._detach()
-        self._reader.close()
         self._spill.close()
-        if self._worker.is_alive():
-            self._worker.terminate()
-        self._worker.join()
+        if self._step is not None:
+            with contextlib.suppress(OSError):
+                os.kill(self._step, signal.SIGKILL)
+                os.waitpid(self._step, 0)
+            self._step = None
+        self._steps.clear()
+        if self._worker is not None:
+            self._reader.close()
+            if self._worker.is_alive():
+                self._worker.terminate()
+            self._worker.join()
 
     def _detach(self) -> None:
         """The Markdown instance converts without the worker from now on."""
@@ -246,7 +309,6 @@ class RenderAhead:
 
         logging.Logger.callHandlers = keep  # type: ignore[method-assign,assignment]
 
-        first_done = bool(self._first) and all(_in_child(step) for step in self._first)
         spilled: dict[str, tuple[int, int]] = {}  # src_uri -> (offset, length) in _spill
         offset = 0
         fd = self._spill.fileno()
@@ -267,7 +329,7 @@ class RenderAhead:
                     break
                 spilled[file.src_uri] = (offset, len(data))
                 offset += len(data)
-        writer.send((spilled, first_done))
+        writer.send(spilled)
         writer.close()
 
     def record(self, md: Markdown, markdown: str, html: str) -> None:
@@ -277,26 +339,23 @@ class RenderAhead:
             self._logged = None
 
 
-def _in_child(work: Callable[[], None]) -> bool:
-    """Did ``work`` succeed in a forked child, waited for?  What it allocates (the
-    compile's files: ``graph.json``, the reader's and the explorer's data) leaves
-    with the child; done in the worker itself, those pages stayed in the worker's
-    heap while it converted, counted on top of this build's peak (a 5,000-note
-    build's, while both processes convert).  So do the pages of the parent's heap
-    the child writes to (reference counts of every object it reads: its copies),
-    which is why each step gets a child of its own."""
-    pid = os.fork()
-    if pid == 0:  # the child: never returns
-        code = 1
-        try:
-            work()
-            code = 0
-        except Exception:  # noqa: BLE001 - the main process does it and reports
-            log.debug("the worker's first work failed; it is done here", exc_info=True)
-        finally:
-            os._exit(code)
-    _, status = os.waitpid(pid, 0)
-    return os.waitstatus_to_exitcode(status) == 0
+def _run_and_exit(work: Callable[[], None]) -> NoReturn:
+    """In a forked child: ``work()``, then exit, 0 if it succeeded.  What it allocates
+    (the compile's files: ``graph.json``, the reader's and the explorer's data)
+    leaves with the child, and so do the pages of the parent's heap it writes to
+    (reference counts of every object it reads: its copies), which is why each step
+    gets a child of its own.  Forked from the build itself, while no other process
+    shares its heap: a page both the build and the child write to is copied twice, a
+    third time where a worker forked earlier still held the original (5,000
+    ``gen_vault.py`` notes: 80 MB more at the page loop's peak)."""
+    code = 1
+    try:
+        work()
+        code = 0
+    except Exception:  # noqa: BLE001 - the main process does it and reports
+        log.debug("the worker's first work failed; it is done here", exc_info=True)
+    finally:
+        os._exit(code)
 
 
 def _converted(md: Markdown, markdown: str, html: str,

@@ -25,6 +25,7 @@ from __future__ import annotations
 import contextlib
 import multiprocessing
 import os
+import pickle
 import threading
 from collections.abc import Callable, Mapping
 from collections.abc import Set as AbstractSet
@@ -214,6 +215,12 @@ class ReaderSite(SiteFeature):
                                           path=doc.path)
         return html
 
+    def viewing(self, view: Any, read_text: Callable[[SrcPath], str]) -> ReaderSite:
+        made = ReaderSite(view, self.templates, read_text, self.options, self.cache)
+        made._mentions = view.mentions
+        made.graph_src = self.graph_src
+        return made
+
     def _mentions_html(self, doc: Document, page_url: str) -> str:
         found = self.mentions().get(doc.path, mention.NONE)
         shown = []
@@ -260,6 +267,26 @@ class ReaderSite(SiteFeature):
         if found is not None:
             self._mentions = found
             cache.release()  # as ``mentions`` leaves it (the child's copy was released)
+
+    def mentions_pickled_apart(self) -> bytes | None:
+        """``find_mentions_apart``, the result left pickled, for a process that
+        loads it elsewhere (``SiteBuild._panel_view``'s child): this one then holds
+        no mentions (``mentions`` finds them again, should it need them), nor the
+        free memory unpickling them and letting them go leaves.  None where
+        ``find_mentions_apart`` finds nothing or its child failed."""
+        if self._mentions is not None or self.options.background:
+            return None
+        compiled, body, cache = self.compiled, self._body, self.cache.mentions
+        cache.keep_words = False
+        found = apart(lambda: pickle.dumps(
+            mention.find_mentions(compiled, body, cache, keep=False), pickle.HIGHEST_PROTOCOL))
+        if found is not None:
+            cache.release()  # as ``mentions`` leaves it (the child's copy was released)
+        return found
+
+    def found_mentions(self, found: dict[SrcPath, mention.Mentions]) -> None:
+        """The mentions ``mentions_pickled_apart`` found, taken after all."""
+        self._mentions = found
 
     def mention_changes(
         self, rewritten: Mapping[SrcPath, AbstractSet[int]] | None = None

@@ -1,0 +1,226 @@
+"""The compile as the panels made ahead read it, packed apart from the build's heap.
+
+The panels' burst (``panels_ahead``) forks a worker that shares this process's
+heap until either writes to a page of it; CPython writes a reference count into
+every object it reads, so each page of the heap that holds anything a panel reads
+is copied while both live.  A note's documents, links, sentences and titles lie
+in the pages of its parse among everything else the parse made, and the panels
+read a few of each note's: at 5,000 ``gen_vault.py`` notes the burst's
+processes copied about 150 MB of pages.
+
+So, before the fork, this process packs what the panels read (each document's
+title, URL, BID, aliases, the offset of its body and the digest of its text, the
+titles of the headings links point to, every link with its sentence, the
+unlinked mentions) into one pickle, in an unnamed temporary file.  Each process
+of the burst (this one too) loads it once and makes its panels from the copy,
+private to it, with features bound to it (``SiteFeature.viewing``): it touches
+little of the shared heap besides the templates.  The copy is a few MB; the
+pickle is made and loaded once per process.
+"""
+
+from __future__ import annotations
+
+import os
+import pickle
+import tempfile
+from collections.abc import Callable, Iterator, Mapping, Sequence
+from typing import IO, TYPE_CHECKING, Any, NamedTuple
+
+from ..builder.parallel import _read_at
+from ..ids import SrcPath
+
+if TYPE_CHECKING:
+    from ..builder.resolve import ResolvedLink
+    from ..codecs.inline import WikiText
+    from ..codecs.model import LinkRef
+    from ..compile.compiled import Compiled
+    from .feature import SiteFeature
+    from .reader import mentions as mention
+
+
+class ViewParsed(NamedTuple):
+    """What the panels read of a document's parse."""
+
+    kind: str
+    digest: str
+    body_offset: int
+
+
+class ViewDoc(NamedTuple):
+    """What the panels read of a ``Document``."""
+
+    path: SrcPath
+    title: str
+    url: str | None
+    bid: str
+    aliases: tuple[str, ...]
+    parsed: ViewParsed
+
+    @property
+    def kind(self) -> str:
+        return self.parsed.kind
+
+
+class ViewLink(NamedTuple):
+    """What the backlinks panel reads of a ``ResolvedLink``."""
+
+    link: LinkRef
+    source: SrcPath
+    status: str
+    target: SrcPath | None
+    anchor: str | None
+
+
+class Stored(Mapping[SrcPath, Any]):
+    """A table of the view whose values wait pickled in its file, each loaded when
+    asked for (and not kept: its reader keeps what it needs)."""
+
+    def __init__(self, fd: int, where: dict[SrcPath, tuple[int, int]]) -> None:
+        self._fd = fd
+        self._where = where
+
+    def __getitem__(self, key: SrcPath) -> Any:
+        offset, length = self._where[key]
+        return pickle.loads(_read_at(self._fd, offset, length))  # noqa: S301 - our own
+
+    def __contains__(self, key: object) -> bool:
+        return key in self._where
+
+    def __iter__(self) -> Iterator[SrcPath]:
+        return iter(self._where)
+
+    def __len__(self) -> int:
+        return len(self._where)
+
+
+class PanelView:
+    """The ``Compiled`` the panels made ahead read: its documents as ``ViewDoc``;
+    its backlinks (``ViewLink``), the unlinked mentions and the titles each note's
+    links show (``titles``), each note's loaded from the view's file when asked for."""
+
+    def __init__(self, documents: dict[SrcPath, ViewDoc], titles: Mapping[SrcPath, Any],
+                 backlinks: Mapping[SrcPath, Any], mentions: Mapping[SrcPath, Any] | None,
+                 pages: list[tuple[SrcPath, str]]) -> None:
+        self.documents = documents
+        self._titles = titles
+        self._wikitexts: dict[SrcPath, WikiText] = {}
+        self.backlinks = backlinks
+        self.mentions = mentions
+        #: the pages whose panels are made: (document path, URL)
+        self.pages = pages
+
+    def titles(self, path: SrcPath) -> WikiText:
+        """``panels._titles`` of the note at ``path``, from the table ``pack`` made."""
+        made = self._wikitexts.get(path)
+        if made is None:
+            table: dict[tuple[str, str], str] = self._titles.get(path, {})
+
+            def made(target: str, fragment: str, display: str | None) -> str:
+                if display:
+                    return display
+                title = table.get((target, fragment))
+                return title if title is not None else target or fragment
+
+            self._wikitexts[path] = made
+        return made
+
+
+def _shown_titles(compiled: Compiled, links: Sequence[ResolvedLink]
+                  ) -> dict[tuple[str, str], str]:
+    """What ``panels._titles`` answers for each (target, fragment) of ``links`` that
+    names a document (the last link of each wins, as there); the others show
+    themselves."""
+    table = {(r.link.target, r.link.fragment): r for r in links}
+    shown: dict[tuple[str, str], str] = {}
+    for key, r in table.items():
+        if r.status == "ok" and r.target in compiled.documents:
+            doc = compiled.documents[r.target]
+            shown[key] = (doc.by_anchor[r.anchor].text if r.anchor and r.anchor in doc.by_anchor
+                          else doc.title)
+    return shown
+
+
+class _Index(NamedTuple):
+    """The view's file's last piece: what each process loads whole."""
+
+    documents: dict[SrcPath, ViewDoc]
+    titles: dict[SrcPath, tuple[int, int]]  # where each note's table of titles lies
+    backlinks: dict[SrcPath, tuple[int, int]]
+    mentions: dict[SrcPath, tuple[int, int]] | None
+    pages: list[tuple[SrcPath, str]]
+
+
+def pack(compiled: Compiled, mentions: Mapping[SrcPath, mention.Mentions] | None,
+         pages: Sequence[tuple[SrcPath, str]], file: IO[bytes]) -> tuple[int, int]:
+    """Write the ``PanelView`` of ``compiled`` to ``file``: where its index lies."""
+    end = 0
+
+    def put(value: Any) -> tuple[int, int]:
+        nonlocal end
+        data = pickle.dumps(value, pickle.HIGHEST_PROTOCOL)
+        file.write(data)
+        at, end = end, end + len(data)
+        return at, len(data)
+
+    backlinks = {path: put(tuple(ViewLink(r.link, r.source, r.status, r.target, r.anchor)
+                                 for r in found))
+                 for path, found in compiled.backlinks.items()}
+    titles = {path: put(_shown_titles(compiled, own)) for path, own in compiled.links.items()}
+    found = None if mentions is None else {path: put(m) for path, m in mentions.items()}
+    documents = {path: ViewDoc(doc.path, doc.title, doc.url, doc.bid, doc.aliases,
+                               ViewParsed(doc.parsed.kind, doc.parsed.digest,
+                                          doc.parsed.body_offset))
+                 for path, doc in compiled.documents.items()}
+    index = put(_Index(documents, titles, backlinks, found, list(pages)))
+    file.flush()
+    return index
+
+
+class ViewPanels:
+    """The panels of the pages of a ``PanelView`` in an unnamed temporary file (written
+    by ``pack``, in a forked child: ``SiteBuild.make_panels_ahead``): each process of
+    the burst loads its index once (``make``) and binds the features to it."""
+
+    def __init__(self, features: Sequence[SiteFeature],
+                 read_text: Callable[[SrcPath, str], str | None],
+                 join: Callable[[list[str]], str]) -> None:
+        self.file = tempfile.TemporaryFile(prefix="beliefbase-panels-")  # noqa: SIM115
+        #: where the view's index lies in ``file``, once ``pack`` wrote it
+        self.index: tuple[int, int] | None = None
+        self._features = features
+        self._read_text = read_text
+        self._join = join
+        #: (pid, the view, the features bound to it), loaded in this process
+        self._loaded: tuple[int, PanelView, list[SiteFeature]] | None = None
+
+    def make(self, j: int) -> str:
+        """The panels of the view's ``j``-th page."""
+        loaded = self._loaded
+        if loaded is None or loaded[0] != os.getpid():
+            loaded = self._loaded = self._load()
+        _pid, view, features = loaded
+        path, url = view.pages[j]
+        doc = view.documents[path]
+        return self._join([feature.panel(doc, url) for feature in features])  # type: ignore[arg-type]
+
+    def _load(self) -> tuple[int, PanelView, list[SiteFeature]]:
+        fd = self.file.fileno()
+        assert self.index is not None
+        index: _Index = pickle.loads(_read_at(fd, *self.index))  # noqa: S301 - our own
+        view = PanelView(index.documents, Stored(fd, index.titles), Stored(fd, index.backlinks),
+                         None if index.mentions is None else Stored(fd, index.mentions),
+                         index.pages)
+        read = self._read_text
+
+        def read_text(path: SrcPath) -> str:
+            doc = view.documents.get(path)
+            text = read(path, doc.parsed.digest if doc is not None else "")
+            assert text is not None
+            return text
+
+        return os.getpid(), view, [f.viewing(view, read_text) for f in self._features]
+
+    def close(self) -> None:
+        """Forget the view loaded here and remove the file."""
+        self._loaded = None
+        self.file.close()
