@@ -160,3 +160,30 @@ def test_a_page_it_gives_up_on_is_parsed_by_htmlparser(monkeypatch: pytest.Monke
     parser.close()
     assert [(s.id, s.title, s.text) for s in found] == [(s.id, s.title, s.text)
                                                        for s in parser.data]
+
+
+def _material_sections(parser: Any, html: str) -> list[tuple[Any, ...]]:
+    """The sections ``parser`` makes of ``html`` (fed by HTMLParser), or the error it raises."""
+    try:
+        parser.feed(html)
+        parser.close()
+    except ValueError as error:
+        return [("error", type(error).__name__)]
+    return [(s.el.tag, s.el.attrs, s.depth, s.id, s.title, s.text, s.is_excluded())
+            for s in parser.data]
+
+
+from tests.speedups.test_search_flat import _page as _flat_page  # noqa: E402
+
+
+@settings(max_examples=1500, deadline=None)
+@given(st.one_of(_page(), _flat_page()))
+@example('<div data-search-exclude><div>x</div>y</div><p>z</p>')  # a nested div ends it
+@example('<h2 id="a">A<a class="headerlink" href="#a">¶</a></h2><pre> \n x</pre> <p> </p>')
+@example('<ul><li>a</div></li></ul><hx>t</hx>')
+@example("<p>a</p><pre> <b></b> </pre>")  # blank after blank: kept only in <pre>
+@example('<section><h3 id="b">B</h3></div></section><div><section><section><div></section>x')
+def test_the_quick_parser_makes_materials_sections(html: str) -> None:
+    """``QuickParser``'s handlers make the sections (and raise the errors) of Material's."""
+    quick = search_parse._parser_class()
+    assert _material_sections(quick(), html) == _material_sections(material.Parser(), html)

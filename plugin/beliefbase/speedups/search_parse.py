@@ -55,14 +55,128 @@ def parse_pages(pages: list[str]) -> list[list[Section]]:
 
 
 def _parse(html: str) -> list[Any]:
-    from material.plugins.search.plugin import Parser
-
-    parser = Parser()
+    parser_class = _parser_class()
+    parser = parser_class()
     if not _fed(parser, html):  # (what it fed is thrown away with its parser)
-        parser = Parser()
+        parser = parser_class()
         parser.feed(html)
     parser.close()
     return list(parser.data)
+
+
+_PARSER: list[type] = []
+
+
+def _parser_class() -> type:
+    """``QuickParser``: Material's ``Parser`` with its three handlers written again to
+    do the same with fewer Python calls.
+
+    Material compares elements by tag name (``Element.__eq__``, ``__hash__``), so its
+    skip set and every test of the context (``skip.intersection(context)``, ``"pre" in
+    context``, ``section.el in context``, ``context[-1] != tag``) calls Python methods
+    for each open element, at every tag and text.  Here the open elements' tags are
+    kept beside them (``tags``) and the skip set is a set of tag names: the same
+    answers (an element is in Material's skip set exactly when its tag is), in C.
+    The sections made, and the errors raised, are Material's
+    (``tests/speedups/test_search_parse.py`` compares them on generated pages).
+    """
+    if _PARSER:
+        return _PARSER[0]
+    from html import escape
+
+    from material.plugins.search.plugin import Element, Parser, Section, void
+
+    headings = frozenset(f"h{x}" for x in range(1, 7))
+    kept_open = ("script", "style", "object")  # never leave the skip set
+
+    class QuickParser(Parser):
+        def __init__(self) -> None:
+            super().__init__()
+            self.skip = {"object", "script", "style"}  # tag names
+            self.tags: list[str] = []  # the context's tags
+
+        def handle_starttag(self, tag: str, attrs: list[tuple[str, str | None]]) -> None:
+            attrs_ = dict(attrs)
+            if tag in void:
+                return
+            el = Element(tag, attrs_)
+            self.context.append(el)
+            self.tags.append(tag)
+            if tag in headings:
+                depth = len(self.context)
+                if "id" in attrs_:
+                    if tag != "h1" and not self.data:
+                        self.section = Section(Element("hx"), depth)
+                        self.data.append(self.section)
+                    self.section = Section(el, depth)
+                    if self.data:
+                        self.section.id = attrs_["id"]
+                    self.data.append(self.section)
+            if not self.section:
+                self.section = Section(Element("hx"))
+                self.data.append(self.section)
+            for key, value in attrs_.items():
+                if key == "data-search-exclude" or (key == "class" and value == "linenodiv"):
+                    self.skip.add(tag)
+                    return
+            if tag in self.keep and self.skip.isdisjoint(self.tags):
+                section = self.section
+                (section.title if section.el.tag in self.tags else section.text).append(
+                    f"<{tag}>")
+
+        def handle_endtag(self, tag: str) -> None:
+            tags = self.tags
+            if not tags or tags[-1] != tag:
+                return
+            depth = len(tags)
+            if self.section.depth > depth:
+                for section in reversed(self.data):
+                    if section.depth <= depth:
+                        self.section.depth = float("inf")
+                        self.section = section
+                        break
+            self.context.pop()
+            tags.pop()
+            if tag in self.skip:
+                if tag not in kept_open:
+                    self.skip.remove(tag)
+                return
+            if tag in self.keep and self.skip.isdisjoint(tags):
+                section = self.section
+                data = section.title if section.el.tag in tags else section.text
+                index = data.index(f"<{tag}>")
+                for i in range(index + 1, len(data)):
+                    if not data[i].isspace():
+                        index = len(data)
+                        break
+                if len(data) > index:
+                    del data[index:]
+                else:
+                    data.append(f"</{tag}>")
+
+        def handle_data(self, data: str) -> None:
+            tags = self.tags
+            if not self.skip.isdisjoint(tags):
+                return
+            if "pre" not in tags:
+                data = " " if data.isspace() else data.replace("\n", " ")
+            if not self.section:
+                self.section = Section(Element("hx"))
+                self.data.append(self.section)
+            section = self.section
+            if section.el.tag in tags:
+                if not ("a" in tags and any(el.tag == "a" and el.attrs.get("class") == "headerlink"
+                                            for el in self.context)):
+                    section.title.append(escape(data, quote=False))
+            elif data.isspace():
+                text = section.text
+                if not text or not text[-1].isspace() or "pre" in tags:
+                    text.append(data)
+            else:
+                section.text.append(escape(data, quote=False))
+
+    _PARSER.append(QuickParser)
+    return QuickParser
 
 
 def _fed(parser: Any, html: str) -> bool:
