@@ -44,7 +44,8 @@ TOUCHES: dict[str, tuple[str, ...]] = {
     # Environment.get_template answered from a dict; Template.globals swapped for a
     # FlatGlobals (block_memo.remember_lookups)
     "template_lookups": ("jinja2",),
-    # SearchIndex.add_entry_from_context replaced; Parser run in a worker; the search
+    # SearchIndex.add_entry_from_context replaced; Parser run in a worker, its handlers
+    # written again (search_parse.QuickParser) and fed by our tokenizer; the search
     # plugin's page_context handler swapped in MkDocs' event list, its substitution
     # made without the regular expression (search_offload)
     "search_offload": ("mkdocs-material",),
