@@ -314,3 +314,22 @@ def test_tree_peak_reads_pids_used_again_as_new_processes(tmp_path: Path) -> Non
     peak = tree_peak(log)
     # 7 (40) and 8 (30) alive at once while the root had used at most 9
     assert (peak.peak, peak.processes, peak.unended) == (79, 5, 1)
+
+
+def test_a_child_between_vfork_and_exec_is_not_counted_twice() -> None:
+    """Its parent waits in state D with the same address space: its PSS is the parent's."""
+    from beliefbase.bench.child import _vforked
+
+    def stat(state: bytes, ppid: int, vsize: int, stack: int) -> list[bytes]:
+        fields = [b"0"] * 30
+        fields[0], fields[1], fields[20], fields[25] = (state, str(ppid).encode(),
+                                                        str(vsize).encode(), str(stack).encode())
+        return fields
+
+    members = {"10": stat(b"D", 1, 500, 77), "11": stat(b"R", 10, 500, 77),
+               "12": stat(b"S", 1, 500, 77), "13": stat(b"R", 12, 500, 77),
+               "14": stat(b"D", 1, 900, 5), "15": stat(b"R", 14, 300, 6)}
+    assert _vforked(members["11"], members)  # vforked: its parent waits, same memory
+    assert not _vforked(members["13"], members)  # forked: the parent runs on
+    assert not _vforked(members["15"], members)  # the parent waits on something else
+    assert not _vforked(members["10"], members)  # its parent is not in the session

@@ -185,8 +185,19 @@ class _TreeSampler(threading.Thread):
         self.join()
 
     def _sample(self) -> int:
+        members = dict(session_members(self.sid))
         return sum(_pss(entry) or int(fields[21]) * self._page  # rss: field 24
-                   for entry, fields in session_members(self.sid))
+                   for entry, fields in members.items() if not _vforked(fields, members))
+
+
+def _vforked(fields: list[bytes], members: dict[str, list[bytes]]) -> bool:
+    """Is this a child between ``vfork`` and ``exec`` (``subprocess`` starts every
+    program so), which shares its parent's memory and would count it twice?  Its
+    parent waits uninterruptibly (state ``D``) with the same address space (size,
+    stack) until the child runs its program."""
+    parent = members.get(fields[1].decode())
+    return (parent is not None and parent[0] == b"D"
+            and parent[20] == fields[20] and parent[25] == fields[25])  # vsize, startstack
 
 
 def session_members(sid: int) -> Iterator[tuple[str, list[bytes]]]:

@@ -41,7 +41,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
-from .child import session_members
+from .child import _vforked, session_members
 
 #: the environment variable naming the log of marks (set for the child)
 ENV = "BELIEFBASE_STAGE_LOG"
@@ -195,7 +195,10 @@ def _runnable(pid: str) -> int:
 
 def _session(sid: int) -> tuple[dict[int, tuple[int, int]], int]:
     found, runnable = {}, 0
-    for entry, _ in session_members(sid):
+    members = dict(session_members(sid))
+    for entry, fields in members.items():
+        if _vforked(fields, members):
+            continue  # its parent's memory, counted once
         if (memory := _rollup(entry)) is not None:
             found[int(entry)] = memory
             runnable += _runnable(entry)
