@@ -333,3 +333,18 @@ def test_a_child_between_vfork_and_exec_is_not_counted_twice() -> None:
     assert not _vforked(members["13"], members)  # forked: the parent runs on
     assert not _vforked(members["15"], members)  # the parent waits on something else
     assert not _vforked(members["10"], members)  # its parent is not in the session
+
+
+def test_the_build_itself_before_exec_is_not_counted(monkeypatch) -> None:  # type: ignore[no-untyped-def]
+    """The session's first process, vforked by the harness (not in the session), shares
+    the harness's memory until it runs mkdocs: its parent is read from /proc."""
+    from beliefbase.bench import child
+
+    fields = [b"0"] * 30
+    fields[0], fields[1], fields[20], fields[25] = b"R", b"4242", b"500", b"77"
+    harness = list(fields)
+    harness[0], harness[1] = b"D", b"1"
+    monkeypatch.setattr(child, "_stat", lambda pid: harness if pid == "4242" else None)
+    assert child._vforked(fields, {"4300": fields})
+    harness[0] = b"S"  # the harness runs on: a forked child's memory is its own
+    assert not child._vforked(fields, {"4300": fields})

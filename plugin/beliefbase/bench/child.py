@@ -192,12 +192,23 @@ class _TreeSampler(threading.Thread):
 
 def _vforked(fields: list[bytes], members: dict[str, list[bytes]]) -> bool:
     """Is this a child between ``vfork`` and ``exec`` (``subprocess`` starts every
-    program so), which shares its parent's memory and would count it twice?  Its
-    parent waits uninterruptibly (state ``D``) with the same address space (size,
-    stack) until the child runs its program."""
-    parent = members.get(fields[1].decode())
+    program so), which shares its parent's memory and would count it twice (or, the
+    build's own first moment, count the harness that started it)?  Its parent waits
+    uninterruptibly (state ``D``) with the same address space (size, stack) until the
+    child runs its program."""
+    ppid = fields[1].decode()
+    parent = members.get(ppid) or _stat(ppid)  # (the harness itself, for the build's first)
     return (parent is not None and parent[0] == b"D"
             and parent[20] == fields[20] and parent[25] == fields[25])  # vsize, startstack
+
+
+def _stat(pid: str) -> list[bytes] | None:
+    """The fields of ``/proc/<pid>/stat`` after "(comm)", or None."""
+    try:
+        with open(f"/proc/{pid}/stat", "rb") as f:
+            return f.read().rsplit(b")", 1)[1].split()
+    except (OSError, IndexError):
+        return None
 
 
 def session_members(sid: int) -> Iterator[tuple[str, list[bytes]]]:
