@@ -217,12 +217,8 @@ def session_members(sid: int) -> Iterator[tuple[str, list[bytes]]]:
     for entry in os.listdir("/proc"):
         if not entry.isdigit():
             continue
-        try:
-            with open(f"/proc/{entry}/stat", "rb") as f:
-                fields = f.read().rsplit(b")", 1)[1].split()
-        except OSError:
-            continue  # the process ended meanwhile
-        if int(fields[3]) == sid:
+        fields = _stat(entry)
+        if fields is not None and int(fields[3]) == sid:  # (None: it ended meanwhile)
             yield entry, fields
 
 

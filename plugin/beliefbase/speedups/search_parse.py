@@ -22,6 +22,7 @@ handler calls of both on generated and real pages.
 
 from __future__ import annotations
 
+import functools
 import pickle
 import re
 import sys
@@ -64,9 +65,7 @@ def _parse(html: str) -> list[Any]:
     return list(parser.data)
 
 
-_PARSER: list[type] = []
-
-
+@functools.cache
 def _parser_class() -> type:
     """``QuickParser``: Material's ``Parser`` with its three handlers written again to
     do the same with fewer Python calls.
@@ -80,8 +79,6 @@ def _parser_class() -> type:
     The sections made, and the errors raised, are Material's
     (``tests/speedups/test_search_parse.py`` compares them on generated pages).
     """
-    if _PARSER:
-        return _PARSER[0]
     from html import escape
 
     from material.plugins.search.plugin import Element, Parser, Section, void
@@ -175,7 +172,6 @@ def _parser_class() -> type:
             else:
                 section.text.append(escape(data, quote=False))
 
-    _PARSER.append(QuickParser)
     return QuickParser
 
 
