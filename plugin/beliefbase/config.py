@@ -34,7 +34,8 @@ class PageUrl(c.Type[str]):
 #: what each does and saves: docs/develop/speed.md
 SPEEDUPS = ("reuse_markdown", "markdown_offload", "search_offload", "search_flat",
             "search_in_memory", "nav_cache", "theme_cache", "template_lookups",
-            "panels_ahead", "link_memo", "dirty_stats", "plain_serve", "page_writer")
+            "panels_ahead", "link_memo", "dirty_stats", "plain_serve", "page_writer",
+            "inline_literals")
 #: the options that once switched one speed-up each (still accepted, see ``speedups``)
 LEGACY_SPEEDUP_OPTIONS = ("reuse_markdown", "markdown_offload", "nav_cache", "theme_cache",
                           "search_offload", "panels_ahead")

@@ -35,7 +35,7 @@ from mkdocs.plugins import get_plugin_logger
 from mkdocs.structure.files import File, Files
 
 from ..config import SPEEDUPS, legacy_speedups_line, speedups_off
-from . import link_memo, page_writer
+from . import inline_literals, link_memo, page_writer
 from .block_memo import BlockMemo, material_templates, remember_lookups, remember_script_tags
 from .gate import ALWAYS, Gate
 from .markdown_reuse import MarkdownReuse, reusable
@@ -249,6 +249,10 @@ def install(context: Context) -> Speedups:
         link_memo.install()
     else:
         link_memo.uninstall()
+    if speedups.on("inline_literals"):
+        inline_literals.install()
+    else:
+        inline_literals.uninstall()
     return speedups
 
 
@@ -257,6 +261,7 @@ def uninstall() -> None:
     MarkdownReuse.uninstall()
     RenderGuard.uninstall()
     link_memo.uninstall()
+    inline_literals.uninstall()
     page_writer.uninstall()
 
 
