@@ -67,7 +67,7 @@ SHARE_MIN = 1
 #: the package (whose ``__init__`` imports every speed-up)
 _WORKER = ("import importlib.util as u, sys; "
            "s = u.spec_from_file_location('beliefbase_search_parse', sys.argv[1]); "
-           "m = u.module_from_spec(s); s.loader.exec_module(m); m.serve()")
+           "m = u.module_from_spec(s); s.loader.exec_module(m); m.serve(sys.argv[2])")
 
 #: the same parse in this process (pages whose answer never came)
 _parse_pages = parse_pages
@@ -190,7 +190,7 @@ class SearchOffload:
                                                          env.get("PYTHONPATH"))))
         try:
             self.proc = subprocess.Popen([sys.executable, "-c", _WORKER,
-                                          search_parse.__file__], env=env,
+                                          search_parse.__file__, search_parse.told()], env=env,
                                          stdin=subprocess.PIPE, stdout=subprocess.PIPE,
                                          stderr=subprocess.DEVNULL)
         except OSError:

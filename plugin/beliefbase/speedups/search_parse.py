@@ -23,6 +23,7 @@ handler calls of both on generated and real pages.
 from __future__ import annotations
 
 import functools
+import json
 import pickle
 import re
 import sys
@@ -65,10 +66,58 @@ def _parse(html: str) -> list[Any]:
     return list(parser.data)
 
 
+#: Material's void tags and the tags its ``Parser`` keeps in a section's text, as the
+#: worker was told them (``serve``'s argument); None in the build, which asks Material
+_told: tuple[frozenset[str], frozenset[str]] | None = None
+
+
+def material_tags() -> tuple[frozenset[str], frozenset[str]]:
+    """Material's void tags and the tags its ``Parser`` keeps (the installed version's)."""
+    if _told is not None:
+        return _told
+    from material.plugins.search.plugin import Parser, void
+
+    return frozenset(void), frozenset(Parser().keep)
+
+
+def told() -> str:
+    """``material_tags`` for the worker's command line (it imports no Material)."""
+    return json.dumps([sorted(tags) for tags in material_tags()])
+
+
+class ParsedElement:
+    """What Material's ``Element`` holds: a tag and its attributes."""
+
+    __slots__ = ("attrs", "tag")
+
+    def __init__(self, tag: str, attrs: dict[str, Any] | None = None) -> None:
+        self.tag = tag
+        self.attrs = attrs or {}
+
+    def is_excluded(self) -> bool:
+        return "data-search-exclude" in self.attrs
+
+
+class ParsedSection:
+    """What Material's ``Section`` holds: its heading element, depth, id, title and text."""
+
+    __slots__ = ("depth", "el", "id", "text", "title")
+
+    def __init__(self, el: ParsedElement, depth: float = 0) -> None:
+        self.el = el
+        self.depth = depth
+        self.text: list[str] = []
+        self.title: list[str] = []
+        self.id: Any = None
+
+    def is_excluded(self) -> bool:
+        return self.el.is_excluded()
+
+
 @functools.cache
 def _parser_class() -> type:
     """``QuickParser``: Material's ``Parser`` with its three handlers written again to
-    do the same with fewer Python calls.
+    do the same with fewer Python calls, and without importing Material.
 
     Material compares elements by tag name (``Element.__eq__``, ``__hash__``), so its
     skip set and every test of the context (``skip.intersection(context)``, ``"pre" in
@@ -76,41 +125,48 @@ def _parser_class() -> type:
     for each open element, at every tag and text.  Here the open elements' tags are
     kept beside them (``tags``) and the skip set is a set of tag names: the same
     answers (an element is in Material's skip set exactly when its tag is), in C.
-    The sections made, and the errors raised, are Material's
+    Its elements and sections are ``ParsedElement`` and ``ParsedSection`` above, and the two sets
+    of tag names it reads from Material come from the build (``material_tags``):
+    importing Material's search plugin imports MkDocs, about 300 modules and 12 MB of
+    the worker's memory.  The sections made, and the errors raised, are Material's
     (``tests/speedups/test_search_parse.py`` compares them on generated pages).
     """
     from html import escape
+    from html.parser import HTMLParser
 
-    from material.plugins.search.plugin import Element, Parser, Section, void
-
+    void, keep = material_tags()
     headings = frozenset(f"h{x}" for x in range(1, 7))
     kept_open = ("script", "style", "object")  # never leave the skip set
 
-    class QuickParser(Parser):
+    class QuickParser(HTMLParser):
         def __init__(self) -> None:
             super().__init__()
             self.skip = {"object", "script", "style"}  # tag names
+            self.keep = keep
+            self.context: list[ParsedElement] = []
+            self.section: Any = None  # (a ParsedSection once the first is made)
+            self.data: list[ParsedSection] = []
             self.tags: list[str] = []  # the context's tags
 
         def handle_starttag(self, tag: str, attrs: list[tuple[str, str | None]]) -> None:
             attrs_ = dict(attrs)
             if tag in void:
                 return
-            el = Element(tag, attrs_)
+            el = ParsedElement(tag, attrs_)
             self.context.append(el)
             self.tags.append(tag)
             if tag in headings:
                 depth = len(self.context)
                 if "id" in attrs_:
                     if tag != "h1" and not self.data:
-                        self.section = Section(Element("hx"), depth)
+                        self.section = ParsedSection(ParsedElement("hx"), depth)
                         self.data.append(self.section)
-                    self.section = Section(el, depth)
+                    self.section = ParsedSection(el, depth)
                     if self.data:
                         self.section.id = attrs_["id"]
                     self.data.append(self.section)
             if not self.section:
-                self.section = Section(Element("hx"))
+                self.section = ParsedSection(ParsedElement("hx"))
                 self.data.append(self.section)
             for key, value in attrs_.items():
                 if key == "data-search-exclude" or (key == "class" and value == "linenodiv"):
@@ -158,7 +214,7 @@ def _parser_class() -> type:
             if "pre" not in tags:
                 data = " " if data.isspace() else data.replace("\n", " ")
             if not self.section:
-                self.section = Section(Element("hx"))
+                self.section = ParsedSection(ParsedElement("hx"))
                 self.data.append(self.section)
             section = self.section
             if section.el.tag in tags:
@@ -203,14 +259,19 @@ def _fed(parser: Any, html: str) -> bool:
     return at == len(html)
 
 
-def serve() -> None:
+def serve(tags: str | None = None) -> None:
     """The worker: (key, pages) batches in on stdin, (key, sections) out, until the end.
+    ``tags``: ``told()`` in the build (Material's void and kept tags).
 
     Answers go through a buffered writer of its own: with ``PYTHONUNBUFFERED`` set
     (common in containers) ``sys.stdout.buffer`` is the raw file, whose ``write``
     may write part of an answer when a signal interrupts it (a stop and continue,
     a profiler attaching) and ``pickle.dump`` drops the rest; the build read a
     garbled stream.  A buffered writer writes what is left."""
+    global _told
+    if tags is not None:
+        void, keep = json.loads(tags)
+        _told = frozenset(void), frozenset(keep)
     source = sys.stdin.buffer
     sink = open(sys.stdout.fileno(), "wb", closefd=False)  # noqa: SIM115 - for the worker's life
     while True:
