@@ -138,3 +138,40 @@ def test_never_suggests_what_was_written() -> None:
         assert "'Foo'" not in hint, (word, hint)
     assert "'Foo'" in s.suggest("Fooo")
     assert "'Foo Bar'" in s.suggest("sub/Foo Bar")  # a path: its note elsewhere helps
+
+
+def test_prefetched_answers_are_those_asked_one_by_one(monkeypatch) -> None:  # type: ignore[no-untyped-def]
+    from beliefbase.bench.notes import plan_vault
+    from beliefbase.builder import suggest
+
+    notes = plan_vault(600).notes
+    names = [n.title for n in notes] + [a for n in notes for a in n.aliases]
+    words = [n.title.rsplit(" ", 1)[0] + f" Draft {i}" for i, n in enumerate(notes)]
+    asked = Suggester(names)
+    expected = [asked.suggest(word) for word in words]
+    monkeypatch.setattr(suggest, "PREFETCH_THRESHOLD", 50)
+    ahead = Suggester(names)
+    ahead.prefetch(words * 2, workers=2)
+
+    def not_here(*_args: object) -> object:
+        raise AssertionError("answered here, not ahead")
+
+    monkeypatch.setattr(suggest, "_shortlist", not_here)  # (a forked worker had its own)
+    assert [ahead.suggest(word) for word in words] == expected
+
+
+def test_a_compile_words_its_unresolved_links_the_same_with_answers_ahead(  # type: ignore[no-untyped-def]
+        project, monkeypatch) -> None:
+    from beliefbase.builder import suggest
+
+    for i in range(40):
+        project.write(f"n{i}.md", f"# Note number {i}\n\n[[Note numbr {i}]] [[Note number {i + 1}x]]"
+                      f" [[file{i}.pdf]] [[Nothing like it {i}]]\n")
+    messages = []
+    for threshold in (10**9, 2):
+        monkeypatch.setattr(suggest, "PREFETCH_THRESHOLD", threshold)
+        compiled = project.compile()
+        messages.append([(d.code, d.file, d.line, d.column, d.message)
+                         for d in compiled.diagnostics])
+    assert messages[0] == messages[1]
+    assert sum("did you mean 'Note number" in m[-1] for m in messages[0]) >= 40

@@ -101,9 +101,12 @@ class LinkResolver:
         return out
 
     def resolve_doc(self, doc: Document) -> tuple[list[ResolvedLink], list[diag.Diagnostic]]:
+        links = self.resolve_links(doc)
+        return links, self.rediagnose(doc, links)
+
+    def resolve_links(self, doc: Document) -> list[ResolvedLink]:
+        """``doc``'s links resolved, without their diagnostics (``rediagnose``)."""
         links: list[ResolvedLink] = []
-        found: list[diag.Diagnostic] = []
-        display = self.options.display(doc.path)
         for link in doc.parsed.links:
             if link.form == "autolink":
                 links.append(ResolvedLink(link, doc.path, "external"))
@@ -113,13 +116,16 @@ class LinkResolver:
                 resolved = self._wikilink(link, doc)
             else:
                 resolved = self._markdown_link(link, doc)
-            if resolved is None:
-                continue
-            links.append(resolved)
-            message = self._diagnose(resolved, doc, display)
-            if message is not None:
-                found.append(message)
-        return links, found
+            if resolved is not None:
+                links.append(resolved)
+        return links
+
+    def prefetch_suggestions(self, resolved: Iterable[Sequence[ResolvedLink]]) -> None:
+        """"Did you mean" for every unresolved note link of ``resolved`` answered ahead,
+        in parallel when there are many (``Suggester.prefetch``)."""
+        self.suggester.prefetch(
+            r.link.target for links in resolved for r in links
+            if r.status == "unresolved" and not is_file_target(r.link.target))
 
     def rediagnose(self, doc: Document, links: Sequence[ResolvedLink]) -> list[diag.Diagnostic]:
         """The diagnostics of links resolved earlier, worded with today's names.

@@ -423,11 +423,13 @@ class Compiler:
             if path not in docs or not docs[path].published:
                 self._forget(path)
                 del self._resolved[path]
-        for path in sorted(dirty):
+        # links first, then their diagnostics: "did you mean" for many unresolved
+        # links is answered in parallel in between
+        resolved = {path: tuple(self._links.resolve_links(docs[path])) for path in sorted(dirty)}
+        self._links.prefetch_suggestions(resolved.values())
+        for path, links in resolved.items():
             self._forget(path)
-            resolved, found = self._links.resolve_doc(docs[path])
-            links = tuple(resolved)
-            self._resolved[path] = (links, found)
+            self._resolved[path] = (links, self._links.rediagnose(docs[path], links))
             for link in docs[path].parsed.links:
                 for key in target_keys(link.target):
                     self._key_sources[key].add(path)
