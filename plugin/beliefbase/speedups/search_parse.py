@@ -3,8 +3,8 @@
 ``search_offload.py`` starts a fresh interpreter that runs this file by its path,
 not as ``beliefbase.speedups.search_parse``: importing the package would import
 every speed-up and what they import (53 of our modules, 0.05 s of the worker's
-start at every build) for a loop that needs only ``pickle`` and Material's
-``Parser``.  So nothing here imports beliefbase.
+start at every build) for a loop that needs only ``pickle`` and an HTML parser.
+So nothing here imports beliefbase, nor Material (``_parser_class``).
 
 Material's ``Parser`` is an ``html.parser.HTMLParser``, whose tokenizer (a dozen
 regular expressions and a position tracker per tag, in Python) took more of the
