@@ -19,35 +19,25 @@ material = pytest.importorskip("material.plugins.search.plugin")
 
 
 class Recorder(HTMLParser):
-    """Every handler call, in order."""
+    """Every handler call, in order (the handlers: ``_RECORDED``)."""
 
     def __init__(self) -> None:
         super().__init__()
         self.calls: list[tuple[Any, ...]] = []
 
-    def handle_starttag(self, tag: str, attrs: list[tuple[str, str | None]]) -> None:
-        self.calls.append(("start", tag, attrs))
 
-    def handle_startendtag(self, tag: str, attrs: list[tuple[str, str | None]]) -> None:
-        self.calls.append(("startend", tag, attrs))
+def _recording(kind: str) -> Any:
+    def handle(self: Recorder, *args: Any) -> None:
+        self.calls.append((kind, *args))
+    return handle
 
-    def handle_endtag(self, tag: str) -> None:
-        self.calls.append(("end", tag))
 
-    def handle_data(self, data: str) -> None:
-        self.calls.append(("data", data))
-
-    def handle_comment(self, data: str) -> None:
-        self.calls.append(("comment", data))
-
-    def handle_decl(self, decl: str) -> None:
-        self.calls.append(("decl", decl))
-
-    def handle_pi(self, data: str) -> None:
-        self.calls.append(("pi", data))
-
-    def unknown_decl(self, data: str) -> None:
-        self.calls.append(("unknown", data))
+#: HTMLParser's handlers, each recorded as (kind, its arguments...)
+_RECORDED = {"handle_starttag": "start", "handle_startendtag": "startend",
+             "handle_endtag": "end", "handle_data": "data", "handle_comment": "comment",
+             "handle_decl": "decl", "handle_pi": "pi", "unknown_decl": "unknown"}
+for _method, _kind in _RECORDED.items():
+    setattr(Recorder, _method, _recording(_kind))
 
 
 def _by_htmlparser(html: str) -> list[tuple[Any, ...]]:

@@ -11,7 +11,12 @@ one's proportional set size (PSS, from ``smaps_rollup``), which counts a page
 shared by N processes (a forked worker shares its parent's) as 1/N in each, so
 the sum is the memory the machine needs; RSS would count shared pages once per
 process.  Where ``smaps_rollup`` cannot be read, RSS is summed instead.  The
-peak reported is the larger of the sum and the main process's ``ru_maxrss``.
+peak reported is the larger of the sum and the main process's ``ru_maxrss``, where
+that is its own: Linux starts a forked child's high-water mark at its parent's
+(``fork`` copies it, ``exec`` keeps it), so a child whose ``ru_maxrss`` is no more
+than this harness's own peak may be reporting the harness (``_own_maxrss``): a
+600-note Material build read 84 MB after the test run had grown to that, 66 MB in
+a fresh one.
 
 That sum is sampled, so a busy machine can make it miss a peak.  ``tree_peak=True``
 also measures what no clock can miss (``tree_peak``): each Python process of the
@@ -29,6 +34,7 @@ import contextlib
 import dataclasses
 import json
 import os
+import resource
 import signal
 import subprocess
 import sys
@@ -114,6 +120,7 @@ def run_child(
 def _run(args: list[str], cwd: Path | None, timeout: float | None,
          env: dict[str, str] | None) -> ChildResult:
     fired = threading.Event()
+    harness = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss  # before the fork
     with tempfile.TemporaryFile("w+") as out, tempfile.TemporaryFile("w+") as err:
         start = time.perf_counter()
         proc = subprocess.Popen(
@@ -136,12 +143,19 @@ def _run(args: list[str], cwd: Path | None, timeout: float | None,
         err.seek(0)
         return ChildResult(
             seconds=seconds,
-            max_rss_bytes=max(usage.ru_maxrss * _RSS_UNIT, sampler.peak),
+            max_rss_bytes=max(_own_maxrss(usage.ru_maxrss, harness) * _RSS_UNIT,
+                              sampler.peak),
             returncode=proc.returncode,
             stdout=out.read(),
             stderr=err.read(),
             timed_out=fired.is_set(),
         )
+
+
+def _own_maxrss(child: int, harness: int) -> int:
+    """The child's ``ru_maxrss`` where it is the child's own, else 0: one no larger than
+    the harness's own peak at the fork may be the harness's, inherited."""
+    return child if child > harness else 0
 
 
 def python_module(module: str, *args: str) -> list[str]:
@@ -187,23 +201,24 @@ class _TreeSampler(threading.Thread):
     def _sample(self) -> int:
         members = dict(session_members(self.sid))
         return sum(_pss(entry) or int(fields[21]) * self._page  # rss: field 24
-                   for entry, fields in members.items() if not _vforked(fields, members))
+                   for entry, fields in members.items() if not vforked(fields, members))
 
 
-def _vforked(fields: list[bytes], members: dict[str, list[bytes]]) -> bool:
+def vforked(fields: list[bytes], members: dict[str, list[bytes]]) -> bool:
     """Is this a child between ``vfork`` and ``exec`` (``subprocess`` starts every
     program so), which shares its parent's memory and would count it twice (or, the
     build's own first moment, count the harness that started it)?  Its parent waits
     uninterruptibly (state ``D``) with the same address space (size, stack) until the
     child runs its program."""
     ppid = fields[1].decode()
-    parent = members.get(ppid) or _stat(ppid)  # (the harness itself, for the build's first)
+    parent = members.get(ppid) or stat_fields(ppid)  # (the harness itself, for the build's first)
     return (parent is not None and parent[0] == b"D"
             and parent[20] == fields[20] and parent[25] == fields[25])  # vsize, startstack
 
 
-def _stat(pid: str) -> list[bytes] | None:
-    """The fields of ``/proc/<pid>/stat`` after "(comm)", or None."""
+def stat_fields(pid: str) -> list[bytes] | None:
+    """The fields of ``/proc/<pid>/stat`` after "(comm)", or None (it ended meanwhile);
+    ``pid`` may be ``<pid>/task/<tid>``: a thread's."""
     try:
         with open(f"/proc/{pid}/stat", "rb") as f:
             return f.read().rsplit(b")", 1)[1].split()
@@ -217,7 +232,7 @@ def session_members(sid: int) -> Iterator[tuple[str, list[bytes]]]:
     for entry in os.listdir("/proc"):
         if not entry.isdigit():
             continue
-        fields = _stat(entry)
+        fields = stat_fields(entry)
         if fields is not None and int(fields[3]) == sid:  # (None: it ended meanwhile)
             yield entry, fields
 

@@ -41,7 +41,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
-from .child import _vforked, session_members
+from .child import session_members, stat_fields, vforked
 
 #: the environment variable naming the log of marks (set for the child)
 ENV = "BELIEFBASE_STAGE_LOG"
@@ -185,11 +185,8 @@ def _runnable(pid: str) -> int:
     except OSError:
         return 0
     for tid in tasks:
-        try:
-            with open(f"/proc/{pid}/task/{tid}/stat", "rb") as f:
-                count += f.read().rsplit(b")", 1)[1].split(None, 1)[0] == b"R"
-        except (OSError, IndexError):
-            continue  # the thread ended meanwhile
+        fields = stat_fields(f"{pid}/task/{tid}")
+        count += fields is not None and fields[0] == b"R"  # (None: it ended meanwhile)
     return count
 
 
@@ -197,7 +194,7 @@ def _session(sid: int) -> tuple[dict[int, tuple[int, int]], int]:
     found, runnable = {}, 0
     members = dict(session_members(sid))
     for entry, fields in members.items():
-        if _vforked(fields, members):
+        if vforked(fields, members):
             continue  # its parent's memory, counted once
         if (memory := _rollup(entry)) is not None:
             found[int(entry)] = memory

@@ -28,9 +28,9 @@ from typing import IO, TYPE_CHECKING, Any, NamedTuple
 
 from ..builder.parallel import _read_at
 from ..ids import SrcPath
+from .panels import shown_titles, titles_wikitext
 
 if TYPE_CHECKING:
-    from ..builder.resolve import ResolvedLink
     from ..codecs.inline import WikiText
     from ..codecs.model import LinkRef
     from ..compile.compiled import Compiled
@@ -113,31 +113,8 @@ class PanelView:
         """``panels._titles`` of the note at ``path``, from the table ``pack`` made."""
         made = self._wikitexts.get(path)
         if made is None:
-            table: dict[tuple[str, str], str] = self._titles.get(path, {})
-
-            def made(target: str, fragment: str, display: str | None) -> str:
-                if display:
-                    return display
-                title = table.get((target, fragment))
-                return title if title is not None else target or fragment
-
-            self._wikitexts[path] = made
+            made = self._wikitexts[path] = titles_wikitext(self._titles.get(path, {}))
         return made
-
-
-def _shown_titles(compiled: Compiled, links: Sequence[ResolvedLink]
-                  ) -> dict[tuple[str, str], str]:
-    """What ``panels._titles`` answers for each (target, fragment) of ``links`` that
-    names a document (the last link of each wins, as there); the others show
-    themselves."""
-    table = {(r.link.target, r.link.fragment): r for r in links}
-    shown: dict[tuple[str, str], str] = {}
-    for key, r in table.items():
-        if r.status == "ok" and r.target in compiled.documents:
-            doc = compiled.documents[r.target]
-            shown[key] = (doc.by_anchor[r.anchor].text if r.anchor and r.anchor in doc.by_anchor
-                          else doc.title)
-    return shown
 
 
 class _Index(NamedTuple):
@@ -165,7 +142,7 @@ def pack(compiled: Compiled, mentions: Mapping[SrcPath, mention.Mentions] | None
     backlinks = {path: put(tuple(ViewLink(r.link, r.source, r.status, r.target, r.anchor)
                                  for r in found))
                  for path, found in compiled.backlinks.items()}
-    titles = {path: put(_shown_titles(compiled, own)) for path, own in compiled.links.items()}
+    titles = {path: put(shown_titles(compiled, own)) for path, own in compiled.links.items()}
     found = None if mentions is None else {path: put(m) for path, m in mentions.items()}
     documents = {path: ViewDoc(doc.path, doc.title, doc.url, doc.bid, doc.aliases,
                                ViewParsed(doc.parsed.kind, doc.parsed.digest,

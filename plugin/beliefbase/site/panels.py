@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from array import array
 from collections import defaultdict
-from collections.abc import Callable
+from collections.abc import Callable, Iterable, Mapping
 from itertools import accumulate
 from typing import Any
 
@@ -144,20 +144,32 @@ def _titles(compiled: Compiled, source: Document) -> WikiText:
     if packed is not None:  # a panel_view.PanelView: the same answers, made by its pack
         made: WikiText = packed(source.path)
         return made
-    table = {(resolution.link.target, resolution.link.fragment): resolution
-             for resolution in compiled.links.get(source.path, [])}
+    return titles_wikitext(shown_titles(compiled, compiled.links.get(source.path, ())))
+
+
+def shown_titles(compiled: Compiled, links: Iterable[ResolvedLink]
+                 ) -> dict[tuple[str, str], str]:
+    """What a wikilink without display text shows, for each (target, fragment) of
+    ``links`` that names a document (the last link of each wins): the heading's text
+    or the note's title.  The others show themselves (``titles_wikitext``)."""
+    table = {(r.link.target, r.link.fragment): r for r in links}
+    shown: dict[tuple[str, str], str] = {}
+    for key, r in table.items():
+        if r.status == "ok" and r.target in compiled.documents:
+            doc = compiled.documents[r.target]
+            shown[key] = (doc.by_anchor[r.anchor].text if r.anchor and r.anchor in doc.by_anchor
+                          else doc.title)
+    return shown
+
+
+def titles_wikitext(shown: Mapping[tuple[str, str], str]) -> WikiText:
+    """A snippet's wikilink texts from ``shown_titles``' table."""
 
     def text(target: str, fragment: str, display: str | None) -> str:
         if display:
             return display
-        resolution = table.get((target, fragment))
-        if (resolution is not None and resolution.status == "ok"
-                and resolution.target in compiled.documents):
-            target_doc = compiled.documents[resolution.target]
-            if resolution.anchor and resolution.anchor in target_doc.by_anchor:
-                return target_doc.by_anchor[resolution.anchor].text
-            return target_doc.title
-        return target or fragment
+        title = shown.get((target, fragment))
+        return title if title is not None else target or fragment
 
     return text
 

@@ -254,7 +254,7 @@ class SiteBuild:
         index = apart(pack)
         if index is None:
             view.close()
-            if pickled is not None and self.reader is not None:  # as find_mentions_apart
+            if pickled is not None and self.reader is not None:  # found: not again
                 self.reader.found_mentions(pickle.loads(pickled))  # noqa: S301 - our own
             return None
         view.index = index

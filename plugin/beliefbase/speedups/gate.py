@@ -67,7 +67,7 @@ TOUCHES: dict[str, tuple[str, ...]] = {
     # our own forked workers; no internals, switched with the others
     "panels_ahead": (),
     # mkdocs.utils.write_file swapped during the template loop: pages written by a
-    # forked child (page_writer)
+    # child interpreter (page_writer)
     "page_writer": ("mkdocs",),
     # not a speed-up: Page.render, _populate_page, _build_page wrapped (render_guard);
     # runs whatever `speedups` says, only the gate turns it off (and then the site's

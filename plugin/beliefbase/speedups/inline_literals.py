@@ -41,6 +41,9 @@ Group = tuple[str, ...]
 #: a pattern's requirements (all of them), or None: always try it
 Needs = tuple[Group, ...] | None
 
+#: the repeats whose body matches at least ``min`` times
+_REPEATS = (_sre.MAX_REPEAT, _sre.MIN_REPEAT, _sre.POSSESSIVE_REPEAT)
+
 #: the attribute of an ``InlineProcessor`` holding its run's (pattern, needs) table
 _TABLE = "_bb_inline_table"
 
@@ -82,11 +85,11 @@ def _sequence(items: Sequence[tuple[Any, Any]]) -> list[Group]:
             _group, add_flags, _del_flags, inner = arg
             if not add_flags & re.IGNORECASE:
                 groups.extend(_sequence(list(inner)))
-        elif op in (_sre.MAX_REPEAT, _sre.MIN_REPEAT, _repeat_possessive()):
+        elif op in _REPEATS:
             low, _high, inner = arg
             if low >= 1:
                 groups.extend(_sequence(list(inner)))
-        elif op is _atomic():
+        elif op is _sre.ATOMIC_GROUP:
             groups.extend(_sequence(list(arg)))
         elif op is _sre.IN:
             chars = _literal_class(arg)
@@ -122,14 +125,6 @@ def _branch(alternatives: Sequence[Any]) -> Group:
             return ()
         either.extend(groups[0])
     return tuple(dict.fromkeys(either))
-
-
-def _repeat_possessive() -> Any:
-    return getattr(_sre, "POSSESSIVE_REPEAT", _sre.MAX_REPEAT)
-
-
-def _atomic() -> Any:
-    return getattr(_sre, "ATOMIC_GROUP", None)
 
 
 def pattern_needs(pattern: Any) -> Needs:

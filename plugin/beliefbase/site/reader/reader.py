@@ -252,28 +252,15 @@ class ReaderSite(SiteFeature):
                 self.cache.mentions.release()
         return self._mentions
 
-    def find_mentions_apart(self) -> None:
-        """A build with none after it: the mentions found in a forked child
-        (``builder.parallel.apart``) and only the result brought back, before the
-        panels' burst forks with this process's heap; found here, every note's hits
-        (5,000 ``gen_vault.py`` notes: about 60 MB, freed at once) left free memory
-        the burst's processes then allocated into, each copying it (50 MB more at
-        the build's peak).  Here as before when the child fails."""
-        if self._mentions is not None or self.options.background:
-            return
-        compiled, body, cache = self.compiled, self._body, self.cache.mentions
-        cache.keep_words = False
-        found = apart(lambda: mention.find_mentions(compiled, body, cache, keep=False))
-        if found is not None:
-            self._mentions = found
-            cache.release()  # as ``mentions`` leaves it (the child's copy was released)
-
     def mentions_pickled_apart(self) -> bytes | None:
-        """``find_mentions_apart``, the result left pickled, for a process that
-        loads it elsewhere (``SiteBuild._panel_view``'s child): this one then holds
-        no mentions (``mentions`` finds them again, should it need them), nor the
-        free memory unpickling them and letting them go leaves.  None where
-        ``find_mentions_apart`` finds nothing or its child failed."""
+        """A build with none after it: the mentions found in a forked child
+        (``builder.parallel.apart``) and left pickled, for the process that loads
+        them (``SiteBuild._panel_view``'s child).  Found here, every note's hits
+        (5,000 ``gen_vault.py`` notes: about 60 MB, freed at once) left free memory
+        the burst's processes then allocated into, each copying it (50 MB more at the
+        build's peak); unpickled here, they stayed to the build's end (20 MB).  None
+        under serve (the reader keeps them for the next rebuild) or when the child
+        failed: ``mentions`` finds them here then."""
         if self._mentions is not None or self.options.background:
             return None
         compiled, body, cache = self.compiled, self._body, self.cache.mentions
