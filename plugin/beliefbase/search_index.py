@@ -16,12 +16,12 @@ from __future__ import annotations
 import codecs
 import html
 import json
-from collections.abc import Mapping
+from collections.abc import Iterator, Mapping
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from .atomic import write_text
+from .atomic import replacing, write_text
 from .html_json import html_safe
 from .identity_texts import TextsByIdentity
 
@@ -120,34 +120,54 @@ def _index_head(config: Mapping[str, Any]) -> str:
 class IndexBytes:
     """Material's search index as the UTF-8 bytes its ``on_post_build`` writes: what
     our ``generate_search_index`` returns in a one-off build, for Material to call
-    ``encode("utf-8")`` on, as on the text it returns itself."""
+    ``encode("utf-8")`` on, as on the text it returns itself.
 
-    __slots__ = ("data",)
+    The bytes are made entry by entry (``chunks``).  ``streamed`` (set by
+    ``speedups.search_escape``, which swapped ``mkdocs.utils.write_file`` for the one
+    write that follows): ``encode`` returns this object and the swapped ``write_file``
+    writes the chunks into the file (``write``), so that the whole index is never held
+    (5,000 notes: 34 MB at the build's end).  Otherwise ``encode`` gives the bytes."""
 
-    def __init__(self, data: bytearray) -> None:
-        self.data = data
+    __slots__ = ("_config", "_entries", "streamed")
 
-    def encode(self, encoding: str = "utf-8", errors: str = "strict") -> bytearray:
-        """The bytes, for ``encoding`` UTF-8 (or ASCII: the text is all ASCII)."""
+    def __init__(self, config: Mapping[str, Any], entries: list[Any]) -> None:
+        self._config = config
+        self._entries = entries
+        self.streamed = False
+
+    def chunks(self) -> Iterator[bytes]:
+        """The index's bytes, an entry at a time.  ``json.dumps`` writes ASCII only
+        (``ensure_ascii``), and ``html_safe`` escapes each character alone, so escaping
+        each entry's JSON is escaping the whole."""
+        yield html_safe(_index_head(self._config)).encode()
+        for i, entry in enumerate(self._entries):
+            yield (b"," if i else b"") + html_safe(_entry_json(entry)).encode()
+        yield b"]}"
+
+    def encode(self, encoding: str = "utf-8", errors: str = "strict") -> IndexBytes | bytearray:
+        """The bytes, for ``encoding`` UTF-8 (or ASCII: the text is all ASCII); this
+        object itself when ``streamed``, for the swapped ``write_file``."""
         if codecs.lookup(encoding).name not in ("utf-8", "ascii"):
             raise LookupError(f"the search index is UTF-8, not {encoding}")
-        return self.data
+        if self.streamed:
+            return self
+        data = bytearray()
+        for chunk in self.chunks():
+            data += chunk
+        return data
+
+    def write(self, path: Path) -> None:
+        """The bytes written into ``path`` (its folder made if needed), a buffer at a time."""
+        with replacing(path, "wb") as handle:
+            handle.writelines(self.chunks())
 
 
 def index_bytes(config: Mapping[str, Any], entries: list[Any]) -> IndexBytes:
     """``html_safe(json.dumps({"config": head, "docs": entries}, separators=(",", ":"),
     default=str)).encode()`` (what Material's ``generate_search_index`` returns, escaped
-    and encoded), made entry by entry into one buffer: no whole text, no escaped copy
-    of it, and no list of the encoder's pieces of every entry at once.  ``json.dumps``
-    writes ASCII only (``ensure_ascii``), and ``html_safe`` escapes each character
-    alone, so escaping each entry's JSON is escaping the whole."""
-    data = bytearray(html_safe(_index_head(config)).encode())
-    for i, entry in enumerate(entries):
-        if i:
-            data += b","
-        data += html_safe(_entry_json(entry)).encode()
-    data += b"]}"
-    return IndexBytes(data)
+    and encoded), made entry by entry: no whole text, no escaped copy of it, and no
+    list of the encoder's pieces of every entry at once."""
+    return IndexBytes(config, entries)
 
 
 def _runs(entries: list[Any]) -> list[tuple[str, tuple[Any, ...]]]:

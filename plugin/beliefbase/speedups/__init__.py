@@ -35,7 +35,7 @@ from mkdocs.plugins import get_plugin_logger
 from mkdocs.structure.files import File, Files
 
 from ..config import SPEEDUPS, legacy_speedups_line, speedups_off
-from . import inline_literals, link_memo, page_writer
+from . import inline_literals, link_memo, page_writer, search_escape
 from .block_memo import BlockMemo, material_templates, remember_lookups, remember_script_tags
 from .gate import ALWAYS, Gate
 from .markdown_reuse import MarkdownReuse, reusable
@@ -263,6 +263,7 @@ def uninstall() -> None:
     link_memo.uninstall()
     inline_literals.uninstall()
     page_writer.uninstall()
+    search_escape.unstream()
 
 
 def remember_modified(file: File) -> None:

@@ -49,8 +49,9 @@ TOUCHES: dict[str, tuple[str, ...]] = {
     # plugin's page_context handler swapped in MkDocs' event list, its substitution
     # made without the regular expression (search_offload)
     "search_offload": ("mkdocs-material",),
-    # SearchIndex.generate_search_index replaced (search_escape); off: the file is fixed
-    "search_in_memory": ("mkdocs-material",),
+    # SearchIndex.generate_search_index replaced, mkdocs.utils.write_file swapped for its
+    # one write of the index (search_escape); off: the file is fixed
+    "search_in_memory": ("mkdocs-material", "mkdocs"),
     # SearchIndex.add_entry_from_context replaced: Material's Parser reads the page with
     # the tags of plain inline elements removed (search_flat)
     "search_flat": ("mkdocs-material",),

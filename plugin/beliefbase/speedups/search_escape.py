@@ -8,22 +8,32 @@ Off (``speedups: false``, or a Material release outside the gate), the plugin
 fixes the written file instead (``site.search_index.fix_search_index``), with
 the same result.
 
-In a one-off build the JSON is put together entry by entry into one buffer of
-bytes (``IndexBytes``), the bytes Material's own ``json.dumps`` and our escape
-would make: the whole text at once, then its escaped copies, then its encoding
-held three copies of the largest file of a build together with the encoder's
-pieces (5,000 notes: a 34 MB index, about 110 MB more at the build's peak).
+In a one-off build the JSON is put together entry by entry (``IndexBytes``), the
+bytes Material's own ``json.dumps`` and our escape would make: the whole text at
+once, then its escaped copies, then its encoding held three copies of the largest
+file of a build together with the encoder's pieces (5,000 notes: a 34 MB index,
+about 110 MB more at the build's peak).  Nor are they held together: Material's
+``on_post_build`` calls ``generate_search_index``, ``encode`` on what it returns,
+and ``mkdocs.utils.write_file`` with that, one line after the other; our
+``generate_search_index`` swaps ``write_file`` for one that writes our index
+into the file a buffer at a time and puts itself back (``_stream_into_write``);
+any other content goes to the ``write_file`` it replaced.  (Made into one buffer
+first, the index was the build's last peak: 34 MB at 5,000 notes.)
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping
+from pathlib import Path
 from typing import Any
+
+import mkdocs.utils
 
 from ..html_json import html_safe
 from ..search_index import (
     DirtyMerge,
     EntryTexts,
+    IndexBytes,
     index_bytes,
     is_material_index,
     merged_and_escaped_entries,
@@ -75,10 +85,44 @@ def escape_before_writing(
             _index.entries = merged_and_escaped_entries(previous, _index.entries, merge,
                                                         strings())
             if prev is None and not args and not kwargs and is_material_index(_index):
-                return index_bytes(_index.config, _index.entries)
+                return _stream_into_write(index_bytes(_index.config, _index.entries))
             generated = _generate(prev, *args, **kwargs)
             return html_safe(generated) if isinstance(generated, str) else generated
 
         index.generate_search_index = merged_and_escaped
         return True
     return False
+
+
+class _StreamingWrite:
+    """``mkdocs.utils.write_file`` until ``index`` is written: ``index`` streamed into
+    its file (and the ``write_file`` it replaced put back), anything else handed on."""
+
+    def __init__(self, index: IndexBytes, replaced: Callable[[bytes, str], None]) -> None:
+        self.index = index
+        self.replaced = replaced
+
+    def __call__(self, content: Any, output_path: str) -> None:
+        if content is not self.index:
+            self.replaced(content, output_path)
+            return
+        unstream()
+        content.write(Path(output_path))
+
+
+def _stream_into_write(index: IndexBytes) -> IndexBytes:
+    """``index``, to be written by the next ``write_file`` of it without being made
+    into one buffer first (``IndexBytes.streamed``)."""
+    unstream()
+    mkdocs.utils.write_file = _StreamingWrite(index, mkdocs.utils.write_file)
+    index.streamed = True
+    return index
+
+
+def unstream() -> None:
+    """``mkdocs.utils.write_file`` put back if an index never written still holds it
+    (its ``encode`` gives bytes from now on)."""
+    swapped = mkdocs.utils.write_file
+    if isinstance(swapped, _StreamingWrite):
+        swapped.index.streamed = False
+        mkdocs.utils.write_file = swapped.replaced  # type: ignore[assignment]
