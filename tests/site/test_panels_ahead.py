@@ -253,3 +253,111 @@ def test_the_burst_makes_the_panels_from_the_compile_packed_apart(
     html = (on / "page-1/index.html").read_text(encoding="utf-8")
     assert 'Unlinked mentions <span class="bb-count">1</span>' in html
     assert "bb-backlinks" in html
+
+
+@pytest.fixture
+def with_steps(monkeypatch: pytest.MonkeyPatch, made: list[tuple[int, int]]) -> list[str]:
+    """The worker converting pages ahead started for these few pages (its first work:
+    the steps); what ``on_env`` forked for the panels' view, if anything."""
+    from beliefbase.speedups import render_ahead
+
+    forked: list[str] = []
+    real_apart = session.apart
+
+    def apart(work: Any) -> Any:
+        forked.append("apart")
+        return real_apart(work)
+
+    monkeypatch.setattr(render_ahead, "AHEAD_THRESHOLD", 1)
+    monkeypatch.setattr(session, "apart", apart)
+    return forked
+
+
+@pytest.mark.skipif((os.cpu_count() or 1) < 2, reason="the steps run on a second core")
+def test_the_view_is_packed_on_the_page_loops_second_core(
+        project: Any, tmp_path: Path, made: list[tuple[int, int]], with_steps: list[str],
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """The unlinked mentions found and the panels' view packed by two steps of the page
+    loop's second core (``SiteBuild.panel_view_steps``), each in a child: ``on_env``
+    forks nothing and waits for nothing (a child finding the mentions while that core
+    was idle: 12 s at 20,000 ``gen_vault.py`` notes).  The same site and log as
+    without the burst."""
+    here = os.getpid()
+    seen = tmp_path / "seen"
+    real_find = mentions.find_mentions
+
+    def find(*args: Any, **kwargs: Any) -> Any:
+        with seen.open("a", encoding="utf-8") as out:
+            out.write("here\n" if os.getpid() == here else "child\n")
+        return real_find(*args, **kwargs)
+
+    monkeypatch.setattr(mentions, "find_mentions", find)
+    on, on_log = _build(project, tmp_path, True)
+    assert made == [(PAGES, PAGES)]
+    assert with_steps == []  # no child of on_env's: the view came ready
+    assert seen.read_text(encoding="utf-8") == "child\n"
+    off, off_log = _build(project, tmp_path, False)
+    assert differing(on, off) == []
+    assert on_log == off_log
+    html = (on / "page-1/index.html").read_text(encoding="utf-8")
+    assert 'Unlinked mentions <span class="bb-count">1</span>' in html
+
+
+@pytest.mark.skipif((os.cpu_count() or 1) < 2, reason="the steps run on a second core")
+def test_a_step_that_fails_leaves_the_view_to_on_env(
+        project: Any, tmp_path: Path, made: list[tuple[int, int]], with_steps: list[str],
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """A step packing the view that fails (here: the child dies before it seals the
+    view) leaves it to ``on_env``, which packs it as without the steps; the compile's
+    files, written by the steps before, are not written again."""
+    from beliefbase.site import panel_view
+
+    here = os.getpid()
+    real_seal = panel_view.ViewPanels.seal
+
+    def dies(self: Any, index: Any) -> None:
+        if os.getpid() != here:
+            raise OSError("no room left")
+        real_seal(self, index)
+
+    monkeypatch.setattr(panel_view.ViewPanels, "seal", dies)
+    rewritten: list[int] = []
+    real_write = session.SiteBuild.write_compile_outputs
+    monkeypatch.setattr(session.SiteBuild, "write_compile_outputs",
+                        lambda self, *a: rewritten.append(1) or real_write(self, *a))
+    on, on_log = _build(project, tmp_path, True)
+    assert made == [(PAGES, PAGES)]
+    assert with_steps == ["apart"]  # the view packed at on_env
+    assert rewritten == []
+    off, off_log = _build(project, tmp_path, False)
+    assert differing(on, off) == []
+    assert on_log == off_log
+
+
+def test_a_view_is_read_only_once_sealed_and_for_the_pages_packed(tmp_path: Path) -> None:
+    """``ViewPanels.sealed``: no mark (a child that died writing it, or never ran), a
+    mark cut short or an index past the end: not sealed.  ``positions``: each page's
+    place among those packed, None when one was not packed."""
+    from beliefbase.site.panel_view import ViewPanels
+
+    view = ViewPanels([], lambda path, digest: "", "".join, [("a.md", "a/"), ("b.md", "b/")])
+    try:
+        assert not view.sealed()  # empty
+        view.file.write(b"x" * 40)
+        view.file.flush()
+        assert not view.sealed()  # no mark
+        view.seal((0, 40))
+        assert view.sealed() and view.index == (0, 40)
+        view.file.write(b"more")
+        view.file.flush()
+        assert not view.sealed()  # the mark is not last
+    finally:
+        view.close()
+    other = ViewPanels([], lambda path, digest: "", "".join, [("a.md", "a/")])
+    try:
+        other.seal((8, 100))  # an index past the end
+        assert not other.sealed()
+    finally:
+        other.close()
+    assert view.positions([("b.md", "b/"), ("a.md", "a/")]) == [1, 0]
+    assert view.positions([("c.md", "c/")]) is None

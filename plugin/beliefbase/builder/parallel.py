@@ -165,7 +165,7 @@ class Spilled(Generic[_Result]):
 
     def chunk(self, i: int) -> list[_Result]:
         file, offset, length = self._where[i]
-        data = _read_at(self._files[file].fileno(), offset, length)
+        data = read_at(self._files[file].fileno(), offset, length)
         result: list[_Result] = pickle.loads(data)  # noqa: S301 - our own processes'
         return result
 
@@ -211,7 +211,7 @@ def _spill(func: Callable[[_Item], _Result], chunks: list[Sequence[_Item]],
     end = 0
     while (i := take()) is not None:
         data = pickle.dumps([func(item) for item in chunks[i]], pickle.HIGHEST_PROTOCOL)
-        _write_at(file.fileno(), data, end)
+        write_at(file.fileno(), data, end)
         where[i] = (number, end, len(data))
         end += len(data)
     return where
@@ -224,14 +224,14 @@ def _spill_work(func: Callable[[_Item], _Result], chunks: list[Sequence[_Item]],
     writer.close()
 
 
-def _write_at(fd: int, data: bytes, offset: int) -> None:
+def write_at(fd: int, data: bytes, offset: int) -> None:
     view = memoryview(data)
     while view:
         written = os.pwrite(fd, view, offset)
         view, offset = view[written:], offset + written
 
 
-def _read_at(fd: int, offset: int, length: int) -> bytes:
+def read_at(fd: int, offset: int, length: int) -> bytes:
     parts = []
     while length > 0:
         part = os.pread(fd, length, offset)
@@ -295,14 +295,14 @@ def apart(work: Callable[[], _Result]) -> _Result | None:
             if pid == 0:  # the child: never returns
                 code = 1
                 try:
-                    _write_at(file.fileno(), pickle.dumps(work(), pickle.HIGHEST_PROTOCOL), 0)
+                    write_at(file.fileno(), pickle.dumps(work(), pickle.HIGHEST_PROTOCOL), 0)
                     code = 0
                 finally:
                     os._exit(code)
             _, status = os.waitpid(pid, 0)
             if os.waitstatus_to_exitcode(status) != 0:
                 return None
-            data = _read_at(file.fileno(), 0, os.fstat(file.fileno()).st_size)
+            data = read_at(file.fileno(), 0, os.fstat(file.fileno()).st_size)
             result: _Result = pickle.loads(data)  # noqa: S301 - our own child's
             return result
     except (OSError, EOFError, pickle.UnpicklingError):

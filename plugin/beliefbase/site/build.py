@@ -289,6 +289,9 @@ class MkDocsBuild:
             Path(config.site_dir), config.use_directory_urls, self._dest_uris)
         if steps and self._records_links_later():  # with the first step: no fork of its own
             steps = (functools.partial(self._step_then_record, steps[0]), *steps[1:])
+        if self.site is not None and steps and not self.state.dirty \
+                and self.speedups.on("panels_ahead"):
+            steps = (*steps, *self.site.panel_view_steps(files))
         self._close_spill()
         if self._release_pages and not self.state.serving:
             with contextlib.suppress(OSError):  # no temporary file: the HTML stays here

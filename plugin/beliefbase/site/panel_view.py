@@ -22,11 +22,12 @@ from __future__ import annotations
 
 import os
 import pickle
+import struct
 import tempfile
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from typing import IO, TYPE_CHECKING, Any, NamedTuple
 
-from ..builder.parallel import _read_at
+from ..builder.parallel import read_at
 from ..ids import SrcPath
 from .panels import shown_titles, titles_wikitext
 
@@ -81,7 +82,7 @@ class Stored(Mapping[SrcPath, Any]):
 
     def __getitem__(self, key: SrcPath) -> Any:
         offset, length = self._where[key]
-        return pickle.loads(_read_at(self._fd, offset, length))  # noqa: S301 - our own
+        return pickle.loads(read_at(self._fd, offset, length))  # noqa: S301 - our own
 
     def __contains__(self, key: object) -> bool:
         return key in self._where
@@ -153,17 +154,27 @@ def pack(compiled: Compiled, mentions: Mapping[SrcPath, mention.Mentions] | None
     return index
 
 
+#: what a child that packed a view writes last (``ViewPanels.seal``): a mark and where
+#: the view's index lies, so that a view whose child died before the end is never read
+_SEAL = struct.Struct("<8sQQ")
+_MARK = b"bbview01"
+
+
 class ViewPanels:
     """The panels of the pages of a ``PanelView`` in an unnamed temporary file (written
-    by ``pack``, in a forked child: ``SiteBuild.make_panels_ahead``): each process of
-    the burst loads its index once (``make``) and binds the features to it."""
+    by ``pack``, in a forked child: ``SiteBuild.make_panels_ahead``, or a step of the
+    page loop's second core: ``SiteBuild.panel_view_steps``): each process of the burst
+    loads its index once (``make``) and binds the features to it."""
 
     def __init__(self, features: Sequence[SiteFeature],
                  read_text: Callable[[SrcPath, str], str | None],
-                 join: Callable[[list[str]], str]) -> None:
+                 join: Callable[[list[str]], str],
+                 keys: Sequence[tuple[SrcPath, str]] = ()) -> None:
         self.file = tempfile.TemporaryFile(prefix="beliefbase-panels-")  # noqa: SIM115
         #: where the view's index lies in ``file``, once ``pack`` wrote it
         self.index: tuple[int, int] | None = None
+        #: the pages it is packed for, (document path, URL), in the view's order
+        self.keys = list(keys)
         self._features = features
         self._read_text = read_text
         self._join = join
@@ -183,7 +194,7 @@ class ViewPanels:
     def _load(self) -> tuple[int, PanelView, list[SiteFeature]]:
         fd = self.file.fileno()
         assert self.index is not None
-        index: _Index = pickle.loads(_read_at(fd, *self.index))  # noqa: S301 - our own
+        index: _Index = pickle.loads(read_at(fd, *self.index))  # noqa: S301 - our own
         view = PanelView(index.documents, Stored(fd, index.titles), Stored(fd, index.backlinks),
                          None if index.mentions is None else Stored(fd, index.mentions),
                          index.pages)
@@ -196,6 +207,30 @@ class ViewPanels:
             return text
 
         return os.getpid(), view, [f.viewing(view, read_text) for f in self._features]
+
+    def positions(self, pages: Sequence[tuple[SrcPath, str]]) -> list[int] | None:
+        """Where each of ``pages`` is among the pages the view was packed for (``make``'s
+        argument), in that order; None if one is not there."""
+        at = {key: j for j, key in enumerate(self.keys)}
+        found = [at.get(key) for key in pages]
+        return None if None in found else found  # type: ignore[return-value]
+
+    def seal(self, index: tuple[int, int]) -> None:
+        """In the child that packed the view: where its index lies, written last."""
+        self.file.write(_SEAL.pack(_MARK, *index))
+        self.file.flush()
+
+    def sealed(self) -> bool:
+        """Did the child packing the view finish (``seal``)?  Its index is then known here."""
+        fd = self.file.fileno()
+        size = os.fstat(fd).st_size
+        if size < _SEAL.size:
+            return False
+        mark, offset, length = _SEAL.unpack(read_at(fd, size - _SEAL.size, _SEAL.size))
+        if mark != _MARK or offset + length > size - _SEAL.size:
+            return False
+        self.index = (offset, length)
+        return True
 
     def close(self) -> None:
         """Forget the view loaded here and remove the file."""

@@ -15,15 +15,17 @@ import contextlib
 import functools
 import hashlib
 import json
+import logging
 import os
 import pickle
 import posixpath
 import re
+import tempfile
 from collections.abc import Callable
 from collections.abc import Set as AbstractSet
 from functools import lru_cache
 from pathlib import Path
-from typing import Any, cast
+from typing import IO, Any, cast
 
 import markdown
 from markdown.serializers import to_html_string
@@ -34,7 +36,7 @@ from mkdocs.utils import get_relative_url
 
 from .. import diagnostics as diag
 from ..builder.documents import Document, page_path
-from ..builder.parallel import apart
+from ..builder.parallel import apart, read_at, write_at
 from ..builder.resolve import ResolvedLink
 from ..builder.texts import TextSpill
 from ..codecs import snippet as snippets
@@ -66,6 +68,8 @@ from .reader.tags import TagSite
 from .render import PageRenderer
 from .render_errors import describe
 from .templates import Templates
+
+log = logging.getLogger(__name__)
 
 REDIRECTS_JSON = "redirects.json"
 OUTPUT_DIR = "_beliefbase"
@@ -112,6 +116,8 @@ class SiteBuild:
         #: panels made ahead, by (document path, page URL), each taken once
         self._panels_made: MadePanels | dict[tuple[str, str], str] = {}
         self.panels_taken = 0  # pages whose panels were made ahead
+        #: the panels' view packed by steps of the page loop (``panel_view_steps``)
+        self._prepared: tuple[ViewPanels, IO[bytes]] | None = None
 
     # -- sources -----------------------------------------------------------------------
 
@@ -140,6 +146,7 @@ class SiteBuild:
         if isinstance(self._panels_made, MadePanels):
             self._panels_made.close()  # its temporary files
         self._panels_made = {}
+        self._drop_prepared()
         self.compiled.texts.close()
         self.renderer.release()
         for feature in self.features:
@@ -231,12 +238,14 @@ class SiteBuild:
         (the one finding the unlinked mentions, which reads it all anyway), so that
         neither the packing nor the mentions' churn leave free memory here; None if
         that failed (the panels are then made from the compile)."""
+        keys = [(doc.path, url) for doc, url in pages]
+        prepared = self._prepared_view(keys)
+        if prepared is not None:
+            return prepared
         try:
-            view = ViewPanels(self._panels_ahead, self._view_text,
-                              lambda parts: ascii_html("".join(parts)))
+            view = self._new_view(keys)
         except OSError:
             return None
-        keys = [(doc.path, url) for doc, url in pages]
 
         # the mentions stay pickled here: only the child packing the view loads them
         # (5,000 ``gen_vault.py`` notes: 20 MB this process held to the build's end)
@@ -259,6 +268,69 @@ class SiteBuild:
             return None
         view.index = index
         return view
+
+    def _new_view(self, keys: list[tuple[SrcPath, str]]) -> ViewPanels:
+        return ViewPanels(self._panels_ahead, self._view_text,
+                          lambda parts: ascii_html("".join(parts)), keys)
+
+    def panel_view_steps(self, files: Files) -> tuple[Callable[[], None], ...]:
+        """The panels' view packed, the unlinked mentions found first, by two steps of
+        the page loop's second core (``RenderAhead``'s first work, each a forked child
+        of its own, one after the other): ``make_panels_ahead`` then finds it ready
+        instead of waiting for two children of its own with that core idle (the
+        mentions alone: 12 s of one core at 20,000 ``gen_vault.py`` notes).  Packed
+        for every page MkDocs may render (those it failed to convert are left out at
+        ``on_env``); the mentions wait pickled in a file of their own between the two
+        steps (found and packed in one child, its peak was the build's: 478 MB at
+        5,000 ``gen_vault.py`` notes).  A step that fails leaves the view unsealed,
+        and ``on_env`` packs it as without the steps.  None under serve (the reader
+        keeps its mentions for the next rebuild) or where the panels are not made
+        ahead."""
+        self._drop_prepared()
+        keys = [(doc.path, file.page.url) for file in files.documentation_pages()
+                if file.page is not None and (doc := self.by_page.get(file.src_uri)) is not None]
+        if self.reader is None or not self._panels_ahead or not ahead.pays(len(keys)):
+            return ()
+        find = self.reader.mentions_apart()
+        if find is None:
+            return ()
+        try:
+            view = self._new_view(keys)
+            found = tempfile.TemporaryFile(prefix="beliefbase-mentions-")  # noqa: SIM115
+        except OSError:
+            return ()
+        self._prepared = (view, found)
+
+        def find_mentions() -> None:
+            write_at(found.fileno(), pickle.dumps(find(), pickle.HIGHEST_PROTOCOL), 0)
+
+        def pack() -> None:
+            data = read_at(found.fileno(), 0, os.fstat(found.fileno()).st_size)
+            mentions = pickle.loads(data)  # noqa: S301 - our own child's
+            view.seal(panel_view.pack(self.compiled, mentions, keys, view.file))
+
+        return (_never_failing(find_mentions), _never_failing(pack))
+
+    def _prepared_view(self, keys: list[tuple[SrcPath, str]]) -> ViewPanels | None:
+        """The view ``panel_view_steps`` packed, if its steps finished and it holds every
+        page of ``keys``; else None (and it is dropped)."""
+        prepared, self._prepared = self._prepared, None
+        if prepared is None:
+            return None
+        view, found = prepared
+        found.close()
+        if self.reader is None or not view.sealed() or view.positions(keys) is None:
+            view.close()
+            return None
+        self.reader.mentions_found_apart()
+        return view
+
+    def _drop_prepared(self) -> None:
+        if self._prepared is not None:
+            view, found = self._prepared
+            self._prepared = None
+            view.close()
+            found.close()
 
     def _view_text(self, path: SrcPath, digest: str) -> str:
         """``read_text`` of ``path`` whose text has this digest ("": not a document)."""
@@ -622,3 +694,16 @@ def diagnostics_json(diagnostics: list[diag.Diagnostic],
 
 __all__ = ["OUTPUT_DIR", "Markup", "SiteBuild"]
 
+
+
+def _never_failing(step: Callable[[], None]) -> Callable[[], None]:
+    """``step`` for ``RenderAhead``'s first work, whose failure would make the build
+    write the compile's files again: one that raises only leaves its work undone."""
+
+    def run() -> None:
+        try:
+            step()
+        except Exception:  # noqa: BLE001 - undone: the build does it as without the step
+            log.debug("a step of the page loop failed; it is done later", exc_info=True)
+
+    return run

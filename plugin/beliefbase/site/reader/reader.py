@@ -252,23 +252,36 @@ class ReaderSite(SiteFeature):
                 self.cache.mentions.release()
         return self._mentions
 
-    def mentions_pickled_apart(self) -> bytes | None:
-        """A build with none after it: the mentions found in a forked child
-        (``builder.parallel.apart``) and left pickled, for the process that loads
-        them (``SiteBuild._panel_view``'s child).  Found here, every note's hits
-        (5,000 ``gen_vault.py`` notes: about 60 MB, freed at once) left free memory
-        the burst's processes then allocated into, each copying it (50 MB more at the
-        build's peak); unpickled here, they stayed to the build's end (20 MB).  None
-        under serve (the reader keeps them for the next rebuild) or when the child
-        failed: ``mentions`` finds them here then."""
+    def mentions_apart(self) -> Callable[[], dict[SrcPath, mention.Mentions]] | None:
+        """A build with none after it: what finds every page's unlinked mentions in a
+        forked child, keeping nothing for a next build (``mentions_pickled_apart``,
+        ``SiteBuild.panel_view_steps``); ``mentions_found_apart`` once it did.  Found
+        here, every note's hits (5,000 ``gen_vault.py`` notes: about 60 MB, freed at
+        once) left free memory the burst's processes then allocated into, each copying
+        it (50 MB more at the build's peak).  None under serve (the reader keeps them
+        for the next rebuild) or once found here."""
         if self._mentions is not None or self.options.background:
             return None
         compiled, body, cache = self.compiled, self._body, self.cache.mentions
         cache.keep_words = False
-        found = apart(lambda: pickle.dumps(
-            mention.find_mentions(compiled, body, cache, keep=False), pickle.HIGHEST_PROTOCOL))
+        return lambda: mention.find_mentions(compiled, body, cache, keep=False)
+
+    def mentions_found_apart(self) -> None:
+        """A child found them (``mentions_apart``): the cache as ``mentions`` leaves it
+        (the child's copy was released)."""
+        self.cache.mentions.release()
+
+    def mentions_pickled_apart(self) -> bytes | None:
+        """The mentions found in a forked child (``builder.parallel.apart``) and left
+        pickled, for the process that loads them (``SiteBuild._panel_view``'s child):
+        unpickled here, they stayed to the build's end (20 MB).  None under serve or
+        when the child failed: ``mentions`` finds them here then."""
+        find = self.mentions_apart()
+        if find is None:
+            return None
+        found = apart(lambda: pickle.dumps(find(), pickle.HIGHEST_PROTOCOL))
         if found is not None:
-            cache.release()  # as ``mentions`` leaves it (the child's copy was released)
+            self.mentions_found_apart()
         return found
 
     def found_mentions(self, found: dict[SrcPath, mention.Mentions]) -> None:
