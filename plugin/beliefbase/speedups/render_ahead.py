@@ -4,8 +4,9 @@ MkDocs converts every page's Markdown in one loop on one core: half of a
 large build.  A worker converts pages from the back of MkDocs' loop while
 MkDocs goes on from the front; they meet in the middle, and the worker ends
 before the theme renders the first page.  In ``mkdocs build`` the second core
-first writes the files made from the compile alone (``first``: graph.json, the
-reader's data, the graph page's search index), each step in a child forked from
+first does the work made from the compile alone (``first``: graph.json, the
+reader's data, the graph page's search index; the unlinked mentions and the
+panels' view), each step in a child forked from
 this process after the last ``on_nav`` hook, one at a time; the worker is forked
 once they ended, when MkDocs begins its next page.  Forked first, the worker held
 the original of every page of the heap both this process and a step's child
