@@ -283,9 +283,9 @@ class SiteBuild:
         ``on_env``); the mentions wait pickled in a file of their own between the two
         steps (found and packed in one child, its peak was the build's: 478 MB at
         5,000 ``gen_vault.py`` notes).  A step that fails leaves the view unsealed,
-        and ``on_env`` packs it as without the steps.  None under serve (the reader
-        keeps its mentions for the next rebuild) or where the panels are not made
-        ahead."""
+        and ``on_env`` packs it as without the steps.  No steps under serve (the
+        reader keeps its mentions for the next rebuild) or where the panels are not
+        made ahead."""
         self._drop_prepared()
         keys = [(doc.path, file.page.url) for file in files.documentation_pages()
                 if file.page is not None and (doc := self.by_page.get(file.src_uri)) is not None]
