@@ -334,13 +334,12 @@ def test_a_step_that_fails_leaves_the_view_to_on_env(
     assert on_log == off_log
 
 
-def test_a_view_is_read_only_once_sealed_and_for_the_pages_packed(tmp_path: Path) -> None:
+def test_a_view_is_read_only_once_sealed(tmp_path: Path) -> None:
     """``ViewPanels.sealed``: no mark (a child that died writing it, or never ran), a
-    mark cut short or an index past the end: not sealed.  ``positions``: each page's
-    place among those packed, None when one was not packed."""
+    mark not last or an index past the end: not sealed."""
     from beliefbase.site.panel_view import ViewPanels
 
-    view = ViewPanels([], lambda path, digest: "", "".join, [("a.md", "a/"), ("b.md", "b/")])
+    view = ViewPanels([], lambda path, digest: "", "".join)
     try:
         assert not view.sealed()  # empty
         view.file.write(b"x" * 40)
@@ -353,11 +352,9 @@ def test_a_view_is_read_only_once_sealed_and_for_the_pages_packed(tmp_path: Path
         assert not view.sealed()  # the mark is not last
     finally:
         view.close()
-    other = ViewPanels([], lambda path, digest: "", "".join, [("a.md", "a/")])
+    other = ViewPanels([], lambda path, digest: "", "".join)
     try:
         other.seal((8, 100))  # an index past the end
         assert not other.sealed()
     finally:
         other.close()
-    assert view.positions([("b.md", "b/"), ("a.md", "a/")]) == [1, 0]
-    assert view.positions([("c.md", "c/")]) is None

@@ -291,7 +291,7 @@ class MkDocsBuild:
             steps = (functools.partial(self._step_then_record, steps[0]), *steps[1:])
         if self.site is not None and steps and not self.state.dirty \
                 and self.speedups.on("panels_ahead"):
-            steps = (*steps, *self.site.panel_view_steps(files))
+            steps = (*steps, *self.site.panel_view_steps())
         self._close_spill()
         if self._release_pages and not self.state.serving:
             with contextlib.suppress(OSError):  # no temporary file: the HTML stays here

@@ -100,15 +100,13 @@ class PanelView:
     links show (``titles``), each note's loaded from the view's file when asked for."""
 
     def __init__(self, documents: dict[SrcPath, ViewDoc], titles: Mapping[SrcPath, Any],
-                 backlinks: Mapping[SrcPath, Any], mentions: Mapping[SrcPath, Any] | None,
-                 pages: list[tuple[SrcPath, str]]) -> None:
+                 backlinks: Mapping[SrcPath, Any], mentions: Mapping[SrcPath, Any] | None
+                 ) -> None:
         self.documents = documents
         self._titles = titles
         self._wikitexts: dict[SrcPath, WikiText] = {}
         self.backlinks = backlinks
         self.mentions = mentions
-        #: the pages whose panels are made: (document path, URL)
-        self.pages = pages
 
     def titles(self, path: SrcPath) -> WikiText:
         """``panels._titles`` of the note at ``path``, from the table ``pack`` made."""
@@ -125,11 +123,10 @@ class _Index(NamedTuple):
     titles: dict[SrcPath, tuple[int, int]]  # where each note's table of titles lies
     backlinks: dict[SrcPath, tuple[int, int]]
     mentions: dict[SrcPath, tuple[int, int]] | None
-    pages: list[tuple[SrcPath, str]]
 
 
 def pack(compiled: Compiled, mentions: Mapping[SrcPath, mention.Mentions] | None,
-         pages: Sequence[tuple[SrcPath, str]], file: IO[bytes]) -> tuple[int, int]:
+         file: IO[bytes]) -> tuple[int, int]:
     """Write the ``PanelView`` of ``compiled`` to ``file``: where its index lies."""
     end = 0
 
@@ -149,7 +146,7 @@ def pack(compiled: Compiled, mentions: Mapping[SrcPath, mention.Mentions] | None
                                ViewParsed(doc.parsed.kind, doc.parsed.digest,
                                           doc.parsed.body_offset))
                  for path, doc in compiled.documents.items()}
-    index = put(_Index(documents, titles, backlinks, found, list(pages)))
+    index = put(_Index(documents, titles, backlinks, found))
     file.flush()
     return index
 
@@ -168,26 +165,23 @@ class ViewPanels:
 
     def __init__(self, features: Sequence[SiteFeature],
                  read_text: Callable[[SrcPath, str], str | None],
-                 join: Callable[[list[str]], str],
-                 keys: Sequence[tuple[SrcPath, str]] = ()) -> None:
+                 join: Callable[[list[str]], str]) -> None:
         self.file = tempfile.TemporaryFile(prefix="beliefbase-panels-")  # noqa: SIM115
         #: where the view's index lies in ``file``, once ``pack`` wrote it
         self.index: tuple[int, int] | None = None
-        #: the pages it is packed for, (document path, URL), in the view's order
-        self.keys = list(keys)
         self._features = features
         self._read_text = read_text
         self._join = join
         #: (pid, the view, the features bound to it), loaded in this process
         self._loaded: tuple[int, PanelView, list[SiteFeature]] | None = None
 
-    def make(self, j: int) -> str:
-        """The panels of the view's ``j``-th page."""
+    def make(self, page: tuple[SrcPath, str]) -> str:
+        """The panels of the page of this document path and URL."""
         loaded = self._loaded
         if loaded is None or loaded[0] != os.getpid():
             loaded = self._loaded = self._load()
         _pid, view, features = loaded
-        path, url = view.pages[j]
+        path, url = page
         doc = view.documents[path]
         return self._join([feature.panel(doc, url) for feature in features])  # type: ignore[arg-type]
 
@@ -196,8 +190,7 @@ class ViewPanels:
         assert self.index is not None
         index: _Index = pickle.loads(read_at(fd, *self.index))  # noqa: S301 - our own
         view = PanelView(index.documents, Stored(fd, index.titles), Stored(fd, index.backlinks),
-                         None if index.mentions is None else Stored(fd, index.mentions),
-                         index.pages)
+                         None if index.mentions is None else Stored(fd, index.mentions))
         read = self._read_text
 
         def read_text(path: SrcPath) -> str:
@@ -207,13 +200,6 @@ class ViewPanels:
             return text
 
         return os.getpid(), view, [f.viewing(view, read_text) for f in self._features]
-
-    def positions(self, pages: Sequence[tuple[SrcPath, str]]) -> list[int] | None:
-        """Where each of ``pages`` is among the pages the view was packed for (``make``'s
-        argument), in that order; None if one is not there."""
-        at = {key: j for j, key in enumerate(self.keys)}
-        found = [at.get(key) for key in pages]
-        return None if None in found else found  # type: ignore[return-value]
 
     def seal(self, index: tuple[int, int]) -> None:
         """In the child that packed the view: where its index lies, written last."""

@@ -96,10 +96,8 @@ def panels_ahead(make: Callable[[Document, str], str], pages: Sequence[PageKey],
     """
     try:
         if view is not None:
-            # the view may be packed for more pages than are made (``SiteBuild.panel_view_steps``)
-            order = view.positions([(doc.path, url) for doc, url in pages])
-            assert order is not None, "a view packed for other pages"
-            made = spilled_map_if_it_pays(view.make, order, PANELS_THRESHOLD, workers)
+            made = spilled_map_if_it_pays(view.make, [(doc.path, url) for doc, url in pages],
+                                          PANELS_THRESHOLD, workers)
         else:
             # forked: the workers inherit ``make`` and the pages; only the HTML is pickled
             made = spilled_map_if_it_pays(functools.partial(_make_page, make), pages,

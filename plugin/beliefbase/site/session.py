@@ -238,12 +238,11 @@ class SiteBuild:
         (the one finding the unlinked mentions, which reads it all anyway), so that
         neither the packing nor the mentions' churn leave free memory here; None if
         that failed (the panels are then made from the compile)."""
-        keys = [(doc.path, url) for doc, url in pages]
-        prepared = self._prepared_view(keys)
+        prepared = self._prepared_view()
         if prepared is not None:
             return prepared
         try:
-            view = self._new_view(keys)
+            view = self._new_view()
         except OSError:
             return None
 
@@ -256,7 +255,7 @@ class SiteBuild:
         def pack() -> tuple[int, int]:
             mentions = (pickle.loads(pickled) if pickled is not None  # noqa: S301 - our own
                         else found)
-            return panel_view.pack(self.compiled, mentions, keys, view.file)
+            return panel_view.pack(self.compiled, mentions, view.file)
 
         # a child of its own: packing in the one finding the mentions, its peak was
         # this build's (5,000 ``gen_vault.py`` notes: 478 MB)
@@ -269,33 +268,31 @@ class SiteBuild:
         view.index = index
         return view
 
-    def _new_view(self, keys: list[tuple[SrcPath, str]]) -> ViewPanels:
+    def _new_view(self) -> ViewPanels:
         return ViewPanels(self._panels_ahead, self._view_text,
-                          lambda parts: ascii_html("".join(parts)), keys)
+                          lambda parts: ascii_html("".join(parts)))
 
-    def panel_view_steps(self, files: Files) -> tuple[Callable[[], None], ...]:
+    def panel_view_steps(self) -> tuple[Callable[[], None], ...]:
         """The panels' view packed, the unlinked mentions found first, by two steps of
         the page loop's second core (``RenderAhead``'s first work, each a forked child
         of its own, one after the other): ``make_panels_ahead`` then finds it ready
         instead of waiting for two children of its own with that core idle (the
-        mentions alone: 12 s of one core at 20,000 ``gen_vault.py`` notes).  Packed
-        for every page MkDocs may render (those it failed to convert are left out at
-        ``on_env``); the mentions wait pickled in a file of their own between the two
-        steps (found and packed in one child, its peak was the build's: 478 MB at
-        5,000 ``gen_vault.py`` notes).  A step that fails leaves the view unsealed,
+        mentions alone: 12 s of one core at 20,000 ``gen_vault.py`` notes).  The view
+        holds every document, whatever pages ``on_env`` then makes panels for; the
+        mentions wait pickled in a file of their own between the two steps (found and
+        packed in one child, its peak was the build's: 478 MB at 5,000 ``gen_vault.py``
+        notes).  A step that fails leaves the view unsealed,
         and ``on_env`` packs it as without the steps.  No steps under serve (the
         reader keeps its mentions for the next rebuild) or where the panels are not
         made ahead."""
         self._drop_prepared()
-        keys = [(doc.path, file.page.url) for file in files.documentation_pages()
-                if file.page is not None and (doc := self.by_page.get(file.src_uri)) is not None]
-        if self.reader is None or not self._panels_ahead or not ahead.pays(len(keys)):
+        if self.reader is None or not self._panels_ahead or not ahead.pays(len(self.by_page)):
             return ()
         find = self.reader.mentions_apart()
         if find is None:
             return ()
         try:
-            view = self._new_view(keys)
+            view = self._new_view()
             found = tempfile.TemporaryFile(prefix="beliefbase-mentions-")  # noqa: SIM115
         except OSError:
             return ()
@@ -307,19 +304,19 @@ class SiteBuild:
         def pack() -> None:
             data = read_at(found.fileno(), 0, os.fstat(found.fileno()).st_size)
             mentions = pickle.loads(data)  # noqa: S301 - our own child's
-            view.seal(panel_view.pack(self.compiled, mentions, keys, view.file))
+            view.seal(panel_view.pack(self.compiled, mentions, view.file))
 
         return (_never_failing(find_mentions), _never_failing(pack))
 
-    def _prepared_view(self, keys: list[tuple[SrcPath, str]]) -> ViewPanels | None:
-        """The view ``panel_view_steps`` packed, if its steps finished and it holds every
-        page of ``keys``; else None (and it is dropped)."""
+    def _prepared_view(self) -> ViewPanels | None:
+        """The view ``panel_view_steps`` packed, if its steps finished; else None (and it
+        is dropped)."""
         prepared, self._prepared = self._prepared, None
         if prepared is None:
             return None
         view, found = prepared
         found.close()
-        if self.reader is None or not view.sealed() or view.positions(keys) is None:
+        if self.reader is None or not view.sealed():
             view.close()
             return None
         self.reader.mentions_found_apart()
