@@ -222,8 +222,10 @@ def test_outputs_the_worker_failed_to_write_are_written_here(
 def test_each_step_of_the_compile_files_runs_in_a_child_of_its_own(
         project: Any, tmp_path: Path, started: list[Any],
         monkeypatch: pytest.MonkeyPatch) -> None:
-    """The search index is built in a fresh child, not in the one that wrote
-    the graph files and kept their memory (issue 20: the 5,000-note build's peak)."""
+    """Each of the compile's files is written by a fresh child: the graph files, the
+    previews and the redirects each read another part of the compile, and a child
+    keeps a copy of every page of the heap holding what it read (the 5,000-note
+    build's peak); the search index comes last, without their memory (issue 20)."""
     from beliefbase.site.session import SiteBuild
 
     ran = tmp_path / "ran"
@@ -236,14 +238,18 @@ def test_each_step_of_the_compile_files_runs_in_a_child_of_its_own(
             real(self, *args)
         return step
 
-    for name in ("_write_compile_files", "write_search_index"):
+    names = ["_write_graph_json", "_write_graph_view", "_write_previews",
+             "_write_feature_outputs", "write_search_index"]
+    for name in names:
         monkeypatch.setattr(SiteBuild, name, spy(name))
-    build(project, tmp_path, True)
+    site, _log = build(project, tmp_path, True)
     assert len(started) == 1 and started[0].first_done
     steps = [line.split() for line in ran.read_text(encoding="utf-8").splitlines()]
-    assert [name for name, _pid in steps] == ["_write_compile_files", "write_search_index"]
+    assert [name for name, _pid in steps] == names
     pids = {int(pid) for _name, pid in steps}
-    assert len(pids) == 2 and not pids & {os.getpid(), started[0]._worker.pid}
+    assert len(pids) == len(names) and not pids & {os.getpid(), started[0]._worker.pid}
+    assert all((site / "_beliefbase" / name).stat().st_size > 0
+               for name in ("graph.json", "graph-view.json", "previews.json"))
 
 
 def test_the_link_record_is_written_with_the_compile_files(
@@ -357,7 +363,7 @@ def test_the_steps_are_children_of_the_build_and_the_worker_comes_after_them(
             real(self, *args)
         return step
 
-    for name in ("_write_compile_files", "write_search_index"):
+    for name in ("_write_graph_json", "write_search_index"):
         monkeypatch.setattr(SiteBuild, name, spy(name))
     work = render_ahead.RenderAhead._work
 
@@ -370,7 +376,7 @@ def test_the_steps_are_children_of_the_build_and_the_worker_comes_after_them(
     build(project, tmp_path, True)
     assert len(started) == 1 and started[0].first_done and started[0].taken > 0
     lines = [line.split() for line in ran.read_text(encoding="utf-8").splitlines()]
-    assert [name for name, _ in lines] == ["_write_compile_files", "write_search_index",
+    assert [name for name, _ in lines] == ["_write_graph_json", "write_search_index",
                                            "_work"]
     assert {int(parent) for _, parent in lines} == {os.getpid()}
 
@@ -383,7 +389,7 @@ def test_steps_outlasting_the_page_loop_are_waited_for(
     from beliefbase.site.session import SiteBuild
 
     loop_over = _FORK.Event()
-    real_step = SiteBuild._write_compile_files
+    real_step = SiteBuild._write_graph_json
     real_done = render_ahead.RenderAhead.conversions_done
 
     def step(self: Any, *args: Any) -> None:
@@ -394,7 +400,7 @@ def test_steps_outlasting_the_page_loop_are_waited_for(
         loop_over.set()
         real_done(self)
 
-    monkeypatch.setattr(SiteBuild, "_write_compile_files", step)
+    monkeypatch.setattr(SiteBuild, "_write_graph_json", step)
     monkeypatch.setattr(render_ahead.RenderAhead, "conversions_done", done)
     assert_built_alike_both_ways(project, tmp_path)
     assert len(started) == 1 and started[0].first_done and started[0].taken == 0

@@ -12,9 +12,11 @@ One ``ReaderSite`` per build, a ``SiteFeature`` (``site/feature.py``):
    note's title (page content, so MkDocs-Material's search indexes the
    aliases); ``panel()`` adds the local graph (``local-graph.html``) and
    the unlinked mentions (``mentions.html``) after the other panels.
-3. ``write_outputs()`` (``on_post_build``), one file per consumer:
-   ``graph-view.json`` (the viewer), ``search-index.json`` (the viewer's
-   search, lunr) and ``previews.json`` (hover previews, ``beliefbase.js``).
+3. From the compile alone, one file per consumer (``SiteBuild.compile_output_steps``,
+   in forked children of a full build, else at ``on_post_build``):
+   ``write_graph_view()`` (``graph-view.json``, the viewer), ``write_search_index()``
+   (``search-index.json``, the viewer's search, lunr) and ``write_previews()``
+   (``previews.json``, hover previews, ``beliefbase.js``).
 
 Per-note work that survives ``mkdocs serve`` rebuilds lives in a
 ``ReaderCache`` that the plugin keeps.
@@ -398,12 +400,16 @@ class ReaderSite(SiteFeature):
         so this cache, for every build of the process)."""
         self.cache.last_graph = []
 
-    def write_outputs(self, out_dir: Path, graph: Graph, graph_changed: bool = True) -> None:
-        """``graph-view.json`` and ``previews.json`` (each unless a rebuild would
-        write the same bytes again); ``search-index.json`` is ``write_search_index``'s."""
+    def write_graph_view(self, out_dir: Path, graph: Graph, graph_changed: bool = True) -> None:
+        """``graph-view.json``, unless a rebuild would write the same bytes again (the
+        graph is what it was: ``same_graph``)."""
         view = out_dir / GRAPH_VIEW_JSON
         if graph_changed or not view.exists():
             write_text(view, graph_view_text(graph, self.cache.view))
+
+    def write_previews(self, out_dir: Path) -> None:
+        """``previews.json``, unless a rebuild would write the same bytes again;
+        ``search-index.json`` is ``write_search_index``'s."""
         previews = previews_data(self.compiled, self._paragraph, self._wikitext,
                                  self.cache.excerpts)
         target = out_dir / PREVIEWS_JSON
