@@ -147,6 +147,81 @@ def test_the_mentions_are_found_apart_from_the_burst(
     assert apart_log == here_log
 
 
+def test_workers_that_end_after_a_few_pages_write_the_same_site(
+        project: Any, tmp_path: Path, made: list[tuple[int, int]],
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """A worker of the burst makes the panels of at most ``WORKER_PAGES`` pages, then
+    another is forked in its place (``spilled_map``'s ``worker_items``): the same site
+    and log, and no worker made more."""
+    from beliefbase.site import panel_view
+
+    here = os.getpid()
+    makers = tmp_path / "makers"
+    real_make = panel_view.ViewPanels.make
+
+    def make(self: Any, page: Any) -> str:
+        if os.getpid() != here:
+            with makers.open("a", encoding="utf-8") as out:
+                out.write(f"{os.getpid()}\n")
+        return real_make(self, page)
+
+    monkeypatch.setattr(panel_view.ViewPanels, "make", make)
+    monkeypatch.setattr(panels_ahead, "WORKER_PAGES", 2)
+    on, on_log = _build(project, tmp_path, True)
+    assert made == [(PAGES, PAGES)]
+    off, off_log = _build(project, tmp_path, False)
+    assert differing(on, off) == []
+    assert on_log == off_log
+    by_worker: dict[str, int] = {}
+    for pid in makers.read_text(encoding="utf-8").split() if makers.exists() else ():
+        by_worker[pid] = by_worker.get(pid, 0) + 1
+    assert all(count <= 2 for count in by_worker.values())
+
+
+def test_the_burst_reads_the_notes_texts_without_the_compile(
+        project: Any, tmp_path: Path, made: list[tuple[int, int]],
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """The burst's processes read the sources' texts for the sentences through
+    snapshots of where the compile's and the build's spills hold them
+    (``TextSpill.snapshot``), not through ``read_text`` or the compile's
+    ``texts.peek``, which touched each source's ``Document`` and the spills' entries
+    (pages of the heap shared with the worker, copied)."""
+    from beliefbase.builder import texts
+
+    bursting = [False]
+    calls = tmp_path / "calls"
+    real_burst = session.panels_ahead
+
+    def burst(*args: Any, **kwargs: Any) -> Any:
+        bursting[0] = True  # the burst's workers are forked with it set
+        try:
+            return real_burst(*args, **kwargs)
+        finally:
+            bursting[0] = False
+
+    def spy(cls: Any, name: str) -> None:
+        real = getattr(cls, name)
+
+        def called(self: Any, *args: Any) -> Any:
+            found = real(self, *args)
+            if bursting[0]:
+                with calls.open("a", encoding="utf-8") as out:
+                    out.write(f"{name} {found is not None}\n")
+            return found
+        monkeypatch.setattr(cls, name, called)
+
+    monkeypatch.setattr(session, "panels_ahead", burst)
+    spy(session.SiteBuild, "read_text")
+    spy(texts.DecodedTexts, "peek")
+    spy(texts.TextsAt, "get")
+    on, _ = _build(project, tmp_path, True)
+    seen = set(calls.read_text(encoding="utf-8").splitlines())
+    assert "get True" in seen and {line.split()[0] for line in seen} == {"get"}
+    html = (on / "page-1/index.html").read_text(encoding="utf-8")
+    assert 'Unlinked mentions <span class="bb-count">1</span>' in html
+    assert "bb-backlinks" in html
+
+
 def test_a_worker_that_dies_loses_no_panel(project: Any, tmp_path: Path, made: list[tuple[int, int]],
                                            monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setattr(parallel, "_spill_work", lambda *args: os._exit(3))
@@ -280,22 +355,40 @@ def test_the_view_is_packed_on_the_page_loops_second_core(
     """The unlinked mentions found and the panels' view packed by two steps of the page
     loop's second core (``SiteBuild.panel_view_steps``), each in a child: ``on_env``
     forks nothing and waits for nothing (a child finding the mentions while that core
-    was idle: 12 s at 20,000 ``gen_vault.py`` notes).  The same site and log as
-    without the burst."""
+    was idle: 12 s at 20,000 ``gen_vault.py`` notes).  The child finding the mentions
+    writes them into the view's file, the one packing the rest is given where they
+    lie.  The same site and log as without the burst."""
+    from beliefbase.site import panel_view
+
     here = os.getpid()
     seen = tmp_path / "seen"
-    real_find = mentions.find_mentions
 
-    def find(*args: Any, **kwargs: Any) -> Any:
-        with seen.open("a", encoding="utf-8") as out:
-            out.write("here\n" if os.getpid() == here else "child\n")
-        return real_find(*args, **kwargs)
+    def spy(name: str, real: Any) -> Any:
+        def called(*args: Any, **kwargs: Any) -> Any:
+            with seen.open("a", encoding="utf-8") as out:
+                pid = "here" if os.getpid() == here else str(os.getpid())
+                out.write(f"{name} {pid}\n")
+            return real(*args, **kwargs)
+        return called
 
-    monkeypatch.setattr(mentions, "find_mentions", find)
+    monkeypatch.setattr(mentions, "find_mentions", spy("find", mentions.find_mentions))
+    monkeypatch.setattr(panel_view, "put_mentions", spy("put", panel_view.put_mentions))
+    real_pack = panel_view.pack
+
+    def pack(compiled: Any, at: Any, file: Any) -> Any:
+        # what the child packing the rest is given: where the mentions lie, not them
+        assert at and all(isinstance(where, tuple) for where in at.values())
+        return spy("pack", real_pack)(compiled, at, file)
+
+    monkeypatch.setattr(panel_view, "pack", pack)
     on, on_log = _build(project, tmp_path, True)
     assert made == [(PAGES, PAGES)]
     assert with_steps == []  # no child of on_env's: the view came ready
-    assert seen.read_text(encoding="utf-8") == "child\n"
+    calls = [line.split() for line in seen.read_text(encoding="utf-8").splitlines()]
+    assert [name for name, _ in calls] == ["find", "put", "pack"]
+    (_, finder), (_, putter), (_, packer) = calls
+    # the mentions written into the view's file by the child finding them
+    assert "here" not in (finder, packer) and finder == putter != packer
     off, off_log = _build(project, tmp_path, False)
     assert differing(on, off) == []
     assert on_log == off_log

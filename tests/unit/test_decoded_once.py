@@ -105,3 +105,25 @@ def test_a_forked_process_writes_a_file_of_its_own() -> None:
         os.close(fd)
     assert spill.get("a") == "the build's a" and spill.get("b") == "the build's b"
     assert spill.get("w") is None
+
+
+def test_a_snapshot_reads_the_texts_without_touching_the_spill() -> None:
+    """``TextSpill.snapshot`` (the panels' burst): the same texts, every one read from
+    the spill's file through a table of its own, the spill's untouched (a forked
+    process reading the spill wrote into its pages: its recent texts, the
+    reference counts of its entries); texts put later are not in it."""
+    spill = TextSpill()
+    texts = {f"n{i}": f"# Note {i}\n\u00e9 \ud83d\ude00 \udcff\n" * (i + 1) for i in range(12)}
+    for key, text in texts.items():
+        spill.put(key, text)
+    spill.get("n0")
+    recent = dict(spill._recent)
+    snapshot = spill.snapshot()
+    for _ in range(2):
+        for key, text in texts.items():
+            assert snapshot.get(key) == text
+    assert snapshot.get("missing") is None
+    assert spill._recent == recent
+    spill.put("later", "x")
+    assert snapshot.get("later") is None and spill.get("later") == "x"
+    spill.close()

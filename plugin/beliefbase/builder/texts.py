@@ -79,6 +79,12 @@ class TextSpill:
             self._recent[key] = text
         return text
 
+    def snapshot(self) -> TextsAt:
+        """The texts put so far, for forked processes to read (``TextsAt``)."""
+        return TextsAt({key: (file.fileno(), offset, length)
+                        for key, (file, offset, length) in self._where.items()},
+                       dict(self._memory))
+
     def forget(self, key: Hashable) -> None:
         self._where.pop(key, None)
         self._memory.pop(key, None)
@@ -106,17 +112,51 @@ class TextSpill:
 
     @staticmethod
     def _read(file: IO[bytes], offset: int, length: int) -> str | None:
-        parts = []
         try:
-            while length > 0:
-                part = os.pread(file.fileno(), length, offset)
-                if not part:
-                    return None
-                parts.append(part)
-                offset, length = offset + len(part), length - len(part)
-        except (OSError, ValueError):
+            fd = file.fileno()
+        except ValueError:
             return None
-        return b"".join(parts).decode(_ENCODING, _ERRORS)
+        return _read_at(fd, offset, length)
+
+
+def _read_at(fd: int, offset: int, length: int) -> str | None:
+    """The text ``TextSpill.put`` wrote at ``offset`` of this file, or None."""
+    parts = []
+    try:
+        while length > 0:
+            part = os.pread(fd, length, offset)
+            if not part:
+                return None
+            parts.append(part)
+            offset, length = offset + len(part), length - len(part)
+    except OSError:
+        return None
+    return b"".join(parts).decode(_ENCODING, _ERRORS)
+
+
+class TextsAt:
+    """A ``TextSpill``'s texts as they were at one moment, read without touching it.
+
+    A process forked from the one holding the spill copies every page of the heap
+    holding an object it reads (CPython writes the reference count), and the
+    spill's table was made over the whole page loop, its entries on thousands of
+    pages; reading a text through this copy of where each lies touches only it (the
+    panels' burst reads a few sources' texts for every page: ``panels_ahead``).
+    Nothing is kept: each ``get`` reads the text again."""
+
+    __slots__ = ("_where", "_memory")
+
+    def __init__(self, where: dict[Hashable, tuple[int, int, int]],
+                 memory: dict[Hashable, str]) -> None:
+        self._where = where  # key -> (file descriptor, offset, length)
+        self._memory = memory
+
+    def get(self, key: Hashable) -> str | None:
+        text = self._memory.get(key)
+        if text is not None:
+            return text
+        where = self._where.get(key)
+        return _read_at(*where) if where is not None else None
 
 
 class DecodedTexts:
@@ -162,6 +202,10 @@ class DecodedTexts:
     def keep(self, path: SrcPath, sha: str, text: str) -> None:
         if self._texts is not None:
             self._texts.put((path, sha), text)
+
+    def snapshot(self) -> TextsAt | None:
+        """The texts kept, for forked processes to read (``TextSpill.snapshot``)."""
+        return self._texts.snapshot() if self._texts is not None else None
 
     def peek(self, path: SrcPath, sha: str) -> str | None:
         """The text kept for this version of ``path``, else None (read as often as

@@ -27,7 +27,7 @@ import tempfile
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from typing import IO, TYPE_CHECKING, Any, NamedTuple
 
-from ..builder.parallel import read_at
+from ..builder.parallel import read_at, write_at
 from ..ids import SrcPath
 from .panels import shown_titles, titles_wikitext
 
@@ -125,30 +125,45 @@ class _Index(NamedTuple):
     mentions: dict[SrcPath, tuple[int, int]] | None
 
 
-def pack(compiled: Compiled, mentions: Mapping[SrcPath, mention.Mentions] | None,
-         file: IO[bytes]) -> tuple[int, int]:
-    """Write the ``PanelView`` of ``compiled`` to ``file``: where its index lies."""
-    end = 0
+class _Appender:
+    """Values pickled one after the other at the end of a file (another process may
+    have written its first part)."""
 
-    def put(value: Any) -> tuple[int, int]:
-        nonlocal end
+    def __init__(self, file: IO[bytes]) -> None:
+        self._fd = file.fileno()
+        self._end = os.fstat(self._fd).st_size
+
+    def put(self, value: Any) -> tuple[int, int]:
         data = pickle.dumps(value, pickle.HIGHEST_PROTOCOL)
-        file.write(data)
-        at, end = end, end + len(data)
+        write_at(self._fd, data, self._end)
+        at, self._end = self._end, self._end + len(data)
         return at, len(data)
 
+
+def put_mentions(mentions: Mapping[SrcPath, mention.Mentions], file: IO[bytes]
+                 ) -> dict[SrcPath, tuple[int, int]]:
+    """Write each note's unlinked mentions to ``file``, for ``pack``: where each lies.
+    In the child that found them (``SiteBuild.panel_view_steps``): loaded again by the
+    one packing the rest, they were its largest part (5,000 ``gen_vault.py`` notes:
+    about 35 MB)."""
+    appender = _Appender(file)
+    return {path: appender.put(m) for path, m in mentions.items()}
+
+
+def pack(compiled: Compiled, mentions: dict[SrcPath, tuple[int, int]] | None,
+         file: IO[bytes]) -> tuple[int, int]:
+    """Write the ``PanelView`` of ``compiled`` to ``file``, after the mentions
+    ``put_mentions`` wrote there (``mentions``: where each lies): where its index lies."""
+    put = _Appender(file).put
     backlinks = {path: put(tuple(ViewLink(r.link, r.source, r.status, r.target, r.anchor)
                                  for r in found))
                  for path, found in compiled.backlinks.items()}
     titles = {path: put(shown_titles(compiled, own)) for path, own in compiled.links.items()}
-    found = None if mentions is None else {path: put(m) for path, m in mentions.items()}
     documents = {path: ViewDoc(doc.path, doc.title, doc.url, doc.bid, doc.aliases,
                                ViewParsed(doc.parsed.kind, doc.parsed.digest,
                                           doc.parsed.body_offset))
                  for path, doc in compiled.documents.items()}
-    index = put(_Index(documents, titles, backlinks, found))
-    file.flush()
-    return index
+    return put(_Index(documents, titles, backlinks, mentions))
 
 
 #: what a child that packed a view writes last (``ViewPanels.seal``): a mark and where
@@ -203,8 +218,8 @@ class ViewPanels:
 
     def seal(self, index: tuple[int, int]) -> None:
         """In the child that packed the view: where its index lies, written last."""
-        self.file.write(_SEAL.pack(_MARK, *index))
-        self.file.flush()
+        fd = self.file.fileno()
+        write_at(fd, _SEAL.pack(_MARK, *index), os.fstat(fd).st_size)
 
     def sealed(self) -> bool:
         """Did the child packing the view finish (``seal``)?  Its index is then known here."""

@@ -38,7 +38,7 @@ from .. import diagnostics as diag
 from ..builder.documents import Document, page_path
 from ..builder.parallel import apart, read_at, write_at
 from ..builder.resolve import ResolvedLink
-from ..builder.texts import TextSpill
+from ..builder.texts import TextsAt, TextSpill
 from ..codecs import snippet as snippets
 from ..codecs.guards import make_renderable
 from ..codecs.markdown import decode, note_text
@@ -118,6 +118,9 @@ class SiteBuild:
         self.panels_taken = 0  # pages whose panels were made ahead
         #: the panels' view packed by steps of the page loop (``panel_view_steps``)
         self._prepared: tuple[ViewPanels, IO[bytes]] | None = None
+        #: the texts the compile kept and those read since, as the panels' burst reads
+        #: them (``make_panels_ahead``)
+        self._texts_at: tuple[TextsAt | None, TextsAt] | None = None
         #: under serve: graph.json is what the last build wrote (so is graph-view.json)
         self._graph_same = False
 
@@ -217,7 +220,12 @@ class SiteBuild:
         view = self._panel_view(pages) if ahead.pays(len(pages)) else None
         if self.reader is not None and view is None:
             self.reader.mentions()  # here: the workers inherit them, the cache stays here
-        self._panels_made = panels_ahead(self._panels, pages, view=view)
+        self._texts_at = ((self.compiled.texts.snapshot(), self._texts.snapshot())
+                          if view is not None else None)
+        try:
+            self._panels_made = panels_ahead(self._panels, pages, view=view)
+        finally:
+            self._texts_at = None
         if self._panels_made:
             # made: what making them kept here (each source's lines, its link titles)
             # goes now, not after the template loop, which it would weigh on
@@ -257,7 +265,8 @@ class SiteBuild:
         def pack() -> tuple[int, int]:
             mentions = (pickle.loads(pickled) if pickled is not None  # noqa: S301 - our own
                         else found)
-            return panel_view.pack(self.compiled, mentions, view.file)
+            at = None if mentions is None else panel_view.put_mentions(mentions, view.file)
+            return panel_view.pack(self.compiled, at, view.file)
 
         # a child of its own: packing in the one finding the mentions, its peak was
         # this build's (5,000 ``gen_vault.py`` notes: 478 MB)
@@ -280,10 +289,12 @@ class SiteBuild:
         of its own, one after the other): ``make_panels_ahead`` then finds it ready
         instead of waiting for two children of its own with that core idle (the
         mentions alone: 12 s of one core at 20,000 ``gen_vault.py`` notes).  The view
-        holds every document, whatever pages ``on_env`` then makes panels for; the
-        mentions wait pickled in a file of their own between the two steps (found and
-        packed in one child, its peak was the build's: 478 MB at 5,000 ``gen_vault.py``
-        notes).  A step that fails leaves the view unsealed,
+        holds every document, whatever pages ``on_env`` then makes panels for.  The
+        child finding the mentions writes them into the view's file, and where each
+        lies into a file of its own, for the next (found and packed in one child, its
+        peak was the build's: 478 MB at 5,000 ``gen_vault.py`` notes; loaded again by
+        the one packing, they were a third of its memory).  A step that fails leaves
+        the view unsealed,
         and ``on_env`` packs it as without the steps.  No steps under serve (the
         reader keeps its mentions for the next rebuild) or where the panels are not
         made ahead."""
@@ -301,12 +312,13 @@ class SiteBuild:
         self._prepared = (view, found)
 
         def find_mentions() -> None:
-            write_at(found.fileno(), pickle.dumps(find(), pickle.HIGHEST_PROTOCOL), 0)
+            at = panel_view.put_mentions(find(), view.file)
+            write_at(found.fileno(), pickle.dumps(at, pickle.HIGHEST_PROTOCOL), 0)
 
         def pack() -> None:
             data = read_at(found.fileno(), 0, os.fstat(found.fileno()).st_size)
-            mentions = pickle.loads(data)  # noqa: S301 - our own child's
-            view.seal(panel_view.pack(self.compiled, mentions, view.file))
+            at = pickle.loads(data)  # noqa: S301 - our own child's
+            view.seal(panel_view.pack(self.compiled, at, view.file))
 
         return (_never_failing(find_mentions), _never_failing(pack))
 
@@ -333,6 +345,13 @@ class SiteBuild:
 
     def _view_text(self, path: SrcPath, digest: str) -> str:
         """``read_text`` of ``path`` whose text has this digest ("": not a document)."""
+        if self._texts_at is not None:  # in the burst: what read_text reads, as it would
+            kept, read = self._texts_at
+            text = kept.get((path, digest)) if kept is not None and digest else None
+            if text is None:
+                text = read.get(path)
+            if text is not None:
+                return text
         text = self.compiled.texts.peek(path, digest) if digest else None
         return text if text is not None else self.read_text(path)
 
