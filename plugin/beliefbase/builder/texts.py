@@ -142,21 +142,32 @@ class TextsAt:
     spill's table was made over the whole page loop, its entries on thousands of
     pages; reading a text through this copy of where each lies touches only it (the
     panels' burst reads a few sources' texts for every page: ``panels_ahead``).
-    Nothing is kept: each ``get`` reads the text again."""
+    The last few read are kept decoded, as ``TextSpill`` keeps them (each process
+    its own: the first it keeps copies the page of this small table)."""
 
-    __slots__ = ("_where", "_memory")
+    __slots__ = ("_where", "_memory", "_recent")
 
     def __init__(self, where: dict[Hashable, tuple[int, int, int]],
                  memory: dict[Hashable, str]) -> None:
         self._where = where  # key -> (file descriptor, offset, length)
         self._memory = memory
+        self._recent: dict[Hashable, str] = {}  # the last ones read, oldest first
 
     def get(self, key: Hashable) -> str | None:
-        text = self._memory.get(key)
+        text = self._recent.get(key)
+        if text is None:
+            text = self._memory.get(key)
         if text is not None:
             return text
         where = self._where.get(key)
-        return _read_at(*where) if where is not None else None
+        if where is None:
+            return None
+        text = _read_at(*where)
+        if text is not None:
+            if len(self._recent) >= _RECENT:
+                del self._recent[next(iter(self._recent))]
+            self._recent[key] = text
+        return text
 
 
 class DecodedTexts:
