@@ -147,6 +147,37 @@ def test_the_mentions_are_found_apart_from_the_burst(
     assert apart_log == here_log
 
 
+def test_workers_that_end_after_a_few_pages_write_the_same_site(
+        project: Any, tmp_path: Path, made: list[tuple[int, int]],
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """A worker of the burst makes the panels of at most ``WORKER_PAGES`` pages, then
+    another is forked in its place (``spilled_map``'s ``worker_items``): the same site
+    and log, and no worker made more."""
+    from beliefbase.site import panel_view
+
+    here = os.getpid()
+    makers = tmp_path / "makers"
+    real_make = panel_view.ViewPanels.make
+
+    def make(self: Any, page: Any) -> str:
+        if os.getpid() != here:
+            with makers.open("a", encoding="utf-8") as out:
+                out.write(f"{os.getpid()}\n")
+        return real_make(self, page)
+
+    monkeypatch.setattr(panel_view.ViewPanels, "make", make)
+    monkeypatch.setattr(panels_ahead, "WORKER_PAGES", 2)
+    on, on_log = _build(project, tmp_path, True)
+    assert made == [(PAGES, PAGES)]
+    off, off_log = _build(project, tmp_path, False)
+    assert differing(on, off) == []
+    assert on_log == off_log
+    by_worker: dict[str, int] = {}
+    for pid in makers.read_text(encoding="utf-8").split() if makers.exists() else ():
+        by_worker[pid] = by_worker.get(pid, 0) + 1
+    assert all(count <= 2 for count in by_worker.values())
+
+
 def test_the_burst_reads_the_notes_texts_without_the_compile(
         project: Any, tmp_path: Path, made: list[tuple[int, int]],
         monkeypatch: pytest.MonkeyPatch) -> None:

@@ -85,6 +85,52 @@ def test_spilled_results_are_read_back_a_chunk_at_a_time(processes: int,
         spilled.close()
 
 
+def test_a_worker_ends_after_its_items_and_another_takes_its_place(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """``worker_items``: each worker makes one chunk of at most that many items and
+    ends (its copies of this heap's pages go with it), and this process forks the
+    next between two of its own items.  Here this process's first items each wait
+    for one more worker to have ended, so six workers come one after the other
+    whatever the machine's load."""
+    import multiprocessing
+
+    from beliefbase.builder.parallel import spilled_map
+
+    from tests.waiting import wait_until
+
+    ended = multiprocessing.get_context("fork").Value("i", 0)
+    real = parallel._spill_work
+
+    def spill_work(*args: Any) -> None:
+        try:
+            real(*args)  # sent where its chunk lies
+        finally:
+            with ended.get_lock():
+                ended.value += 1
+
+    monkeypatch.setattr(parallel, "_spill_work", spill_work)
+    waited = [0]
+
+    def square(n: int) -> tuple[int, int]:
+        if os.getpid() == _PARENT and waited[0] < 6:
+            waited[0] += 1
+            assert wait_until(lambda: ended.value >= waited[0], 300)
+        return n * n, os.getpid()
+
+    spilled = spilled_map(square, list(range(64)), 2, worker_items=4)
+    try:
+        assert spilled.size == 4
+        results = [r for i in range(16) for r in spilled.chunk(i)]
+    finally:
+        spilled.close()
+    assert [square for square, _ in results] == [n * n for n in range(64)]
+    made: dict[int, int] = {}
+    for _, pid in results:
+        made[pid] = made.get(pid, 0) + 1
+    workers = {pid: count for pid, count in made.items() if pid != _PARENT}
+    assert len(workers) >= 6 and all(count <= 4 for count in workers.values())
+
+
 def test_a_dead_spilling_worker_is_an_eof_not_a_hang() -> None:
     from beliefbase.builder.parallel import spilled_map
 

@@ -101,9 +101,13 @@ def workers_that_pay(items: int, threshold: int, workers: int, *, fork_only: boo
     return count
 
 
-def _chunked(items: Sequence[_Item], processes: int) -> tuple[int, list[Sequence[_Item]]]:
-    """The chunk size for ``processes`` and the chunks of ``items``."""
+def _chunked(items: Sequence[_Item], processes: int, most: int = 0
+             ) -> tuple[int, list[Sequence[_Item]]]:
+    """The chunk size for ``processes`` (at most ``most``, if given) and the chunks of
+    ``items``."""
     size = max(16, -(-len(items) // (_CHUNKS_PER_PROCESS * processes)))
+    if most:
+        size = max(1, min(size, most))
     return size, [items[i:i + size] for i in range(0, len(items), size)]
 
 
@@ -140,7 +144,7 @@ def _work(
 
 def spilled_map_if_it_pays(
     func: Callable[[_Item], _Result], items: Sequence[_Item], threshold: int,
-    workers: int = 0,
+    workers: int = 0, worker_items: int = 0,
 ) -> Spilled[_Result] | None:
     """``spilled_map`` over one process per CPU (at most 4) with ``fork``, or None
     where that would not pay or a worker failed (as ``map_if_it_pays``)."""
@@ -148,7 +152,7 @@ def spilled_map_if_it_pays(
     if count is None:
         return None
     try:
-        return spilled_map(func, items, count)
+        return spilled_map(func, items, count, worker_items)
     except (OSError, EOFError, pickle.PicklingError):
         return None
 
@@ -175,42 +179,89 @@ class Spilled(Generic[_Result]):
 
 
 def spilled_map(
-    func: Callable[[_Item], _Result], items: Sequence[_Item], processes: int
+    func: Callable[[_Item], _Result], items: Sequence[_Item], processes: int,
+    worker_items: int = 0,
 ) -> Spilled[_Result]:
     """``[func(item) for item in items]`` as ``shared_map`` computes it (``fork`` only),
-    each chunk written to a temporary file as it is made instead of kept."""
-    size, chunks = _chunked(items, processes)
+    each chunk written to a temporary file as it is made instead of kept.
+
+    ``worker_items``: a worker makes one chunk of at most this many items, then
+    ends, and this process forks another in its place as soon as it sees that
+    (between two of its own items; 0: each worker makes chunks until none is left).
+    A forked worker keeps the original of every page of the heap either process
+    wrote to since the fork, and those pages grow with its life; a worker that
+    ends gives them back."""
+    size, chunks = _chunked(items, processes, worker_items)
+    worker_chunks = 1 if worker_items else 0
     context = mp.get_context("fork")
     ends = UnclaimedIndexes(context, len(chunks))
     # closed by the caller through Spilled.close, or below when the map fails
     files: list[IO[bytes]] = [tempfile.TemporaryFile() for _ in range(processes)]  # noqa: SIM115
-    workers: list[tuple[Any, Connection]] = []
-    try:
+    #: each worker's process and pipe, by its file's number (None: between two)
+    slots: list[tuple[Any, Connection] | None] = [None] * processes
+    #: where each file's next chunk goes
+    file_ends = [0] * processes
+    where: dict[int, tuple[int, int, int]] = {}
+
+    def fork(number: int) -> None:
         with frozen_for_fork():  # the workers share this heap (``process/heap.py``)
-            for number in range(1, processes):
-                workers.append(_start(context, _spill_work,
-                                      (func, chunks, ends, files[number], number)))
-        where = _spill(func, chunks, ends.back, files[0], 0)
-        for worker, reader in workers:
-            where.update(reader.recv())
-            worker.join()
+            slots[number] = _start(context, _spill_work,
+                                   (func, chunks, ends, files[number], number,
+                                    file_ends[number], worker_chunks))
+
+    def received(number: int, *, wait: bool) -> bool:
+        """The worker of ``number``'s chunks, if it ended (``wait``: once it has)."""
+        slot = slots[number]
+        if slot is None or not (wait or slot[1].poll()):
+            return False
+        worker, reader = slot
+        done: dict[int, tuple[int, int, int]] = reader.recv()
+        worker.join()
+        reader.close()
+        slots[number] = None
+        where.update(done)
+        file_ends[number] = max((at + length for _n, at, length in done.values()),
+                                default=file_ends[number])
+        return True
+
+    def go_on() -> None:
+        """Between two of this process's items: a worker that ended is replaced."""
+        for number in range(1, processes):
+            if received(number, wait=False) and ends.left():
+                fork(number)
+
+    try:
+        for number in range(1, processes):
+            fork(number)
+        where.update(_spill(func, chunks, ends.back, files[0], 0,
+                            between=go_on if worker_chunks else None))
+        for number in range(1, processes):
+            received(number, wait=True)
         return Spilled(size, files, where)
     except BaseException:
         for file in files:
             file.close()
         raise
     finally:
-        _stop(workers)
+        _stop([slot for slot in slots if slot is not None])
 
 
 def _spill(func: Callable[[_Item], _Result], chunks: list[Sequence[_Item]],
            take: Callable[[], int | None], file: IO[bytes], number: int,
+           end: int = 0, limit: int = 0, between: Callable[[], None] | None = None,
            ) -> dict[int, tuple[int, int, int]]:
-    """Make the chunks ``take`` gives, appending each to ``file``; where each lies."""
+    """Make the chunks ``take`` gives (at most ``limit``, 0: all), appending each to
+    ``file`` from ``end``, ``between()`` after each item; where each lies."""
     where: dict[int, tuple[int, int, int]] = {}
-    end = 0
-    while (i := take()) is not None:
-        data = pickle.dumps([func(item) for item in chunks[i]], pickle.HIGHEST_PROTOCOL)
+    while (not limit or len(where) < limit) and (i := take()) is not None:
+        if between is None:
+            made = [func(item) for item in chunks[i]]
+        else:
+            made = []
+            for item in chunks[i]:
+                made.append(func(item))
+                between()
+        data = pickle.dumps(made, pickle.HIGHEST_PROTOCOL)
         write_at(file.fileno(), data, end)
         where[i] = (number, end, len(data))
         end += len(data)
@@ -218,9 +269,9 @@ def _spill(func: Callable[[_Item], _Result], chunks: list[Sequence[_Item]],
 
 
 def _spill_work(func: Callable[[_Item], _Result], chunks: list[Sequence[_Item]],
-                ends: UnclaimedIndexes, file: IO[bytes], number: int, writer: Connection
-                ) -> None:
-    writer.send(_spill(func, chunks, ends.front, file, number))
+                ends: UnclaimedIndexes, file: IO[bytes], number: int, end: int, limit: int,
+                writer: Connection) -> None:
+    writer.send(_spill(func, chunks, ends.front, file, number, end, limit))
     writer.close()
 
 
@@ -267,6 +318,11 @@ class UnclaimedIndexes:
                 return None
             self._bounds[1] = back - 1
             return int(back)
+
+    def left(self) -> bool:
+        """Is any index unclaimed?"""
+        with self._bounds.get_lock():
+            return bool(self._bounds[0] <= self._bounds[1])
 
     def take(self, i: int) -> bool:
         """Take ``i`` for the front (giving up any index before it), unless the back has."""
