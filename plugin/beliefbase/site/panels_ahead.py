@@ -50,7 +50,8 @@ PANELS_THRESHOLD = 200
 #: and the copies grow with its life.  At 5,000 ``gen_vault.py`` notes the burst's
 #: peak 436 -> 392 MB, its wall 3.4 -> 3.9 s (each new worker loads the view again
 #: and copies again what the first pages copy); 150 pages: 5,000 ``vault.py`` notes
-#: 340 -> 325 MB for 0.3 s more.
+#: 340 -> 325 MB for 0.3 s more.  At 20,000 ``gen_vault.py`` notes, 300 pages (33
+#: forks) cost 7% of the build's wall in one run: no more than 16 workers since.
 WORKER_PAGES = 300
 
 #: A page: its document and its URL (the panels' links are relative to it).
@@ -105,8 +106,11 @@ def panels_ahead(make: Callable[[Document, str], str], pages: Sequence[PageKey],
     """
     try:
         if view is not None:
+            # at least WORKER_PAGES, and no more forks than the chunks the map makes
+            # anyway (16 at two processes): each fork of a large build costs more
             made = spilled_map_if_it_pays(view.make, [(doc.path, url) for doc, url in pages],
-                                          PANELS_THRESHOLD, workers, WORKER_PAGES)
+                                          PANELS_THRESHOLD, workers,
+                                          max(WORKER_PAGES, len(pages) // 16))
         else:
             # forked: the workers inherit ``make`` and the pages; only the HTML is pickled
             made = spilled_map_if_it_pays(functools.partial(_make_page, make), pages,
