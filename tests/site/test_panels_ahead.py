@@ -213,7 +213,7 @@ def test_the_burst_reads_the_notes_texts_without_the_compile(
     monkeypatch.setattr(session, "panels_ahead", burst)
     spy(session.SiteBuild, "read_text")
     spy(texts.DecodedTexts, "peek")
-    spy(texts.TextsAt, "get")
+    spy(texts.TextSpill, "get")
     on, _ = _build(project, tmp_path, True)
     seen = set(calls.read_text(encoding="utf-8").splitlines())
     assert "get True" in seen and {line.split()[0] for line in seen} == {"get"}

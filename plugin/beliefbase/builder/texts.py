@@ -79,11 +79,21 @@ class TextSpill:
             self._recent[key] = text
         return text
 
-    def snapshot(self) -> TextsAt:
-        """The texts put so far, for forked processes to read (``TextsAt``)."""
-        return TextsAt({key: (file.fileno(), offset, length)
-                        for key, (file, offset, length) in self._where.items()},
-                       dict(self._memory))
+    def snapshot(self) -> TextSpill:
+        """The texts put so far, in a spill of their own that reads this one's files
+        and touches nothing of it.
+
+        A process forked from this one copies every page of the heap holding an
+        object it reads (CPython writes the reference count), and this spill's table
+        was filled over the whole page loop, its entries on thousands of pages; the
+        panels' burst reads a few sources' texts for every page (``panels_ahead``),
+        through a table made just before the fork, its entries made together.  The
+        copy keeps its own recent texts and writes nothing to this one's files."""
+        copy = TextSpill()
+        copy._where = {key: (file, offset, length)
+                       for key, (file, offset, length) in self._where.items()}
+        copy._memory = dict(self._memory)
+        return copy
 
     def forget(self, key: Hashable) -> None:
         self._where.pop(key, None)
@@ -112,62 +122,17 @@ class TextSpill:
 
     @staticmethod
     def _read(file: IO[bytes], offset: int, length: int) -> str | None:
+        parts = []
         try:
-            fd = file.fileno()
-        except ValueError:
+            while length > 0:
+                part = os.pread(file.fileno(), length, offset)
+                if not part:
+                    return None
+                parts.append(part)
+                offset, length = offset + len(part), length - len(part)
+        except (OSError, ValueError):
             return None
-        return _read_at(fd, offset, length)
-
-
-def _read_at(fd: int, offset: int, length: int) -> str | None:
-    """The text ``TextSpill.put`` wrote at ``offset`` of this file, or None."""
-    parts = []
-    try:
-        while length > 0:
-            part = os.pread(fd, length, offset)
-            if not part:
-                return None
-            parts.append(part)
-            offset, length = offset + len(part), length - len(part)
-    except OSError:
-        return None
-    return b"".join(parts).decode(_ENCODING, _ERRORS)
-
-
-class TextsAt:
-    """A ``TextSpill``'s texts as they were at one moment, read without touching it.
-
-    A process forked from the one holding the spill copies every page of the heap
-    holding an object it reads (CPython writes the reference count), and the
-    spill's table was made over the whole page loop, its entries on thousands of
-    pages; reading a text through this copy of where each lies touches only it (the
-    panels' burst reads a few sources' texts for every page: ``panels_ahead``).
-    The last few read are kept decoded, as ``TextSpill`` keeps them (each process
-    its own: the first it keeps copies the page of this small table)."""
-
-    __slots__ = ("_where", "_memory", "_recent")
-
-    def __init__(self, where: dict[Hashable, tuple[int, int, int]],
-                 memory: dict[Hashable, str]) -> None:
-        self._where = where  # key -> (file descriptor, offset, length)
-        self._memory = memory
-        self._recent: dict[Hashable, str] = {}  # the last ones read, oldest first
-
-    def get(self, key: Hashable) -> str | None:
-        text = self._recent.get(key)
-        if text is None:
-            text = self._memory.get(key)
-        if text is not None:
-            return text
-        where = self._where.get(key)
-        if where is None:
-            return None
-        text = _read_at(*where)
-        if text is not None:
-            if len(self._recent) >= _RECENT:
-                del self._recent[next(iter(self._recent))]
-            self._recent[key] = text
-        return text
+        return b"".join(parts).decode(_ENCODING, _ERRORS)
 
 
 class DecodedTexts:
@@ -214,7 +179,7 @@ class DecodedTexts:
         if self._texts is not None:
             self._texts.put((path, sha), text)
 
-    def snapshot(self) -> TextsAt | None:
+    def snapshot(self) -> TextSpill | None:
         """The texts kept, for forked processes to read (``TextSpill.snapshot``)."""
         return self._texts.snapshot() if self._texts is not None else None
 

@@ -38,7 +38,7 @@ from .. import diagnostics as diag
 from ..builder.documents import Document, page_path
 from ..builder.parallel import apart, read_at, write_at
 from ..builder.resolve import ResolvedLink
-from ..builder.texts import TextsAt, TextSpill
+from ..builder.texts import TextSpill
 from ..codecs import snippet as snippets
 from ..codecs.guards import make_renderable
 from ..codecs.markdown import decode, note_text
@@ -120,7 +120,7 @@ class SiteBuild:
         self._prepared: tuple[ViewPanels, IO[bytes]] | None = None
         #: the texts the compile kept and those read since, as the panels' burst reads
         #: them (``make_panels_ahead``)
-        self._texts_at: tuple[TextsAt | None, TextsAt] | None = None
+        self._texts_at: tuple[TextSpill | None, TextSpill] | None = None
         #: under serve: graph.json is what the last build wrote (so is graph-view.json)
         self._graph_same = False
 
@@ -568,13 +568,11 @@ class SiteBuild:
 
     def _write_graph_view(self, out: Path) -> None:
         if self.reader is not None:
-            out.mkdir(parents=True, exist_ok=True)
             self.reader.write_graph_view(out, self.compiled.graph,
                                          graph_changed=not self._graph_same)
 
     def _write_previews(self, out: Path) -> None:
         if self.reader is not None:
-            out.mkdir(parents=True, exist_ok=True)
             self.reader.write_previews(out)
 
     def _write_feature_outputs(self, site_dir: Path, use_directory_urls: bool,
@@ -728,7 +726,6 @@ def diagnostics_json(diagnostics: list[diag.Diagnostic],
 
 
 __all__ = ["OUTPUT_DIR", "Markup", "SiteBuild"]
-
 
 
 def _never_failing(step: Callable[[], None]) -> Callable[[], None]:
