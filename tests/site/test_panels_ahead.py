@@ -152,12 +152,16 @@ def test_workers_that_end_after_a_few_pages_write_the_same_site(
         monkeypatch: pytest.MonkeyPatch) -> None:
     """A worker of the burst makes the panels of at most ``WORKER_PAGES`` pages, then
     another is forked in its place (``spilled_map``'s ``worker_items``): the same site
-    and log, and no worker made more."""
+    and log, and no worker made more.  The view is loaded once, here, before the
+    first fork, and every worker makes its pages with it: one loading its own freed
+    the one it inherited, writing to every page of it (issue 31, peak memory)."""
     from beliefbase.site import panel_view
 
     here = os.getpid()
     makers = tmp_path / "makers"
+    loads = tmp_path / "loads"
     real_make = panel_view.ViewPanels.make
+    real_load = panel_view.ViewPanels.load
 
     def make(self: Any, page: Any) -> str:
         if os.getpid() != here:
@@ -165,7 +169,14 @@ def test_workers_that_end_after_a_few_pages_write_the_same_site(
                 out.write(f"{os.getpid()}\n")
         return real_make(self, page)
 
+    def load(self: Any) -> Any:
+        if self._loaded is None:
+            with loads.open("a", encoding="utf-8") as out:
+                out.write("here\n" if os.getpid() == here else "worker\n")
+        return real_load(self)
+
     monkeypatch.setattr(panel_view.ViewPanels, "make", make)
+    monkeypatch.setattr(panel_view.ViewPanels, "load", load)
     monkeypatch.setattr(panels_ahead, "WORKER_PAGES", 2)
     on, on_log = _build(project, tmp_path, True)
     assert made == [(PAGES, PAGES)]
@@ -175,7 +186,9 @@ def test_workers_that_end_after_a_few_pages_write_the_same_site(
     by_worker: dict[str, int] = {}
     for pid in makers.read_text(encoding="utf-8").split() if makers.exists() else ():
         by_worker[pid] = by_worker.get(pid, 0) + 1
+    assert len(by_worker) >= 2  # workers ended and others took their place
     assert all(count <= 2 for count in by_worker.values())
+    assert loads.read_text(encoding="utf-8").split() == ["here"]
 
 
 def test_the_burst_reads_the_notes_texts_without_the_compile(

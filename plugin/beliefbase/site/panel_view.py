@@ -11,11 +11,11 @@ processes copied about 150 MB of pages.
 So, before the fork, this process packs what the panels read (each document's
 title, URL, BID, aliases, the offset of its body and the digest of its text, the
 titles of the headings links point to, every link with its sentence, the
-unlinked mentions) into one pickle, in an unnamed temporary file.  Each process
-of the burst (this one too) loads it once and makes its panels from the copy,
-private to it, with features bound to it (``SiteFeature.viewing``): it touches
-little of the shared heap besides the templates.  The copy is a few MB; the
-pickle is made and loaded once per process.
+unlinked mentions) into one pickle, in an unnamed temporary file.  This process
+loads its index once, just before the burst's workers are forked, and every
+process of the burst makes its panels from that copy, with features bound to it
+(``SiteFeature.viewing``): they touch little of the compile's heap besides the
+templates.  The index is a few MB; each note's part is loaded when asked for.
 """
 
 from __future__ import annotations
@@ -175,8 +175,9 @@ _MARK = b"bbview01"
 class ViewPanels:
     """The panels of the pages of a ``PanelView`` in an unnamed temporary file (written
     by ``pack``, in a forked child: ``SiteBuild.make_panels_ahead``, or a step of the
-    page loop's second core: ``SiteBuild.panel_view_steps``): each process of the burst
-    loads its index once (``make``) and binds the features to it."""
+    page loop's second core: ``SiteBuild.panel_view_steps``): this process loads its
+    index (``load``) and binds the features to it before the burst's workers are
+    forked, and each of them makes its pages with that copy."""
 
     def __init__(self, features: Sequence[SiteFeature],
                  read_text: Callable[[SrcPath, str], str | None],
@@ -187,20 +188,28 @@ class ViewPanels:
         self._features = features
         self._read_text = read_text
         self._join = join
-        #: (pid, the view, the features bound to it), loaded in this process
-        self._loaded: tuple[int, PanelView, list[SiteFeature]] | None = None
+        #: the view and the features bound to it, once loaded (``load``)
+        self._loaded: tuple[PanelView, list[SiteFeature]] | None = None
 
     def make(self, page: tuple[SrcPath, str]) -> str:
         """The panels of the page of this document path and URL."""
-        loaded = self._loaded
-        if loaded is None or loaded[0] != os.getpid():
-            loaded = self._loaded = self._load()
-        _pid, view, features = loaded
+        view, features = self._loaded or self.load()
         path, url = page
         doc = view.documents[path]
         return self._join([feature.panel(doc, url) for feature in features])  # type: ignore[arg-type]
 
-    def _load(self) -> tuple[int, PanelView, list[SiteFeature]]:
+    def load(self) -> tuple[PanelView, list[SiteFeature]]:
+        """The view's index loaded (once) and the features bound to it.
+
+        Loaded before the burst's workers are forked, it is theirs too, with what its
+        features keep (each source's link titles and line starts), shared until a
+        process writes to a page of it.  A worker loading its own dropped the one it
+        inherited, and freeing it wrote to every page it lay in: a worker forked in the
+        middle of the burst held 34-49 MB of its own after its first page at 5,000
+        ``gen_vault.py`` notes, against 5 MB reusing it.
+        """
+        if self._loaded is not None:
+            return self._loaded
         fd = self.file.fileno()
         assert self.index is not None
         index: _Index = pickle.loads(read_at(fd, *self.index))  # noqa: S301 - our own
@@ -214,7 +223,8 @@ class ViewPanels:
             assert text is not None
             return text
 
-        return os.getpid(), view, [f.viewing(view, read_text) for f in self._features]
+        self._loaded = view, [f.viewing(view, read_text) for f in self._features]
+        return self._loaded
 
     def seal(self, index: tuple[int, int]) -> None:
         """In the child that packed the view: where its index lies, written last."""

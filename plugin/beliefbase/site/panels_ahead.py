@@ -47,12 +47,16 @@ PANELS_THRESHOLD = 200
 #: A worker of the burst makes the panels of at most this many pages, then ends and
 #: another is forked in its place (``spilled_map``'s ``worker_items``): a worker
 #: keeps a copy of every page of the heap either process wrote to while it lived,
-#: and the copies grow with its life.  At 5,000 ``gen_vault.py`` notes the burst's
-#: peak 436 -> 392 MB, its wall 3.4 -> 3.9 s (each new worker loads the view again
-#: and copies again what the first pages copy); 150 pages: 5,000 ``vault.py`` notes
-#: 340 -> 325 MB for 0.3 s more.  At 20,000 ``gen_vault.py`` notes, 300 pages (33
-#: forks) cost 7% of the build's wall in one run: no more than 16 workers since.
-WORKER_PAGES = 300
+#: and the copies grow with its life.  Each inherits the view this process loaded
+#: (``ViewPanels.load``), so a new one costs a fork (about 10 ms at 5,000 notes) and
+#: little more.  At 5,000 ``gen_vault.py`` notes the burst's peak 436 -> 392 MB with
+#: 300 pages (each worker loading a view of its own), 385 -> 348 MB with 100 pages
+#: and the view inherited (the build's peak, paired builds: ``bench.pair``).
+WORKER_PAGES = 100
+
+#: No more workers than this in one burst: a fork of a large build copies its page
+#: tables, and at 20,000 notes each worker makes 400 pages.
+MOST_WORKERS = 50
 
 #: A page: its document and its URL (the panels' links are relative to it).
 PageKey = tuple[Document, str]
@@ -106,11 +110,10 @@ def panels_ahead(make: Callable[[Document, str], str], pages: Sequence[PageKey],
     """
     try:
         if view is not None:
-            # at least WORKER_PAGES, and no more forks than the chunks the map makes
-            # anyway (16 at two processes): each fork of a large build costs more
+            view.load()  # here, before the fork: every worker makes its pages with it
             made = spilled_map_if_it_pays(view.make, [(doc.path, url) for doc, url in pages],
                                           PANELS_THRESHOLD, workers,
-                                          max(WORKER_PAGES, len(pages) // 16))
+                                          max(WORKER_PAGES, -(-len(pages) // MOST_WORKERS)))
         else:
             # forked: the workers inherit ``make`` and the pages; only the HTML is pickled
             made = spilled_map_if_it_pays(functools.partial(_make_page, make), pages,
