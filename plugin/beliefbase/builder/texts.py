@@ -9,6 +9,7 @@ from collections.abc import Hashable
 from typing import IO
 
 from ..ids import SrcPath
+from .parallel import read_at
 
 #: what a text is written as: every ``str``, lone surrogates included, round-trips
 _ENCODING, _ERRORS = "utf-8", "surrogatepass"
@@ -122,17 +123,10 @@ class TextSpill:
 
     @staticmethod
     def _read(file: IO[bytes], offset: int, length: int) -> str | None:
-        parts = []
         try:
-            while length > 0:
-                part = os.pread(file.fileno(), length, offset)
-                if not part:
-                    return None
-                parts.append(part)
-                offset, length = offset + len(part), length - len(part)
-        except (OSError, ValueError):
+            return read_at(file.fileno(), offset, length).decode(_ENCODING, _ERRORS)
+        except (OSError, ValueError, EOFError):  # closed, or cut short
             return None
-        return b"".join(parts).decode(_ENCODING, _ERRORS)
 
 
 class DecodedTexts:
